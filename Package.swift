@@ -1,0 +1,80 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "photopick",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "photopick", targets: ["photopick"]),
+        .library(name: "PhotoPickServer", targets: ["PhotoPickServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        // ncursesw for the terminal front end; SwiftPM drops the .pc file's -D flags, so the shim sets them.
+        .systemLibrary(
+            name: "CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+        ),
+        // libjpeg behind a C boundary, so its longjmp-based errors never cross into Swift.
+        .target(
+            name: "CJPEG",
+            linkerSettings: [.linkedLibrary("jpeg")]
+        ),
+        .target(
+            name: "PhotoPickServer",
+            dependencies: [
+                "CJPEG",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+            ],
+            plugins: ["EmbedResources"]
+        ),
+        .executableTarget(
+            name: "photopick",
+            dependencies: [
+                "PhotoPickServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Build-time tool: turns files in Resources/ into Swift constants, so the binary needs no bundle.
+        .executableTarget(name: "embed-resources", path: "Sources/EmbedResourcesTool"),
+        .plugin(
+            name: "EmbedResources",
+            capability: .buildTool(),
+            dependencies: ["embed-resources"],
+            path: "Sources/EmbedResourcesPlugin"
+        ),
+        .target(
+            name: "PhotoPickTestSupport",
+            dependencies: [
+                "PhotoPickServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Tests/PhotoPickTestSupport"
+        ),
+        .testTarget(name: "CJPEGTests", dependencies: ["CJPEG"]),
+        .testTarget(
+            name: "PhotoPickServerTests",
+            dependencies: [
+                "PhotoPickServer",
+                "PhotoPickTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

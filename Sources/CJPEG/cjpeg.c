@@ -1,0 +1,218 @@
+#include "cjpeg.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf escape;
+    char message[JMSG_LENGTH_MAX];
+} cjpeg_error_manager;
+
+static void cjpeg_error_exit(j_common_ptr cinfo) {
+    cjpeg_error_manager *manager = (cjpeg_error_manager *)cinfo->err;
+    manager->base.format_message(cinfo, manager->message);
+    longjmp(manager->escape, 1);
+}
+
+static void cjpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void copy_message(char *message, size_t capacity, const char *text) {
+    if (message == NULL || capacity == 0) return;
+    snprintf(message, capacity, "%s", text);
+}
+
+static float clampf(float value, float low, float high) {
+    return value < low ? low : (value > high ? high : value);
+}
+
+static uint32_t hash32(uint32_t x) {
+    x ^= x >> 16; x *= 0x7feb352dU;
+    x ^= x >> 15; x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+/// Coverage of a shape at (u, v), antialiased over `edge` normalised units.
+static float shape_coverage(const cjpeg_shape *shape, float u, float v, float aspect, float edge) {
+    float dx = (u - shape->x) * aspect;
+    float dy = v - shape->y;
+    switch (shape->kind) {
+    case CJPEG_SHAPE_DISC: {
+        float distance = sqrtf(dx * dx + dy * dy);
+        return clampf((shape->size - distance) / edge, 0.f, 1.f);
+    }
+    case CJPEG_SHAPE_RECT: {
+        float ox = fabsf(dx) - shape->size;
+        float oy = fabsf(dy) - shape->size2;
+        float outside = ox > oy ? ox : oy;
+        return clampf(-outside / edge, 0.f, 1.f);
+    }
+    case CJPEG_SHAPE_RING: {
+        float distance = sqrtf(dx * dx + dy * dy);
+        float off = fabsf(distance - shape->size) - shape->size2;
+        return clampf(-off / edge, 0.f, 1.f);
+    }
+    case CJPEG_SHAPE_BAND: {
+        float along = dx * cosf(shape->size2) + dy * sinf(shape->size2);
+        return clampf((shape->size - fabsf(along)) / edge, 0.f, 1.f);
+    }
+    }
+    return 0.f;
+}
+
+static void render_row(const cjpeg_scene *scene, int width, int height, int row, uint8_t *pixels) {
+    float aspect = (float)width / (float)height;
+    float v = ((float)row + 0.5f) / (float)height;
+    float edge = 1.5f / (float)height;
+    float cx = cosf(scene->angle), cy = sinf(scene->angle);
+    for (int column = 0; column < width; column++) {
+        float u = ((float)column + 0.5f) / (float)width;
+        float t = clampf(0.5f + (u - 0.5f) * cx + (v - 0.5f) * cy, 0.f, 1.f);
+        float r = scene->from.r + (scene->to.r - scene->from.r) * t;
+        float g = scene->from.g + (scene->to.g - scene->from.g) * t;
+        float b = scene->from.b + (scene->to.b - scene->from.b) * t;
+        for (int index = 0; index < scene->shape_count; index++) {
+            const cjpeg_shape *shape = &scene->shapes[index];
+            float a = shape_coverage(shape, u, v, aspect, edge) * shape->alpha;
+            if (a <= 0.f) continue;
+            r += (shape->color.r - r) * a;
+            g += (shape->color.g - g) * a;
+            b += (shape->color.b - b) * a;
+        }
+        float du = u - 0.5f, dv = v - 0.5f;
+        float shade = 1.f - scene->vignette * (du * du + dv * dv) * 1.6f;
+        float noise = 0.f;
+        if (scene->grain > 0.f) {
+            uint32_t h = hash32(scene->noise_seed ^ hash32((uint32_t)row * 73856093U ^ (uint32_t)column * 19349663U));
+            noise = ((float)(h & 0xff) / 255.f - 0.5f) * 2.f * scene->grain;
+        }
+        pixels[column * 3 + 0] = (uint8_t)clampf(r * shade + noise, 0.f, 255.f);
+        pixels[column * 3 + 1] = (uint8_t)clampf(g * shade + noise, 0.f, 255.f);
+        pixels[column * 3 + 2] = (uint8_t)clampf(b * shade + noise, 0.f, 255.f);
+    }
+}
+
+/// Offset just past SOI and a leading APP0 (JFIF) segment, where comment segments may go.
+static size_t comment_insertion_offset(const uint8_t *jpeg, size_t length) {
+    size_t offset = 2;
+    if (length >= offset + 4 && jpeg[offset] == 0xFF && jpeg[offset + 1] == 0xE0) {
+        size_t segment = ((size_t)jpeg[offset + 2] << 8) | jpeg[offset + 3];
+        if (offset + 2 + segment <= length) offset += 2 + segment;
+    }
+    return offset;
+}
+
+static const char padding_text[] = "photopick demo library padding. ";
+
+/// Inserts COM segments so the file is exactly `target` bytes long.
+static cjpeg_status pad_to_length(uint8_t *jpeg, size_t length, size_t target, uint8_t **out) {
+    if (length > target) return CJPEG_ERR_TOO_LARGE;
+    size_t gap = target - length;
+    if (gap > 0 && gap < 4) return CJPEG_ERR_GAP_TOO_SMALL;
+    uint8_t *padded = malloc(target);
+    if (padded == NULL) return CJPEG_ERR_MEMORY;
+    size_t head = comment_insertion_offset(jpeg, length);
+    memcpy(padded, jpeg, head);
+    size_t cursor = head;
+    size_t text_length = sizeof(padding_text) - 1;
+    while (gap > 0) {
+        // A segment is 4 bytes of marker and length plus up to 65533 payload bytes. Never leave a
+        // remainder of 1...3 bytes, which no segment could fill.
+        size_t segment = gap > 65537 ? 65537 : gap;
+        if (gap - segment > 0 && gap - segment < 4) segment -= 4;
+        size_t payload = segment - 4;
+        padded[cursor++] = 0xFF;
+        padded[cursor++] = 0xFE;
+        padded[cursor++] = (uint8_t)((payload + 2) >> 8);
+        padded[cursor++] = (uint8_t)((payload + 2) & 0xFF);
+        for (size_t index = 0; index < payload; index++) {
+            padded[cursor++] = (uint8_t)padding_text[index % text_length];
+        }
+        gap -= segment;
+    }
+    memcpy(padded + cursor, jpeg + head, length - head);
+    *out = padded;
+    return CJPEG_OK;
+}
+
+cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height, int quality,
+                                size_t padded_length, uint8_t **out, size_t *out_length,
+                                char *message, size_t message_capacity) {
+    if (scene == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
+        width > 65500 || height > 65500 || quality < 1 || quality > 100 ||
+        (scene->shape_count > 0 && scene->shapes == NULL)) {
+        copy_message(message, message_capacity, "invalid encoder arguments");
+        return CJPEG_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    *out_length = 0;
+
+    struct jpeg_compress_struct cinfo;
+    cjpeg_error_manager errors;
+    // volatile: read after a longjmp back into this frame.
+    uint8_t *volatile row = NULL;
+    unsigned long buffer_length = 0;
+    unsigned char *destination = NULL; // written by libjpeg through its address, so it lives in memory
+
+    cinfo.err = jpeg_std_error(&errors.base);
+    errors.base.error_exit = cjpeg_error_exit;
+    errors.base.output_message = cjpeg_output_message;
+    if (setjmp(errors.escape)) {
+        copy_message(message, message_capacity, errors.message);
+        jpeg_destroy_compress(&cinfo);
+        free(destination);
+        free(row);
+        return CJPEG_ERR_LIBJPEG;
+    }
+    jpeg_CreateCompress(&cinfo, JPEG_LIB_VERSION, sizeof(cinfo));
+    jpeg_mem_dest(&cinfo, &destination, &buffer_length);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    jpeg_start_compress(&cinfo, TRUE);
+
+    row = malloc((size_t)width * 3);
+    if (row == NULL) {
+        jpeg_destroy_compress(&cinfo);
+        free(destination);
+        copy_message(message, message_capacity, "out of memory");
+        return CJPEG_ERR_MEMORY;
+    }
+    while (cinfo.next_scanline < cinfo.image_height) {
+        render_row(scene, width, height, (int)cinfo.next_scanline, row);
+        JSAMPROW rows[1] = { row };
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    uint8_t *buffer = destination;
+    jpeg_destroy_compress(&cinfo);
+    free(row);
+    row = NULL;
+
+    if (padded_length == 0) {
+        *out = buffer;
+        *out_length = buffer_length;
+        return CJPEG_OK;
+    }
+    uint8_t *padded = NULL;
+    cjpeg_status status = pad_to_length(buffer, buffer_length, padded_length, &padded);
+    free(buffer);
+    if (status != CJPEG_OK) {
+        copy_message(message, message_capacity,
+                     status == CJPEG_ERR_MEMORY ? "out of memory" : "encoded image does not fit the requested length");
+        return status;
+    }
+    *out = padded;
+    *out_length = padded_length;
+    return CJPEG_OK;
+}
+
+void cjpeg_free(uint8_t *buffer) { free(buffer); }

@@ -1,0 +1,88 @@
+import Crypto
+import Dispatch
+import Foundation
+
+/// An encoded image on disk, with what the file response needs to describe it.
+struct StoredImage: Sendable {
+    let path: String
+    let length: Int64
+    let sha256: [UInt8]
+
+    /// A strong validator derived from the content.
+    var etag: String { "\"" + Array(sha256.prefix(16)).hexString + "\"" }
+    /// RFC 9530 `Repr-Digest` value.
+    var reprDigest: String { "sha-256=:" + Data(sha256).base64EncodedString() + ":" }
+}
+
+/// Encodes each image lazily, on first request, and keeps it under the data directory.
+///
+/// The same image is never encoded twice: concurrent requests share one encode, and later
+/// ones (across restarts too) read the file the first one wrote.
+actor ImageStore {
+    private struct Key: Hashable {
+        let photoID: Int64
+        let variant: ImageVariant
+    }
+
+    private let directory: URL
+    private let library: LibraryStore
+    private var inFlight: [Key: Task<StoredImage, any Error>] = [:]
+    /// Encoding is CPU-bound: it runs here, off the cooperative pool that serves requests.
+    private static let encodingQueue = DispatchQueue(label: "photopick.image-encoding", attributes: .concurrent)
+
+    init(directory: URL, library: LibraryStore) throws {
+        self.directory = directory
+        self.library = library
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func image(for photo: PhotoRecord, variant: ImageVariant) async throws -> StoredImage {
+        let key = Key(photoID: photo.id, variant: variant)
+        if let running = inFlight[key] { return try await running.value }
+        let task = Task { try await self.loadOrEncode(photo, variant: variant) }
+        inFlight[key] = task
+        defer { inFlight[key] = nil }
+        return try await task.value
+    }
+
+    /// Removes every encoded variant of a deleted photo.
+    func removeImages(ofPhoto id: Int64) {
+        for variant in ImageVariant.allCases {
+            try? FileManager.default.removeItem(at: fileURL(photoID: id, variant: variant))
+        }
+    }
+
+    private func loadOrEncode(_ photo: PhotoRecord, variant: ImageVariant) async throws -> StoredImage {
+        let url = fileURL(photoID: photo.id, variant: variant)
+        if let facts = try await library.imageFile(photoID: photo.id, variant: variant.rawValue),
+           let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64, size == facts.length {
+            return StoredImage(path: url.path, length: facts.length, sha256: facts.sha256)
+        }
+        let bytes = try await Self.encodeOffPool(photo, variant: variant)
+        try Data(bytes).write(to: url, options: .atomic)
+        let facts = LibraryStore.ImageFileFacts(length: Int64(bytes.count), sha256: Array(SHA256.hash(data: bytes)))
+        try await library.recordImageFile(photoID: photo.id, variant: variant.rawValue, facts: facts)
+        return StoredImage(path: url.path, length: facts.length, sha256: facts.sha256)
+    }
+
+    private static func encodeOffPool(_ photo: PhotoRecord, variant: ImageVariant) async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation { continuation in
+            encodingQueue.async {
+                continuation.resume(with: Result { try encode(photo, variant: variant) })
+            }
+        }
+    }
+
+    static func encode(_ photo: PhotoRecord, variant: ImageVariant) throws -> [UInt8] {
+        let scene = SceneDesign(seed: photo.imageSeed)
+        if variant == .original {
+            return try JPEGEncoder.encode(scene, width: photo.width, height: photo.height, exactLength: Int(photo.bytes))
+        }
+        let size = variant.dimensions(width: photo.width, height: photo.height)
+        return try JPEGEncoder.encode(scene, width: size.width, height: size.height, quality: 85)
+    }
+
+    private func fileURL(photoID: Int64, variant: ImageVariant) -> URL {
+        directory.appending(path: "\(photoID)-\(variant.rawValue).jpg")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Makes the demo library's metadata, deterministically from a seed.
+///
+/// Photos come in shooting sessions: one body, lens, place and kind of light each, so exposures
+/// go together and capture dates cluster the way a real library's do. Images are not made here;
+/// only their size in bytes is fixed, and `ImageStore` encodes each one on first request.
+struct DemoLibraryGenerator {
+    let count: Int
+    let seed: UInt64
+    let megapixels: Double
+
+    /// 2014-01-01T00:00:00Z; the library spans about eleven years from here.
+    static let epoch: Int64 = 1_388_534_400
+    static let span: Int64 = 11 * 365 * 86_400
+
+    private struct Light {
+        let isos: [Int]
+        let shutters: [String]
+        let apertures: ClosedRange<Double>
+    }
+
+    private static let lights = [
+        Light(isos: [100, 125, 160, 200], shutters: ["1/250", "1/500", "1/640", "1/1000", "1/2000"], apertures: 5.6...11),
+        Light(isos: [200, 400, 640], shutters: ["1/125", "1/160", "1/250"], apertures: 2.8...5.6),
+        Light(isos: [1600, 3200, 6400], shutters: ["1/30", "1/50", "1/60", "1/80"], apertures: 1.4...2.8),
+        Light(isos: [100, 200], shutters: ["2", "4", "8", "15", "1/4"], apertures: 8...16),
+        Light(isos: [800, 1600, 3200], shutters: ["1/1000", "1/2000", "1/3200"], apertures: 2.8...6.3),
+    ]
+
+    private static let fStops: [Double] = [1.4, 1.8, 2, 2.8, 3.5, 4, 4.5, 5.6, 6.3, 7.1, 8, 9, 11, 13, 16]
+
+    /// Calls `body` with every photo in id order, starting at id 1.
+    func forEachPhoto(_ visit: (PhotoRecord) throws -> Void) rethrows {
+        var random = SeededRandom(seed: seed)
+        let meanGap = Double(Self.span) / Double(max(count, 1))
+        var clock = Self.epoch
+        var id = 1
+        while id <= count {
+            let sessionSize = Int.random(in: 4...60, using: &random)
+            let camera = DemoCatalog.bodies.randomElement(using: &random)!
+            let lens = DemoCatalog.lenses.filter { $0.mount == camera.mount }.randomElement(using: &random)!
+            let light = Self.lights.randomElement(using: &random)!
+            let isPhone = camera.mount == "iPhone"
+            let place = random.chance(isPhone ? 0.9 : 0.3) ? DemoCatalog.places.randomElement(using: &random) : nil
+            var frame = Int.random(in: 1...9000, using: &random)
+            for _ in 0..<sessionSize where id <= count {
+                clock += Int64(Double.random(in: 2...(meanGap / 4 + 30), using: &random))
+                try visit(photo(id: id, frame: frame, clock: clock, body: camera, lens: lens, light: light, place: place, random: &random))
+                frame += 1
+                id += 1
+            }
+            clock += Int64(Double.random(in: 0...(meanGap * Double(sessionSize) * 1.2), using: &random))
+        }
+    }
+
+    /// The tags each photo starts with, by starting-tag index.
+    func startingTags(for photo: PhotoRecord) -> [Int] {
+        var random = SeededRandom(seed: seed ^ 0x7A65, stream: UInt64(photo.id))
+        var tags: [Int] = []
+        if random.chance(0.08) { tags.append(0) }
+        if random.chance(0.05) { tags.append(1) }
+        if random.chance(0.03) { tags.append(2) }
+        if photo.cameraMake == "Apple", random.chance(0.4) { tags.append(3) }
+        if photo.latitude != nil, random.chance(0.3) { tags.append(4) }
+        if random.chance(0.05) { tags.append(5) }
+        if random.chance(0.04) { tags.append(6) }
+        return tags
+    }
+
+    private func photo(
+        id: Int, frame: Int, clock: Int64, body: DemoCatalog.Body, lens: DemoCatalog.Lens,
+        light: Light, place: DemoCatalog.Place?, random: inout SeededRandom
+    ) -> PhotoRecord {
+        let isPortrait = random.chance(0.25)
+        let aspect = random.chance(0.05) ? 16.0 / 9.0 : body.aspect
+        let longEdge = Int((megapixels * 1_000_000 * aspect).squareRoot().rounded())
+        let shortEdge = max(1, Int((Double(longEdge) / aspect).rounded()))
+        let focal = lens.focal.lowerBound == lens.focal.upperBound
+            ? lens.focal.lowerBound
+            : Double(Int.random(in: Int(lens.focal.lowerBound)...Int(lens.focal.upperBound), using: &random))
+        let apertures = Self.fStops.filter { $0 >= lens.maxAperture && light.apertures.contains($0) }
+        let fNumber = apertures.randomElement(using: &random) ?? max(lens.maxAperture, light.apertures.lowerBound)
+        // A realistic JPEG weighs about 3 bits per pixel, give or take.
+        let bitsPerPixel = min(max(random.normal(mean: 3.1, deviation: 0.7), 1.6), 5.5)
+        let bytes = Int64(Double(longEdge * shortEdge) * bitsPerPixel / 8) + 4096
+        let hasDate = !random.chance(0.02)
+        let uploaded = clock + Int64.random(in: 3600...(30 * 86_400), using: &random)
+        let jitter = { (random: inout SeededRandom) in Double.random(in: -0.05...0.05, using: &random) }
+        return PhotoRecord(
+            id: Int64(id),
+            filename: filename(id: id, frame: frame, body: body, random: &random),
+            bytes: bytes,
+            takenAt: hasDate ? clock : nil,
+            createdAt: uploaded,
+            width: isPortrait ? shortEdge : longEdge,
+            height: isPortrait ? longEdge : shortEdge,
+            mimeType: "image/jpeg",
+            cameraMake: body.make,
+            cameraModel: body.model,
+            lens: lens.name,
+            iso: light.isos.randomElement(using: &random),
+            fNumber: fNumber,
+            exposureTime: light.shutters.randomElement(using: &random),
+            focalLength: focal,
+            latitude: place.map { $0.latitude + jitter(&random) },
+            longitude: place.map { $0.longitude + jitter(&random) },
+            title: random.chance(0.2) ? DemoCatalog.titles.randomElement(using: &random) : nil,
+            description: random.chance(0.1) ? DemoCatalog.descriptions.randomElement(using: &random) : nil,
+            imageSeed: Int64(bitPattern: random.next())
+        )
+    }
+
+    private func filename(id: Int, frame: Int, body: DemoCatalog.Body, random: inout SeededRandom) -> String {
+        if let hostile = DemoCatalog.hostileName(forPhoto: id) { return hostile }
+        if random.chance(0.08) {
+            let name = DemoCatalog.unicodeNames.randomElement(using: &random)!
+            return "\(name) \(frame % 1000).jpg"
+        }
+        return body.filePattern(frame)
+    }
+}

@@ -1,0 +1,112 @@
+import GRDB
+
+extension LibraryStore {
+    /// Up to `limit` photos with ids above `afterID`, in id order, with their tag ids.
+    func photos(after afterID: Int64, limit: Int) async throws -> [PhotoRecord] {
+        try await database.read { db in
+            var photos = try Row.fetchAll(
+                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE id > ? ORDER BY id LIMIT ?",
+                arguments: [afterID, limit]
+            ).map(PhotoRecord.init(row:))
+            guard let first = photos.first?.id, let last = photos.last?.id else { return photos }
+            var tags: [Int64: [Int64]] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT photo_id, tag_id FROM photo_tag WHERE photo_id BETWEEN ? AND ? ORDER BY photo_id, tag_id",
+                arguments: [first, last]
+            ) {
+                tags[row["photo_id"], default: []].append(row["tag_id"])
+            }
+            for index in photos.indices { photos[index].tagIDs = tags[photos[index].id] ?? [] }
+            return photos
+        }
+    }
+
+    func photo(id: Int64) async throws -> PhotoRecord? {
+        try await database.read { db in try Self.fetchPhoto(db, id: id) }
+    }
+
+    /// Applies `patch`; nil when the photo does not exist.
+    func updatePhoto(id: Int64, with patch: PhotoPatch) async throws -> PhotoRecord? {
+        try await database.write { db in
+            guard var photo = try Self.fetchPhoto(db, id: id) else { return nil }
+            if let filename = patch.filename { photo.filename = filename }
+            if case .set(let title) = patch.title { photo.title = title }
+            if case .set(let description) = patch.description { photo.description = description }
+            if case .set(let takenAt) = patch.takenAt { photo.takenAt = takenAt }
+            try db.execute(
+                sql: "UPDATE photo SET filename = ?, title = ?, description = ?, taken_at = ? WHERE id = ?",
+                arguments: [photo.filename, photo.title, photo.description, photo.takenAt, id]
+            )
+            return photo
+        }
+    }
+
+    /// Hard-deletes a photo and its tag links; false when it did not exist.
+    func deletePhoto(id: Int64) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [id])
+            let deleted = db.changesCount > 0
+            try db.execute(sql: "DELETE FROM image_file WHERE photo_id = ?", arguments: [id])
+            return deleted
+        }
+    }
+
+    /// The tags on a photo, in id order; nil when the photo does not exist.
+    func tags(ofPhoto id: Int64) async throws -> [TagRecord]? {
+        try await database.read { db in
+            guard try Self.photoExists(db, id: id) else { return nil }
+            return try Row.fetchAll(db, sql: """
+                SELECT tag.id, tag.name, tag.color FROM photo_tag JOIN tag ON tag.id = photo_tag.tag_id
+                WHERE photo_tag.photo_id = ? ORDER BY tag.id
+                """, arguments: [id]).map(TagRecord.init(row:))
+        }
+    }
+
+    /// Replaces a photo's whole tag set; duplicates fold, `[]` clears.
+    func replaceTags(ofPhoto id: Int64, with tagIDs: [Int64]) async throws -> PhotoTagsOutcome {
+        let wanted = Array(Set(tagIDs)).sorted()
+        return try await database.write { db in
+            guard try Self.photoExists(db, id: id) else { return .photoNotFound }
+            let known = try Set(Int64.fetchAll(db, sql: "SELECT id FROM tag WHERE id IN (\(wanted.map { _ in "?" }.joined(separator: ",")))",
+                                               arguments: StatementArguments(wanted)))
+            let unknown = wanted.filter { !known.contains($0) }
+            guard unknown.isEmpty else { return .unknownTags(unknown) }
+            try db.execute(sql: "DELETE FROM photo_tag WHERE photo_id = ?", arguments: [id])
+            for tagID in wanted {
+                try db.execute(sql: "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", arguments: [id, tagID])
+            }
+            return .replaced(wanted)
+        }
+    }
+
+    static func fetchPhoto(_ db: Database, id: Int64) throws -> PhotoRecord? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(photoColumns) FROM photo WHERE id = ?", arguments: [id]) else {
+            return nil
+        }
+        var photo = PhotoRecord(row: row)
+        photo.tagIDs = try Int64.fetchAll(db, sql: "SELECT tag_id FROM photo_tag WHERE photo_id = ? ORDER BY tag_id", arguments: [id])
+        return photo
+    }
+
+    static func photoExists(_ db: Database, id: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE id = ?)", arguments: [id]) ?? false
+    }
+}
+
+extension PhotoRecord {
+    init(row: Row) {
+        self.init(
+            id: row["id"], filename: row["filename"], bytes: row["bytes"], takenAt: row["taken_at"],
+            createdAt: row["created_at"], width: row["width"], height: row["height"], mimeType: row["mime_type"],
+            cameraMake: row["camera_make"], cameraModel: row["camera_model"], lens: row["lens"], iso: row["iso"],
+            fNumber: row["f_number"], exposureTime: row["exposure_time"], focalLength: row["focal_length"],
+            latitude: row["latitude"], longitude: row["longitude"], title: row["title"],
+            description: row["description"], imageSeed: row["image_seed"]
+        )
+    }
+
+    var databaseArguments: StatementArguments {
+        [id, filename, bytes, takenAt, createdAt, width, height, mimeType, cameraMake, cameraModel, lens, iso,
+         fNumber, exposureTime, focalLength, latitude, longitude, title, description, imageSeed]
+    }
+}

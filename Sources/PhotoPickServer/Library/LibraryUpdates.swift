@@ -1,0 +1,39 @@
+/// A change to one nullable field: leave it, set it, or clear it (`.set(nil)`).
+enum FieldUpdate<Value: Sendable & Equatable>: Sendable, Equatable {
+    case unchanged
+    case set(Value?)
+}
+
+/// A `PATCH /photos/{id}` body after validation; omitted fields are unchanged.
+struct PhotoPatch: Sendable {
+    var filename: String?
+    var title: FieldUpdate<String> = .unchanged
+    var description: FieldUpdate<String> = .unchanged
+    var takenAt: FieldUpdate<Int64> = .unchanged
+}
+
+/// A `PATCH /tags/{id}` body after validation.
+struct TagPatch: Sendable {
+    var name: String?
+    var color: FieldUpdate<String> = .unchanged
+}
+
+/// What a tag write came to.
+enum TagWriteOutcome: Sendable {
+    case written(TagRecord)
+    case notFound
+    /// Another tag already has that name (case-insensitively, after trimming).
+    case conflict(existing: TagRecord)
+}
+
+/// What `PUT /photos/{id}/tags` came to.
+enum PhotoTagsOutcome: Sendable {
+    case replaced([Int64])
+    case photoNotFound
+    case unknownTags([Int64])
+}
+
+extension TagRecord {
+    /// The uniqueness key of a tag name.
+    static func nameKey(_ name: String) -> String { name.lowercased() }
+}

@@ -1,0 +1,32 @@
+/// One photo's stored metadata.
+struct PhotoRecord: Sendable, Equatable {
+    var id: Int64
+    var filename: String
+    var bytes: Int64
+    var takenAt: Int64?
+    var createdAt: Int64
+    var width: Int
+    var height: Int
+    var mimeType: String
+    var cameraMake: String?
+    var cameraModel: String?
+    var lens: String?
+    var iso: Int?
+    var fNumber: Double?
+    var exposureTime: String?
+    var focalLength: Double?
+    var latitude: Double?
+    var longitude: Double?
+    var title: String?
+    var description: String?
+    /// Seed of this photo's procedural image.
+    var imageSeed: Int64
+    var tagIDs: [Int64] = []
+}
+
+/// One tag's stored metadata.
+struct TagRecord: Sendable, Equatable {
+    var id: Int64
+    var name: String
+    var color: String?
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Checks the bearer key, its IP allow-list and its rate budget, and stamps `X-RateLimit-*` on the answer.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    let keys: KeyRing
+    let rateLimiter: RateLimiter
+    let retryAfter: RetryAfter
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let key = try authenticate(request)
+        if let allowed = key.spec.allowedIPs {
+            let source = context.channel.remoteAddress?.ipAddress ?? ""
+            guard allowed.contains(source) else {
+                throw APIFailure(status: .forbidden, code: "ip_not_whitelisted",
+                                 message: "This key may not be used from \(source); add the address to the key's allow-list")
+            }
+        }
+        let now = Int(Timestamp.now())
+        let decision = rateLimiter.consume(keyID: key.id, now: now)
+        var response: Response
+        if decision.isAllowed {
+            var context = context
+            context.apiKey = key
+            do {
+                response = try await next(request, context)
+            } catch let failure as APIFailure {
+                response = try failure.response(from: request, context: context)
+            }
+        } else {
+            let wait = max(1, decision.reset - now)
+            response = try APIFailure(
+                status: .tooManyRequests, code: "rate_limited",
+                message: "Rate limit of \(decision.limit) requests per minute reached; retry in \(wait) s",
+                headers: [.retryAfter: retryAfter.value(seconds: wait)]
+            ).response(from: request, context: context)
+        }
+        response.headers[.rateLimitLimit] = String(decision.limit)
+        response.headers[.rateLimitRemaining] = String(decision.remaining)
+        response.headers[.rateLimitReset] = String(decision.reset)
+        return response
+    }
+
+    private func authenticate(_ request: Request) throws -> APIKeyRecord {
+        guard let header = request.headers[.authorization] else {
+            throw APIFailure.unauthorized("Missing API key: send Authorization: Bearer <key>")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw APIFailure.unauthorized("Malformed Authorization header: use Authorization: Bearer <key>")
+        }
+        guard let key = keys.record(for: parts[1].trimmingCharacters(in: .whitespaces)) else {
+            throw APIFailure.unauthorized("Unknown or deleted API key: check the key, or make one in Settings → API keys")
+        }
+        return key
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Outermost: tags every response with `X-Request-Id`, turns every error into the envelope, and logs one line.
+struct EnvelopeMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    let requestLog: (@Sendable (String) -> Void)?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let failure as APIFailure {
+            response = try failure.response(from: request, context: context)
+        } catch let error as HTTPError where error.status == .notFound {
+            response = try APIFailure.notFound("No such endpoint: \(request.method) \(request.uri.path)")
+                .response(from: request, context: context)
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(error)"])
+            response = try APIFailure.internalError().response(from: request, context: context)
+        }
+        response.headers[.requestID] = Self.makeRequestID()
+        if let requestLog {
+            let elapsed = ContinuousClock.now - started
+            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+            requestLog("\(request.method) \(request.uri.path) \(response.status.code) \(Int(milliseconds.rounded()))ms")
+        }
+        return response
+    }
+
+    private static func makeRequestID() -> String {
+        "req_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    }
+}
+
+extension HTTPField.Name {
+    static let requestID = HTTPField.Name("X-Request-Id")!
+    static let rateLimitLimit = HTTPField.Name("X-RateLimit-Limit")!
+    static let rateLimitRemaining = HTTPField.Name("X-RateLimit-Remaining")!
+    static let rateLimitReset = HTTPField.Name("X-RateLimit-Reset")!
+    static let reprDigest = HTTPField.Name("Repr-Digest")!
+    static let sunset = HTTPField.Name("Sunset")!
+    static let deprecation = HTTPField.Name("Deprecation")!
+}

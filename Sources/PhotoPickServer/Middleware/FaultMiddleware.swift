@@ -1,0 +1,56 @@
+import Hummingbird
+import NIOCore
+import NIOPosix
+
+/// Injects the configured faults, reproducibly for a seed.
+struct FaultMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    let injector: FaultInjector
+    let latency: Duration
+    let retryAfter: RetryAfter
+
+    private struct ConnectionReset: Error {}
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let isFileBody = request.uri.path.hasPrefix("/files/")
+        guard let fault = injector.fault(method: request.method.rawValue, uri: request.uri.description, isFileBody: isFileBody) else {
+            return try await next(request, context)
+        }
+        switch fault {
+        case .internalError:
+            throw APIFailure.internalError("Injected fault: internal error; retry with backoff")
+        case .unavailable:
+            throw APIFailure(status: .serviceUnavailable, code: "service_unavailable",
+                             message: "Injected fault: service unavailable; retry shortly",
+                             headers: [.retryAfter: retryAfter.value(seconds: 1)])
+        case .rateLimited:
+            throw APIFailure(status: .tooManyRequests, code: "rate_limited",
+                             message: "Injected fault: rate limited; wait for Retry-After",
+                             headers: [.retryAfter: retryAfter.value(seconds: 1)])
+        case .reset:
+            // SO_LINGER 0 makes close() send RST: the client sees a reset before any response.
+            if let socket = context.channel as? any SocketOptionProvider {
+                try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+            }
+            try? await context.channel.close()
+            throw ConnectionReset()
+        case .truncate:
+            var context = context
+            context.truncatesFileBody = true
+            return try await next(request, context)
+        case .slow:
+            try await Task.sleep(for: latency)
+            return try await next(request, context)
+        }
+    }
+}
+
+/// How `Retry-After` is written: delta-seconds or an HTTP-date.
+struct RetryAfter: Sendable {
+    let asDate: Bool
+
+    func value(seconds: Int) -> String {
+        asDate ? Timestamp.httpDate(Timestamp.now() + Int64(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+extension PhotoPickServer {
+    private enum LaunchEvent {
+        case bound(origin: Origin, port: Int)
+        case finished((any Error)?)
+    }
+
+    private enum Origin { case api, files }
+
+    static func launch(
+        _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ faults: FaultInjector,
+        temporaryDirectory: URL?
+    ) async throws -> PhotoPickServer {
+        var logger = Logger(label: "photopick.server")
+        logger.logLevel = .critical
+        let (events, continuation) = AsyncStream.makeStream(of: LaunchEvent.self)
+        func application(_ router: Router<ServerContext>, port: Int, origin: Origin) -> some Service {
+            Application(
+                router: router,
+                configuration: .init(address: .hostname(configuration.host, port: port), serverName: nil),
+                onServerRunning: { channel in continuation.yield(.bound(origin: origin, port: channel.localAddress?.port ?? port)) },
+                logger: logger
+            )
+        }
+        var services: [any Service] = [application(apiRouter(configuration, environment, faults), port: configuration.port, origin: .api)]
+        if let filesPort = configuration.filesPort {
+            services.append(application(filesRouter(configuration, environment, faults), port: filesPort, origin: .files))
+        }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [], logger: logger))
+        let running = Task {
+            do {
+                try await group.run()
+                continuation.yield(.finished(nil))
+            } catch {
+                continuation.yield(.finished(error))
+                throw error
+            }
+        }
+        var apiPort: Int?
+        var filesPort: Int?
+        for await event in events {
+            switch event {
+            case .bound(.api, let port): apiPort = port
+            case .bound(.files, let port): filesPort = port
+            case .finished(let error):
+                throw ServerError.cannotBind(bindFailure(configuration, error))
+            }
+            if apiPort != nil, filesPort != nil || configuration.filesPort == nil { break }
+        }
+        guard let apiPort else { throw ServerError.cannotBind(bindFailure(configuration, nil)) }
+        environment.filesOrigin.port.withLockedValue { $0 = filesPort }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return PhotoPickServer(
+            baseURL: URL(string: "http://\(host):\(apiPort)/api/v1")!, port: apiPort, filesPort: filesPort,
+            keys: environment.keys.records.map(\.spec), facts: environment.library.facts,
+            filesOrigin: environment.filesOrigin, serviceGroup: group, running: running, temporaryDirectory: temporaryDirectory
+        )
+    }
+
+    private static func bindFailure(_ configuration: ServerConfiguration, _ error: (any Error)?) -> String {
+        let ports = [configuration.port] + (configuration.filesPort.map { [$0] } ?? [])
+        let detail = error.map { " (\($0))" } ?? ""
+        return "cannot listen on \(configuration.host) port \(ports.map(String.init).joined(separator: "/"))\(detail); "
+            + "pick free ports with --port and --files-port, or 0 for any"
+    }
+
+    private static func apiRouter(
+        _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ faults: FaultInjector
+    ) -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: EnvelopeMiddleware(requestLog: configuration.requestLog))
+        router.add(middleware: FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter))
+        SystemRoutes.register(on: router)
+        if configuration.filesPort == nil { FileRoutes.register(on: router, environment) }
+        let v1 = router.group("api/v1")
+            .add(middleware: AuthMiddleware(keys: environment.keys, rateLimiter: environment.rateLimiter, retryAfter: environment.retryAfter))
+        AccountRoutes.register(on: v1, environment)
+        PhotoRoutes.register(on: v1, environment)
+        DownloadRoutes.register(on: v1, environment)
+        TagRoutes.register(on: v1, environment)
+        return router
+    }
+
+    private static func filesRouter(
+        _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ faults: FaultInjector
+    ) -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
+        var requestLog: (@Sendable (String) -> Void)?
+        if let log = configuration.requestLog { requestLog = { line in log("files: " + line) } }
+        router.add(middleware: EnvelopeMiddleware(requestLog: requestLog))
+        router.add(middleware: FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter))
+        FileRoutes.register(on: router, environment)
+        return router
+    }
+}

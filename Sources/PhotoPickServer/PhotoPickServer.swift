@@ -1,0 +1,104 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The embedded PhotoPick-compatible server: the demo library and the server integration tests talk to.
+///
+/// ```swift
+/// let server = try await PhotoPickServer.start(.init(port: 0, photoCount: 500, seed: 7))
+/// defer { Task { await server.stop() } }
+/// ```
+public final class PhotoPickServer: Sendable {
+    /// `http://host:port/api/v1`.
+    public let baseURL: URL
+    /// The port the API is bound to.
+    public let port: Int
+    /// The port of the separate files origin, when there is one.
+    public let filesPort: Int?
+    /// The keys the server accepts, in the order they were given.
+    public let keys: [KeySpec]
+    /// How many photos the library held when it was opened.
+    public let photoCount: Int
+    /// The seed the library was made from.
+    public let seed: UInt64
+    /// Whether this start made a new library rather than opening a stored one.
+    public let createdLibrary: Bool
+    /// What the files origin saw.
+    public let filesOrigin: FilesOriginLedger
+
+    private let serviceGroup: ServiceGroup
+    private let running: Task<Void, any Error>
+    private let temporaryDirectory: URL?
+
+    /// A full-scope key (the first one given, or the one kept in the library).
+    public var demoKey: String { keys.first { $0.scopes == Set(Scope.allCases) }?.key ?? keys[0].key }
+
+    init(
+        baseURL: URL, port: Int, filesPort: Int?, keys: [KeySpec], facts: LibraryStore.Facts, filesOrigin: FilesOriginLedger,
+        serviceGroup: ServiceGroup, running: Task<Void, any Error>, temporaryDirectory: URL?
+    ) {
+        self.baseURL = baseURL
+        self.port = port
+        self.filesPort = filesPort
+        self.keys = keys
+        self.photoCount = facts.photoCount
+        self.seed = facts.seed
+        self.createdLibrary = facts.wasCreated
+        self.filesOrigin = filesOrigin
+        self.serviceGroup = serviceGroup
+        self.running = running
+        self.temporaryDirectory = temporaryDirectory
+    }
+
+    /// Opens (or makes) the library, binds the ports and returns once the server answers.
+    public static func start(_ configuration: ServerConfiguration) async throws -> PhotoPickServer {
+        try configuration.validate()
+        let temporaryDirectory = configuration.dataDirectory == nil
+            ? FileManager.default.temporaryDirectory.appending(path: "photopick-server-\(UUID().uuidString)") : nil
+        let directory = configuration.dataDirectory ?? temporaryDirectory!
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ServerError.library("cannot create the data directory \(directory.path): \(error.localizedDescription); choose another with --data")
+        }
+        let library: LibraryStore
+        do {
+            library = try LibraryStore(directory: directory, configuration: configuration)
+        } catch {
+            throw ServerError.library("cannot open the library in \(directory.path): \(error); move it aside or choose another --data")
+        }
+        let keys = configuration.keys.isEmpty ? [KeySpec(key: library.facts.defaultKey)] : configuration.keys
+        let keyRing = KeyRing(keys.enumerated().map { index, spec in
+            APIKeyRecord(id: index + 1, name: configuration.keys.isEmpty ? "Demo key" : "Key \(index + 1)", spec: spec)
+        })
+        let retryAfter = RetryAfter(asDate: configuration.retryAfterAsDate)
+        let environment = ServerEnvironment(
+            library: library,
+            images: try ImageStore(directory: directory.appending(path: "images"), library: library),
+            keys: keyRing,
+            rateLimiter: RateLimiter(limit: configuration.rateLimit),
+            cursors: CursorSigner(secret: Array(SHA256.hash(data: Data("cursors".utf8) + library.facts.signingSecret))),
+            fileURLs: FileURLSigner(secret: library.facts.signingSecret, lifetime: configuration.signedURLLifetime),
+            filesOrigin: FilesOriginLedger(),
+            retryAfter: retryAfter,
+            customerName: "Demo Photographer"
+        )
+        let faults = FaultInjector(rate: configuration.faultRate, kinds: configuration.faults, seed: configuration.seed)
+        return try await launch(configuration, environment, faults, temporaryDirectory: temporaryDirectory)
+    }
+
+    /// Stops accepting connections, finishes what is in flight, and removes a temporary library.
+    public func stop() async {
+        await serviceGroup.triggerGracefulShutdown()
+        _ = try? await running.value
+        if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
+    }
+
+    /// Waits until the server stops, for `photopick serve`.
+    public func waitUntilStopped() async throws {
+        try await running.value
+    }
+}
