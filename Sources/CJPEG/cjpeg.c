@@ -215,4 +215,50 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
     return CJPEG_OK;
 }
 
+cjpeg_status cjpeg_inspect(const uint8_t *data, size_t length, int *width, int *height,
+                           char *message, size_t message_capacity) {
+    if (data == NULL || length == 0 || width == NULL || height == NULL) {
+        copy_message(message, message_capacity, "invalid inspector arguments");
+        return CJPEG_ERR_ARGUMENT;
+    }
+    struct jpeg_decompress_struct cinfo;
+    cjpeg_error_manager errors;
+    uint8_t *volatile row = NULL;
+    cinfo.err = jpeg_std_error(&errors.base);
+    errors.base.error_exit = cjpeg_error_exit;
+    errors.base.output_message = cjpeg_output_message;
+    if (setjmp(errors.escape)) {
+        copy_message(message, message_capacity, errors.message);
+        jpeg_destroy_decompress(&cinfo);
+        free(row);
+        return CJPEG_ERR_LIBJPEG;
+    }
+    jpeg_CreateDecompress(&cinfo, JPEG_LIB_VERSION, sizeof(cinfo));
+    jpeg_mem_src(&cinfo, data, (unsigned long)length);
+    jpeg_read_header(&cinfo, TRUE);
+    jpeg_start_decompress(&cinfo);
+    row = malloc((size_t)cinfo.output_width * (size_t)cinfo.output_components);
+    if (row == NULL) {
+        jpeg_destroy_decompress(&cinfo);
+        copy_message(message, message_capacity, "out of memory");
+        return CJPEG_ERR_MEMORY;
+    }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW rows[1] = { row };
+        jpeg_read_scanlines(&cinfo, rows, 1);
+    }
+    // libjpeg pads a truncated stream with a warning rather than an error; treat that as corrupt.
+    long warnings = cinfo.err->num_warnings;
+    jpeg_finish_decompress(&cinfo);
+    *width = (int)cinfo.image_width;
+    *height = (int)cinfo.image_height;
+    jpeg_destroy_decompress(&cinfo);
+    free(row);
+    if (warnings > 0) {
+        copy_message(message, message_capacity, "corrupt or truncated JPEG data");
+        return CJPEG_ERR_LIBJPEG;
+    }
+    return CJPEG_OK;
+}
+
 void cjpeg_free(uint8_t *buffer) { free(buffer); }

@@ -54,6 +54,11 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
                                 size_t padded_length, uint8_t **out, size_t *out_length,
                                 char *message, size_t message_capacity);
 
+/// Decodes a whole JPEG to check it, reporting its pixel size. Corrupt or truncated data is an
+/// error code, never a longjmp or exit.
+cjpeg_status cjpeg_inspect(const uint8_t *data, size_t length, int *width, int *height,
+                           char *message, size_t message_capacity);
+
 void cjpeg_free(uint8_t *buffer);
 
 #endif

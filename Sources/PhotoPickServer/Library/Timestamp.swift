@@ -24,12 +24,63 @@ enum Timestamp {
         )
     }
 
-    /// Parses ISO 8601 with or without fractional seconds and with any offset; the fraction is dropped.
+    /// Parses an RFC 3339 date-time (`2024-06-01T14:03:22Z`, `2024-06-01T16:03:22.5+02:00`) strictly:
+    /// out-of-range fields such as minute 99 or 31 February are refused, not rolled over.
+    /// Fractional seconds are dropped.
     static func parseISO8601(_ text: String) -> Int64? {
-        for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
-            if let date = try? style.parse(text) { return Int64(date.timeIntervalSince1970.rounded(.down)) }
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
         }
-        return nil
+        func byte(_ index: Int, _ expected: Character...) -> Bool {
+            index < bytes.count && expected.contains(Character(UnicodeScalar(bytes[index])))
+        }
+        guard let year = number(0..<4), byte(4, "-"), let month = number(5..<7), byte(7, "-"), let day = number(8..<10),
+              byte(10, "T", "t"), let hour = number(11..<13), byte(13, ":"), let minute = number(14..<16), byte(16, ":"),
+              let second = number(17..<19),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        if byte(index, ".") {
+            index += 1
+            let start = index
+            while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+            guard index > start else { return nil }
+        }
+        var offset = 0
+        if byte(index, "Z", "z") {
+            index += 1
+        } else if byte(index, "+", "-"), let hours = number((index + 1)..<(index + 3)), byte(index + 3, ":"),
+                  let minutes = number((index + 4)..<(index + 6)), hours < 24, minutes < 60 {
+            offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        return Int64(timegm(&parts)) - Int64(offset)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }

@@ -16,8 +16,7 @@ struct EnvelopeMiddleware: RouterMiddleware {
         } catch let failure as APIFailure {
             response = try failure.response(from: request, context: context)
         } catch let error as HTTPError where error.status == .notFound {
-            response = try APIFailure.notFound("No such endpoint: \(request.method) \(request.uri.path)")
-                .response(from: request, context: context)
+            response = try SystemRoutes.unrouted(request).response(from: request, context: context)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
             response = try APIFailure.internalError().response(from: request, context: context)

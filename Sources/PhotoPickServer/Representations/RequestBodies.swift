@@ -12,18 +12,18 @@ struct PhotoPatchBody: Decodable {
         var issues: [APIFailure.Issue] = []
         if container.contains(.filename) {
             let filename = try container.decode(String.self, forKey: .filename)
-            if filename.trimmingCharacters(in: .whitespaces).isEmpty || filename.utf8.count > 1024 {
-                issues.append(.init(field: "filename", message: "must be 1 to 1024 bytes and not blank"))
+            if filename.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || filename.unicodeScalars.count > 255 {
+                issues.append(.init(field: "filename", message: "must be 1 to 255 characters and not all white space"))
             }
             patch.filename = filename
         }
         patch.title = try container.decodeUpdate(String.self, forKey: .title)
-        if case .set(let title?) = patch.title, title.count > 500 {
-            issues.append(.init(field: "title", message: "must be at most 500 characters"))
+        if case .set(let title?) = patch.title, title.unicodeScalars.count > 200 {
+            issues.append(.init(field: "title", message: "must be at most 200 characters"))
         }
         patch.description = try container.decodeUpdate(String.self, forKey: .description)
-        if case .set(let description?) = patch.description, description.count > 10000 {
-            issues.append(.init(field: "description", message: "must be at most 10000 characters"))
+        if case .set(let description?) = patch.description, description.unicodeScalars.count > 4000 {
+            issues.append(.init(field: "description", message: "must be at most 4000 characters"))
         }
         switch try container.decodeUpdate(String.self, forKey: .takenAt) {
         case .unchanged: break
@@ -72,7 +72,10 @@ struct TagPatchBody: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         var patch = TagPatch()
-        patch.name = try container.decodeIfPresent(String.self, forKey: .name)
+        if container.contains(.name) {
+            // Unlike colour, a name cannot be cleared: null is a type error, not "unchanged".
+            patch.name = try container.decode(String.self, forKey: .name)
+        }
         patch.color = try container.decodeUpdate(String.self, forKey: .color)
         var color: String?
         if case .set(let value) = patch.color { color = value }
@@ -84,7 +87,7 @@ struct TagPatchBody: Decodable {
     }
 }
 
-/// Tag names are 1...64 characters after trimming; colours are `#rrggbb`.
+/// Tag names are 1...64 characters (Unicode scalars, as JSON Schema counts) after trimming; colours are `#rrggbb`.
 enum TagRules {
     static func normalisedName(_ name: String) -> String {
         name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -94,7 +97,7 @@ enum TagRules {
         var issues: [APIFailure.Issue] = []
         if let name {
             let trimmed = normalisedName(name)
-            if trimmed.isEmpty || trimmed.count > 64 {
+            if trimmed.isEmpty || trimmed.unicodeScalars.count > 64 {
                 issues.append(.init(field: "name", message: "must be 1 to 64 characters after trimming"))
             } else if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                 issues.append(.init(field: "name", message: "must not contain control characters"))
