@@ -65,6 +65,8 @@ let package = Package(
             dependencies: [
                 "PhotoPickServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/PhotoPickTestSupport"
         ),
@@ -73,6 +75,9 @@ let package = Package(
             name: "PhotoPickServerTests",
             dependencies: [
                 "PhotoPickServer",
+                "CJPEG",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 "PhotoPickTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

@@ -58,7 +58,7 @@ extension PhotoPickServer {
         return PhotoPickServer(
             baseURL: URL(string: "http://\(host):\(apiPort)/api/v1")!, port: apiPort, filesPort: filesPort,
             keys: environment.keys.records.map(\.spec), facts: environment.library.facts,
-            filesOrigin: environment.filesOrigin, serviceGroup: group, running: running, temporaryDirectory: temporaryDirectory
+            filesOrigin: environment.filesOrigin, images: environment.images, serviceGroup: group, running: running, temporaryDirectory: temporaryDirectory
         )
     }
 

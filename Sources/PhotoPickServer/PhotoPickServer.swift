@@ -28,7 +28,12 @@ public final class PhotoPickServer: Sendable {
     public let createdLibrary: Bool
     /// What the files origin saw.
     public let filesOrigin: FilesOriginLedger
+    /// How many images this run has encoded; the server never encodes the same one twice.
+    public var imageEncodeCount: Int {
+        get async { await images.encodeCount }
+    }
 
+    private let images: ImageStore
     private let serviceGroup: ServiceGroup
     private let running: Task<Void, any Error>
     private let temporaryDirectory: URL?
@@ -38,7 +43,7 @@ public final class PhotoPickServer: Sendable {
 
     init(
         baseURL: URL, port: Int, filesPort: Int?, keys: [KeySpec], facts: LibraryStore.Facts, filesOrigin: FilesOriginLedger,
-        serviceGroup: ServiceGroup, running: Task<Void, any Error>, temporaryDirectory: URL?
+        images: ImageStore, serviceGroup: ServiceGroup, running: Task<Void, any Error>, temporaryDirectory: URL?
     ) {
         self.baseURL = baseURL
         self.port = port
@@ -48,6 +53,7 @@ public final class PhotoPickServer: Sendable {
         self.seed = facts.seed
         self.createdLibrary = facts.wasCreated
         self.filesOrigin = filesOrigin
+        self.images = images
         self.serviceGroup = serviceGroup
         self.running = running
         self.temporaryDirectory = temporaryDirectory

@@ -1,1 +1,38 @@
+import Foundation
 import PhotoPickServer
+
+/// Starts real servers on 127.0.0.1, port 0, for integration tests.
+public enum TestServer {
+    /// A fresh server with a small, fast demo library (originals of 0.3 MP).
+    public static func start(
+        photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> PhotoPickServer {
+        var configuration = ServerConfiguration(
+            port: 0, photoCount: photos, seed: seed, rateLimit: 100_000, originalMegapixels: 0.3
+        )
+        configure(&configuration)
+        return try await PhotoPickServer.start(configuration)
+    }
+
+    /// Runs `body` against a fresh server and stops it afterwards, also when `body` throws.
+    @discardableResult
+    public static func with<Result>(
+        photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (PhotoPickServer, APICaller) async throws -> Result
+    ) async throws -> Result {
+        let server = try await start(photos: photos, seed: seed, configure)
+        do {
+            let result = try await body(server, APICaller(server: server))
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// A directory removed when the test process ends is not guaranteed; tests remove it themselves.
+    public static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appending(path: "photopick-test-\(UUID().uuidString)")
+    }
+}

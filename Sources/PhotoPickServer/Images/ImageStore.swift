@@ -27,6 +27,8 @@ actor ImageStore {
     private let directory: URL
     private let library: LibraryStore
     private var inFlight: [Key: Task<StoredImage, any Error>] = [:]
+    /// Images encoded since start; each is encoded at most once.
+    private(set) var encodeCount = 0
     /// Encoding is CPU-bound: it runs here, off the cooperative pool that serves requests.
     private static let encodingQueue = DispatchQueue(label: "photopick.image-encoding", attributes: .concurrent)
 
@@ -58,6 +60,7 @@ actor ImageStore {
            let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64, size == facts.length {
             return StoredImage(path: url.path, length: facts.length, sha256: facts.sha256)
         }
+        encodeCount += 1
         let bytes = try await Self.encodeOffPool(photo, variant: variant)
         try Data(bytes).write(to: url, options: .atomic)
         let facts = LibraryStore.ImageFileFacts(length: Int64(bytes.count), sha256: Array(SHA256.hash(data: bytes)))

@@ -1,0 +1,82 @@
+import Foundation
+@testable import PhotoPickServer
+import Testing
+
+/// The demo library's metadata: deterministic, realistic, and as hostile as real libraries.
+struct DemoLibraryTests {
+    private func photos(count: Int, seed: UInt64, megapixels: Double = 12) -> [PhotoRecord] {
+        var photos: [PhotoRecord] = []
+        DemoLibraryGenerator(count: count, seed: seed, megapixels: megapixels).forEachPhoto { photos.append($0) }
+        return photos
+    }
+
+    @Test func theSameSeedMakesTheSameLibrary() {
+        #expect(photos(count: 500, seed: 3) == photos(count: 500, seed: 3))
+        #expect(photos(count: 500, seed: 3) != photos(count: 500, seed: 4))
+        #expect(photos(count: 500, seed: 3).map(\.id) == Array(1...500))
+    }
+
+    @Test func metadataLooksLikeARealLibrary() {
+        let library = photos(count: 2000, seed: 1)
+        let bodies = Set(library.compactMap(\.cameraModel))
+        let lenses = Set(library.compactMap(\.lens))
+        #expect(bodies.count >= 5)
+        #expect(lenses.count >= 8)
+        let undated = library.filter { $0.takenAt == nil }.count
+        #expect(undated > 0 && undated < library.count / 10)
+        let located = library.filter { $0.latitude != nil }.count
+        #expect(located > library.count / 10 && located < library.count * 9 / 10)
+        let years = Set(library.compactMap(\.takenAt).map { Timestamp.iso8601($0).prefix(4) })
+        #expect(years.count >= 8, "capture dates spread over years")
+        for photo in library {
+            let megapixels = Double(photo.width * photo.height) / 1_000_000
+            #expect(abs(megapixels - 12) < 0.2)
+            #expect(photo.bytes >= Int64(Double(photo.width * photo.height) * 1.6 / 8))
+            if let created = Optional(photo.createdAt), let taken = photo.takenAt { #expect(created > taken) }
+        }
+    }
+
+    @Test func exposuresGoTogether() {
+        for photo in photos(count: 1000, seed: 5) {
+            let iso = photo.iso ?? 0
+            let shutter = photo.exposureTime ?? ""
+            // Bright-light exposures never pair high ISO with a slow shutter, and the aperture
+            // is never wider than the lens allows.
+            if iso >= 1600 { #expect(!["2", "4", "8", "15", "1/4"].contains(shutter)) }
+            let lens = DemoCatalog.lenses.first { $0.name == photo.lens && $0.mount == mount(of: photo) }
+            if let lens, let fNumber = photo.fNumber { #expect(fNumber >= lens.maxAperture) }
+            if let lens, let focal = photo.focalLength { #expect(lens.focal.contains(focal)) }
+        }
+    }
+
+    @Test func namesIncludeUnicodeAndEveryHostileKind() {
+        let names = photos(count: 600, seed: 1).map(\.filename)
+        #expect(names.contains { $0.contains("ř") || $0.contains("ž") || $0.contains("Ž") })
+        #expect(names.contains { $0.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) || (0x3040...0x30FF).contains($0.value) } })
+        #expect(names.contains { $0.unicodeScalars.contains { $0.properties.isEmojiPresentation } })
+        for hostile in DemoCatalog.hostileNames { #expect(names.contains(hostile)) }
+        #expect(names.contains { $0.contains("\u{1B}") })
+        #expect(names.contains { $0.hasPrefix("../") })
+        #expect(names.contains { $0.utf8.count == 300 })
+        #expect(DemoCatalog.hostileNames.filter { $0.utf8.count == 300 }.count == 2)
+    }
+
+    @Test func startingTagsAreSparse() {
+        let generator = DemoLibraryGenerator(count: 1000, seed: 1, megapixels: 12)
+        var tagged = 0
+        generator.forEachPhoto { if !generator.startingTags(for: $0).isEmpty { tagged += 1 } }
+        #expect(tagged > 100 && tagged < 700)
+    }
+
+    @Test func originalsAreEncodedToExactlyTheirAdvertisedLength() throws {
+        for photo in photos(count: 12, seed: 8, megapixels: 0.5) {
+            let bytes = try ImageStore.encode(photo, variant: .original)
+            #expect(Int64(bytes.count) == photo.bytes)
+            #expect(bytes.prefix(2) == [0xFF, 0xD8])
+        }
+    }
+
+    private func mount(of photo: PhotoRecord) -> String? {
+        DemoCatalog.bodies.first { $0.model == photo.cameraModel }?.mount
+    }
+}

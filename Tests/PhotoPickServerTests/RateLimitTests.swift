@@ -1,0 +1,58 @@
+import Foundation
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+
+/// The per-key budget and its headers.
+struct RateLimitTests {
+    @Test func everyResponseCarriesTheBudgetCountingDown() async throws {
+        try await TestServer.with(photos: 5, { $0.rateLimit = 10 }) { _, api in
+            var remaining: [Int] = []
+            for path in ["/photos/1", "/photos/999", "/tags", "/me"] {
+                let result = try await api.get(path)
+                #expect(result.header("X-RateLimit-Limit") == "10")
+                #expect(result.header("X-RateLimit-Reset").flatMap(Int.init) != nil)
+                remaining.append(Int(result.header("X-RateLimit-Remaining") ?? "") ?? -1)
+            }
+            #expect(remaining == [9, 8, 7, 6], "errors count against the budget too")
+        }
+    }
+
+    @Test func anExhaustedBudgetIs429WithRetryAfterSeconds() async throws {
+        try await TestServer.with(photos: 5, { $0.rateLimit = 3 }) { _, api in
+            for _ in 0..<3 { #expect(try await api.get("/photos/1").status == 200) }
+            let limited = try await api.get("/photos/1")
+            #expect(limited.status == 429)
+            #expect(limited.errorCode == "rate_limited")
+            #expect(limited.header("X-RateLimit-Remaining") == "0")
+            let wait = try #require(limited.header("Retry-After").flatMap(Int.init))
+            #expect((1...60).contains(wait))
+            let reset = try #require(limited.header("X-RateLimit-Reset").flatMap(Int.init))
+            #expect(abs(reset - Int(Date().timeIntervalSince1970) - wait) <= 1)
+        }
+    }
+
+    @Test func budgetsArePerKey() async throws {
+        let other = try KeySpec(parsing: "pp_test_secondkey")
+        try await TestServer.with(photos: 5, { $0.rateLimit = 2; $0.keys = [try! KeySpec(parsing: "pp_test_firstkey"), other] }) { _, api in
+            for _ in 0..<3 { _ = try await api.get("/photos/1") }
+            #expect(try await api.get("/photos/1").status == 429)
+            #expect(try await api.with(key: other.key).get("/photos/1").status == 200)
+        }
+    }
+
+    @Test func retryAfterCanBeAnHTTPDate() async throws {
+        try await TestServer.with(photos: 5, { $0.rateLimit = 1; $0.retryAfterAsDate = true }) { _, api in
+            _ = try await api.get("/photos/1")
+            let limited = try await api.get("/photos/1")
+            #expect(limited.status == 429)
+            let text = try #require(limited.header("Retry-After"))
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = try #require(formatter.date(from: text))
+            #expect(date.timeIntervalSinceNow > -1 && date.timeIntervalSinceNow <= 61)
+        }
+    }
+}
