@@ -107,6 +107,11 @@ static size_t comment_insertion_offset(const uint8_t *jpeg, size_t length) {
     return offset;
 }
 
+typedef struct {
+    unsigned char *buffer;
+    unsigned long length;
+} cjpeg_memory_output;
+
 static const char padding_text[] = "photopick demo library padding. ";
 
 /// Inserts COM segments so the file is exactly `target` bytes long.
@@ -154,23 +159,32 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
 
     struct jpeg_compress_struct cinfo;
     cjpeg_error_manager errors;
-    // volatile: read after a longjmp back into this frame.
+    // libjpeg writes the output pointer and size through their addresses; they live on the heap
+    // so that their values are well defined after a longjmp back into this frame.
+    cjpeg_memory_output *output = calloc(1, sizeof(cjpeg_memory_output));
     uint8_t *volatile row = NULL;
-    unsigned long buffer_length = 0;
-    unsigned char *destination = NULL; // written by libjpeg through its address, so it lives in memory
+    if (output == NULL) {
+        copy_message(message, message_capacity, "out of memory");
+        return CJPEG_ERR_MEMORY;
+    }
 
+    memset(&cinfo, 0, sizeof(cinfo));
     cinfo.err = jpeg_std_error(&errors.base);
     errors.base.error_exit = cjpeg_error_exit;
     errors.base.output_message = cjpeg_output_message;
     if (setjmp(errors.escape)) {
         copy_message(message, message_capacity, errors.message);
+        // The memory destination frees its old buffer when it grows and reports the current
+        // one only on termination: terminate it so the buffer freed here is the live one.
+        if (cinfo.dest != NULL) cinfo.dest->term_destination((j_compress_ptr)&cinfo);
         jpeg_destroy_compress(&cinfo);
-        free(destination);
+        free(output->buffer);
+        free(output);
         free(row);
         return CJPEG_ERR_LIBJPEG;
     }
     jpeg_CreateCompress(&cinfo, JPEG_LIB_VERSION, sizeof(cinfo));
-    jpeg_mem_dest(&cinfo, &destination, &buffer_length);
+    jpeg_mem_dest(&cinfo, &output->buffer, &output->length);
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
     cinfo.input_components = 3;
@@ -181,8 +195,11 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
 
     row = malloc((size_t)width * 3);
     if (row == NULL) {
+        jpeg_abort_compress(&cinfo);
+        cinfo.dest->term_destination(&cinfo);
         jpeg_destroy_compress(&cinfo);
-        free(destination);
+        free(output->buffer);
+        free(output);
         copy_message(message, message_capacity, "out of memory");
         return CJPEG_ERR_MEMORY;
     }
@@ -192,10 +209,12 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
         jpeg_write_scanlines(&cinfo, rows, 1);
     }
     jpeg_finish_compress(&cinfo);
-    uint8_t *buffer = destination;
     jpeg_destroy_compress(&cinfo);
     free(row);
     row = NULL;
+    uint8_t *buffer = output->buffer;
+    size_t buffer_length = output->length;
+    free(output);
 
     if (padded_length == 0) {
         *out = buffer;
@@ -224,6 +243,7 @@ cjpeg_status cjpeg_inspect(const uint8_t *data, size_t length, int *width, int *
     struct jpeg_decompress_struct cinfo;
     cjpeg_error_manager errors;
     uint8_t *volatile row = NULL;
+    memset(&cinfo, 0, sizeof(cinfo));
     cinfo.err = jpeg_std_error(&errors.base);
     errors.base.error_exit = cjpeg_error_exit;
     errors.base.output_message = cjpeg_output_message;

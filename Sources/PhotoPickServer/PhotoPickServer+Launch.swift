@@ -14,7 +14,7 @@ extension PhotoPickServer {
 
     static func launch(
         _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ faults: FaultInjector,
-        temporaryDirectory: URL?
+        dataDirectory: URL, temporaryDirectory: URL?
     ) async throws -> PhotoPickServer {
         var logger = Logger(label: "photopick.server")
         logger.logLevel = .critical
@@ -58,7 +58,8 @@ extension PhotoPickServer {
         return PhotoPickServer(
             baseURL: URL(string: "http://\(host):\(apiPort)/api/v1")!, port: apiPort, filesPort: filesPort,
             keys: environment.keys.records.map(\.spec), facts: environment.library.facts,
-            filesOrigin: environment.filesOrigin, images: environment.images, serviceGroup: group, running: running, temporaryDirectory: temporaryDirectory
+            filesOrigin: environment.filesOrigin, images: environment.images, serviceGroup: group, running: running,
+            dataDirectory: dataDirectory, temporaryDirectory: temporaryDirectory
         )
     }
 
@@ -73,12 +74,14 @@ extension PhotoPickServer {
         _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ faults: FaultInjector
     ) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
+        let injectFaults = FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter)
         router.add(middleware: EnvelopeMiddleware(requestLog: configuration.requestLog))
-        router.add(middleware: FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter))
         SystemRoutes.register(on: router)
-        if configuration.filesPort == nil { FileRoutes.register(on: router, environment) }
+        if configuration.filesPort == nil { FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment) }
+        // Faults come after authentication, so an injected 429, 503 or 500 carries X-RateLimit-* like a real one.
         let v1 = router.group("api/v1")
             .add(middleware: AuthMiddleware(keys: environment.keys, rateLimiter: environment.rateLimiter, retryAfter: environment.retryAfter))
+            .add(middleware: injectFaults)
         AccountRoutes.register(on: v1, environment)
         PhotoRoutes.register(on: v1, environment)
         DownloadRoutes.register(on: v1, environment)
@@ -93,8 +96,8 @@ extension PhotoPickServer {
         var requestLog: (@Sendable (String) -> Void)?
         if let log = configuration.requestLog { requestLog = { line in log("files: " + line) } }
         router.add(middleware: EnvelopeMiddleware(requestLog: requestLog))
-        router.add(middleware: FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter))
-        FileRoutes.register(on: router, environment)
+        let injectFaults = FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter)
+        FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment)
         return router
     }
 }

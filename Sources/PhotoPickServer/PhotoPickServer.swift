@@ -34,6 +34,9 @@ public final class PhotoPickServer: Sendable {
     }
 
     private let images: ImageStore
+    /// Where the library lives: `dataDirectory`, or a temporary directory removed on stop.
+    public let dataDirectory: URL
+
     private let serviceGroup: ServiceGroup
     private let running: Task<Void, any Error>
     private let temporaryDirectory: URL?
@@ -43,7 +46,8 @@ public final class PhotoPickServer: Sendable {
 
     init(
         baseURL: URL, port: Int, filesPort: Int?, keys: [KeySpec], facts: LibraryStore.Facts, filesOrigin: FilesOriginLedger,
-        images: ImageStore, serviceGroup: ServiceGroup, running: Task<Void, any Error>, temporaryDirectory: URL?
+        images: ImageStore, serviceGroup: ServiceGroup, running: Task<Void, any Error>, dataDirectory: URL,
+        temporaryDirectory: URL?
     ) {
         self.baseURL = baseURL
         self.port = port
@@ -56,15 +60,28 @@ public final class PhotoPickServer: Sendable {
         self.images = images
         self.serviceGroup = serviceGroup
         self.running = running
+        self.dataDirectory = dataDirectory
         self.temporaryDirectory = temporaryDirectory
     }
 
     /// Opens (or makes) the library, binds the ports and returns once the server answers.
     public static func start(_ configuration: ServerConfiguration) async throws -> PhotoPickServer {
         try configuration.validate()
-        let temporaryDirectory = configuration.dataDirectory == nil
-            ? FileManager.default.temporaryDirectory.appending(path: "photopick-server-\(UUID().uuidString)") : nil
-        let directory = configuration.dataDirectory ?? temporaryDirectory!
+        guard configuration.dataDirectory == nil else {
+            return try await start(configuration, in: configuration.dataDirectory!, temporaryDirectory: nil)
+        }
+        let temporary = FileManager.default.temporaryDirectory.appending(path: "photopick-server-\(UUID().uuidString)")
+        do {
+            return try await start(configuration, in: temporary, temporaryDirectory: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    private static func start(
+        _ configuration: ServerConfiguration, in directory: URL, temporaryDirectory: URL?
+    ) async throws -> PhotoPickServer {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -93,7 +110,7 @@ public final class PhotoPickServer: Sendable {
             customerName: "Demo Photographer"
         )
         let faults = FaultInjector(rate: configuration.faultRate, kinds: configuration.faults, seed: configuration.seed)
-        return try await launch(configuration, environment, faults, temporaryDirectory: temporaryDirectory)
+        return try await launch(configuration, environment, faults, dataDirectory: directory, temporaryDirectory: temporaryDirectory)
     }
 
     /// Stops accepting connections, finishes what is in flight, and removes a temporary library.

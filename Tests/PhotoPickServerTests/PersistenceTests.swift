@@ -36,14 +36,20 @@ struct PersistenceTests {
         }
     }
 
-    @Test func withoutDataTheLibraryIsTemporary() async throws {
+    @Test func withoutDataTheLibraryIsTemporaryAndRemovedOnStop() async throws {
         let server = try await TestServer.start(photos: 5)
-        let first = server.demoKey
+        let directory = server.dataDirectory
+        #expect(FileManager.default.fileExists(atPath: directory.appending(path: "library.sqlite").path))
         await server.stop()
-        let next = try await TestServer.start(photos: 5)
-        #expect(next.createdLibrary)
-        #expect(next.demoKey != first)
-        await next.stop()
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+
+    @Test func aKeptLibraryIsNotRemovedOnStop() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestServer.start(photos: 5, { $0.dataDirectory = directory })
+        await server.stop()
+        #expect(FileManager.default.fileExists(atPath: directory.appending(path: "library.sqlite").path))
     }
 
     @Test func aPortInUseIsAOneLineErrorNamingTheFix() async throws {

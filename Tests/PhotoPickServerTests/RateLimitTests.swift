@@ -5,7 +5,14 @@ import Testing
 
 /// The per-key budget and its headers.
 struct RateLimitTests {
+    /// Budgets live in minute-aligned windows; a test that counts requests starts well inside one.
+    private func startInAFreshWindow() async throws {
+        let second = Int(Date().timeIntervalSince1970) % 60
+        if second > 50 { try await Task.sleep(for: .seconds(61 - second)) }
+    }
+
     @Test func everyResponseCarriesTheBudgetCountingDown() async throws {
+        try await startInAFreshWindow()
         try await TestServer.with(photos: 5, { $0.rateLimit = 10 }) { _, api in
             var remaining: [Int] = []
             for path in ["/photos/1", "/photos/999", "/tags", "/me"] {
@@ -19,6 +26,7 @@ struct RateLimitTests {
     }
 
     @Test func anExhaustedBudgetIs429WithRetryAfterSeconds() async throws {
+        try await startInAFreshWindow()
         try await TestServer.with(photos: 5, { $0.rateLimit = 3 }) { _, api in
             for _ in 0..<3 { #expect(try await api.get("/photos/1").status == 200) }
             let limited = try await api.get("/photos/1")
@@ -33,6 +41,7 @@ struct RateLimitTests {
     }
 
     @Test func budgetsArePerKey() async throws {
+        try await startInAFreshWindow()
         let other = try KeySpec(parsing: "pp_test_secondkey")
         try await TestServer.with(photos: 5, { $0.rateLimit = 2; $0.keys = [try! KeySpec(parsing: "pp_test_firstkey"), other] }) { _, api in
             for _ in 0..<3 { _ = try await api.get("/photos/1") }
@@ -42,6 +51,7 @@ struct RateLimitTests {
     }
 
     @Test func retryAfterCanBeAnHTTPDate() async throws {
+        try await startInAFreshWindow()
         try await TestServer.with(photos: 5, { $0.rateLimit = 1; $0.retryAfterAsDate = true }) { _, api in
             _ = try await api.get("/photos/1")
             let limited = try await api.get("/photos/1")
@@ -53,6 +63,28 @@ struct RateLimitTests {
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
             let date = try #require(formatter.date(from: text))
             #expect(date.timeIntervalSinceNow > -1 && date.timeIntervalSinceNow <= 61)
+        }
+    }
+
+    @Test func refusalsForAKnownKeyCarryTheBudgetToo() async throws {
+        try await startInAFreshWindow()
+        let elsewhere = try KeySpec(parsing: "pp_test_elsewhere@192.0.2.7")
+        try await TestServer.with(photos: 5, { $0.rateLimit = 10; $0.keys = [elsewhere] }) { _, api in
+            let refused = try await api.get("/photos/1")
+            #expect(refused.errorCode == "ip_not_whitelisted")
+            #expect(refused.header("X-RateLimit-Remaining") == "10", "a refused source does not spend the budget")
+            #expect(refused.header("X-RateLimit-Reset") != nil)
+        }
+        try await TestServer.with(photos: 5, { $0.rateLimit = 10; $0.faultRate = 1; $0.faults = [.rateLimited] }) { _, api in
+            let injected = try await api.get("/photos/1")
+            #expect(injected.status == 429)
+            #expect(injected.header("X-RateLimit-Limit") == "10")
+            #expect(injected.header("X-RateLimit-Reset") != nil)
+        }
+        try await TestServer.with(photos: 5) { _, api in
+            let anonymous = try await api.with(key: nil).get("/photos/1")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.header("X-RateLimit-Limit") == nil, "no key, no budget to report")
         }
     }
 }

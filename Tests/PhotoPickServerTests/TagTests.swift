@@ -44,6 +44,16 @@ struct TagTests {
         }
     }
 
+    @Test func namesAreOneNameWhateverTheirUnicodeFormOrCase() async throws {
+        try await TestServer.with(photos: 5) { (_, api) async throws in
+            #expect(try await api.send(.POST, "/tags", json: #"{"name":"Caf\u00e9"}"#).status == 201)
+            #expect(try await api.send(.POST, "/tags", json: #"{"name":"CAFE\u0301"}"#).status == 409, "NFD of the same name")
+            #expect(try await api.send(.POST, "/tags", json: #"{"name":"Stra\u00dfe"}"#).status == 201)
+            #expect(try await api.send(.POST, "/tags", json: #"{"name":"STRASSE"}"#).status == 409, "case folding, not just lowercasing")
+            #expect(try await api.send(.POST, "/tags", json: #"{"name":"Cafe"}"#).status == 201, "diacritics still count")
+        }
+    }
+
     @Test(arguments: [
         #"{"name":""}"#, #"{"name":"   "}"#, #"{"name":"\#(String(repeating: "n", count: 65))"}"#,
         #"{"name":"ok","color":"red"}"#, ##"{"name":"ok","color":"#12345"}"##, ##"{"color":"#123456"}"##,

@@ -34,7 +34,7 @@ public struct KeySpec: Sendable, Equatable {
             rest = rest[..<equals]
         }
         guard Self.isWellFormed(rest) else {
-            throw .invalidKey("--key: keys must look like pp_test_ followed by 8 or more letters, digits or '_' (the server issues sandbox keys only)")
+            throw .invalidKey("--key: keys must look like pp_test_ followed by 4 or more letters, digits or '_' (the server issues sandbox keys only)")
         }
         self.init(key: String(rest), scopes: scopes, allowedIPs: allowedIPs)
     }

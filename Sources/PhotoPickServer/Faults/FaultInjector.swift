@@ -2,8 +2,11 @@ import NIOConcurrencyHelpers
 
 /// Decides, reproducibly, which requests get a fault.
 ///
-/// The n-th request for a given method and URI always gets the same verdict for a given seed,
-/// however requests for other URIs interleave with it, so concurrent clients see repeatable runs.
+/// The n-th request for a given method and resource always gets the same verdict for a given
+/// seed, however requests for other resources interleave with it, so concurrent clients see
+/// repeatable runs. The resource is the path and the query without the parts that change from
+/// run to run (a signed URL's `expires` and `signature`, a `cursor`): the third page of a walk
+/// and the retry of a download are the same resource every time.
 final class FaultInjector: Sendable {
     private let rate: Double
     private let kinds: [FaultKind]
@@ -18,10 +21,16 @@ final class FaultInjector: Sendable {
 
     var isActive: Bool { rate > 0 && !kinds.isEmpty }
 
+    /// Query parameters that differ between runs for the same request.
+    static let volatileParameters: Set<Substring> = ["expires", "signature", "cursor"]
+
     /// The fault for this request, if any, drawn from the kinds that make sense for it.
-    func fault(method: String, uri: String, isFileBody: Bool) -> FaultKind? {
+    func fault(method: String, path: String, query: String?, isFileBody: Bool) -> FaultKind? {
         guard isActive else { return nil }
-        let signature = method + " " + uri
+        let stableQuery = (query ?? "").split(separator: "&").filter { parameter in
+            !Self.volatileParameters.contains(parameter.split(separator: "=", maxSplits: 1).first ?? "")
+        }
+        let signature = method + " " + path + "?" + stableQuery.joined(separator: "&")
         let occurrence = occurrences.withLockedValue { counts -> UInt64 in
             let value = counts[signature, default: 0]
             counts[signature] = value + 1

@@ -1,5 +1,4 @@
 import Crypto
-import Dispatch
 import Foundation
 
 /// An encoded image on disk, with what the file response needs to describe it.
@@ -29,8 +28,14 @@ actor ImageStore {
     private var inFlight: [Key: Task<StoredImage, any Error>] = [:]
     /// Images encoded since start; each is encoded at most once.
     private(set) var encodeCount = 0
-    /// Encoding is CPU-bound: it runs here, off the cooperative pool that serves requests.
-    private static let encodingQueue = DispatchQueue(label: "photopick.image-encoding", attributes: .concurrent)
+    /// Encoding is CPU-bound and a 12 MP original holds megabytes while it is made: it runs
+    /// here, one per core, off the cooperative pool that serves requests.
+    private static let encoders: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "photopick.image-encoding"
+        queue.maxConcurrentOperationCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return queue
+    }()
 
     init(directory: URL, library: LibraryStore) throws {
         self.directory = directory
@@ -61,17 +66,24 @@ actor ImageStore {
             return StoredImage(path: url.path, length: facts.length, sha256: facts.sha256)
         }
         encodeCount += 1
-        let bytes = try await Self.encodeOffPool(photo, variant: variant)
-        try Data(bytes).write(to: url, options: .atomic)
-        let facts = LibraryStore.ImageFileFacts(length: Int64(bytes.count), sha256: Array(SHA256.hash(data: bytes)))
-        try await library.recordImageFile(photoID: photo.id, variant: variant.rawValue, facts: facts)
+        let facts = try await Self.encodeOffPool(photo, variant: variant, to: url)
+        guard try await library.recordImageFile(photoID: photo.id, variant: variant.rawValue, facts: facts) else {
+            // Deleted while it was being encoded: leave nothing behind.
+            try? FileManager.default.removeItem(at: url)
+            throw APIFailure.notFound("No such photo")
+        }
         return StoredImage(path: url.path, length: facts.length, sha256: facts.sha256)
     }
 
-    private static func encodeOffPool(_ photo: PhotoRecord, variant: ImageVariant) async throws -> [UInt8] {
+    /// Encodes, hashes and writes the file (to a temporary name, renamed into place) on an encoder thread.
+    private static func encodeOffPool(_ photo: PhotoRecord, variant: ImageVariant, to url: URL) async throws -> LibraryStore.ImageFileFacts {
         try await withCheckedThrowingContinuation { continuation in
-            encodingQueue.async {
-                continuation.resume(with: Result { try encode(photo, variant: variant) })
+            encoders.addOperation {
+                continuation.resume(with: Result {
+                    let bytes = try encode(photo, variant: variant)
+                    try Data(bytes).write(to: url, options: .atomic)
+                    return LibraryStore.ImageFileFacts(length: Int64(bytes.count), sha256: Array(SHA256.hash(data: bytes)))
+                })
             }
         }
     }

@@ -16,10 +16,14 @@ extension LibraryStore {
         }
     }
 
-    func recordImageFile(photoID: Int64, variant: String, facts: ImageFileFacts) async throws {
+    /// Records an encoded image; false (and nothing recorded) when the photo is gone.
+    func recordImageFile(photoID: Int64, variant: String, facts: ImageFileFacts) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO image_file (photo_id, variant, length, sha256) VALUES (?, ?, ?, ?)",
-                           arguments: [photoID, variant, facts.length, Data(facts.sha256)])
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO image_file (photo_id, variant, length, sha256)
+                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM photo WHERE id = ?)
+                """, arguments: [photoID, variant, facts.length, Data(facts.sha256), photoID])
+            return db.changesCount > 0
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A change to one nullable field: leave it, set it, or clear it (`.set(nil)`).
 enum FieldUpdate<Value: Sendable & Equatable>: Sendable, Equatable {
     case unchanged
@@ -34,6 +36,9 @@ enum PhotoTagsOutcome: Sendable {
 }
 
 extension TagRecord {
-    /// The uniqueness key of a tag name.
-    static func nameKey(_ name: String) -> String { name.lowercased() }
+    /// The uniqueness key of a tag name: canonically composed and case-folded, so "Café" in
+    /// either Unicode form and "Straße"/"STRASSE" are one name.
+    static func nameKey(_ name: String) -> String {
+        name.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil)
+    }
 }

@@ -12,17 +12,16 @@ struct AuthMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let key = try authenticate(request)
-        if let allowed = key.spec.allowedIPs {
-            let source = context.channel.remoteAddress?.ipAddress ?? ""
-            guard allowed.contains(source) else {
-                throw APIFailure(status: .forbidden, code: "ip_not_whitelisted",
-                                 message: "This key may not be used from \(source); add the address to the key's allow-list")
-            }
-        }
         let now = Int(Timestamp.now())
-        let decision = rateLimiter.consume(keyID: key.id, now: now)
+        let source = context.channel.remoteAddress?.ipAddress ?? ""
         var response: Response
-        if decision.isAllowed {
+        if let allowed = key.spec.allowedIPs, !allowed.contains(source) {
+            // Refused before it counts, but the caller still learns where its budget stands.
+            response = try APIFailure(
+                status: .forbidden, code: "ip_not_whitelisted",
+                message: "This key may not be used from \(source); add the address to the key's allow-list"
+            ).response(from: request, context: context)
+        } else if rateLimiter.consume(keyID: key.id, now: now).isAllowed {
             var context = context
             context.apiKey = key
             do {
@@ -31,16 +30,19 @@ struct AuthMiddleware: RouterMiddleware {
                 response = try failure.response(from: request, context: context)
             }
         } else {
-            let wait = max(1, decision.reset - now)
+            let budget = rateLimiter.peek(keyID: key.id, now: now)
+            let wait = max(1, budget.reset - now)
             response = try APIFailure(
                 status: .tooManyRequests, code: "rate_limited",
-                message: "Rate limit of \(decision.limit) requests per minute reached; retry in \(wait) s",
+                message: "Rate limit of \(budget.limit) requests per minute reached; retry in \(wait) s",
                 headers: [.retryAfter: retryAfter.value(seconds: wait)]
             ).response(from: request, context: context)
         }
-        response.headers[.rateLimitLimit] = String(decision.limit)
-        response.headers[.rateLimitRemaining] = String(decision.remaining)
-        response.headers[.rateLimitReset] = String(decision.reset)
+        // Read after the handler: with concurrent requests, the figures are the budget as it stands now.
+        let budget = rateLimiter.peek(keyID: key.id, now: now)
+        response.headers[.rateLimitLimit] = String(budget.limit)
+        response.headers[.rateLimitRemaining] = String(budget.remaining)
+        response.headers[.rateLimitReset] = String(budget.reset)
         return response
     }
 

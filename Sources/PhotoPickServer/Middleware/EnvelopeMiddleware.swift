@@ -13,6 +13,9 @@ struct EnvelopeMiddleware: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
+        } catch let reset as ConnectionReset {
+            requestLog?("\(request.method) \(request.uri.path) reset \(Self.milliseconds(since: started))ms")
+            throw reset
         } catch let failure as APIFailure {
             response = try failure.response(from: request, context: context)
         } catch let error as HTTPError where error.status == .notFound {
@@ -22,12 +25,13 @@ struct EnvelopeMiddleware: RouterMiddleware {
             response = try APIFailure.internalError().response(from: request, context: context)
         }
         response.headers[.requestID] = Self.makeRequestID()
-        if let requestLog {
-            let elapsed = ContinuousClock.now - started
-            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            requestLog("\(request.method) \(request.uri.path) \(response.status.code) \(Int(milliseconds.rounded()))ms")
-        }
+        requestLog?("\(request.method) \(request.uri.path) \(response.status.code) \(Self.milliseconds(since: started))ms")
         return response
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int((Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000).rounded())
     }
 
     private static func makeRequestID() -> String {

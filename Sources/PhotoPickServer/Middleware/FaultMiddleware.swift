@@ -10,11 +10,12 @@ struct FaultMiddleware: RouterMiddleware {
     let latency: Duration
     let retryAfter: RetryAfter
 
-    private struct ConnectionReset: Error {}
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let isFileBody = request.uri.path.hasPrefix("/files/")
-        guard let fault = injector.fault(method: request.method.rawValue, uri: request.uri.description, isFileBody: isFileBody) else {
+        guard let fault = injector.fault(
+            method: request.method.rawValue, path: request.uri.path, query: request.uri.query, isFileBody: isFileBody
+        ) else {
             return try await next(request, context)
         }
         switch fault {
@@ -45,6 +46,9 @@ struct FaultMiddleware: RouterMiddleware {
         }
     }
 }
+
+/// Thrown after an injected reset has closed the connection; nothing more can be sent.
+struct ConnectionReset: Error {}
 
 /// How `Retry-After` is written: delta-seconds or an HTTP-date.
 struct RetryAfter: Sendable {

@@ -6,11 +6,12 @@ import _NIOFileSystem
 enum FileRoutes {
     private struct TruncatedBody: Error {}
 
-    static func register(on router: Router<ServerContext>, _ environment: ServerEnvironment) {
-        router.get("files/:id/:variant") { request, context in
+    /// Registers `:id/:variant` on `group`, which is mounted at `/files`.
+    static func register(on group: RouterGroup<ServerContext>, _ environment: ServerEnvironment) {
+        group.get(":id/:variant") { request, context in
             try await serve(request, context, environment, includeBody: true)
         }
-        router.head("files/:id/:variant") { request, context in
+        group.head(":id/:variant") { request, context in
             try await serve(request, context, environment, includeBody: false)
         }
     }
