@@ -21,6 +21,14 @@ static void cjpeg_error_exit(j_common_ptr cinfo) {
 
 static void cjpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
+/// libjpeg's standard error manager, but failing by longjmp to `errors->escape` and printing nothing.
+static struct jpeg_error_mgr *cjpeg_errors(cjpeg_error_manager *errors) {
+    struct jpeg_error_mgr *manager = jpeg_std_error(&errors->base);
+    errors->base.error_exit = cjpeg_error_exit;
+    errors->base.output_message = cjpeg_output_message;
+    return manager;
+}
+
 static void copy_message(char *message, size_t capacity, const char *text) {
     if (message == NULL || capacity == 0) return;
     snprintf(message, capacity, "%s", text);
@@ -169,9 +177,7 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
     }
 
     memset(&cinfo, 0, sizeof(cinfo));
-    cinfo.err = jpeg_std_error(&errors.base);
-    errors.base.error_exit = cjpeg_error_exit;
-    errors.base.output_message = cjpeg_output_message;
+    cinfo.err = cjpeg_errors(&errors);
     if (setjmp(errors.escape)) {
         copy_message(message, message_capacity, errors.message);
         // The memory destination frees its old buffer when it grows and reports the current
@@ -244,9 +250,7 @@ cjpeg_status cjpeg_inspect(const uint8_t *data, size_t length, int *width, int *
     cjpeg_error_manager errors;
     uint8_t *volatile row = NULL;
     memset(&cinfo, 0, sizeof(cinfo));
-    cinfo.err = jpeg_std_error(&errors.base);
-    errors.base.error_exit = cjpeg_error_exit;
-    errors.base.output_message = cjpeg_output_message;
+    cinfo.err = cjpeg_errors(&errors);
     if (setjmp(errors.escape)) {
         copy_message(message, message_capacity, errors.message);
         jpeg_destroy_decompress(&cinfo);

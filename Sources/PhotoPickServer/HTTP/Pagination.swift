@@ -56,6 +56,18 @@ struct PageRequest: Sendable {
     }
 }
 
+extension PageRequest {
+    /// Answers with one page of `items`, fetched with `limit + 1` so the extra one tells whether more follow.
+    func response<Item, Representation: Encodable>(
+        _ items: [Item], id: (Item) -> Int64, listing: CursorSigner.Listing, cursors: CursorSigner,
+        represent: (Item) -> Representation
+    ) throws -> Response {
+        let shown = items.prefix(limit)
+        let next = items.count > limit ? shown.last.map { cursors.cursor(after: id($0), in: listing) } : nil
+        return try JSONResponse.make(JSONResponse.Page(data: shown.map(represent), nextCursor: next))
+    }
+}
+
 extension Data {
     var base64URLEncoded: String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -16,9 +16,7 @@ enum PhotoRoutes {
             _ = try context.requireScope(.photosRead)
             let page = try PageRequest(request, listing: .photos, cursors: environment.cursors)
             let photos = try await library.photos(after: page.afterID, limit: page.limit + 1)
-            let shown = photos.prefix(page.limit)
-            let next = photos.count > page.limit ? shown.last.map { environment.cursors.cursor(after: $0.id, in: .photos) } : nil
-            return try JSONResponse.make(JSONResponse.Page(data: shown.map(PhotoRepresentation.init), nextCursor: next))
+            return try page.response(photos, id: \.id, listing: .photos, cursors: environment.cursors, represent: PhotoRepresentation.init)
         }
         group.get("photos/:id") { _, context in
             _ = try context.requireScope(.photosRead)

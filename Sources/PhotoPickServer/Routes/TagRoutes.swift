@@ -8,9 +8,7 @@ enum TagRoutes {
             _ = try context.requireScope(.tagsRead)
             let page = try PageRequest(request, listing: .tags, cursors: environment.cursors)
             let tags = try await library.tags(after: page.afterID, limit: page.limit + 1)
-            let shown = tags.prefix(page.limit)
-            let next = tags.count > page.limit ? shown.last.map { environment.cursors.cursor(after: $0.id, in: .tags) } : nil
-            return try JSONResponse.make(JSONResponse.Page(data: shown.map(TagRepresentation.init), nextCursor: next))
+            return try page.response(tags, id: \.id, listing: .tags, cursors: environment.cursors, represent: TagRepresentation.init)
         }
         group.get("tags/:id") { _, context in
             _ = try context.requireScope(.tagsRead)
