@@ -65,8 +65,13 @@ extension PhotoPickServer {
 
     private static func bindFailure(_ configuration: ServerConfiguration, _ error: (any Error)?) -> String {
         let ports = [configuration.port] + (configuration.filesPort.map { [$0] } ?? [])
-        let detail = error.map { " (\($0))" } ?? ""
-        return "cannot listen on \(configuration.host) port \(ports.map(String.init).joined(separator: "/"))\(detail); "
+        let detail: String
+        switch error {
+        case let error as IOError: detail = ": " + String(cString: strerror(error.errnoCode))
+        case let error?: detail = ": \(error)"
+        case nil: detail = ""
+        }
+        return "cannot listen on \(configuration.host) port \(ports.map(String.init).joined(separator: " or "))\(detail); "
             + "pick free ports with --port and --files-port, or 0 for any"
     }
 

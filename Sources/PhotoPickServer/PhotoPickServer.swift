@@ -82,11 +82,7 @@ public final class PhotoPickServer: Sendable {
     private static func start(
         _ configuration: ServerConfiguration, in directory: URL, temporaryDirectory: URL?
     ) async throws -> PhotoPickServer {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw ServerError.library("cannot create the data directory \(directory.path): \(error.localizedDescription); choose another with --data")
-        }
+        try makeDirectory(directory)
         let library: LibraryStore
         do {
             library = try LibraryStore(directory: directory, configuration: configuration)
@@ -123,5 +119,21 @@ public final class PhotoPickServer: Sendable {
     /// Waits until the server stops, for `photopick serve`.
     public func waitUntilStopped() async throws {
         try await running.value
+    }
+
+    /// `mkdir -p`, with the system's reason when it fails (Foundation's error drops the errno).
+    private static func makeDirectory(_ directory: URL) throws(ServerError) {
+        var path = ""
+        for component in directory.standardizedFileURL.path.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o755) != 0, errno != EEXIST {
+                let reason = String(cString: strerror(errno))
+                throw .library("cannot create the data directory \(directory.path) (\(path): \(reason)); choose a writable one with --data")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .library("the data directory \(directory.path) is not a directory; choose another with --data")
+        }
     }
 }

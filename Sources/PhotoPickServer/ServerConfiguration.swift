@@ -90,6 +90,14 @@ public enum ServerError: Error, CustomStringConvertible, Sendable {
     case cannotBind(String)
     case library(String)
 
+    /// Whether the options themselves are wrong, as opposed to the machine refusing them.
+    public var isUsageError: Bool {
+        switch self {
+        case .invalidOption, .invalidKey: true
+        case .cannotBind, .library: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .invalidOption(let text), .invalidKey(let text), .cannotBind(let text), .library(let text):

@@ -15,7 +15,7 @@ struct BrowseCommand: AsyncParsableCommand {
         let server = try await PhotoPickServer.start(ServerConfiguration(port: 0, dataDirectory: directory))
         Console.line("photopick \(PhotoPickCommand.version): the terminal browser is not in this build yet.")
         Console.line("Serving the demo library (\(server.photoCount) photos, kept in \(directory.path)) at \(server.baseURL.absoluteString)")
-        Console.line("Try: curl -H \"Authorization: Bearer \(server.demoKey)\" \(server.baseURL.absoluteString)/photos?limit=3")
+        Console.line("Try: curl -H \"Authorization: Bearer \(server.demoKey)\" '\(server.baseURL.absoluteString)/photos?limit=3'")
         Console.line("Stop with Ctrl-C.")
         await ShutdownSignals.wait()
         await server.stop()

@@ -49,6 +49,15 @@ struct ServeCommand: AsyncParsableCommand {
     var originalMegapixels = 12.0
 
     func run() async throws {
+        do {
+            try await serve()
+        } catch let error as ServerError {
+            FileHandle.standardError.write(Data("photopick serve: \(error)\n".utf8))
+            throw ExitCode(error.isUsageError ? 2 : 1)
+        }
+    }
+
+    private func serve() async throws {
         let configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: data.map { URL(fileURLWithPath: $0, isDirectory: true) },
             photoCount: photoCount, seed: seed, keys: try keys.map(KeySpec.init(parsing:)), rateLimit: rateLimit,
