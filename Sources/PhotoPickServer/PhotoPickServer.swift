@@ -102,8 +102,7 @@ public final class PhotoPickServer: Sendable {
             cursors: CursorSigner(secret: Array(SHA256.hash(data: Data("cursors".utf8) + library.facts.signingSecret))),
             fileURLs: FileURLSigner(secret: library.facts.signingSecret, lifetime: configuration.signedURLLifetime),
             filesOrigin: FilesOriginLedger(),
-            retryAfter: retryAfter,
-            customerName: "Demo Photographer"
+            retryAfter: retryAfter
         )
         let faults = FaultInjector(rate: configuration.faultRate, kinds: configuration.faults, seed: configuration.seed)
         return try await launch(configuration, environment, faults, dataDirectory: directory, temporaryDirectory: temporaryDirectory)

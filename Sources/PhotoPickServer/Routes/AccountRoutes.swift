@@ -22,7 +22,9 @@ enum AccountRoutes {
         let tariff: String
     }
 
+    /// The embedded server has one customer, the demo photographer.
     static let customerID = 1
+    static let customerName = "Demo Photographer"
 
     static func register(on group: RouterGroup<ServerContext>, _ environment: ServerEnvironment) {
         group.get("me") { _, context in
@@ -36,7 +38,7 @@ enum AccountRoutes {
         }
         group.get("customer") { _, context in
             _ = try context.requireScope(.customerRead)
-            return try JSONResponse.make(Customer(id: customerID, name: environment.customerName, tariff: "demo"))
+            return try JSONResponse.make(Customer(id: customerID, name: customerName, tariff: "demo"))
         }
     }
 }

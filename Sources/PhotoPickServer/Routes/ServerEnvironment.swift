@@ -11,7 +11,6 @@ struct ServerEnvironment: Sendable {
     let fileURLs: FileURLSigner
     let filesOrigin: FilesOriginLedger
     let retryAfter: RetryAfter
-    let customerName: String
 
     /// Parses a path id; anything but a positive integer is a 404, as the contract says.
     static func pathID(_ context: ServerContext, _ what: String) throws -> Int64 {
