@@ -27,9 +27,12 @@ extension PhotoPickServer {
                 logger: logger
             )
         }
-        var services: [any Service] = [application(apiRouter(configuration, environment, faults), port: configuration.port, origin: .api)]
+        let injectFaults = FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter)
+        var services: [any Service] = [
+            application(apiRouter(configuration, environment, injectFaults), port: configuration.port, origin: .api)
+        ]
         if let filesPort = configuration.filesPort {
-            services.append(application(filesRouter(configuration, environment, faults), port: filesPort, origin: .files))
+            services.append(application(filesRouter(configuration, environment, injectFaults), port: filesPort, origin: .files))
         }
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [], logger: logger))
         let running = Task {
@@ -76,10 +79,9 @@ extension PhotoPickServer {
     }
 
     private static func apiRouter(
-        _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ faults: FaultInjector
+        _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ injectFaults: FaultMiddleware
     ) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
-        let injectFaults = FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter)
         router.add(middleware: EnvelopeMiddleware(requestLog: configuration.requestLog))
         SystemRoutes.register(on: router)
         if configuration.filesPort == nil { FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment) }
@@ -95,13 +97,12 @@ extension PhotoPickServer {
     }
 
     private static func filesRouter(
-        _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ faults: FaultInjector
+        _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ injectFaults: FaultMiddleware
     ) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         var requestLog: (@Sendable (String) -> Void)?
         if let log = configuration.requestLog { requestLog = { line in log("files: " + line) } }
         router.add(middleware: EnvelopeMiddleware(requestLog: requestLog))
-        let injectFaults = FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter)
         FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment)
         return router
     }

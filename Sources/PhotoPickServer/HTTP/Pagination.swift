@@ -41,8 +41,12 @@ struct PageRequest: Sendable {
 
     let afterID: Int64
     let limit: Int
+    private let listing: CursorSigner.Listing
+    private let cursors: CursorSigner
 
     init(_ request: Request, listing: CursorSigner.Listing, cursors: CursorSigner) throws {
+        self.listing = listing
+        self.cursors = cursors
         let query = request.uri.queryParameters
         if let text = query["limit"].map(String.init) {
             guard let limit = Int(text), (1...Self.maximumLimit).contains(limit) else {
@@ -59,8 +63,7 @@ struct PageRequest: Sendable {
 extension PageRequest {
     /// Answers with one page of `items`, fetched with `limit + 1` so the extra one tells whether more follow.
     func response<Item, Representation: Encodable>(
-        _ items: [Item], id: (Item) -> Int64, listing: CursorSigner.Listing, cursors: CursorSigner,
-        represent: (Item) -> Representation
+        _ items: [Item], id: (Item) -> Int64, represent: (Item) -> Representation
     ) throws -> Response {
         let shown = items.prefix(limit)
         let next = items.count > limit ? shown.last.map { cursors.cursor(after: id($0), in: listing) } : nil

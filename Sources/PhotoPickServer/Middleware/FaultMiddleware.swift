@@ -10,7 +10,6 @@ struct FaultMiddleware: RouterMiddleware {
     let latency: Duration
     let retryAfter: RetryAfter
 
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let isFileBody = request.uri.path.hasPrefix("/files/")
         guard let fault = injector.fault(

@@ -16,7 +16,7 @@ enum PhotoRoutes {
             _ = try context.requireScope(.photosRead)
             let page = try PageRequest(request, listing: .photos, cursors: environment.cursors)
             let photos = try await library.photos(after: page.afterID, limit: page.limit + 1)
-            return try page.response(photos, id: \.id, listing: .photos, cursors: environment.cursors, represent: PhotoRepresentation.init)
+            return try page.response(photos, id: \.id, represent: PhotoRepresentation.init)
         }
         group.get("photos/:id") { _, context in
             _ = try context.requireScope(.photosRead)

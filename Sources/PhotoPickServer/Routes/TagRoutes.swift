@@ -8,7 +8,7 @@ enum TagRoutes {
             _ = try context.requireScope(.tagsRead)
             let page = try PageRequest(request, listing: .tags, cursors: environment.cursors)
             let tags = try await library.tags(after: page.afterID, limit: page.limit + 1)
-            return try page.response(tags, id: \.id, listing: .tags, cursors: environment.cursors, represent: TagRepresentation.init)
+            return try page.response(tags, id: \.id, represent: TagRepresentation.init)
         }
         group.get("tags/:id") { _, context in
             _ = try context.requireScope(.tagsRead)
