@@ -61,7 +61,7 @@ extension PhotoPickServer {
         return PhotoPickServer(
             baseURL: URL(string: "http://\(host):\(apiPort)/api/v1")!, port: apiPort, filesPort: filesPort,
             keys: environment.keys.records.map(\.spec), facts: environment.library.facts,
-            filesOrigin: environment.filesOrigin, images: environment.images, serviceGroup: group, running: running,
+            filesOrigin: environment.filesOrigin, images: environment.images, library: environment.library, serviceGroup: group, running: running,
             dataDirectory: dataDirectory, temporaryDirectory: temporaryDirectory
         )
     }

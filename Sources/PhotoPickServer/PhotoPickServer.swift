@@ -34,6 +34,7 @@ public final class PhotoPickServer: Sendable {
     }
 
     private let images: ImageStore
+    private let library: LibraryStore
     /// Where the library lives: `dataDirectory`, or a temporary directory removed on stop.
     public let dataDirectory: URL
 
@@ -46,7 +47,7 @@ public final class PhotoPickServer: Sendable {
 
     init(
         baseURL: URL, port: Int, filesPort: Int?, keys: [KeySpec], facts: LibraryStore.Facts, filesOrigin: FilesOriginLedger,
-        images: ImageStore, serviceGroup: ServiceGroup, running: Task<Void, any Error>, dataDirectory: URL,
+        images: ImageStore, library: LibraryStore, serviceGroup: ServiceGroup, running: Task<Void, any Error>, dataDirectory: URL,
         temporaryDirectory: URL?
     ) {
         self.baseURL = baseURL
@@ -58,6 +59,7 @@ public final class PhotoPickServer: Sendable {
         self.createdLibrary = facts.wasCreated
         self.filesOrigin = filesOrigin
         self.images = images
+        self.library = library
         self.serviceGroup = serviceGroup
         self.running = running
         self.dataDirectory = dataDirectory
@@ -108,10 +110,12 @@ public final class PhotoPickServer: Sendable {
         return try await launch(configuration, environment, faults, dataDirectory: directory, temporaryDirectory: temporaryDirectory)
     }
 
-    /// Stops accepting connections, finishes what is in flight, and removes a temporary library.
+    /// Stops accepting connections, finishes what is in flight, closes the library (checkpointing
+    /// its write-ahead log) and removes it if it was temporary.
     public func stop() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = try? await running.value
+        try? library.database.close()
         if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
     }
 

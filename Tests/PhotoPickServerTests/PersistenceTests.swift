@@ -50,6 +50,8 @@ struct PersistenceTests {
         let server = try await TestServer.start(photos: 5, { $0.dataDirectory = directory })
         await server.stop()
         #expect(FileManager.default.fileExists(atPath: directory.appending(path: "library.sqlite").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "library.sqlite-wal").path),
+                "stop closes the database, checkpointing its write-ahead log")
     }
 
     @Test func aPortInUseIsAOneLineErrorNamingTheFix() async throws {
