@@ -110,11 +110,14 @@ public final class PhotoPickServer: Sendable {
         return try await launch(configuration, environment, faults, dataDirectory: directory, temporaryDirectory: temporaryDirectory)
     }
 
-    /// Stops accepting connections, finishes what is in flight, closes the library (checkpointing
-    /// its write-ahead log) and removes it if it was temporary.
+    /// Stops accepting connections, finishes what is in flight, checkpoints and closes the library,
+    /// and removes it if it was temporary.
     public func stop() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = try? await running.value
+        // Fold the write-ahead log into library.sqlite, so that file alone holds the library. Closing
+        // is not enough: GRDB closes its read-only readers last, and they cannot checkpoint.
+        _ = try? await library.database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         try? library.database.close()
         if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
     }
