@@ -100,7 +100,7 @@ public final class PhotoPickServer: Sendable {
             library: library,
             images: try ImageStore(directory: directory.appending(path: "images"), library: library),
             keys: keyRing,
-            rateLimiter: RateLimiter(limit: configuration.rateLimit),
+            rateLimiter: RateLimiter(limit: configuration.rateLimit, window: configuration.rateLimitWindow),
             cursors: CursorSigner(secret: Array(SHA256.hash(data: Data("cursors".utf8) + library.facts.signingSecret))),
             fileURLs: FileURLSigner(secret: library.facts.signingSecret, lifetime: configuration.signedURLLifetime),
             filesOrigin: FilesOriginLedger(),

@@ -14,8 +14,10 @@ public struct ServerConfiguration: Sendable {
     public var seed: UInt64
     /// Keys to accept; empty means one full-scope key kept in the library.
     public var keys: [KeySpec]
-    /// Requests per key per 60-second window.
+    /// Requests per key per window.
     public var rateLimit: Int
+    /// Length of the rate-limit window in seconds; tests shorten it so a window passes quickly.
+    public var rateLimitWindow: Int
     /// A second port serving signed file URLs, acting as a separate storage origin.
     public var filesPort: Int?
     /// Fraction (0...1) of requests that get a fault.
@@ -41,6 +43,7 @@ public struct ServerConfiguration: Sendable {
         seed: UInt64 = 1,
         keys: [KeySpec] = [],
         rateLimit: Int = 300,
+        rateLimitWindow: Int = 60,
         filesPort: Int? = nil,
         faultRate: Double = 0,
         faults: Set<FaultKind> = Set(FaultKind.allCases),
@@ -57,6 +60,7 @@ public struct ServerConfiguration: Sendable {
         self.seed = seed
         self.keys = keys
         self.rateLimit = rateLimit
+        self.rateLimitWindow = rateLimitWindow
         self.filesPort = filesPort
         self.faultRate = faultRate
         self.faults = faults
@@ -76,6 +80,9 @@ public struct ServerConfiguration: Sendable {
             throw .invalidOption("--photos must be 0...1000000, got \(photoCount)")
         }
         guard rateLimit >= 1 else { throw .invalidOption("--rate-limit must be at least 1, got \(rateLimit)") }
+        guard (1...3600).contains(rateLimitWindow) else {
+            throw .invalidOption("--rate-limit-window must be 1...3600 seconds, got \(rateLimitWindow)")
+        }
         guard (0...1).contains(faultRate) else { throw .invalidOption("--fault-rate must be 0...1, got \(faultRate)") }
         guard originalMegapixels >= 0.01, originalMegapixels <= 100 else {
             throw .invalidOption("--original-megapixels must be 0.01...100, got \(originalMegapixels)")

@@ -27,8 +27,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("key"), help: "Accept KEY[=scope,scope...][@ip,ip...]; repeatable. Default: one full-scope key kept in the library.")
     var keys: [String] = []
 
-    @Option(help: "Requests per key per minute.")
+    @Option(help: "Requests per key per rate-limit window.")
     var rateLimit = 300
+
+    @Option(help: "Length of the rate-limit window, in seconds.")
+    var rateLimitWindow = 60
 
     @Option(help: "Serve signed file URLs from this second port, as a separate storage origin.")
     var filesPort: Int?
@@ -61,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: data.map { URL(fileURLWithPath: $0, isDirectory: true) },
             photoCount: photoCount, seed: seed, keys: try keys.map(KeySpec.init(parsing:)), rateLimit: rateLimit,
+            rateLimitWindow: rateLimitWindow,
             filesPort: filesPort, faultRate: faultRate, faults: try FaultKind.parseList(faults),
             latency: .milliseconds(latency), retryAfterAsDate: retryAfterDate, originalMegapixels: originalMegapixels,
             requestLog: { Console.line($0) }

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 
-/// A fixed 60-second window per key, aligned to the minute, as the contract describes for our server.
+/// A fixed window per key (60 seconds by default, as the contract describes for our server), aligned to
+/// multiples of its length in Unix time.
 final class RateLimiter: Sendable {
     struct Decision: Sendable {
         let isAllowed: Bool
@@ -10,34 +11,34 @@ final class RateLimiter: Sendable {
         let reset: Int
     }
 
-    static let window = 60
-
     private let limit: Int
+    private let window: Int
     private let windows = NIOLockedValueBox([Int: (start: Int, count: Int)]())
 
-    init(limit: Int) {
+    init(limit: Int, window: Int = 60) {
         self.limit = limit
+        self.window = window
     }
 
     /// Counts one request for `keyID` at `now` (Unix seconds) unless the budget is spent.
     func consume(keyID: Int, now: Int) -> Decision {
-        let start = now - now % Self.window
+        let start = now - now % window
         return windows.withLockedValue { windows in
             var entry = windows[keyID] ?? (start, 0)
             if entry.start != start { entry = (start, 0) }
             let isAllowed = entry.count < limit
             if isAllowed { entry.count += 1 }
             windows[keyID] = entry
-            return Decision(isAllowed: isAllowed, limit: limit, remaining: limit - entry.count, reset: start + Self.window)
+            return Decision(isAllowed: isAllowed, limit: limit, remaining: limit - entry.count, reset: start + window)
         }
     }
 
     /// The budget left for `keyID` without spending any.
     func peek(keyID: Int, now: Int) -> Decision {
-        let start = now - now % Self.window
+        let start = now - now % window
         return windows.withLockedValue { windows in
             let used = windows[keyID].flatMap { $0.start == start ? $0.count : nil } ?? 0
-            return Decision(isAllowed: used < limit, limit: limit, remaining: limit - used, reset: start + Self.window)
+            return Decision(isAllowed: used < limit, limit: limit, remaining: limit - used, reset: start + window)
         }
     }
 }
