@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "photopick", targets: ["photopick"]),
+        .executable(name: "photopick-bench", targets: ["photopick-bench"]),
+        .library(name: "PhotoPickKit", targets: ["PhotoPickKit"]),
         .library(name: "PhotoPickServer", targets: ["PhotoPickServer"]),
     ],
     dependencies: [
@@ -31,6 +33,22 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
+        // Extended attributes, whose header Glibc's module map leaves out.
+        .target(name: "CFileAttributes"),
+        // The network core: typed requests, retries, the pacer, streams and downloads. No UI.
+        .target(
+            name: "PhotoPickKit",
+            dependencies: [
+                "CFileAttributes",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "PhotoPickServer",
             dependencies: [
@@ -48,9 +66,20 @@ let package = Package(
         .executableTarget(
             name: "photopick",
             dependencies: [
+                "PhotoPickKit",
                 "PhotoPickServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Benchmarks against reference tools; built in release, never part of `swift test`.
+        .executableTarget(
+            name: "photopick-bench",
+            dependencies: [
+                "PhotoPickKit",
+                "PhotoPickServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/PhotoPickBench"
         ),
         // Build-time tool: turns files in Resources/ into Swift constants, so the binary needs no bundle.
         .executableTarget(name: "embed-resources", path: "Sources/EmbedResourcesTool"),
@@ -71,6 +100,16 @@ let package = Package(
             path: "Tests/PhotoPickTestSupport"
         ),
         .testTarget(name: "CJPEGTests", dependencies: ["CJPEG"]),
+        .testTarget(
+            name: "PhotoPickKitTests",
+            dependencies: [
+                "PhotoPickKit",
+                "PhotoPickServer",
+                "PhotoPickTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "PhotoPickServerTests",
             dependencies: [

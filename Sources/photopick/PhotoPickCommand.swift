@@ -1,10 +1,11 @@
+import PhotoPickKit
 import ArgumentParser
 import Foundation
 
 /// The photopick program: the browser by default, `photopick serve` for the embedded server alone.
 @main
 struct PhotoPickCommand: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = PhotoPickVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "photopick",

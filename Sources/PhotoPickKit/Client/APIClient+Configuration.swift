@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+
+extension APIClient {
+    /// Everything an `APIClient` needs; only the base URL and key have no default.
+    public struct Configuration: Sendable {
+        /// Such as `https://api.photopick.cz/api/v1`.
+        public var baseURL: URL
+        public var apiKey: APIKeyProvider
+        public var timeouts: Timeouts
+        public var retryPolicy: RetryPolicy
+        /// `photopick/<version>` by default.
+        public var userAgent: String
+        /// Receives one line per request; the key and signed query parameters are redacted.
+        public var logger: Logger
+        /// How many connections to one host may be open at once.
+        public var maximumConnectionsPerHost: Int
+
+        public init(
+            baseURL: URL, apiKey: APIKeyProvider, timeouts: Timeouts = Timeouts(), retryPolicy: RetryPolicy = RetryPolicy(),
+            userAgent: String = "photopick/\(PhotoPickVersion.current)", logger: Logger = Logger(label: "photopick.api"),
+            maximumConnectionsPerHost: Int = 8
+        ) {
+            self.baseURL = baseURL
+            self.apiKey = apiKey
+            self.timeouts = timeouts
+            self.retryPolicy = retryPolicy
+            self.userAgent = userAgent
+            self.logger = logger
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+        }
+    }
+
+    /// How long to wait for a connection, and for the next bytes of an answer.
+    public struct Timeouts: Sendable, Hashable {
+        public var connect: Duration
+        /// The longest silence while reading an answer; a stalled download fails after this, then resumes.
+        public var read: Duration
+
+        public init(connect: Duration = .seconds(10), read: Duration = .seconds(30)) {
+            self.connect = connect
+            self.read = read
+        }
+    }
+}
+
+/// This library's version, as sent in `User-Agent`.
+public enum PhotoPickVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,97 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+
+extension APIClient {
+    /// Statuses worth another try: the server was busy or failed, the request was not at fault.
+    static let retryableStatuses: Set<Int> = [429, 500, 502, 503, 504]
+
+    /// Sends `request` through the pacer, retrying per the policy; returns the first 2xx or 3xx answer.
+    ///
+    /// Non-idempotent requests are retried only after a 429, which the server refuses before doing anything.
+    nonisolated func perform<Response>(_ request: Request<Response>) async throws(APIError) -> RawResponse {
+        let url = request.url(relativeTo: baseURL)
+        let policy = configuration.retryPolicy
+        let deadline = ContinuousClock.now + policy.deadline
+        var attempt = 0
+        while true {
+            attempt += 1
+            let outcome = try await attemptOnce(request, url: url)
+            let wait: Duration
+            switch outcome {
+            case .answer(let response):
+                return response
+            case .failed(let error, let isRetryable, let advised):
+                guard isRetryable, attempt < policy.maximumAttempts else { throw error }
+                wait = max(advised ?? .zero, policy.backoff(afterAttempt: attempt))
+                guard ContinuousClock.now + wait < deadline else { throw error }
+            }
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                throw .cancelled
+            }
+        }
+    }
+
+    enum AttemptOutcome {
+        case answer(RawResponse)
+        /// `advised` is the server's `Retry-After` (or reset) for this request, when it gave one.
+        case failed(APIError, isRetryable: Bool, advised: Duration?)
+    }
+
+    /// One paced try, classified.
+    nonisolated func attemptOnce<Response>(_ request: Request<Response>, url: URL) async throws(APIError) -> AttemptOutcome {
+        do {
+            try await pacer.admit()
+        } catch {
+            throw .cancelled
+        }
+        let http: HTTPClientRequest
+        do {
+            http = try await httpRequest(request.method.rawValue, url, body: request.body)
+        } catch {
+            await pacer.recordNoResponse()
+            throw error
+        }
+        let response: RawResponse
+        do {
+            response = try await executeOnce(http, url: url)
+        } catch {
+            await pacer.recordNoResponse()
+            if case .cancelled = error.error { throw error.error }
+            return .failed(error.error, isRetryable: error.isRetryable && request.isIdempotent, advised: nil)
+        }
+        await pacer.record(status: response.status, headers: response.headers)
+        if let sunset = response.headers.first(name: "Sunset") { await noteSunset(sunset, path: request.path) }
+        if response.isSuccess || (300..<400).contains(response.status) { return .answer(response) }
+        let error = APIError.response(await errorResponse(from: response))
+        let isRetryable = Self.retryableStatuses.contains(response.status)
+            && (request.isIdempotent || response.status == 429)
+            && error.code != .tariffNotSupported
+        // After a 429 the pacer holds everyone until the reset; this request then waits its turn like the rest.
+        let advised = response.status == 429 ? nil : RetryAdvice.wait(in: response.headers, orReset: false)
+        return .failed(error, isRetryable: isRetryable, advised: advised)
+    }
+
+    /// The error envelope of a response, tolerating a missing or malformed one; the key is scrubbed from it.
+    nonisolated func errorResponse(from response: RawResponse) async -> ErrorResponse {
+        struct Envelope: Decodable {
+            struct Body: Decodable {
+                let code: String?
+                let message: String?
+                let details: JSONValue?
+            }
+            let error: Body
+        }
+        let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(response.body.readableBytesView))
+        var message = envelope?.error.message ?? HTTPResponseStatus(statusCode: response.status).reasonPhrase
+        if let key = try? await currentKey(), !key.secret.isEmpty {
+            message = message.replacingOccurrences(of: key.secret, with: "[redacted]")
+        }
+        return ErrorResponse(
+            status: response.status, code: envelope?.error.code.map(APIError.Code.init(rawValue:)) ?? .unknown,
+            message: message.oneLine, details: envelope?.error.details, requestID: response.requestID
+        )
+    }
+}

@@ -1,0 +1,72 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// A PhotoPick API client: typed requests, retries with backoff, one rate-limit pacer for every task,
+/// and safe, resumable downloads.
+///
+/// ```swift
+/// let client = APIClient(configuration: .init(baseURL: url, apiKey: .environment("PHOTOPICK_API_KEY")))
+/// let me = try await client.send(API.me())
+/// ```
+public actor APIClient {
+    /// Such as `https://api.photopick.cz/api/v1`.
+    public nonisolated let baseURL: URL
+    nonisolated let configuration: Configuration
+    nonisolated let httpClient: HTTPClient
+    nonisolated let pacer = RateLimitPacer()
+    /// The first `Sunset` warning the server sent, if any.
+    public private(set) var sunsetWarning: String?
+
+    public init(configuration: Configuration) {
+        self.baseURL = configuration.baseURL
+        self.configuration = configuration
+        var http = HTTPClient.Configuration()
+        http.redirectConfiguration = .disallow
+        http.timeout = .init(connect: .init(configuration.timeouts.connect), read: .init(configuration.timeouts.read))
+        http.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost
+        )
+        // A refused connection should fail now, not be retried by the pool until the connect timeout.
+        http.connectionPool.retryConnectionEstablishment = false
+        http.decompression = .disabled
+        self.httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
+    }
+
+    /// Sends a request, retrying what is safe to retry, and returns its decoded answer.
+    public nonisolated func send<Response>(_ request: Request<Response>) async throws(APIError) -> Response {
+        let response = try await perform(request)
+        do {
+            return try request.decode(response)
+        } catch let error as APIError {
+            throw error
+        } catch let error as DecodingError {
+            throw .decoding(DecodingFailure(error, requestID: response.requestID))
+        } catch {
+            throw .decoding(DecodingFailure(path: "(top level)", reason: "\(error)", requestID: response.requestID))
+        }
+    }
+
+    /// The rate-limit state now and after every change, for a status bar.
+    public nonisolated func rateLimitUpdates() async -> AsyncStream<RateLimitState> {
+        await pacer.updates()
+    }
+
+    /// Closes every connection; the client cannot be used afterwards.
+    public func shutdown() async throws {
+        try await httpClient.shutdown()
+    }
+
+    deinit {
+        // AsyncHTTPClient traps when a client is released unshut; a dropped APIClient closes its connections instead.
+        _ = httpClient.shutdown()
+    }
+
+    func noteSunset(_ value: String, path: String) {
+        guard sunsetWarning == nil else { return }
+        sunsetWarning = "The PhotoPick API version in use is retired on \(value.oneLine); update photopick."
+        configuration.logger.warning("Sunset header on \(path): \(value.oneLine)")
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A whole response as it came off the wire, before it is turned into a value or an error.
+struct RawResponse: Sendable {
+    let status: Int
+    let headers: HTTPHeaders
+    let body: ByteBuffer
+    /// The URL that was asked, for resolving a relative `Location`.
+    let url: URL
+
+    var requestID: String? { headers.first(name: "X-Request-Id") }
+    var isSuccess: Bool { (200..<300).contains(status) }
+
+    func decodeJSON<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(body.readableBytesView))
+        } catch let error as DecodingError {
+            throw APIError.decoding(DecodingFailure(error, requestID: requestID))
+        }
+    }
+}

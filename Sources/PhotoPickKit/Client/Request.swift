@@ -1,0 +1,78 @@
+import Foundation
+
+/// One API call and the type of its answer, in the spirit of kean/Get: `client.send(API.photo(id: 7))`.
+public struct Request<Response: Sendable>: Sendable {
+    /// The HTTP method, such as `GET`.
+    public var method: Method
+    /// Path below the base URL, such as `/photos/7`.
+    public var path: String
+    /// Query parameters, in order.
+    public var query: [(name: String, value: String)]
+    /// The JSON body, already encoded.
+    public var body: Data?
+    /// Whether repeating the call is harmless, so failures may be retried blindly.
+    public var isIdempotent: Bool
+    let decode: @Sendable (RawResponse) throws -> Response
+
+    init(
+        _ method: Method, _ path: String, query: [(name: String, value: String)] = [], body: (any Encodable & Sendable)? = nil,
+        decode: @escaping @Sendable (RawResponse) throws -> Response
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        // Our bodies are plain structs of strings, numbers and optionals: encoding them cannot fail.
+        self.body = body.map { try! JSONEncoder().encode($0) }
+        self.isIdempotent = method != .post
+        self.decode = decode
+    }
+
+    public typealias Method = RequestMethod
+
+    /// The absolute URL of this request below `baseURL`.
+    public func url(relativeTo baseURL: URL) -> URL {
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+        components.percentEncodedPath = components.percentEncodedPath.trimmingSuffix("/") + path
+        if !query.isEmpty {
+            components.percentEncodedQuery = query.map { "\(Self.encodeQuery($0.name))=\(Self.encodeQuery($0.value))" }
+                .joined(separator: "&")
+        }
+        return components.url!
+    }
+
+    private static func encodeQuery(_ text: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// An HTTP method.
+public struct RequestMethod: RawRepresentable, Sendable, Hashable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let get = RequestMethod(rawValue: "GET")
+    public static let post = RequestMethod(rawValue: "POST")
+    public static let put = RequestMethod(rawValue: "PUT")
+    public static let patch = RequestMethod(rawValue: "PATCH")
+    public static let delete = RequestMethod(rawValue: "DELETE")
+}
+
+extension Request where Response: Decodable {
+    init(_ method: Method, _ path: String, query: [(name: String, value: String)] = [], body: (any Encodable & Sendable)? = nil) {
+        self.init(method, path, query: query, body: body) { try $0.decodeJSON(Response.self) }
+    }
+}
+
+extension Request where Response == Void {
+    init(_ method: Method, _ path: String, body: (any Encodable & Sendable)? = nil) {
+        self.init(method, path, body: body) { _ in () }
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

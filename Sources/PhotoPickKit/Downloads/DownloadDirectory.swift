@@ -1,0 +1,112 @@
+import Crypto
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The folder downloads land in, held open so that every name is resolved inside it: names are single
+/// components (`openat`), and symbolic links are never followed out of it.
+final class DownloadDirectory: Sendable {
+    let url: URL
+    private let descriptor: Int32
+
+    /// Opens the folder, creating it (and its parents) when missing.
+    init(_ url: URL) throws(DownloadError) {
+        self.url = url.standardizedFileURL
+        do {
+            try FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
+        } catch {
+            throw .fileSystem(path: self.url.path, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
+        }
+        let descriptor = open(self.url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .fileSystem(path: self.url.path, reason: Self.reason()) }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// What is at `name`, without following a link there.
+    enum Entry: Equatable {
+        case file(length: Int64)
+        case other
+    }
+
+    func entry(_ name: String) -> Entry? {
+        var info = stat()
+        guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFREG ? .file(length: Int64(info.st_size)) : .other
+    }
+
+    /// Feeds a regular file's bytes to `hasher`; false if it cannot be read.
+    func hash(_ name: String, into hasher: inout SHA256) -> Bool {
+        let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return false }
+            if count == 0 { return true }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+
+    /// The SHA-256 of a regular file here, or nil if it cannot be read.
+    func sha256(of name: String) -> [UInt8]? {
+        var hasher = SHA256()
+        return hash(name, into: &hasher) ? Array(hasher.finalize()) : nil
+    }
+
+    /// Opens `name` for appending, creating it; a link or other non-file there is removed first.
+    func openPart(_ name: String, truncate: Bool) throws(DownloadError) -> PartFile {
+        if entry(name) == .other, unlinkat(descriptor, name, 0) != 0 {
+            throw .fileSystem(path: path(name), reason: Self.reason())
+        }
+        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_APPEND | (truncate ? O_TRUNC : 0)
+        let file = openat(descriptor, name, flags, 0o644)
+        guard file >= 0 else { throw .fileSystem(path: path(name), reason: Self.reason()) }
+        return PartFile(descriptor: file, path: path(name))
+    }
+
+    /// Moves `part` to `final` unless something is already there: returns false then, touching nothing.
+    func moveIntoPlace(_ part: String, as final: String) throws(DownloadError) -> Bool {
+        if linkat(descriptor, part, descriptor, final, 0) == 0 {
+            unlinkat(descriptor, part, 0)
+            return true
+        }
+        if errno == EEXIST { return false }
+        // File systems without hard links: check, then rename (a small race, but nothing is overwritten silently).
+        guard entry(final) == nil else { return false }
+        guard renameat(descriptor, part, descriptor, final) == 0 else { throw .fileSystem(path: path(final), reason: Self.reason()) }
+        return true
+    }
+
+    func remove(_ name: String) {
+        unlinkat(descriptor, name, 0)
+    }
+
+    /// Makes the folder's entries (a rename) durable.
+    func sync() {
+        fsync(descriptor)
+    }
+
+    /// Bytes free for an unprivileged writer.
+    func freeSpace() -> Int64? {
+        var info = statvfs()
+        guard fstatvfs(descriptor, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    func path(_ name: String) -> String {
+        url.appending(path: name, directoryHint: .notDirectory).path
+    }
+
+    static func reason() -> String {
+        String(cString: strerror(errno))
+    }
+}

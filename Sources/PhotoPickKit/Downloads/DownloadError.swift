@@ -1,0 +1,48 @@
+import Foundation
+
+/// Why a download did not finish. A partial file is kept whenever resuming it later can help.
+public enum DownloadError: UserFacingError, Sendable, Equatable {
+    /// The bytes did not match the server's `Repr-Digest`; the partial file was deleted.
+    case digestMismatch(filename: String)
+    /// The file's length differs from what the server announced; the partial file was deleted.
+    case lengthMismatch(filename: String, expected: Int64, actual: Int64)
+    /// Not enough free space to start.
+    case insufficientSpace(directory: String, needed: Int64, available: Int64)
+    /// The disk filled up while writing; the `.part` file is kept for resuming.
+    case diskFull(path: String)
+    /// The file system refused an operation.
+    case fileSystem(path: String, reason: String)
+    /// The server kept answering in a way a download cannot use.
+    case unusableResponse(String)
+
+    public var userMessage: String {
+        switch self {
+        case .digestMismatch(let filename):
+            "\(filename.oneLine) arrived corrupted (its SHA-256 does not match the server's); it was deleted, download it again."
+        case .lengthMismatch(let filename, let expected, let actual):
+            "\(filename.oneLine) arrived with \(actual) bytes instead of \(expected); it was deleted, download it again."
+        case .insufficientSpace(let directory, let needed, let available):
+            "Not enough space in \(directory.oneLine): \(ByteCount.text(needed)) needed, \(ByteCount.text(available)) free; free some space or choose another folder."
+        case .diskFull(let path):
+            "The disk filled up while writing \(path.oneLine); free some space and resume, the partial file is kept."
+        case .fileSystem(let path, let reason):
+            "Cannot write \(path.oneLine): \(reason.oneLine); check the folder's permissions or choose another."
+        case .unusableResponse(let reason):
+            "The download failed: \(reason.oneLine); try again later."
+        }
+    }
+}
+
+/// Byte counts for people: `5.8 MB`.
+enum ByteCount {
+    static func text(_ bytes: Int64) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

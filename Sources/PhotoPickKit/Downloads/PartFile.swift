@@ -1,0 +1,88 @@
+import CFileAttributes
+import Foundation
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `.part` file being written: appends, syncs, and remembers the server's validator in an extended
+/// attribute so a later run can resume it with `If-Range`.
+final class PartFile {
+    let descriptor: Int32
+    let path: String
+    private static let validatorAttribute = "user.photopick.validator"
+
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Bytes in the file now.
+    var length: Int64 {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    /// Empties the file, to start over.
+    func reset() throws(DownloadError) {
+        validator = nil
+        guard ftruncate(descriptor, 0) == 0 else { throw .fileSystem(path: path, reason: DownloadDirectory.reason()) }
+    }
+
+    func append(_ buffer: ByteBuffer) throws(DownloadError) {
+        try buffer.withUnsafeReadableBytes { bytes throws(DownloadError) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.writeError(path)
+                }
+                offset += written
+            }
+        }
+    }
+
+    private static func writeError(_ path: String) -> DownloadError {
+        switch errno {
+        case ENOSPC, EDQUOT, EFBIG: .diskFull(path: path)
+        default: .fileSystem(path: path, reason: DownloadDirectory.reason())
+        }
+    }
+
+    /// Flushes the bytes to the disk: a file is only renamed into place once it is durable.
+    func sync() throws(DownloadError) {
+        guard fsync(descriptor) == 0 else { throw Self.writeError(path) }
+    }
+
+    /// Sets the modification time, to the capture time.
+    func setModificationTime(_ date: Date) {
+        let seconds = date.timeIntervalSince1970
+        let whole = floor(seconds)
+        let time = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
+        var times = [time, time]
+        _ = futimens(descriptor, &times)
+    }
+
+    /// The `ETag` or `Last-Modified` the bytes so far came with, if the file system keeps extended attributes.
+    var validator: String? {
+        get {
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            let count = cfa_get(descriptor, Self.validatorAttribute, &buffer, buffer.count)
+            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
+        }
+        set {
+            if let newValue {
+                _ = cfa_set(descriptor, Self.validatorAttribute, newValue, newValue.utf8.count)
+            } else {
+                _ = cfa_remove(descriptor, Self.validatorAttribute)
+            }
+        }
+    }
+}

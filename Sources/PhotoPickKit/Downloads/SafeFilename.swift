@@ -1,0 +1,82 @@
+import Foundation
+
+/// A file name made safe from whatever the server calls the photo: one path component, no control or
+/// bidirectional-override characters, no leading dot, no `..`, an extension that matches the content,
+/// and short enough that `<name> (NN).part` fits in 255 bytes.
+struct SafeFilename: Sendable, Hashable {
+    let stem: String
+    /// With its dot, such as `.jpg`; may be empty.
+    let fileExtension: String
+
+    static let maximumBytes = 255
+    static let partSuffix = ".part"
+    private static let jpegExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
+
+    /// The name for `size`/`format` of a photo the server calls `serverName`.
+    init(serverName: String, photoID: Int, mimeType: String?, size: DownloadSize, format: DownloadFormat) {
+        let cleaned = Self.sanitized(serverName)
+        var (stem, fileExtension) = Self.split(cleaned)
+        if stem.isEmpty { stem = "photo-\(photoID)" }
+        let isJPEG = format == .jpeg || size != .original || (format == .original && mimeType?.lowercased() == "image/jpeg")
+        if format == .webp {
+            stem += fileExtension
+            fileExtension = ".webp"
+        } else if size != .original {
+            stem += "-\(size.rawValue)"
+            fileExtension = ".jpg"
+        } else if isJPEG, !Self.jpegExtensions.contains(String(fileExtension.dropFirst()).lowercased()) {
+            // `holiday.jpg.exe` is a JPEG; it should not open as a program.
+            stem += fileExtension
+            fileExtension = ".jpg"
+        }
+        self.stem = stem
+        self.fileExtension = fileExtension
+    }
+
+    /// The `n`-th choice: `name.jpg`, then `name (2).jpg`, `name (3).jpg`…, cut to fit with `.part` added.
+    func candidate(_ number: Int) -> String {
+        let suffix = number <= 1 ? "" : " (\(number))"
+        let budget = Self.maximumBytes - Self.partSuffix.utf8.count - fileExtension.utf8.count - suffix.utf8.count
+        var cut = ""
+        var used = 0
+        for character in stem {
+            used += character.utf8.count
+            if used > budget { break }
+            cut.append(character)
+        }
+        return cut + suffix + fileExtension
+    }
+
+    /// One component: separators and controls become `_`, bidi overrides vanish, dots cannot lead or repeat.
+    static func sanitized(_ name: String) -> String {
+        var text = ""
+        for scalar in name.precomposedStringWithCanonicalMapping.unicodeScalars {
+            if isBidiControl(scalar) { continue }
+            if scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control {
+                if !text.hasSuffix("_") { text += "_" }
+                continue
+            }
+            if scalar == ".", text.hasSuffix(".") { continue }
+            text.unicodeScalars.append(scalar)
+        }
+        text = text.trimmingCharacters(in: .whitespaces)
+        while text.first == "." || text.first == " " { text.removeFirst() }
+        while text.last == "." || text.last == " " { text.removeLast() }
+        return text
+    }
+
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `("IMG_1", ".jpg")`; an "extension" of spaces or more than ten characters is part of the stem.
+    private static func split(_ name: String) -> (String, String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        let candidate = name[name.index(after: dot)...]
+        guard (1...10).contains(candidate.count), candidate.allSatisfy({ $0.isLetter || $0.isNumber }) else { return (name, "") }
+        return (String(name[..<dot]), "." + candidate)
+    }
+}

@@ -1,0 +1,6 @@
+extension API {
+    /// `GET /customer`: the account that owns the library.
+    public static func customer() -> Request<Customer> {
+        Request(.get, "/customer")
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Why a call failed: the server said no, or the answer never arrived, or it could not be read.
+public enum APIError: UserFacingError, Sendable, CustomStringConvertible {
+    /// The server answered with an error envelope (or at least an error status).
+    case response(ErrorResponse)
+    /// The connection failed or broke: refused, reset, closed early.
+    case transport(host: String, reason: String)
+    /// No answer within the timeout.
+    case timeout(host: String, after: Duration)
+    /// The answer did not match the contract.
+    case decoding(DecodingFailure)
+    /// The caller cancelled.
+    case cancelled
+
+    /// The HTTP status, when the server answered.
+    public var status: Int? {
+        if case .response(let response) = self { return response.status }
+        return nil
+    }
+
+    /// The error code, when the server answered.
+    public var code: Code? {
+        if case .response(let response) = self { return response.code }
+        return nil
+    }
+
+    /// The server's `X-Request-Id`, to quote in a support request.
+    public var requestID: String? {
+        switch self {
+        case .response(let response): response.requestID
+        case .decoding(let failure): failure.requestID
+        case .transport, .timeout, .cancelled: nil
+        }
+    }
+
+    public var description: String { userMessage }
+}
+
+/// An error answer: status, code, message, details and request id.
+public struct ErrorResponse: Sendable, Hashable {
+    public let status: Int
+    public let code: APIError.Code
+    /// The server's message, on one line.
+    public let message: String
+    /// `details` as sent; may be null or absent.
+    public let details: JSONValue?
+    public let requestID: String?
+}
+
+/// Where and why a response did not decode.
+public struct DecodingFailure: Sendable, Hashable {
+    /// The coding path of the bad value, such as `data[3].bytes`.
+    public let path: String
+    public let reason: String
+    public let requestID: String?
+
+    init(_ error: DecodingError, requestID: String?) {
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let value), .valueNotFound(_, let value), .dataCorrupted(let value): context = value
+        case .keyNotFound(let key, let value):
+            context = DecodingError.Context(codingPath: value.codingPath + [key], debugDescription: "missing required field")
+        @unknown default: context = DecodingError.Context(codingPath: [], debugDescription: "\(error)")
+        }
+        path = Self.path(context.codingPath)
+        reason = context.debugDescription
+        self.requestID = requestID
+    }
+
+    init(path: String, reason: String, requestID: String?) {
+        self.path = path
+        self.reason = reason
+        self.requestID = requestID
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        var text = ""
+        for key in keys {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return text.isEmpty ? "(top level)" : text
+    }
+}
+
+extension APIError {
+    /// An error code: the documented ones are static members; codes this code does not know survive as they came.
+    public struct Code: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+        public var description: String { rawValue }
+
+        public static let validationFailed: Code = "validation_failed"
+        public static let invalidCursor: Code = "invalid_cursor"
+        public static let unauthorized: Code = "unauthorized"
+        public static let scopeRequired: Code = "scope_required"
+        public static let ipNotWhitelisted: Code = "ip_not_whitelisted"
+        public static let tariffNotSupported: Code = "tariff_not_supported"
+        public static let notFound: Code = "not_found"
+        public static let conflict: Code = "conflict"
+        public static let payloadTooLarge: Code = "payload_too_large"
+        public static let unsupportedMedia: Code = "unsupported_media"
+        public static let rateLimited: Code = "rate_limited"
+        public static let internalError: Code = "internal_error"
+        /// Ours: a signed file URL past its expiry.
+        public static let urlExpired: Code = "url_expired"
+        /// Ours: a signed file URL whose signature does not match.
+        public static let invalidSignature: Code = "invalid_signature"
+        /// Made by the client for an error status without a readable envelope.
+        public static let unknown: Code = "unknown"
+    }
+}

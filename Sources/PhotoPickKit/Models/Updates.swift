@@ -1,0 +1,59 @@
+import Foundation
+
+/// A change to a photo (`PATCH /photos/{id}`): nil leaves a field as it is; `.some(nil)` clears it.
+public struct PhotoUpdate: Sendable, Encodable {
+    public var filename: String?
+    public var title: String??
+    public var description: String??
+    public var takenAt: Date??
+
+    public init(filename: String? = nil, title: String?? = nil, description: String?? = nil, takenAt: Date?? = nil) {
+        self.filename = filename
+        self.title = title
+        self.description = description
+        self.takenAt = takenAt
+    }
+
+    private enum Key: String, CodingKey { case filename, title, description, takenAt }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(filename, forKey: .filename)
+        if let title { try container.encode(title, forKey: .title) }
+        if let description { try container.encode(description, forKey: .description) }
+        if let takenAt {
+            let text = takenAt.map { $0.formatted(.iso8601) }
+            try container.encode(text, forKey: .takenAt)
+        }
+    }
+}
+
+/// A change to a tag (`PATCH /tags/{id}`): nil leaves a field as it is; a colour of `.some(nil)` clears it.
+public struct TagUpdate: Sendable, Encodable {
+    public var name: String?
+    public var color: String??
+
+    public init(name: String? = nil, color: String?? = nil) {
+        self.name = name
+        self.color = color
+    }
+
+    private enum Key: String, CodingKey { case name, color }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(name, forKey: .name)
+        if let color { try container.encode(color, forKey: .color) }
+    }
+}
+
+/// The body of `POST /tags`.
+struct NewTag: Sendable, Encodable {
+    let name: String
+    let color: String?
+}
+
+/// The body of `PUT /photos/{id}/tags`.
+struct TagIDList: Sendable, Encodable {
+    let tagIds: [Int]
+}

@@ -1,0 +1,42 @@
+/// Every photo in the library, fetched page by page as you iterate.
+public typealias PhotoStream = ItemStream<Photo>
+
+/// Every tag, fetched page by page as you iterate.
+public typealias TagStream = ItemStream<Tag>
+
+/// Every item of a listing, one at a time, over a `PageStream`; memory stays at two pages whatever the size.
+public struct ItemStream<Item: PagedItem>: AsyncSequence, Sendable {
+    public typealias Element = Item
+
+    /// The pages underneath, for callers that want them whole.
+    public let pages: PageStream<Item>
+
+    public init(client: APIClient, pageSize: Int = API.maximumPageSize) {
+        pages = PageStream(client: client, pageSize: pageSize)
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(pages: pages.makeAsyncIterator())
+    }
+
+    /// Yields the items of each page in order.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var pages: PageStream<Item>.Iterator
+        private var items: [Item] = []
+        private var index = 0
+
+        init(pages: PageStream<Item>.Iterator) {
+            self.pages = pages
+        }
+
+        public mutating func next() async throws -> Item? {
+            while index == items.count {
+                guard let page = try await pages.next() else { return nil }
+                items = page.data
+                index = 0
+            }
+            defer { index += 1 }
+            return items[index]
+        }
+    }
+}

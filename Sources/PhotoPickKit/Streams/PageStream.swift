@@ -1,0 +1,91 @@
+import NIOConcurrencyHelpers
+
+/// Every page of a listing, fetched as you iterate, with the next page in flight while you use this one.
+///
+/// Nothing is requested until iteration starts, and at most one page is fetched ahead, so a slow
+/// consumer costs no memory and a fast one rarely waits. Cancelling the iterating task stops it.
+public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
+    public typealias Element = Page<Item>
+
+    let client: APIClient
+    let pageSize: Int
+
+    /// Pages of `pageSize` items (at most 100, the contract's maximum).
+    public init(client: APIClient, pageSize: Int = API.maximumPageSize) {
+        self.client = client
+        self.pageSize = Swift.min(Swift.max(pageSize, 1), API.maximumPageSize)
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(client: client, pageSize: pageSize)
+    }
+
+    /// Walks the pages; throws `APIError`, or `InvalidCursorError` when the server refuses a cursor.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let client: APIClient
+        private let pageSize: Int
+        private let prefetch = Prefetch<Page<Item>>()
+        private var cursor: String?
+        private var isFinished = false
+        private var deliveredCount = 0
+        private var lastDeliveredID: Int?
+
+        init(client: APIClient, pageSize: Int) {
+            self.client = client
+            self.pageSize = pageSize
+        }
+
+        public mutating func next() async throws -> Page<Item>? {
+            guard !isFinished else { return nil }
+            let task = prefetch.take() ?? fetch(cursor)
+            let page: Page<Item>
+            do {
+                page = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+            } catch {
+                isFinished = true
+                throw translate(error)
+            }
+            deliveredCount += page.data.count
+            lastDeliveredID = page.data.last?.id ?? lastDeliveredID
+            if page.hasNextPage, !Task.isCancelled {
+                cursor = page.pagination.nextCursor
+                prefetch.store(fetch(cursor))
+            } else {
+                isFinished = true
+            }
+            return page
+        }
+
+        private func fetch(_ cursor: String?) -> Task<Page<Item>, any Error> {
+            let client = client
+            let request = Item.pageRequest(limit: pageSize, cursor: cursor)
+            return Task { try await client.send(request) }
+        }
+
+        private func translate(_ error: any Error) -> any Error {
+            guard let error = error as? APIError else { return APIError.cancelled }
+            guard error.code == .invalidCursor, cursor != nil else { return error }
+            return InvalidCursorError(deliveredCount: deliveredCount, lastDeliveredID: lastDeliveredID, underlying: error)
+        }
+    }
+}
+
+/// Holds the one page fetched ahead, and cancels it if the iterator is dropped before using it.
+final class Prefetch<Value: Sendable>: Sendable {
+    private let slot = NIOLockedValueBox<Task<Value, any Error>?>(nil)
+
+    func take() -> Task<Value, any Error>? {
+        slot.withLockedValue { task in
+            defer { task = nil }
+            return task
+        }
+    }
+
+    func store(_ task: Task<Value, any Error>) {
+        slot.withLockedValue { $0 = task }
+    }
+
+    deinit {
+        slot.withLockedValue { $0?.cancel() }
+    }
+}

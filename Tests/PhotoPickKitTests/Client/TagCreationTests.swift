@@ -1,0 +1,39 @@
+import Foundation
+import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+
+/// `POST /tags` is never blindly repeated, and an ambiguous failure never costs a duplicate or an error.
+struct TagCreationTests {
+    @Test func aConflictOnTheFirstTryIsARealConflict() async throws {
+        try await withKitServer(photos: 5) { _, client, _ in
+            await #expect(throws: APIError.self) { try await client.createTag(name: "Favourite") }
+        }
+    }
+
+    @Test func aLostAnswerResolvesToTheTagItMade() async throws {
+        // Seed 3 stalls the first POST /tags past the client's timeout while the server still makes the tag,
+        // and lets the second through: that one meets a 409.
+        try await withKitServer(photos: 5, seed: 3, { $0.faultRate = 0.5; $0.faults = [.slow]; $0.latency = .milliseconds(800) }) { server, _, log in
+            let client = APIClient.forTesting(server, readTimeout: .milliseconds(300))
+            let tag = try await client.createTag(name: "Ambiguous", color: "#123456")
+            #expect(tag.name == "Ambiguous" && tag.color == "#123456")
+            try await Task.sleep(for: .seconds(1))
+            let posts = log.requests("POST /api/v1/tags")
+            #expect(posts.contains { $0.contains(" 201 ") } && posts.contains { $0.contains(" 409 ") }, "\(posts)")
+            let all = try await TagStream(client: client).reduce(into: [PhotoPickKit.Tag]()) { $0.append($1) }
+            #expect(all.filter { $0.name == "Ambiguous" }.count == 1)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func aRefusedCreateBeforeProcessingIsRetried() async throws {
+        try await withKitServer(photos: 5, { $0.faultRate = 0.5; $0.faults = [.reset, .internalError] }) { _, client, log in
+            for index in 1...6 { _ = try await client.createTag(name: "Retried \(index)") }
+            let all = try await TagStream(client: client).reduce(into: [String]()) { $0.append($1.name) }
+            #expect(all.filter { $0.hasPrefix("Retried ") }.count == 6)
+            #expect(log.requests("POST /api/v1/tags").count > 6)
+        }
+    }
+}

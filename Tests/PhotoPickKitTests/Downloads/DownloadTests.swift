@@ -1,0 +1,185 @@
+import Crypto
+import Foundation
+@testable import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+
+/// Downloads: verified, resumable, atomic, and never outside the folder.
+struct DownloadTests {
+    /// The server's own copy of an image: the ground truth a download must equal.
+    private func original(_ server: PhotoPickServer, _ id: Int, _ variant: String = "original") throws -> Data {
+        try Data(contentsOf: server.dataDirectory.appending(path: "images/\(id)-\(variant).jpg"))
+    }
+
+    @Test func downloadsVerifiesAndDatesTheFile() async throws {
+        try await withKitServer(photos: 5) { server, client, _ in
+            let directory = makeDownloadDirectory()
+            let photo = try await client.send(API.photo(id: 2))
+            let result = try await client.download(photo: photo, into: directory)
+            #expect(result.outcome == .downloaded && result.bytes == photo.bytes && result.resumedFrom == 0)
+            #expect(try Data(contentsOf: result.fileURL) == original(server, 2))
+            let modified = try FileManager.default.attributesOfItem(atPath: result.fileURL.path)[.modificationDate] as? Date
+            #expect(modified.map { abs($0.timeIntervalSince(photo.takenAt!)) < 0.001 } == true)
+            #expect(listing(directory) == [photo.filename])
+        }
+    }
+
+    @Test func anIdenticalFileIsSkippedAndADifferentOneKept() async throws {
+        try await withKitServer(photos: 5) { _, client, _ in
+            let directory = makeDownloadDirectory()
+            let photo = try await client.send(API.photo(id: 3))
+            _ = try await client.download(photo: photo, into: directory)
+            let again = try await client.download(photo: photo, into: directory)
+            #expect(again.outcome == .skippedIdentical)
+            try Data("someone else's file".utf8).write(to: directory.appending(path: photo.filename))
+            let third = try await client.download(photo: photo, into: directory)
+            #expect(third.outcome == .downloaded)
+            let stem = (photo.filename as NSString).deletingPathExtension, ext = (photo.filename as NSString).pathExtension
+            #expect(third.fileURL.lastPathComponent == "\(stem) (2).\(ext)")
+            #expect(try await client.download(photo: photo, into: directory).outcome == .skippedIdentical)
+            #expect(listing(directory).count == 2)
+        }
+    }
+
+    @Test func variantsGetTheirOwnNames() async throws {
+        try await withKitServer(photos: 5) { server, client, _ in
+            let directory = makeDownloadDirectory()
+            let photo = try await client.send(API.photo(id: 1))
+            let result = try await client.download(photo: photo, size: .web, into: directory)
+            #expect(result.fileURL.lastPathComponent.hasSuffix("-web.jpg"))
+            #expect(try Data(contentsOf: result.fileURL) == original(server, 1, "web"))
+        }
+    }
+
+    @Test func aBatchOfTwoHundredSurvivesTwentyPercentFaults() async throws {
+        let faults: Set<FaultKind> = [.internalError, .unavailable, .rateLimited, .reset, .truncate]
+        try await withKitServer(photos: 200, { $0.faultRate = 0.2; $0.faults = faults }) { server, client, log in
+            let directory = makeDownloadDirectory()
+            let photos = try await PhotoStream(client: client).reduce(into: [Photo]()) { $0.append($1) }
+            let results = try await withThrowingTaskGroup(of: (Int, DownloadResult).self) { group in
+                var results: [(Int, DownloadResult)] = []
+                for (index, photo) in photos.enumerated() {
+                    if index >= 8 { results.append(try await group.next()!) }
+                    group.addTask { (photo.id, try await client.download(photo: photo, into: directory)) }
+                }
+                for try await result in group { results.append(result) }
+                return results
+            }
+            #expect(results.count == 200)
+            #expect(listing(directory).count == 200)
+            #expect(!listing(directory).contains { $0.hasSuffix(".part") })
+            for (id, result) in results {
+                #expect(try Data(contentsOf: result.fileURL) == original(server, id), "photo \(id)")
+            }
+            #expect(log.lines.contains { $0.contains(" 206 ") }, "truncated files were resumed with a range")
+        }
+    }
+
+    @Test func resumesAPartialFileAfterATruncation() async throws {
+        let data = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let directory = makeDownloadDirectory()
+        // Every file answer breaks off halfway; the download is cancelled once it holds half the file.
+        let photo = try await withKitServer(photos: 5, { $0.dataDirectory = data; $0.faultRate = 1; $0.faults = [.truncate] }) { _, client, _ in
+            let photo = try await client.send(API.photo(id: 4))
+            let (halfway, reached) = AsyncStream.makeStream(of: Void.self)
+            let download = Task {
+                try await client.download(photo: photo, into: directory) { progress in
+                    if progress.receivedBytes >= photo.bytes / 2 { reached.yield() }
+                }
+            }
+            for await _ in halfway { break }
+            download.cancel()
+            await #expect(throws: APIError.self) { try await download.value }
+            return photo
+        }
+        let partial = try #require(listing(directory).first)
+        #expect(partial == photo.filename + ".part")
+        let kept = try FileManager.default.attributesOfItem(atPath: directory.appending(path: partial).path)[.size] as! Int64
+        #expect(kept >= photo.bytes / 2 && kept < photo.bytes)
+        try await withKitServer(photos: 5, { $0.dataDirectory = data }) { server, client, log in
+            let result = try await client.download(photo: photo, into: directory)
+            #expect(result.resumedFrom == kept)
+            #expect(log.lines.contains { $0.hasPrefix("GET /files/4/original 206") })
+            #expect(try Data(contentsOf: result.fileURL) == original(server, 4))
+            #expect(listing(directory) == [photo.filename])
+        }
+    }
+
+    @Test func aDigestMismatchDeletesThePartialAndSaysSo() async throws {
+        try await withKitServer(photos: 5) { server, client, _ in
+            let photo = try await client.send(API.photo(id: 4))
+            _ = try await client.download(photo: photo, into: makeDownloadDirectory())
+            // Rot one byte of the server's stored copy: its advertised digest no longer matches.
+            let stored = server.dataDirectory.appending(path: "images/4-original.jpg")
+            var bytes = try Data(contentsOf: stored)
+            bytes[bytes.count / 2] ^= 0xFF
+            try bytes.write(to: stored)
+            let directory = makeDownloadDirectory()
+            await #expect(throws: DownloadError.digestMismatch(filename: photo.filename)) {
+                try await client.download(photo: photo, into: directory)
+            }
+            #expect(listing(directory).isEmpty)
+        }
+    }
+
+    @Test func theKeyNeverReachesTheFilesOrigin() async throws {
+        try await withKitServer(photos: 5, { $0.filesPort = 0 }) { server, client, _ in
+            let photo = try await client.send(API.photo(id: 1))
+            let result = try await client.download(photo: photo, into: makeDownloadDirectory())
+            #expect(result.outcome == .downloaded)
+            #expect(server.filesOrigin.requestCount >= 1)
+            #expect(server.filesOrigin.authorizationHeaderCount == 0)
+        }
+    }
+
+    @Test func anExpiredLinkIsRefreshedKeepingTheBytes() async throws {
+        try await withKitServer(photos: 5, { $0.signedURLLifetime = .seconds(1) }) { server, client, log in
+            let photo = try await client.send(API.photo(id: 2))
+            let stale = try await client.send(API.downloadLocation(id: 2))
+            try await Task.sleep(for: .milliseconds(2100))
+            var download = try FileDownload(client: client, photo: photo, size: .original, format: .original,
+                                            directory: makeDownloadDirectory(), progress: nil)
+            download.location = stale
+            let result = try await download.run()
+            #expect(try Data(contentsOf: result.fileURL) == original(server, 2))
+            #expect(log.lines.contains { $0.hasPrefix("GET /files/2/original 403") })
+            #expect(log.requests("GET /api/v1/photos/2/download").count == 2)
+        }
+    }
+
+    @Test func notEnoughSpaceFailsBeforeAnyRequest() async throws {
+        try await withKitServer(photos: 5) { _, client, log in
+            var photo = try await client.send(API.photo(id: 1))
+            photo.bytes = 1 << 60
+            let directory = makeDownloadDirectory()
+            await #expect {
+                try await client.download(photo: photo, into: directory)
+            } throws: { error in
+                guard case .insufficientSpace(_, let needed, _) = error as? DownloadError else { return false }
+                return needed == 1 << 60
+            }
+            #expect(!log.lines.contains { $0.contains("/download") })
+        }
+    }
+
+    @Test func aFullDiskIsAClearErrorThatKeepsThePartial() throws {
+        let descriptor = open("/dev/full", O_WRONLY)
+        try #require(descriptor >= 0)
+        let part = PartFile(descriptor: descriptor, path: "/dev/full")
+        #expect(throws: DownloadError.diskFull(path: "/dev/full")) { try part.append(.init(string: "bytes")) }
+        #expect(DownloadError.diskFull(path: "x.jpg.part").userMessage.contains("partial file is kept"))
+    }
+
+    @Test func progressIsReportedUpToTheWholeFile() async throws {
+        try await withKitServer(photos: 5) { _, client, _ in
+            let photo = try await client.send(API.photo(id: 1))
+            let seen = LineLog()
+            _ = try await client.download(photo: photo, into: makeDownloadDirectory()) { progress in
+                seen.append("\(progress.receivedBytes)/\(progress.expectedBytes ?? -1)")
+            }
+            #expect(seen.lines.last == "\(photo.bytes)/\(photo.bytes)")
+        }
+    }
+}

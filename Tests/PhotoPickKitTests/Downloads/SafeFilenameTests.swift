@@ -1,0 +1,78 @@
+import Foundation
+@testable import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+
+/// File names from the server are made safe by construction.
+struct SafeFilenameTests {
+    private func name(_ server: String, size: DownloadSize = .original) -> String {
+        SafeFilename(serverName: server, photoID: 9, mimeType: "image/jpeg", size: size, format: .original).candidate(1)
+    }
+
+    @Test(arguments: [
+        ("IMG_0001.JPG", "IMG_0001.JPG"),
+        ("../../../etc/passwd", "_._._etc_passwd.jpg"),
+        (".hidden.jpg", "hidden.jpg"),
+        ("holiday.jpg.exe", "holiday.jpg.exe.jpg"),
+        ("snapshot.", "snapshot.jpg"),
+        ("sub/dir/name.jpg", "sub_dir_name.jpg"),
+        ("\u{202E}gpj.exe", "gpj.exe.jpg"),
+        ("bell\u{07}back\u{08}space\r\nnew line.jpg", "bell_back_space_new line.jpg"),
+        ("", "photo-9.jpg"),
+        ("..", "photo-9.jpg"),
+        ("Žluťoučký kůň.jpeg", "Žluťoučký kůň.jpeg"),
+    ])
+    func sanitises(server: String, expected: String) {
+        #expect(name(server) == expected)
+    }
+
+    @Test func cutsLongNamesOnACharacterBoundaryKeepingTheExtension() {
+        let long = "long-" + String(repeating: "ř", count: 145) + "x.jpg"
+        let safe = SafeFilename(serverName: long, photoID: 1, mimeType: "image/jpeg", size: .original, format: .original)
+        for number in [1, 2, 100] {
+            let candidate = safe.candidate(number)
+            #expect(candidate.utf8.count + ".part".utf8.count <= 255)
+            #expect(candidate.hasSuffix(number == 1 ? ".jpg" : " (\(number)).jpg"))
+            #expect(candidate.unicodeScalars.allSatisfy { $0 != "\u{FFFD}" })
+        }
+    }
+
+    @Test func variantsAreNamedAfterTheirSize() {
+        #expect(name("IMG_7.heic", size: .fhd) == "IMG_7-fhd.jpg")
+    }
+
+    @Test func everyHostileDemoNameDownloadsInsideTheFolder() async throws {
+        let hostileIDs = (0..<14).map { 37 * $0 + 5 }
+        try await withKitServer(photos: 500) { _, client, _ in
+            let directory = makeDownloadDirectory()
+            for id in hostileIDs {
+                let photo = try await client.send(API.photo(id: id))
+                let result = try await client.download(photo: photo, into: directory)
+                #expect(result.fileURL.deletingLastPathComponent().path == directory.path)
+            }
+            let names = listing(directory)
+            #expect(names.count == hostileIDs.count)
+            for name in names {
+                #expect(!name.hasPrefix(".") && !name.contains("/") && !name.contains("\\") && !name.contains(".."))
+                #expect(name.utf8.count <= 250)
+                #expect(!name.unicodeScalars.contains { $0.properties.generalCategory == .control || (0x202A...0x202E).contains($0.value) })
+            }
+            // Nothing escaped: the parent holds no new entries.
+            #expect(!FileManager.default.fileExists(atPath: directory.deletingLastPathComponent().appending(path: "etc").path))
+        }
+    }
+
+    @Test func aSymlinkedPartFileIsNotFollowedOutOfTheFolder() async throws {
+        try await withKitServer(photos: 5) { _, client, _ in
+            let directory = makeDownloadDirectory()
+            let outside = makeDownloadDirectory().appending(path: "victim.txt")
+            try Data("keep me".utf8).write(to: outside)
+            let photo = try await client.send(API.photo(id: 1))
+            try FileManager.default.createSymbolicLink(at: directory.appending(path: photo.filename + ".part"), withDestinationURL: outside)
+            let result = try await client.download(photo: photo, into: directory)
+            #expect(result.outcome == .downloaded)
+            #expect(try String(contentsOf: outside, encoding: .utf8) == "keep me")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+
+/// One pacer for the whole client: no retry storm, however many tasks share it.
+struct PacerTests {
+    @Test func fiftyConcurrentTasksCauseNoRetryStorm() async throws {
+        // 20 requests per 2-second window: fifty calls need three windows.
+        try await withKitServer(photos: 60, { $0.rateLimit = 20; $0.rateLimitWindow = 2 }) { _, client, log in
+            let ids = try await withThrowingTaskGroup(of: Int.self) { group in
+                for id in 1...50 { group.addTask { try await client.send(API.photo(id: id)).id } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(Set(ids) == Set(1...50))
+            let requests = log.requests("GET /api/v1/photos/")
+            let refused = requests.filter { $0.contains(" 429 ") }
+            #expect(requests.count <= 53, "the server saw \(requests.count) requests for 50 calls")
+            #expect(refused.count <= 3)
+        }
+    }
+
+    @Test func aRefusalHoldsEveryTaskUntilTheReset() async throws {
+        // The budget is spent behind the client's back, so its first calls meet a 429.
+        try await withKitServer(photos: 60, { $0.rateLimit = 5; $0.rateLimitWindow = 2 }) { server, client, log in
+            let caller = APICaller(server: server)
+            while try await caller.get("/me").status != 429 {}
+            let before = log.lines.count
+            let ids = try await withThrowingTaskGroup(of: Int.self) { group in
+                for id in 1...10 { group.addTask { try await client.send(API.photo(id: id)).id } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(ids.count == 10)
+            let mine = log.lines.dropFirst(before)
+            #expect(mine.filter { $0.contains(" 429 ") }.count <= 2, "after one 429, the rest waited for the reset")
+        }
+    }
+
+    @Test func publishesItsStateForTheStatusBar() async throws {
+        try await withKitServer(photos: 5, { $0.rateLimit = 50 }) { _, client, _ in
+            var updates = await client.rateLimitUpdates().makeAsyncIterator()
+            _ = await updates.next()
+            _ = try await client.send(API.me())
+            var state = await updates.next()
+            while state?.limit == nil { state = await updates.next() }
+            #expect(state?.limit == 50)
+            #expect((0...49).contains(state?.remaining ?? -1))
+            #expect(state?.reset.map { $0 > Date() } == true)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+
+/// `PhotoStream`: lazy, one page ahead, cancellable, and typed about refused cursors.
+struct PhotoStreamTests {
+    @Test func streamsTenThousandPhotosInOrderWithoutDuplicates() async throws {
+        try await withKitServer(photos: 10_000) { _, client, log in
+            var count = 0
+            var lastID = 0
+            for try await photo in PhotoStream(client: client) {
+                #expect(photo.id > lastID)
+                lastID = photo.id
+                count += 1
+            }
+            #expect(count == 10_000)
+            #expect(log.requests("GET /api/v1/photos").count == 100)
+        }
+    }
+
+    @Test func requestsNothingUntilIterationStartsThenStaysOnePageAhead() async throws {
+        try await withKitServer(photos: 1_000) { _, client, log in
+            let stream = PhotoStream(client: client)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(log.requests("GET /api/v1/photos").isEmpty)
+            var iterator = stream.makeAsyncIterator()
+            _ = try await iterator.next()
+            // A slow consumer: however long it dawdles, only the next page is fetched.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(log.requests("GET /api/v1/photos").count == 2)
+            for _ in 0..<99 { _ = try await iterator.next() }
+            _ = try await iterator.next()
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(log.requests("GET /api/v1/photos").count == 3)
+        }
+    }
+
+    @Test func stopsOnALastPageAndCountsPagesAndTags() async throws {
+        try await withKitServer(photos: 250) { _, client, _ in
+            let sizes = try await PageStream<Photo>(client: client).reduce(into: [Int]()) { $0.append($1.data.count) }
+            #expect(sizes == [100, 100, 50])
+            let tags = try await TagStream(client: client, pageSize: 2).reduce(into: [PhotoPickKit.Tag]()) { $0.append($1) }
+            #expect(tags.count == 7)
+        }
+    }
+
+    @Test func cancellingTheConsumerStopsTheWalk() async throws {
+        try await withKitServer(photos: 5_000) { _, client, log in
+            let task = Task {
+                var count = 0
+                for try await _ in PhotoStream(client: client) {
+                    count += 1
+                    if count == 250 { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+                return count
+            }
+            let result = await task.result
+            try await Task.sleep(for: .milliseconds(300))
+            let pages = log.requests("GET /api/v1/photos").count
+            #expect(pages <= 4, "the walk stopped near where it was cancelled, not at page 50")
+            if case .success(let count) = result { #expect(count <= 400) }
+        }
+    }
+
+    @Test func aRefusedCursorSaysWhereTheWalkGot() async throws {
+        // Restarting the server on the same port with a new library invalidates the old cursors.
+        let key = try KeySpec(parsing: "pp_test_walker")
+        let first = try await TestServer.start(photos: 500, seed: 1) { $0.keys = [key] }
+        let port = first.port
+        let client = APIClient.forTesting(first)
+        var iterator = PhotoStream(client: client).makeAsyncIterator()
+        var delivered: [Int] = []
+        for _ in 0..<200 { delivered.append(try #require(try await iterator.next()).id) }
+        try await Task.sleep(for: .milliseconds(300))  // the third page, fetched ahead, arrives from the first server
+        await first.stop()
+        let second = try await TestServer.start(photos: 500, seed: 2) { $0.port = port; $0.keys = [key] }
+        do {
+            while let photo = try await iterator.next() { delivered.append(photo.id) }
+            Issue.record("the walk should have been refused")
+        } catch let error as InvalidCursorError {
+            #expect(error.deliveredCount == delivered.count)
+            #expect(error.lastDeliveredID == delivered.last)
+            #expect(error.underlying.code == .invalidCursor)
+        }
+        try await client.shutdown()
+        await second.stop()
+    }
+}
