@@ -6,10 +6,16 @@ public struct Page<Item: Sendable & Decodable>: Sendable, Decodable {
     /// Whether another page follows: the API says so *and* gave a cursor for it.
     public var hasNextPage: Bool { pagination.hasMore && pagination.nextCursor != nil }
 
-    /// The cursor of the following page and whether there is one.
-    public struct Pagination: Sendable, Decodable {
-        public let nextCursor: String?
-        public let hasMore: Bool
+}
+
+/// Where a listing's next page starts, and whether there is one.
+public struct Pagination: Sendable, Hashable, Decodable {
+    public let nextCursor: String?
+    public let hasMore: Bool
+
+    public init(nextCursor: String?, hasMore: Bool) {
+        self.nextCursor = nextCursor
+        self.hasMore = hasMore
     }
 }
 

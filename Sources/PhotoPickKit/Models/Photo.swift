@@ -56,42 +56,62 @@ public struct Photo: Sendable, Hashable, Identifiable {
 }
 
 extension Photo: Decodable {
-    static let knownFields: Set<String> = [
-        "id", "filename", "bytes", "takenAt", "tagIds", "width", "height", "mimeType", "createdAt", "camera", "lens",
-        "exposure", "location", "title", "description",
-    ]
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        id = try container.decode(Int.self, forKey: AnyCodingKey("id"))
-        filename = try container.decode(String.self, forKey: AnyCodingKey("filename"))
-        bytes = try container.decode(Int64.self, forKey: AnyCodingKey("bytes"))
-        tagIDs = try container.decode([Int].self, forKey: AnyCodingKey("tagIds"))
-        var extra = container.unknownMembers(excluding: Self.knownFields)
-        takenAt = try Self.date(in: container, "takenAt", required: true)
-        createdAt = try? Self.date(in: container, "createdAt", required: false)
-        width = container.lenient(Int.self, "width", extra: &extra)
-        height = container.lenient(Int.self, "height", extra: &extra)
-        mimeType = container.lenient(String.self, "mimeType", extra: &extra)
-        camera = container.lenient(Camera.self, "camera", extra: &extra)
-        lens = container.lenient(String.self, "lens", extra: &extra)
-        exposure = container.lenient(Exposure.self, "exposure", extra: &extra)
-        location = container.lenient(Location.self, "location", extra: &extra)
-        title = container.lenient(String.self, "title", extra: &extra)
-        description = container.lenient(String.self, "description", extra: &extra)
-        self.extra = extra
+        let json = try JSONValue(from: decoder)
+        do {
+            try self.init(json: json)
+        } catch {
+            let path = decoder.codingPath + (error.field.map { [AnyCodingKey($0)] } ?? [])
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: error.reason))
+        }
     }
 
-    /// A documented date must be null or parse; an extra one that does not parse is simply absent.
-    private static func date(in container: KeyedDecodingContainer<AnyCodingKey>, _ key: String, required: Bool) throws -> Date? {
-        let codingKey = AnyCodingKey(key)
-        guard let text = try container.decodeIfPresent(String.self, forKey: codingKey) else { return nil }
-        guard let date = ISO8601.date(from: text) else {
-            guard required else { return nil }
-            throw DecodingError.dataCorruptedError(
-                forKey: codingKey, in: container, debugDescription: "not an ISO 8601 date-time: \(text)"
-            )
-        }
-        return date
+    /// Maps one photo object: documented fields must be there with their types; ours are taken when
+    /// they have the expected shape and kept raw in `extra` otherwise, with every unknown field.
+    init(json: JSONValue) throws(FieldProblem) {
+        guard case .object(var members) = json else { throw FieldProblem(field: nil, reason: "expected a photo object") }
+        id = try members.take("id", as: "an integer", \.intValue)
+        filename = try members.take("filename", as: "a string", \.stringValue)
+        bytes = try members.take("bytes", as: "an integer", \.integerValue)
+        tagIDs = try members.take("tagIds", as: "an array of integers") { $0.arrayValue?.compactMapAll(\.intValue) }
+        takenAt = try members.takeDate("takenAt")
+        var extra: [String: JSONValue] = [:]
+        createdAt = members.takeLeniently("createdAt", into: &extra) { $0.stringValue.flatMap(ISO8601.date(from:)) }
+        width = members.takeLeniently("width", into: &extra, \.intValue)
+        height = members.takeLeniently("height", into: &extra, \.intValue)
+        mimeType = members.takeLeniently("mimeType", into: &extra, \.stringValue)
+        camera = members.takeLeniently("camera", into: &extra, Camera.init(json:))
+        lens = members.takeLeniently("lens", into: &extra, \.stringValue)
+        exposure = members.takeLeniently("exposure", into: &extra, Exposure.init(json:))
+        location = members.takeLeniently("location", into: &extra, Location.init(json:))
+        title = members.takeLeniently("title", into: &extra, \.stringValue)
+        description = members.takeLeniently("description", into: &extra, \.stringValue)
+        self.extra = extra.merging(members) { kept, _ in kept }
+    }
+}
+
+extension Photo.Camera {
+    init?(json: JSONValue) {
+        guard case .object(let members) = json else { return nil }
+        make = members["make"]?.stringValue
+        model = members["model"]?.stringValue
+    }
+}
+
+extension Photo.Exposure {
+    init?(json: JSONValue) {
+        guard case .object(let members) = json else { return nil }
+        iso = members["iso"]?.intValue
+        fNumber = members["fNumber"]?.doubleValue
+        exposureTime = members["exposureTime"]?.stringValue
+        focalLength = members["focalLength"]?.doubleValue
+    }
+}
+
+extension Photo.Location {
+    init?(json: JSONValue) {
+        guard let latitude = json["latitude"]?.doubleValue, let longitude = json["longitude"]?.doubleValue else { return nil }
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }

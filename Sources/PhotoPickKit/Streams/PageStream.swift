@@ -24,7 +24,7 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         private let client: APIClient
         private let pageSize: Int
-        private let prefetch = Prefetch<Page<Item>>()
+        private let prefetch = Prefetch<Fetched>()
         private var cursor: String?
         private var isFinished = false
         private var deliveredCount = 0
@@ -40,26 +40,52 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
             let task = prefetch.take() ?? fetch(cursor)
             let page: Page<Item>
             do {
-                page = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+                let fetched = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+                // The next page is asked for as soon as its cursor is known, before this one is decoded, so
+                // decoding (and whatever the consumer does) overlaps the next round trip.
+                if fetched.pagination.hasMore, let next = fetched.pagination.nextCursor, !Task.isCancelled {
+                    cursor = next
+                    prefetch.store(fetch(next))
+                } else {
+                    isFinished = true
+                }
+                page = try Self.decode(fetched.response)
+                if page.pagination != fetched.pagination {
+                    // The quick read was wrong (a server writing keys in an odd way): follow the real cursor.
+                    prefetch.take()?.cancel()
+                    isFinished = !page.hasNextPage
+                    cursor = page.pagination.nextCursor
+                    if !isFinished { prefetch.store(fetch(cursor)) }
+                }
             } catch {
                 isFinished = true
                 throw translate(error)
             }
             deliveredCount += page.data.count
             lastDeliveredID = page.data.last?.id ?? lastDeliveredID
-            if page.hasNextPage, !Task.isCancelled {
-                cursor = page.pagination.nextCursor
-                prefetch.store(fetch(cursor))
-            } else {
-                isFinished = true
-            }
             return page
         }
 
-        private func fetch(_ cursor: String?) -> Task<Page<Item>, any Error> {
+        /// One page's answer, undecoded except for where the next page starts.
+        struct Fetched: Sendable {
+            let response: RawResponse
+            let pagination: Pagination
+        }
+
+        private func fetch(_ cursor: String?) -> Task<Fetched, any Error> {
             let client = client
             let request = Item.pageRequest(limit: pageSize, cursor: cursor)
-            return Task { try await client.send(request) }
+            return Task {
+                let response = try await client.perform(request)
+                let pagination = try PaginationScanner.pagination(in: response.body)
+                    ?? response.decodeJSON(PaginationOnly.self).pagination
+                return Fetched(response: response, pagination: pagination)
+            }
+        }
+
+        private static func decode(_ response: RawResponse) throws -> Page<Item> {
+            if Item.self == Photo.self { return try PhotoPageDecoder.decode(response) as! Page<Item> }
+            return try response.decodeJSON(Page<Item>.self)
         }
 
         private func translate(_ error: any Error) -> any Error {
@@ -68,6 +94,11 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
             return InvalidCursorError(deliveredCount: deliveredCount, lastDeliveredID: lastDeliveredID, underlying: error)
         }
     }
+}
+
+/// The `pagination` member alone, read before the page's items are decoded.
+struct PaginationOnly: Decodable {
+    let pagination: Pagination
 }
 
 /// Holds the one page fetched ahead, and cancels it if the iterator is dropped before using it.

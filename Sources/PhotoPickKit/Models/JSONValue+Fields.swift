@@ -1,0 +1,75 @@
+import Foundation
+
+/// A field of a JSON object that is missing or of the wrong type.
+struct FieldProblem: Error {
+    /// The member's name; nil when the object itself is wrong.
+    let field: String?
+    let reason: String
+}
+
+extension JSONValue {
+    /// An integer that fits `Int`.
+    var intValue: Int? { integerValue.flatMap { Int(exactly: $0) } }
+
+    /// Any number.
+    var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
+
+    var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    var arrayValue: [JSONValue]? {
+        if case .array(let values) = self { return values }
+        return nil
+    }
+}
+
+extension Array {
+    /// The mapped elements, or nil if any element does not map.
+    func compactMapAll<Mapped>(_ transform: (Element) -> Mapped?) -> [Mapped]? {
+        var result: [Mapped] = []
+        result.reserveCapacity(count)
+        for element in self {
+            guard let mapped = transform(element) else { return nil }
+            result.append(mapped)
+        }
+        return result
+    }
+}
+
+extension [String: JSONValue] {
+    /// Removes and returns a documented member, which must be there and convert.
+    mutating func take<Field>(_ key: String, as kind: String, _ convert: (JSONValue) -> Field?) throws(FieldProblem) -> Field {
+        guard let value = removeValue(forKey: key) else { throw FieldProblem(field: key, reason: "missing required field") }
+        guard let converted = convert(value) else { throw FieldProblem(field: key, reason: "expected \(kind), found \(value)") }
+        return converted
+    }
+
+    /// Removes and returns a documented date that may be null (or, tolerantly, absent).
+    mutating func takeDate(_ key: String) throws(FieldProblem) -> Date? {
+        guard let value = removeValue(forKey: key), value != .null else { return nil }
+        guard let text = value.stringValue, let date = ISO8601.date(from: text) else {
+            throw FieldProblem(field: key, reason: "expected an ISO 8601 date-time or null, found \(value)")
+        }
+        return date
+    }
+
+    /// Removes an optional member: null and absent are nil; a value of another shape is kept in `extra`.
+    mutating func takeLeniently<Field>(
+        _ key: String, into extra: inout [String: JSONValue], _ convert: (JSONValue) -> Field?
+    ) -> Field? {
+        guard let value = removeValue(forKey: key), value != .null else { return nil }
+        guard let converted = convert(value) else {
+            extra[key] = value
+            return nil
+        }
+        return converted
+    }
+}
