@@ -16,7 +16,7 @@ extension APIClient {
         var attempt = 0
         while true {
             attempt += 1
-            let outcome = try await attemptOnce(request, url: url)
+            let outcome = try await attemptOnce(request, url: url, deadline: deadline)
             let wait: Duration
             switch outcome {
             case .answer(let response):
@@ -41,9 +41,18 @@ extension APIClient {
     }
 
     /// One paced try, classified.
-    nonisolated func attemptOnce<Response>(_ request: Request<Response>, url: URL) async throws(APIError) -> AttemptOutcome {
+    nonisolated func attemptOnce<Response>(
+        _ request: Request<Response>, url: URL, deadline: ContinuousClock.Instant
+    ) async throws(APIError) -> AttemptOutcome {
+        let remaining = deadline - ContinuousClock.now
         do {
-            try await pacer.admit()
+            try await pacer.admit(deadline: Date().addingTimeInterval(Double(remaining.components.seconds)))
+        } catch let hold as RateLimitPacer.HoldOutlastsDeadline {
+            throw .response(ErrorResponse(
+                status: 429, code: .rateLimited,
+                message: "requests are held for the rate limit until \(hold.until.formatted(date: .omitted, time: .standard)), past this call's deadline",
+                details: nil, requestID: nil
+            ))
         } catch {
             throw .cancelled
         }
@@ -84,11 +93,13 @@ extension APIClient {
             }
             let error: Body
         }
-        let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(response.body.readableBytesView))
-        var message = envelope?.error.message ?? HTTPResponseStatus(statusCode: response.status).reasonPhrase
+        var body = String(decoding: response.body.readableBytesView, as: UTF8.self)
         if let key = try? await currentKey(), !key.secret.isEmpty {
-            message = message.replacingOccurrences(of: key.secret, with: "[redacted]")
+            // Whatever the server echoes (message or details), the key does not travel on in an error.
+            body = body.replacingOccurrences(of: key.secret, with: "[redacted]")
         }
+        let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body.utf8))
+        let message = envelope?.error.message ?? HTTPResponseStatus(statusCode: response.status).reasonPhrase
         return ErrorResponse(
             status: response.status, code: envelope?.error.code.map(APIError.Code.init(rawValue:)) ?? .unknown,
             message: message.oneLine, details: envelope?.error.details, requestID: response.requestID

@@ -56,6 +56,7 @@ public actor APIClient {
 
     /// Closes every connection; the client cannot be used afterwards.
     public func shutdown() async throws {
+        await pacer.finish()
         try await httpClient.shutdown()
     }
 

@@ -11,7 +11,7 @@ extension APIClient {
         photo: Photo, size: DownloadSize = .original, format: DownloadFormat = .original, into directory: URL,
         progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws -> DownloadResult {
-        var download = try FileDownload(
+        var download = try await FileDownload.prepare(
             client: self, photo: photo, size: size, format: format, directory: directory, progress: progress
         )
         return try await download.run()

@@ -63,7 +63,7 @@ final class DownloadDirectory: Sendable {
     }
 
     /// Opens `name` for appending, creating it; a link or other non-file there is removed first.
-    func openPart(_ name: String, truncate: Bool) throws(DownloadError) -> PartFile {
+    func openPart(_ name: String, truncate: Bool = false) throws(DownloadError) -> PartFile {
         if entry(name) == .other, unlinkat(descriptor, name, 0) != 0 {
             throw .fileSystem(path: path(name), reason: Self.reason())
         }

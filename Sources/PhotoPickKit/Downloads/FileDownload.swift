@@ -6,69 +6,108 @@ import NIOPosix
 
 /// One download, from choosing the name to renaming the verified file into place.
 struct FileDownload {
-    private let client: APIClient
-    private let photo: Photo
-    private let size: DownloadSize
-    private let format: DownloadFormat
-    private let directory: DownloadDirectory
-    private let name: SafeFilename
-    private let progress: (@Sendable (DownloadProgress) -> Void)?
-    /// Candidate names already taken, which may hold an identical file.
-    private var takenNames: [String] = []
-    private var candidateNumber = 1
-    private var partName: String
+    let client: APIClient
+    let photo: Photo
+    let size: DownloadSize
+    let format: DownloadFormat
+    let directory: DownloadDirectory
+    let name: SafeFilename
+    let progress: (@Sendable (DownloadProgress) -> Void)?
+    /// Candidate names already taken by files, which may hold these very bytes.
+    var takenNames: [String]
+    var candidateNumber: Int
+    var partName: String
+    let part: PartFile
     /// The signed URL the bytes come from; refreshed when it expires.
     var location: URL?
-    private var refreshes = 0
-    private var hasher = SHA256()
-    private var hashedBytes: Int64 = 0
-    private var hasCheckedTakenNames = false
-    private var isDigestVerified = false
+    var refreshes = 0
+    var redirects = 0
+    var hasher = SHA256()
+    var hashedBytes: Int64 = 0
+    var serverDigest: [UInt8]?
+    var hasCheckedTakenNames = false
+    var resumedFrom: Int64 = 0
 
     static let maximumRefreshes = 3
+    static let maximumRedirects = 5
 
-    init(
-        client: APIClient, photo: Photo, size: DownloadSize, format: DownloadFormat, directory: URL,
+    /// Chooses the name and claims its `.part`. When another download of the same photo into the same
+    /// folder is under way, it waits for that one to end, and then usually finds the file already there.
+    static func prepare(
+        client: APIClient, photo: Photo, size: DownloadSize, format: DownloadFormat, directory url: URL,
         progress: (@Sendable (DownloadProgress) -> Void)?
-    ) throws(DownloadError) {
-        self.client = client
-        self.photo = photo
-        self.size = size
-        self.format = format
-        self.directory = try DownloadDirectory(directory)
-        self.name = SafeFilename(serverName: photo.filename, photoID: photo.id, mimeType: photo.mimeType, size: size, format: format)
-        self.progress = progress
-        while self.directory.entry(name.candidate(candidateNumber)) != nil, candidateNumber < 10_000 {
-            takenNames.append(name.candidate(candidateNumber))
-            candidateNumber += 1
+    ) async throws -> FileDownload {
+        let directory = try DownloadDirectory(url)
+        let name = SafeFilename(serverName: photo.filename, photoID: photo.id, mimeType: photo.mimeType, size: size, format: format)
+        let source = "\(photo.id)/\(size.rawValue)/\(format.rawValue)"
+        while true {
+            var takenNames: [String] = []
+            for number in 1..<10_000 {
+                let candidate = name.candidate(number)
+                if directory.entry(candidate) != nil {
+                    takenNames.append(candidate)
+                    continue
+                }
+                switch try claimPart(candidate + SafeFilename.partSuffix, in: directory, for: source) {
+                case .claimed(let part):
+                    return FileDownload(
+                        client: client, photo: photo, size: size, format: format, directory: directory, name: name,
+                        progress: progress, takenNames: takenNames, candidateNumber: number,
+                        partName: candidate + SafeFilename.partSuffix, part: part
+                    )
+                case .heldByAnotherPhoto:
+                    continue
+                case .heldByTheSamePhoto:
+                    do {
+                        try await Task.sleep(for: .milliseconds(50))
+                    } catch {
+                        throw APIError.cancelled
+                    }
+                }
+                break  // look at every name again: the other download may have finished
+            }
         }
-        partName = name.candidate(candidateNumber) + SafeFilename.partSuffix
     }
 
-    mutating func run() async throws -> DownloadResult {
-        let part = try directory.openPart(partName, truncate: false)
+    private enum Claim {
+        case claimed(PartFile)
+        case heldByTheSamePhoto
+        case heldByAnotherPhoto
+    }
+
+    /// Opens and locks a `.part` for this photo, unless another download holds it or it holds another photo.
+    private static func claimPart(_ partName: String, in directory: DownloadDirectory, for source: String) throws(DownloadError) -> Claim {
+        let part = try directory.openPart(partName)
+        guard part.lockExclusively() else { return part.source == source ? .heldByTheSamePhoto : .heldByAnotherPhoto }
+        if part.length > 0, part.source != source { return .heldByAnotherPhoto }
         if part.length > 0, part.validator == nil {
             // Without a validator there is no telling whether the bytes still match the server's file.
             try part.reset()
         }
-        let resumedFrom = part.length
+        part.source = source
+        return .claimed(part)
+    }
+
+    mutating func run() async throws -> DownloadResult {
+        resumedFrom = part.length
         if size == .original, format == .original { try checkSpace(needed: photo.bytes - resumedFrom) }
         if location == nil { location = try await client.send(API.downloadLocation(id: photo.id, size: size, format: format)) }
         let policy = client.configuration.retryPolicy
+        let deadline = ContinuousClock.now + policy.deadline
         var attempt = 0
         while true {
             attempt += 1
             let lengthBefore = part.length
             do {
-                if let length = try await transfer(into: part) {
-                    return try await finish(part, length: length, resumedFrom: resumedFrom)
-                }
+                if let length = try await transfer() { return try await finish(length: length) }
             } catch let failure as RetryableFailure {
-                // A try that added bytes is progress, not failure: like curl and aria2, only empty tries count.
+                // A try that added bytes is progress, not failure, so only empty tries count toward the limit;
+                // the deadline bounds a server that trickles.
                 if part.length > lengthBefore { attempt = 0 }
-                guard attempt < policy.maximumAttempts else { throw failure.error }
+                let wait = max(failure.advised ?? .zero, policy.backoff(afterAttempt: max(attempt, 1)))
+                guard attempt < policy.maximumAttempts, ContinuousClock.now + wait < deadline else { throw failure.error }
                 do {
-                    try await Task.sleep(for: max(failure.advised ?? .zero, policy.backoff(afterAttempt: attempt)))
+                    try await Task.sleep(for: wait)
                 } catch {
                     throw APIError.cancelled
                 }
@@ -92,75 +131,85 @@ struct FileDownload {
 
     /// One request for the missing bytes. Returns the complete length, or nil to go again at once
     /// (after a refreshed link or a restart from zero).
-    private mutating func transfer(into part: PartFile) async throws -> Int64? {
+    private mutating func transfer() async throws -> Int64? {
         guard let location else { return nil }
-        let offset = part.length
+        let response = try await request(location)
+        let file = FileHeaders(headers: response.headers)
+        guard let total = try await acceptStatus(response, file, from: location) else { return nil }
+        serverDigest = file.sha256
+        try checkTakenNames(total: total)
+        if let total { try checkSpace(needed: total - part.length) }
+        if response.status.code == 200, let validator = file.validator { part.validator = validator }
+        if hashedBytes != part.length { rehash() }
+        try await receive(response.body, total: total)
+        let length = part.length
+        if let total, length < total {
+            throw RetryableFailure(error: .transport(host: location.host ?? "", reason: "the file broke off"), advised: nil)
+        }
+        if let total, length > total {
+            try restart()
+            return nil
+        }
+        return length
+    }
+
+    /// Sends the GET for the bytes, with a range when some are already here.
+    private func request(_ location: URL) async throws -> HTTPClientResponse {
         var headers = [("Accept", "*/*")]
+        let offset = part.length
         if offset > 0, let validator = part.validator {
             headers += [("Range", "bytes=\(offset)-"), ("If-Range", validator)]
         }
         let request = try await client.httpRequest("GET", location, headers: headers)
         let started = ContinuousClock.now
-        let response: HTTPClientResponse
         do {
-            response = try await client.httpClient.execute(request, deadline: .distantFuture)
+            let response = try await client.httpClient.execute(request, deadline: .distantFuture)
+            client.log("GET", location, status: Int(response.status.code), since: started, requestID: response.headers.first(name: "X-Request-Id"))
+            return response
         } catch {
             throw retryable(TransportFailure(error, url: location, readTimeout: client.configuration.timeouts.read))
         }
-        client.log("GET", location, status: Int(response.status.code), since: started, requestID: response.headers.first(name: "X-Request-Id"))
-        let file = FileHeaders(headers: response.headers)
-        let total: Int64?
-        switch response.status.code {
-        case 200:
-            if offset > 0 { try restart(part) }
-            total = file.contentLength
-        case 206:
-            guard let range = file.contentRange, range.first == offset else {
-                try restart(part)
-                return nil
-            }
-            total = range.total
-        case 416:
-            guard let range = file.contentRange, range.total == offset, offset > 0 else {
-                try restart(part)
-                return nil
-            }
-            return offset
-        default:
-            try await refuse(response, from: location)
-            return nil
-        }
-        try checkTakenNames(total: total, digest: file.sha256)
-        if let total { try checkSpace(needed: total - part.length) }
-        if response.status.code == 200, let validator = file.validator { part.validator = validator }
-        let digest = file.sha256
-        if digest != nil, hashedBytes != part.length { rehash(part) }
-        try await receive(response.body, into: part, total: total, hashing: digest != nil)
-        let length = part.length
-        if let total, length < total {
-            throw RetryableFailure(error: .transport(host: location.host ?? "", reason: "the file broke off"), advised: nil)
-        }
-        if let total, length > total { try restart(part); return nil }
-        if let digest {
-            guard Array(hasher.finalize()) == digest else {
-                directory.remove(partName)
-                throw DownloadError.digestMismatch(filename: name.candidate(candidateNumber))
-            }
-            isDigestVerified = true
-        }
-        return length
     }
 
-    /// Streams the body to disk, chunk by chunk, as fast as the disk takes it.
-    private mutating func receive(_ body: HTTPClientResponse.Body, into part: PartFile, total: Int64?, hashing: Bool) async throws {
+    /// Checks the status against what was asked. Returns the whole file's length (`.some(nil)` when
+    /// unknown), or nil to go again at once.
+    private mutating func acceptStatus(_ response: HTTPClientResponse, _ file: FileHeaders, from url: URL) async throws -> Int64?? {
+        switch response.status.code {
+        case 200:
+            if part.length > 0 { try restart() }
+            return .some(file.contentLength)
+        case 206:
+            guard let range = file.contentRange, range.first == part.length else {
+                try restart()
+                return nil
+            }
+            return .some(range.total)
+        case 301, 302, 303, 307, 308:
+            // Storage may redirect again; the key still goes only to the API's origin (see `httpRequest`).
+            guard redirects < Self.maximumRedirects, let target = response.headers.first(name: "Location"),
+                  let next = URL(string: target, relativeTo: url)?.absoluteURL
+            else { throw DownloadError.unusableResponse("the storage redirected too often or without a Location") }
+            redirects += 1
+            location = next
+            return nil
+        case 416:
+            // The partial is no longer a prefix of the file (or already whole, which cannot be verified): start over.
+            try restart()
+            return nil
+        default:
+            try await handleFailureStatus(response, from: url)
+            return nil
+        }
+    }
+
+    /// Streams the body to disk, hashing as it goes, as fast as the disk takes it.
+    private mutating func receive(_ body: HTTPClientResponse.Body, total: Int64?) async throws {
         var received = part.length
         do {
             for try await chunk in body {
                 try part.append(chunk)
-                if hashing {
-                    chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-                    hashedBytes += Int64(chunk.readableBytes)
-                }
+                chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                hashedBytes += Int64(chunk.readableBytes)
                 received += Int64(chunk.readableBytes)
                 progress?(DownloadProgress(photoID: photo.id, receivedBytes: received, expectedBytes: total))
             }
@@ -172,7 +221,7 @@ struct FileDownload {
     }
 
     /// A non-success answer: an expired link is refreshed, a retryable status is retried, the rest thrown.
-    private mutating func refuse(_ response: HTTPClientResponse, from url: URL) async throws {
+    private mutating func handleFailureStatus(_ response: HTTPClientResponse, from url: URL) async throws {
         let body = (try? await response.body.collect(upTo: 1 << 20)) ?? ByteBuffer()
         let raw = RawResponse(status: Int(response.status.code), headers: response.headers, body: body, url: url)
         let error = await client.errorResponse(from: raw)
@@ -183,22 +232,23 @@ struct FileDownload {
             location = try await client.send(API.downloadLocation(id: photo.id, size: size, format: format))
             return
         }
+        if raw.status == 429 { await client.pacer.holdAfterRefusal(headers: response.headers) }
         if APIClient.retryableStatuses.contains(raw.status) {
             throw RetryableFailure(error: .response(error), advised: RetryAdvice.wait(in: response.headers, orReset: raw.status == 429))
         }
         throw APIError.response(error)
     }
 
-    /// Skips the download when a taken name already holds exactly these bytes.
-    private mutating func checkTakenNames(total: Int64?, digest: [UInt8]?) throws {
+    /// Skips the download when a taken name already holds exactly these bytes, as the server's digest says.
+    private mutating func checkTakenNames(total: Int64?) throws {
         guard !hasCheckedTakenNames else { return }
         hasCheckedTakenNames = true
-        guard let total, let digest else { return }
-        for taken in takenNames where directory.entry(taken) == .file(length: total) && directory.sha256(of: taken) == digest {
-            throw SkippedIdentical(result: DownloadResult(
-                outcome: .skippedIdentical, fileURL: URL(fileURLWithPath: directory.path(taken)), bytes: total, resumedFrom: 0
-            ))
-        }
+        guard let total, let serverDigest, let taken = identicalTakenName(length: total, digest: serverDigest) else { return }
+        throw SkippedIdentical(result: result(.skippedIdentical, taken, bytes: total))
+    }
+
+    private func identicalTakenName(length: Int64, digest: [UInt8]) -> String? {
+        takenNames.first { directory.entry($0) == .file(length: length) && directory.sha256(of: $0) == digest }
     }
 
     private func checkSpace(needed: Int64) throws(DownloadError) {
@@ -206,14 +256,15 @@ struct FileDownload {
         throw .insufficientSpace(directory: directory.url.path, needed: needed, available: available)
     }
 
-    private mutating func restart(_ part: PartFile) throws {
+    private mutating func restart() throws {
         try part.reset()
         hasher = SHA256()
         hashedBytes = 0
+        resumedFrom = 0
     }
 
     /// Hashes the bytes kept from before, so the digest covers the whole file.
-    private mutating func rehash(_ part: PartFile) {
+    private mutating func rehash() {
         hasher = SHA256()
         hashedBytes = directory.hash(partName, into: &hasher) ? part.length : 0
     }
@@ -223,24 +274,7 @@ struct FileDownload {
         return failure.isRetryable ? RetryableFailure(error: failure.error, advised: nil) : failure.error
     }
 
-    /// Checks the length, syncs, sets the time and renames into place under the first free name.
-    private mutating func finish(_ part: PartFile, length: Int64, resumedFrom: Int64) async throws -> DownloadResult {
-        if !isDigestVerified, size == .original, format == .original, length != photo.bytes {
-            directory.remove(partName)
-            throw DownloadError.lengthMismatch(filename: name.candidate(candidateNumber), expected: photo.bytes, actual: length)
-        }
-        part.validator = nil
-        if let takenAt = photo.takenAt { part.setModificationTime(takenAt) }
-        let descriptor = part.descriptor
-        let synced = try await NIOThreadPool.singleton.runIfActive { fsync(descriptor) == 0 }
-        guard synced else { throw DownloadError.fileSystem(path: part.path, reason: DownloadDirectory.reason()) }
-        while try !directory.moveIntoPlace(partName, as: name.candidate(candidateNumber)) {
-            candidateNumber += 1
-        }
-        directory.sync()
-        return DownloadResult(
-            outcome: .downloaded, fileURL: URL(fileURLWithPath: directory.path(name.candidate(candidateNumber))),
-            bytes: length, resumedFrom: resumedFrom
-        )
+    private func result(_ outcome: DownloadResult.Outcome, _ name: String, bytes: Int64) -> DownloadResult {
+        DownloadResult(outcome: outcome, fileURL: URL(fileURLWithPath: directory.path(name)), bytes: bytes, resumedFrom: resumedFrom)
     }
 }

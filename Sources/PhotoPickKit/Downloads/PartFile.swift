@@ -7,12 +7,13 @@ import Glibc
 import Darwin
 #endif
 
-/// A `.part` file being written: appends, syncs, and remembers the server's validator in an extended
-/// attribute so a later run can resume it with `If-Range`.
+/// A `.part` file being written: appends, and remembers the server's validator and the photo it is in
+/// extended attributes, so a later run can resume it with `If-Range`.
 final class PartFile {
     let descriptor: Int32
     let path: String
     private static let validatorAttribute = "user.photopick.validator"
+    private static let sourceAttribute = "user.photopick.source"
 
     init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
@@ -49,16 +50,16 @@ final class PartFile {
         }
     }
 
-    private static func writeError(_ path: String) -> DownloadError {
-        switch errno {
-        case ENOSPC, EDQUOT, EFBIG: .diskFull(path: path)
-        default: .fileSystem(path: path, reason: DownloadDirectory.reason())
-        }
+    /// Takes the file for this process alone; false when another download holds it.
+    func lockExclusively() -> Bool {
+        flock(descriptor, LOCK_EX | LOCK_NB) == 0
     }
 
-    /// Flushes the bytes to the disk: a file is only renamed into place once it is durable.
-    func sync() throws(DownloadError) {
-        guard fsync(descriptor) == 0 else { throw Self.writeError(path) }
+    static func writeError(_ path: String, errno: Int32 = errno) -> DownloadError {
+        switch errno {
+        case ENOSPC, EDQUOT, EFBIG: .diskFull(path: path)
+        default: .fileSystem(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Sets the modification time, to the capture time.
@@ -72,17 +73,27 @@ final class PartFile {
 
     /// The `ETag` or `Last-Modified` the bytes so far came with, if the file system keeps extended attributes.
     var validator: String? {
-        get {
-            var buffer = [UInt8](repeating: 0, count: 1024)
-            let count = cfa_get(descriptor, Self.validatorAttribute, &buffer, buffer.count)
-            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
-        }
-        set {
-            if let newValue {
-                _ = cfa_set(descriptor, Self.validatorAttribute, newValue, newValue.utf8.count)
-            } else {
-                _ = cfa_remove(descriptor, Self.validatorAttribute)
-            }
+        get { attribute(Self.validatorAttribute) }
+        set { setAttribute(Self.validatorAttribute, newValue) }
+    }
+
+    /// Which photo, size and format the bytes are, so a same-named partial of another photo is never resumed.
+    var source: String? {
+        get { attribute(Self.sourceAttribute) }
+        set { setAttribute(Self.sourceAttribute, newValue) }
+    }
+
+    private func attribute(_ name: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = cfa_get(descriptor, name, &buffer, buffer.count)
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
+    }
+
+    private func setAttribute(_ name: String, _ value: String?) {
+        if let value {
+            _ = cfa_set(descriptor, name, value, value.utf8.count)
+        } else {
+            _ = cfa_remove(descriptor, name)
         }
     }
 }

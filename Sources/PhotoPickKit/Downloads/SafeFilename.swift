@@ -51,8 +51,10 @@ struct SafeFilename: Sendable, Hashable {
     static func sanitized(_ name: String) -> String {
         var text = ""
         for scalar in name.precomposedStringWithCanonicalMapping.unicodeScalars {
-            if isBidiControl(scalar) { continue }
-            if scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control {
+            let category = scalar.properties.generalCategory
+            // Invisible format characters go (bidi overrides above all); the joiner inside emoji stays.
+            if category == .format, scalar != "\u{200D}" { continue }
+            if scalar == "/" || scalar == "\\" || [.control, .lineSeparator, .paragraphSeparator].contains(category) {
                 if !text.hasSuffix("_") { text += "_" }
                 continue
             }
@@ -65,18 +67,11 @@ struct SafeFilename: Sendable, Hashable {
         return text
     }
 
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
-
-    /// `("IMG_1", ".jpg")`; an "extension" of spaces or more than ten characters is part of the stem.
+    /// `("IMG_1", ".jpg")`; an "extension" other than one to ten ASCII letters and digits is part of the stem.
     private static func split(_ name: String) -> (String, String) {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
         let candidate = name[name.index(after: dot)...]
-        guard (1...10).contains(candidate.count), candidate.allSatisfy({ $0.isLetter || $0.isNumber }) else { return (name, "") }
+        guard (1...10).contains(candidate.count), candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return (name, "") }
         return (String(name[..<dot]), "." + candidate)
     }
 }

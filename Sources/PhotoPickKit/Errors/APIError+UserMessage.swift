@@ -4,12 +4,20 @@ extension APIError {
         case .response(let response): response.userMessage
         case .transport(let host, let reason): "Cannot reach \(host) (\(reason.oneLine)); check the network connection and try again."
         case .timeout(let host, let after):
-            "\(host) did not answer within \(after.formatted(.units(allowed: [.seconds, .milliseconds], width: .abbreviated))); check the connection and try again."
+            "\(host) did not answer within \(Self.text(after)); check the connection and try again."
         case .decoding(let failure):
             "The server's answer could not be read (at \(failure.path): \(failure.reason.oneLine)); update photopick, "
                 + "or report it\(failure.requestID.map { " quoting request id \($0)" } ?? "")."
         case .cancelled: "Cancelled."
         }
+    }
+}
+
+extension APIError {
+    /// `300 ms` or `30 s`, the same in every locale.
+    static func text(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds < 1000 ? "\(milliseconds) ms" : "\(milliseconds / 1000) s"
     }
 }
 

@@ -3,23 +3,37 @@ import NIOHTTP1
 
 /// What a response says about when to try again.
 enum RetryAdvice {
+    /// The longest wait a server can ask for; a larger value is taken as this, never trusted to overflow.
+    static let longestWait: TimeInterval = 3600
+
     /// `Retry-After` as delta-seconds or an HTTP-date; without it, and if `orReset`, `X-RateLimit-Reset`.
     ///
     /// The reset only says when the budget refills, so it is a fallback for a 429, not for a 503.
     static func wait(in headers: HTTPHeaders, orReset: Bool = true, now: Date = Date()) -> Duration? {
         if let value = headers.first(name: "Retry-After")?.trimmingCharacters(in: .whitespaces) {
-            if let seconds = Double(value), seconds >= 0 { return .milliseconds(Int64(seconds * 1000)) }
-            if let date = HTTPDate.parse(value) { return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000)) }
+            if let seconds = digits(value) { return duration(seconds) }
+            if let date = HTTPDate.parse(value) { return duration(date.timeIntervalSince(now)) }
         }
         guard orReset else { return nil }
-        return resetDate(in: headers, now: now).map { .milliseconds(Int64(max(0, $0.timeIntervalSince(now)) * 1000)) }
+        return resetDate(in: headers, now: now).map { duration($0.timeIntervalSince(now)) }
     }
 
     /// `X-RateLimit-Reset`: Unix seconds, or (as some servers send) seconds from now when too small to be a date.
     static func resetDate(in headers: HTTPHeaders, now: Date = Date()) -> Date? {
-        guard let value = headers.first(name: "X-RateLimit-Reset").flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }),
-              value >= 0 else { return nil }
-        return value < 1_000_000_000 ? now.addingTimeInterval(value) : Date(timeIntervalSince1970: value)
+        guard let value = headers.first(name: "X-RateLimit-Reset").flatMap({ digits($0.trimmingCharacters(in: .whitespaces)) })
+        else { return nil }
+        let date = value < 1_000_000_000 ? now.addingTimeInterval(value) : Date(timeIntervalSince1970: value)
+        return min(date, now.addingTimeInterval(longestWait))
+    }
+
+    /// A whole number of seconds written in ASCII digits only, as RFC 9110 requires; nil for anything else.
+    private static func digits(_ text: String) -> TimeInterval? {
+        guard !text.isEmpty, text.count <= 12, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return TimeInterval(text)
+    }
+
+    private static func duration(_ seconds: TimeInterval) -> Duration {
+        .milliseconds(Int64(min(max(0, seconds), longestWait) * 1000))
     }
 }
 

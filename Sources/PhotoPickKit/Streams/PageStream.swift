@@ -37,13 +37,19 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
 
         public mutating func next() async throws -> Page<Item>? {
             guard !isFinished else { return nil }
+            guard !Task.isCancelled else {
+                // A cancelled walk fails rather than ending quietly, so nobody mistakes part of a list for all of it.
+                isFinished = true
+                prefetch.take()?.cancel()
+                throw APIError.cancelled
+            }
             let task = prefetch.take() ?? fetch(cursor)
             let page: Page<Item>
             do {
                 let fetched = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
                 // The next page is asked for as soon as its cursor is known, before this one is decoded, so
                 // decoding (and whatever the consumer does) overlaps the next round trip.
-                if fetched.pagination.hasMore, let next = fetched.pagination.nextCursor, !Task.isCancelled {
+                if fetched.pagination.hasMore, let next = fetched.pagination.nextCursor {
                     cursor = next
                     prefetch.store(fetch(next))
                 } else {
@@ -59,6 +65,7 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
                 }
             } catch {
                 isFinished = true
+                prefetch.take()?.cancel()
                 throw translate(error)
             }
             deliveredCount += page.data.count

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOCore
 @testable import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport
@@ -138,14 +139,52 @@ struct DownloadTests {
         try await withKitServer(photos: 5, { $0.signedURLLifetime = .seconds(1) }) { server, client, log in
             let photo = try await client.send(API.photo(id: 2))
             let stale = try await client.send(API.downloadLocation(id: 2))
+            let whole = try await APICaller.fetch(stale.absoluteString)
+            let half = whole.body.count / 2
+            // A partial from an earlier run, with the validator and source it would have recorded.
+            let directory = makeDownloadDirectory()
+            let part = try DownloadDirectory(directory).openPart(photo.filename + ".part")
+            try part.append(ByteBuffer(bytes: whole.body[..<half]))
+            part.validator = try #require(whole.header("ETag"))
+            part.source = "2/original/original"
             try await Task.sleep(for: .milliseconds(2100))
-            var download = try FileDownload(client: client, photo: photo, size: .original, format: .original,
-                                            directory: makeDownloadDirectory(), progress: nil)
+            var download = try await FileDownload.prepare(client: client, photo: photo, size: .original, format: .original,
+                                                          directory: directory, progress: nil)
             download.location = stale
             let result = try await download.run()
+            #expect(result.resumedFrom == Int64(half))
             #expect(try Data(contentsOf: result.fileURL) == original(server, 2))
-            #expect(log.lines.contains { $0.hasPrefix("GET /files/2/original 403") })
+            let files = log.lines.filter { $0.hasPrefix("GET /files/2/original") }.map { $0.split(separator: " ")[2] }
+            #expect(files == ["200", "403", "206"], "the test's own fetch, then the stale link, then the resumed range")
             #expect(log.requests("GET /api/v1/photos/2/download").count == 2)
+        }
+    }
+
+    @Test func twoDownloadsOfOnePhotoAtOnceLeaveOneFile() async throws {
+        try await withKitServer(photos: 5) { server, client, _ in
+            let photo = try await client.send(API.photo(id: 3))
+            let directory = makeDownloadDirectory()
+            async let first = client.download(photo: photo, into: directory)
+            async let second = client.download(photo: photo, into: directory)
+            let outcomes = try await [first.outcome, second.outcome]
+            #expect(listing(directory) == [photo.filename])
+            #expect(Set(outcomes).contains(.downloaded))
+            #expect(try Data(contentsOf: directory.appending(path: photo.filename)) == original(server, 3))
+        }
+    }
+
+    @Test func aPartialOfAnotherPhotoWithTheSameNameIsLeftAlone() async throws {
+        try await withKitServer(photos: 5) { server, client, _ in
+            let photo = try await client.send(API.photo(id: 1))
+            let directory = makeDownloadDirectory()
+            let foreign = try DownloadDirectory(directory).openPart(photo.filename + ".part")
+            try foreign.append(ByteBuffer(string: "another photo's first bytes"))
+            foreign.validator = "\"other\""
+            foreign.source = "99/original/original"
+            let result = try await client.download(photo: photo, into: directory)
+            #expect(result.resumedFrom == 0)
+            #expect(try Data(contentsOf: result.fileURL) == original(server, 1))
+            #expect(try Data(contentsOf: directory.appending(path: photo.filename + ".part")) == Data("another photo's first bytes".utf8))
         }
     }
 

@@ -27,11 +27,12 @@ struct PhotoStreamTests {
             #expect(log.requests("GET /api/v1/photos").isEmpty)
             var iterator = stream.makeAsyncIterator()
             _ = try await iterator.next()
-            // A slow consumer: however long it dawdles, only the next page is fetched.
+            #expect(try await eventually { log.requests("GET /api/v1/photos").count == 2 }, "the next page is fetched ahead")
+            // A slow consumer: however long it dawdles, nothing more is fetched.
             try await Task.sleep(for: .milliseconds(300))
             #expect(log.requests("GET /api/v1/photos").count == 2)
-            for _ in 0..<99 { _ = try await iterator.next() }
-            _ = try await iterator.next()
+            for _ in 0..<100 { _ = try await iterator.next() }
+            #expect(try await eventually { log.requests("GET /api/v1/photos").count == 3 })
             try await Task.sleep(for: .milliseconds(300))
             #expect(log.requests("GET /api/v1/photos").count == 3)
         }
@@ -67,13 +68,15 @@ struct PhotoStreamTests {
     @Test func aRefusedCursorSaysWhereTheWalkGot() async throws {
         // Restarting the server on the same port with a new library invalidates the old cursors.
         let key = try KeySpec(parsing: "pp_test_walker")
-        let first = try await TestServer.start(photos: 500, seed: 1) { $0.keys = [key] }
+        let firstLog = LineLog()
+        let first = try await TestServer.start(photos: 500, seed: 1) { $0.keys = [key]; $0.requestLog = { firstLog.append($0) } }
         let port = first.port
         let client = APIClient.forTesting(first)
         var iterator = PhotoStream(client: client).makeAsyncIterator()
         var delivered: [Int] = []
         for _ in 0..<200 { delivered.append(try #require(try await iterator.next()).id) }
-        try await Task.sleep(for: .milliseconds(300))  // the third page, fetched ahead, arrives from the first server
+        // The third page, fetched ahead, comes from the first server.
+        #expect(try await eventually { firstLog.requests("GET /api/v1/photos").count == 3 })
         await first.stop()
         let second = try await TestServer.start(photos: 500, seed: 2) { $0.port = port; $0.keys = [key] }
         do {

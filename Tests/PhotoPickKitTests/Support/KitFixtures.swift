@@ -86,3 +86,13 @@ func makeDownloadDirectory() -> URL {
 func listing(_ directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
 }
+
+/// Waits until `condition` holds, polling; false if it still does not after `timeout`.
+func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
