@@ -6,8 +6,11 @@ extension APIClient {
     public struct Configuration: Sendable {
         /// Such as `https://api.photopick.cz/api/v1`.
         public var baseURL: URL
+        /// Asked for the key before every request.
         public var apiKey: APIKeyProvider
+        /// Connect and read timeouts.
         public var timeouts: Timeouts
+        /// How failed calls are retried.
         public var retryPolicy: RetryPolicy
         /// `photopick/<version>` by default.
         public var userAgent: String
@@ -16,6 +19,7 @@ extension APIClient {
         /// How many connections to one host may be open at once.
         public var maximumConnectionsPerHost: Int
 
+        /// A configuration with sensible defaults for everything but the URL and key.
         public init(
             baseURL: URL, apiKey: APIKeyProvider, timeouts: Timeouts = Timeouts(), retryPolicy: RetryPolicy = RetryPolicy(),
             userAgent: String = "photopick/\(PhotoPickVersion.current)", logger: Logger = Logger(label: "photopick.api"),
@@ -46,5 +50,6 @@ extension APIClient {
 
 /// This library's version, as sent in `User-Agent`.
 public enum PhotoPickVersion {
+    /// Such as `0.1.0`.
     public static let current = "0.1.0"
 }

@@ -102,6 +102,11 @@ struct TransportFailure: Error {
         case let error as HTTPClientError where error == .connectTimeout: reason = "connecting timed out"
         case let error as IOError where [ECONNRESET, EPIPE, ECONNABORTED].contains(error.errnoCode): reason = "the connection was reset"
         case is HTTPParserError: reason = "the answer broke off"
+        case is NIOTooManyBytesError:
+            // Not a transient failure: the same answer would be just as large the next time.
+            self.error = .transport(host: host, reason: "the answer is larger than \(APIClient.maximumJSONBytes >> 20) MB")
+            isRetryable = false
+            return
         default:
             let refused = text.contains("ECONNREFUSED") || text.localizedCaseInsensitiveContains("connection refused")
             self.error = .transport(host: host, reason: refused ? "connection refused" : text.oneLine)

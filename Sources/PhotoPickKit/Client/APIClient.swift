@@ -20,6 +20,7 @@ public actor APIClient {
     /// The first `Sunset` warning the server sent, if any.
     public private(set) var sunsetWarning: String?
 
+    /// A client with its own connection pool; call `shutdown()` when done with it.
     public init(configuration: Configuration) {
         self.baseURL = configuration.baseURL
         self.configuration = configuration

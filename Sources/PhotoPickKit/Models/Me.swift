@@ -1,15 +1,23 @@
 /// The key in use and its customer, scopes and rate-limit budget (`GET /me`).
 public struct Me: Sendable, Hashable, Decodable {
+    /// The id of the key in use.
     public let apiKeyId: Int
+    /// The id of its customer.
     public let customerId: Int
+    /// The key's name.
     public let name: String
+    /// What the key may do.
     public let scopes: [Scope]
+    /// The budget right now.
     public let rateLimit: RateLimit
 
     /// The budget as `/me` reports it; `reset` is in Unix seconds.
     public struct RateLimit: Sendable, Hashable, Decodable {
+        /// Requests per window.
         public let limit: Int
+        /// Requests left in this window.
         public let remaining: Int
+        /// When the window resets, in Unix seconds.
         public let reset: Int
     }
 }
