@@ -56,7 +56,7 @@ struct DownloadBenchmark: AsyncParsableCommand {
         switch contender {
         case "curl":
             return try ChildProcess.measure("curl", [
-                "--parallel", "--parallel-max", String(concurrency), "--output-dir", directory.path, "-K", curlConfig.path,
+                "--silent", "--parallel", "--parallel-max", String(concurrency), "--output-dir", directory.path, "-K", curlConfig.path,
             ])
         case "aria2c":
             return try ChildProcess.measure("aria2c", [

@@ -23,6 +23,78 @@ struct JSONParser {
         return value
     }
 
+    /// A top-level object whose `listKey` member is an array of objects, such as a page's `data`:
+    /// those objects come back as member lists (no hashing), the other members as usual.
+    static func parseList(
+        _ bytes: UnsafeRawBufferPointer, at listKey: String
+    ) throws(Failure) -> (list: [JSONMembers]?, rest: [String: JSONValue]) {
+        var parser = JSONParser(bytes: bytes)
+        var list: [JSONMembers]?
+        var rest: [String: JSONValue] = [:]
+        parser.skipWhitespace()
+        try parser.expect(UInt8(ascii: "{"))
+        parser.skipWhitespace()
+        if !parser.peek(UInt8(ascii: "}")) {
+            repeat {
+                parser.skipWhitespace()
+                guard parser.peek(UInt8(ascii: "\"")) else { throw parser.failure("expected a member name") }
+                let key = try parser.string()
+                parser.skipWhitespace()
+                try parser.expect(UInt8(ascii: ":"))
+                parser.skipWhitespace()
+                if key == listKey, parser.peek(UInt8(ascii: "[")) {
+                    list = try parser.listOfMemberLists()
+                } else {
+                    rest[key] = try parser.value()
+                }
+                parser.skipWhitespace()
+            } while parser.consume(UInt8(ascii: ","))
+        }
+        try parser.expect(UInt8(ascii: "}"))
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.failure("unexpected text after the value") }
+        return (list, rest)
+    }
+
+    private mutating func listOfMemberLists() throws(Failure) -> [JSONMembers] {
+        index += 1
+        var list: [JSONMembers] = []
+        skipWhitespace()
+        if consume(UInt8(ascii: "]")) { return list }
+        repeat {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "{")) else { throw failure("expected an object") }
+            list.append(try memberList())
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"))
+        return list
+    }
+
+    private mutating func memberList() throws(Failure) -> JSONMembers {
+        index += 1
+        var members = JSONMembers()
+        skipWhitespace()
+        if consume(UInt8(ascii: "}")) { return members }
+        repeat {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "\"")) else { throw failure("expected a member name") }
+            let key = try string()
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            members.append(key, try value())
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+        return members
+    }
+
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        guard peek(byte) else { return false }
+        index += 1
+        return true
+    }
+
     private init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }

@@ -44,7 +44,36 @@ extension Array {
     }
 }
 
-extension [String: JSONValue] {
+/// An object's members in order: mapping a photo by linear search beats hashing fifteen keys.
+struct JSONMembers {
+    private var members: [(key: String, value: JSONValue)] = []
+
+    init() {}
+
+    init(_ dictionary: [String: JSONValue]) {
+        members = dictionary.map { ($0.key, $0.value) }
+    }
+
+    mutating func append(_ key: String, _ value: JSONValue) {
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index].value = value  // a repeated name: the last one wins, as in a dictionary
+        } else {
+            members.append((key, value))
+        }
+    }
+
+    mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
+        return members.remove(at: index).value
+    }
+
+    /// What was not taken.
+    var remaining: [String: JSONValue] {
+        Dictionary(members, uniquingKeysWith: { _, last in last })
+    }
+}
+
+extension JSONMembers {
     /// Removes and returns a documented member, which must be there and convert.
     mutating func take<Field>(_ key: String, as kind: String, _ convert: (JSONValue) -> Field?) throws(FieldProblem) -> Field {
         guard let value = removeValue(forKey: key) else { throw FieldProblem(field: key, reason: "missing required field") }

@@ -88,7 +88,12 @@ extension Photo: Decodable {
     /// Maps one photo object: documented fields must be there with their types; ours are taken when
     /// they have the expected shape and kept raw in `extra` otherwise, with every unknown field.
     init(json: JSONValue) throws(FieldProblem) {
-        guard case .object(var members) = json else { throw FieldProblem(field: nil, reason: "expected a photo object") }
+        guard case .object(let members) = json else { throw FieldProblem(field: nil, reason: "expected a photo object") }
+        try self.init(members: JSONMembers(members))
+    }
+
+    init(members: JSONMembers) throws(FieldProblem) {
+        var members = members
         id = try members.take("id", as: "an integer", \.intValue)
         filename = try members.take("filename", as: "a string", \.stringValue)
         bytes = try members.take("bytes", as: "an integer", \.integerValue)
@@ -105,7 +110,7 @@ extension Photo: Decodable {
         location = members.takeLeniently("location", into: &extra, Location.init(json:))
         title = members.takeLeniently("title", into: &extra, \.stringValue)
         description = members.takeLeniently("description", into: &extra, \.stringValue)
-        self.extra = extra.merging(members) { kept, _ in kept }
+        self.extra = extra.merging(members.remaining) { kept, _ in kept }
     }
 }
 

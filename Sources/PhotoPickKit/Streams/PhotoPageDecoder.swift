@@ -3,15 +3,16 @@ import NIOCore
 /// Decodes a page of photos with `JSONParser`: the hot path of a library walk.
 enum PhotoPageDecoder {
     static func decode(_ response: RawResponse) throws(APIError) -> Page<Photo> {
-        let json: JSONValue
+        let list: [JSONMembers]?
+        let members: [String: JSONValue]
         do {
-            json = try response.body.withUnsafeReadableBytes { bytes throws(JSONParser.Failure) in try JSONParser.parse(bytes) }
+            (list, members) = try response.body.withUnsafeReadableBytes { bytes throws(JSONParser.Failure) in
+                try JSONParser.parseList(bytes, at: "data")
+            }
         } catch {
             throw failure("(byte \(error.offset))", error.reason, response)
         }
-        guard case .object(let members) = json, let items = members["data"]?.arrayValue else {
-            throw failure("data", "expected an array of photos", response)
-        }
+        guard let items = list else { throw failure("data", "expected an array of photos", response) }
         guard let hasMore = members["pagination"]?["hasMore"]?.boolValue else {
             throw failure("pagination.hasMore", "missing required field", response)
         }
@@ -19,7 +20,7 @@ enum PhotoPageDecoder {
         photos.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             do {
-                photos.append(try Photo(json: item))
+                photos.append(try Photo(members: item))
             } catch {
                 throw failure("data[\(index)]" + (error.field.map { ".\($0)" } ?? ""), error.reason, response)
             }

@@ -40,6 +40,17 @@ struct JSONParserTests {
         #expect(fast.data[0].exposure?.fNumber == 2 && fast.data[0].extra == ["rating": .integer(5)])
     }
 
+    @Test func aPageWithoutDataIsADecodingError() {
+        let response = RawResponse(status: 200, headers: [:], body: ByteBuffer(string: #"{"pagination": {"nextCursor": null, "hasMore": false}}"#),
+                                   url: URL(string: "http://x/photos")!)
+        #expect {
+            try PhotoPageDecoder.decode(response)
+        } throws: { error in
+            guard case .decoding(let failure) = error as? APIError else { return false }
+            return failure.path == "data"
+        }
+    }
+
     @Test func aBadPhotoNamesItsPathOnTheFastPathToo() {
         let json = #"{"data": [{"id": 1, "filename": "a.jpg", "bytes": 10, "takenAt": null, "tagIds": []}, {"id": 2, "filename": 3, "bytes": 1, "takenAt": null, "tagIds": []}], "pagination": {"nextCursor": null, "hasMore": false}}"#
         let response = RawResponse(status: 200, headers: [:], body: ByteBuffer(string: json), url: URL(string: "http://x/photos")!)
