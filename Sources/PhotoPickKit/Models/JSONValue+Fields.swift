@@ -55,16 +55,15 @@ struct JSONMembers {
     }
 
     mutating func append(_ key: String, _ value: JSONValue) {
-        if let index = members.firstIndex(where: { $0.key == key }) {
-            members[index].value = value  // a repeated name: the last one wins, as in a dictionary
-        } else {
-            members.append((key, value))
-        }
+        members.append((key, value))
     }
 
+    /// The last member of that name (a repeated name: the last one wins, as in a dictionary); all go.
     mutating func removeValue(forKey key: String) -> JSONValue? {
-        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
-        return members.remove(at: index).value
+        guard let index = members.lastIndex(where: { $0.key == key }) else { return nil }
+        let value = members[index].value
+        members.removeAll { $0.key == key }
+        return value
     }
 
     /// What was not taken.

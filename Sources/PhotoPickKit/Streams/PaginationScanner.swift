@@ -18,11 +18,11 @@ enum PaginationScanner {
     }
 
     private static func lastKey(in bytes: UnsafeRawBufferPointer) -> Int? {
-        guard bytes.count > key.count else { return nil }
+        guard bytes.count > key.count, let base = bytes.baseAddress else { return nil }
         var index = bytes.count - key.count
         while index > 0 {
-            if bytes[index] == key[0], bytes[index - 1] != UInt8(ascii: "\\"),
-               zip(key.indices, index...).allSatisfy({ key[$0] == bytes[$1] }) {
+            if bytes[index] == UInt8(ascii: "\""), bytes[index - 1] != UInt8(ascii: "\\"),
+               key.withUnsafeBytes({ memcmp(base + index, $0.baseAddress!, key.count) }) == 0 {
                 return index + key.count
             }
             index -= 1
