@@ -24,7 +24,8 @@ extension APIError {
 extension ErrorResponse {
     /// One line that says what happened and what to do.
     public var userMessage: String {
-        let quote = requestID.map { " (request id \($0))" } ?? ""
+        let quote = requestID.map { " (request id \($0.oneLine))" } ?? ""
+        let message = self.message.oneLine
         switch code {
         case .validationFailed:
             return "The server rejected the request: \(message)\(issueSummary); check the values and try again."

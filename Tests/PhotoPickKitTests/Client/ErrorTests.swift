@@ -1,5 +1,5 @@
 import Foundation
-import PhotoPickKit
+@testable import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport
 import Testing
@@ -132,5 +132,25 @@ struct ErrorTests {
                 return
             }
         }
+    }
+}
+
+/// Every code's message, without a server: one line, saying what to do.
+struct ErrorMessageTests {
+    @Test(arguments: [
+        APIError.Code.validationFailed, .invalidCursor, .unauthorized, .scopeRequired, .ipNotWhitelisted, .tariffNotSupported,
+        .notFound, .conflict, .payloadTooLarge, .unsupportedMedia, .rateLimited, .internalError, .urlExpired, "brand_new_code",
+    ])
+    func everyCodeHasOneLineThatSaysWhatToDo(code: APIError.Code) {
+        let response = ErrorResponse(status: 400, code: code, message: "Bad\nthing\u{1B}[31m", details: nil, requestID: "req_1")
+        let message = response.userMessage
+        #expect(!message.isEmpty)
+        #expect(!message.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(message)")
+        #expect(message.contains(";") || message.hasSuffix("."), "\(message)")
+    }
+
+    @Test func unsupportedMediaIsReportedAsABugWithItsRequestID() {
+        let response = ErrorResponse(status: 415, code: .unsupportedMedia, message: "Use application/json", details: nil, requestID: "req_42")
+        #expect(response.userMessage.contains("photopick bug") && response.userMessage.contains("req_42"))
     }
 }
