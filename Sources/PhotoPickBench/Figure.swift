@@ -18,7 +18,7 @@ enum Report {
     static func print(_ figures: [Figure], json: Bool) {
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             struct Wrapper: Encodable { let figures: [Figure] }
             Swift.print(String(decoding: try! encoder.encode(Wrapper(figures: figures)), as: UTF8.self))
             return

@@ -18,10 +18,12 @@ struct FileDownload {
     var candidateNumber: Int
     var partName: String
     let part: PartFile
-    /// The signed URL the bytes come from; refreshed when it expires.
+    /// Where the bytes come from: the API's download endpoint at first, then the signed URL it redirects
+    /// to; back to the endpoint when that expires.
     var location: URL?
     var refreshes = 0
     var redirects = 0
+    var restarts = 0
     var hasher = SHA256()
     var hashedBytes: Int64 = 0
     var serverDigest: [UInt8]?
@@ -30,6 +32,7 @@ struct FileDownload {
 
     static let maximumRefreshes = 3
     static let maximumRedirects = 5
+    static let maximumRestarts = 3
 
     /// Chooses the name and claims its `.part`. When another download of the same photo into the same
     /// folder is under way, it waits for that one to end, and then usually finds the file already there.
@@ -91,19 +94,20 @@ struct FileDownload {
     mutating func run() async throws -> DownloadResult {
         resumedFrom = part.length
         if size == .original, format == .original { try checkSpace(needed: photo.bytes - resumedFrom) }
-        if location == nil { location = try await client.send(API.downloadLocation(id: photo.id, size: size, format: format)) }
+        if location == nil { location = endpoint }
         let policy = client.configuration.retryPolicy
         let deadline = ContinuousClock.now + policy.deadline
-        var attempt = 0
+        // Only failed tries count: following a redirect, refreshing a link or starting over is not failing.
+        var failures = 0
         while true {
-            attempt += 1
             let lengthBefore = part.length
             do {
                 if let length = try await transfer() { return try await finish(length: length) }
             } catch let failure as RetryableFailure {
                 // A try that added bytes is progress, not failure, so only empty tries count toward the limit;
                 // the deadline bounds a server that trickles.
-                if part.length > lengthBefore { attempt = 0 }
+                failures = part.length > lengthBefore ? 1 : failures + 1
+                let attempt = failures
                 let wait = max(failure.advised ?? .zero, policy.backoff(afterAttempt: max(attempt, 1)))
                 guard attempt < policy.maximumAttempts, ContinuousClock.now + wait < deadline else { throw failure.error }
                 do {
@@ -153,8 +157,34 @@ struct FileDownload {
         return length
     }
 
-    /// Sends the GET for the bytes, with a range when some are already here.
+    /// `GET /photos/{id}/download`, asked without following its redirect, so that a server answering
+    /// with the bytes themselves is streamed like any file.
+    private var endpoint: URL {
+        API.downloadLocation(id: photo.id, size: size, format: format).url(relativeTo: client.baseURL)
+    }
+
+    /// Sends the GET for the bytes, with a range when some are already here. Requests to the API's own
+    /// origin go through the pacer like every other call.
     private func request(_ location: URL) async throws -> HTTPClientResponse {
+        let isPaced = Origin(location) == Origin(client.baseURL) && location.path.hasPrefix(client.baseURL.path)
+        if isPaced {
+            do {
+                try await client.pacer.admit()
+            } catch {
+                throw APIError.cancelled
+            }
+        }
+        do {
+            let response = try await send(location)
+            if isPaced { await client.pacer.record(status: Int(response.status.code), headers: response.headers) }
+            return response
+        } catch {
+            if isPaced { await client.pacer.recordNoResponse() }
+            throw error
+        }
+    }
+
+    private func send(_ location: URL) async throws -> HTTPClientResponse {
         var headers = [("Accept", "*/*")]
         let offset = part.length
         if offset > 0, let validator = part.validator {
@@ -225,14 +255,17 @@ struct FileDownload {
         let body = (try? await response.body.collect(upTo: 1 << 20)) ?? ByteBuffer()
         let raw = RawResponse(status: Int(response.status.code), headers: response.headers, body: body, url: url)
         let error = await client.errorResponse(from: raw)
-        let isFileOrigin = Origin(url) != Origin(client.baseURL)
-        if raw.status == 403, error.code == .urlExpired || error.code == .invalidSignature || (isFileOrigin && error.code == .unknown) {
+        let isStorage = url.path != endpoint.path
+        if raw.status == 403, isStorage, [.urlExpired, .invalidSignature, .unknown].contains(error.code) {
             guard refreshes < Self.maximumRefreshes else { throw APIError.response(error) }
             refreshes += 1
-            location = try await client.send(API.downloadLocation(id: photo.id, size: size, format: format))
+            redirects = 0
+            location = endpoint
             return
         }
-        if raw.status == 429 { await client.pacer.holdAfterRefusal(headers: response.headers) }
+        if raw.status == 429, Origin(url) != Origin(client.baseURL) {
+            await client.pacer.holdAfterRefusal(headers: response.headers)  // the API's own 429s were recorded already
+        }
         if APIClient.retryableStatuses.contains(raw.status) {
             throw RetryableFailure(error: .response(error), advised: RetryAdvice.wait(in: response.headers, orReset: raw.status == 429))
         }
@@ -257,6 +290,10 @@ struct FileDownload {
     }
 
     private mutating func restart() throws {
+        restarts += 1
+        guard restarts <= Self.maximumRestarts else {
+            throw DownloadError.unusableResponse("the server kept answering ranges that do not fit the partial file")
+        }
         try part.reset()
         hasher = SHA256()
         hashedBytes = 0
