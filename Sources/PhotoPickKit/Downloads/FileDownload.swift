@@ -82,7 +82,9 @@ struct FileDownload {
     private static func claimPart(_ partName: String, in directory: DownloadDirectory, for source: String) throws(DownloadError) -> Claim {
         let part = try directory.openPart(partName)
         guard part.lockExclusively() else { return part.source == source ? .heldByTheSamePhoto : .heldByAnotherPhoto }
-        if part.length > 0, part.source != source { return .heldByAnotherPhoto }
+        // A partial that says it is another photo's is left for that photo. One that says nothing (a file
+        // system without extended attributes) cannot be resumed by anyone, so it is started over below.
+        if part.length > 0, let owner = part.source, owner != source { return .heldByAnotherPhoto }
         if part.length > 0, part.validator == nil {
             // Without a validator there is no telling whether the bytes still match the server's file.
             try part.reset()
