@@ -73,6 +73,13 @@ final class DownloadDirectory: Sendable {
         return PartFile(descriptor: file, path: path(name))
     }
 
+    /// Whether `name` still names the file `part` has open (it may have been unlinked since).
+    func isSameFile(_ part: PartFile, as name: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(part.descriptor, &open) == 0, fstatat(descriptor, name, &named, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     /// Moves `part` to `final` unless something is already there: returns false then, touching nothing.
     func moveIntoPlace(_ part: String, as final: String) throws(DownloadError) -> Bool {
         if linkat(descriptor, part, descriptor, final, 0) == 0 {

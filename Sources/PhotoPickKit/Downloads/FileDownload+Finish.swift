@@ -20,13 +20,20 @@ extension FileDownload {
             directory.remove(partName)
             return DownloadResult(outcome: .skippedIdentical, fileURL: URL(fileURLWithPath: directory.path(taken)), bytes: length, resumedFrom: resumedFrom)
         }
-        part.validator = nil
-        part.source = nil
         if let takenAt = photo.takenAt { part.setModificationTime(takenAt) }
         try await sync()
         while try !directory.moveIntoPlace(partName, as: name.candidate(candidateNumber)) {
+            let taken = name.candidate(candidateNumber)
+            if directory.entry(taken) == .file(length: length), directory.sha256(of: taken) == digest {
+                // A concurrent download of the same photo got there first.
+                directory.remove(partName)
+                return DownloadResult(outcome: .skippedIdentical, fileURL: URL(fileURLWithPath: directory.path(taken)), bytes: length, resumedFrom: resumedFrom)
+            }
             candidateNumber += 1
         }
+        // Only now, with the file in place, do the resume records go: a failure before this keeps a resumable partial.
+        part.validator = nil
+        part.source = nil
         directory.sync()
         return DownloadResult(
             outcome: .downloaded, fileURL: URL(fileURLWithPath: directory.path(name.candidate(candidateNumber))),

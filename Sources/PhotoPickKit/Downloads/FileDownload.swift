@@ -45,7 +45,8 @@ struct FileDownload {
         let source = "\(photo.id)/\(size.rawValue)/\(format.rawValue)"
         while true {
             var takenNames: [String] = []
-            for number in 1..<10_000 {
+            var isWaiting = false
+            for number in 1..<10_000 where !isWaiting {
                 let candidate = name.candidate(number)
                 if directory.entry(candidate) != nil {
                     takenNames.append(candidate)
@@ -61,13 +62,15 @@ struct FileDownload {
                 case .heldByAnotherPhoto:
                     continue
                 case .heldByTheSamePhoto:
-                    do {
-                        try await Task.sleep(for: .milliseconds(50))
-                    } catch {
-                        throw APIError.cancelled
-                    }
+                    isWaiting = true
                 }
-                break  // look at every name again: the other download may have finished
+            }
+            guard isWaiting else { throw DownloadError.fileSystem(path: directory.url.path, reason: "no free name for \(name.candidate(1))") }
+            // Another download of this photo is under way: look at every name again once it may have finished.
+            do {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                throw APIError.cancelled
             }
         }
     }
@@ -81,7 +84,12 @@ struct FileDownload {
     /// Opens and locks a `.part` for this photo, unless another download holds it or it holds another photo.
     private static func claimPart(_ partName: String, in directory: DownloadDirectory, for source: String) throws(DownloadError) -> Claim {
         let part = try directory.openPart(partName)
-        guard part.lockExclusively() else { return part.source == source ? .heldByTheSamePhoto : .heldByAnotherPhoto }
+        guard part.lockExclusively() else {
+            // Held by a download that may not have said whose it is yet: wait rather than guess.
+            return part.source == nil || part.source == source ? .heldByTheSamePhoto : .heldByAnotherPhoto
+        }
+        // A download that finished (or gave up) may have unlinked the name after this one opened it.
+        guard directory.isSameFile(part, as: partName) else { return .heldByTheSamePhoto }
         // A partial that says it is another photo's is left for that photo. One that says nothing (a file
         // system without extended attributes) cannot be resumed by anyone, so it is started over below.
         if part.length > 0, let owner = part.source, owner != source { return .heldByAnotherPhoto }
@@ -98,7 +106,7 @@ struct FileDownload {
         if size == .original, format == .original { try checkSpace(needed: photo.bytes - resumedFrom) }
         if location == nil { location = endpoint }
         let policy = client.configuration.retryPolicy
-        let deadline = ContinuousClock.now + policy.deadline
+        var deadline = ContinuousClock.now + policy.deadline
         // Only failed tries count: following a redirect, refreshing a link or starting over is not failing.
         var failures = 0
         while true {
@@ -108,10 +116,19 @@ struct FileDownload {
             } catch let failure as RetryableFailure {
                 // A try that added bytes is progress, not failure, so only empty tries count toward the limit;
                 // the deadline bounds a server that trickles.
-                failures = part.length > lengthBefore ? 1 : failures + 1
+                if part.length > lengthBefore {
+                    failures = 1
+                    refreshes = 0
+                    deadline = ContinuousClock.now + policy.deadline
+                } else {
+                    failures += 1
+                }
                 let attempt = failures
                 let wait = max(failure.advised ?? .zero, policy.backoff(afterAttempt: max(attempt, 1)))
-                guard attempt < policy.maximumAttempts, ContinuousClock.now + wait < deadline else { throw failure.error }
+                guard attempt < policy.maximumAttempts, ContinuousClock.now + wait < deadline else {
+                    if part.length == 0 { directory.remove(partName) }
+                    throw failure.error
+                }
                 do {
                     try await Task.sleep(for: wait)
                 } catch {
@@ -120,6 +137,9 @@ struct FileDownload {
             } catch let skipped as SkippedIdentical {
                 directory.remove(partName)
                 return skipped.result
+            } catch {
+                if part.length == 0 { directory.remove(partName) }  // nothing to resume: leave no empty .part behind
+                throw error
             }
         }
     }
@@ -145,7 +165,7 @@ struct FileDownload {
         serverDigest = file.sha256
         try checkTakenNames(total: total)
         if let total { try checkSpace(needed: total - part.length) }
-        if response.status.code == 200, let validator = file.validator { part.validator = validator }
+        if response.status.code == 200 { part.validator = file.validator }
         if hashedBytes != part.length { rehash() }
         try await receive(response.body, total: total)
         let length = part.length
@@ -168,7 +188,7 @@ struct FileDownload {
     /// Sends the GET for the bytes, with a range when some are already here. Requests to the API's own
     /// origin go through the pacer like every other call.
     private func request(_ location: URL) async throws -> HTTPClientResponse {
-        let isPaced = Origin(location) == Origin(client.baseURL) && location.path.hasPrefix(client.baseURL.path)
+        let isPaced = isPaced(location)
         if isPaced {
             do {
                 try await client.pacer.admit()
@@ -184,6 +204,11 @@ struct FileDownload {
             if isPaced { await client.pacer.recordNoResponse() }
             throw error
         }
+    }
+
+    /// Requests below the API's base URL count against its budget; storage elsewhere does not.
+    private func isPaced(_ url: URL) -> Bool {
+        Origin(url) == Origin(client.baseURL) && url.path.hasPrefix(client.baseURL.path)
     }
 
     private func send(_ location: URL) async throws -> HTTPClientResponse {
@@ -208,7 +233,8 @@ struct FileDownload {
     private mutating func acceptStatus(_ response: HTTPClientResponse, _ file: FileHeaders, from url: URL) async throws -> Int64?? {
         switch response.status.code {
         case 200:
-            if part.length > 0 { try restart() }
+            // The whole file, as asked or because the range no longer applies: start over (not a failure).
+            if part.length > 0 { try restart(counted: false) }
             return .some(file.contentLength)
         case 206:
             guard let range = file.contentRange, range.first == part.length else {
@@ -265,7 +291,7 @@ struct FileDownload {
             location = endpoint
             return
         }
-        if raw.status == 429, Origin(url) != Origin(client.baseURL) {
+        if raw.status == 429, !isPaced(url) {
             await client.pacer.holdAfterRefusal(headers: response.headers)  // the API's own 429s were recorded already
         }
         if APIClient.retryableStatuses.contains(raw.status) {
@@ -291,8 +317,8 @@ struct FileDownload {
         throw .insufficientSpace(directory: directory.url.path, needed: needed, available: available)
     }
 
-    private mutating func restart() throws {
-        restarts += 1
+    private mutating func restart(counted: Bool = true) throws {
+        restarts += counted ? 1 : 0
         guard restarts <= Self.maximumRestarts else {
             throw DownloadError.unusableResponse("the server kept answering ranges that do not fit the partial file")
         }

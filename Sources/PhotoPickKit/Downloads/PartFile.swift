@@ -50,9 +50,10 @@ final class PartFile {
         }
     }
 
-    /// Takes the file for this process alone; false when another download holds it.
+    /// Takes the file for this download alone; false when another download holds it. Where the file system
+    /// cannot lock at all, it goes ahead unlocked rather than not at all.
     func lockExclusively() -> Bool {
-        flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        flock(descriptor, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK
     }
 
     static func writeError(_ path: String, errno: Int32 = errno) -> DownloadError {

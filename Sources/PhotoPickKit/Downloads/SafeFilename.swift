@@ -7,6 +7,8 @@ struct SafeFilename: Sendable, Hashable {
     let stem: String
     /// With its dot, such as `.jpg`; may be empty.
     let fileExtension: String
+    /// Used when not even one character of the stem fits.
+    let fallbackStem: String
 
     static let maximumBytes = 255
     static let partSuffix = ".part"
@@ -29,8 +31,14 @@ struct SafeFilename: Sendable, Hashable {
             stem += fileExtension
             fileExtension = ".jpg"
         }
+        if (stem + fileExtension).lowercased().hasSuffix(Self.partSuffix) {
+            // A name that looks like a partial download would be mistaken for one.
+            stem += fileExtension + "_"
+            fileExtension = ""
+        }
         self.stem = stem
         self.fileExtension = fileExtension
+        self.fallbackStem = "photo-\(photoID)"
     }
 
     /// The `n`-th choice: `name.jpg`, then `name (2).jpg`, `name (3).jpg`…, cut to fit with `.part` added.
@@ -44,7 +52,7 @@ struct SafeFilename: Sendable, Hashable {
             if used > budget { break }
             cut.append(character)
         }
-        return cut + suffix + fileExtension
+        return (cut.isEmpty ? fallbackStem : cut) + suffix + fileExtension
     }
 
     /// One component: separators and controls become `_`, bidi overrides vanish, dots cannot lead or repeat.

@@ -191,6 +191,19 @@ struct DownloadTests {
         }
     }
 
+    @Test func aRefusedDownloadLeavesNothingBehind() async throws {
+        try await withKitServer(photos: 5) { _, client, _ in
+            let photo = try await client.send(API.photo(id: 1))
+            let directory = makeDownloadDirectory()
+            await #expect {
+                try await client.download(photo: photo, format: .webp, into: directory)
+            } throws: { error in
+                (error as? APIError)?.code == .tariffNotSupported
+            }
+            #expect(listing(directory).isEmpty, "no empty .part is left")
+        }
+    }
+
     @Test func notEnoughSpaceFailsBeforeAnyRequest() async throws {
         try await withKitServer(photos: 5) { _, client, log in
             var photo = try await client.send(API.photo(id: 1))

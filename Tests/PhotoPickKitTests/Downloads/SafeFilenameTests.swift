@@ -38,6 +38,17 @@ struct SafeFilenameTests {
         }
     }
 
+    @Test func aNameThatLooksLikeAPartialIsChanged() {
+        let safe = SafeFilename(serverName: "a.jpg.part", photoID: 3, mimeType: nil, size: .original, format: .original)
+        #expect(safe.candidate(1) == "a.jpg.part_")
+    }
+
+    @Test func aStemWithNoCharacterThatFitsFallsBackToTheID() {
+        let heavy = "e" + String(repeating: "\u{301}", count: 200) + ".jpg"  // one grapheme of 401 bytes
+        let safe = SafeFilename(serverName: heavy, photoID: 12, mimeType: "image/jpeg", size: .original, format: .original)
+        #expect(safe.candidate(1) == "photo-12.jpg")
+    }
+
     @Test func variantsAreNamedAfterTheirSize() {
         #expect(name("IMG_7.heic", size: .fhd) == "IMG_7-fhd.jpg")
     }
