@@ -46,7 +46,7 @@ extension APIClient {
     ) async throws(APIError) -> AttemptOutcome {
         let remaining = deadline - ContinuousClock.now
         do {
-            try await pacer.admit(deadline: Date().addingTimeInterval(Double(remaining.components.seconds)))
+            try await pacer.admit(deadline: Date().addingTimeInterval(remaining.timeInterval))
         } catch let hold as RateLimitPacer.HoldOutlastsDeadline {
             throw .response(ErrorResponse(
                 status: 429, code: .rateLimited,

@@ -16,7 +16,7 @@ extension APIClient {
         request.method = HTTPMethod(rawValue: method)
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
         request.headers.add(name: "Accept", value: "application/json")
-        if Origin(url) == Origin(baseURL), let key = try await currentKey() {
+        if Origin(url) == baseOrigin, let key = try await currentKey() {
             request.headers.add(name: "Authorization", value: "Bearer \(key.secret)")
         }
         if let body {
@@ -52,8 +52,7 @@ extension APIClient {
     }
 
     nonisolated func log(_ method: String, _ url: URL, status: Int, since started: ContinuousClock.Instant, requestID: String?) {
-        let milliseconds = (ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000_000
-            + (ContinuousClock.now - started).components.seconds * 1000
+        let milliseconds = (ContinuousClock.now - started).milliseconds
         let level: Logger.Level = status >= 500 ? .warning : status >= 400 ? .info : .debug
         configuration.logger.log(level: level, "\(method) \(Redaction.url(url)) \(status) \(milliseconds) ms\(requestID.map { " id \($0)" } ?? "")")
     }

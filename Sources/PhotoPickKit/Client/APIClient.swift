@@ -14,6 +14,8 @@ import NIOHTTP1
 public actor APIClient {
     /// Such as `https://api.photopick.cz/api/v1`.
     public nonisolated let baseURL: URL
+    /// Where the key may go, and nowhere else.
+    nonisolated let baseOrigin: Origin
     nonisolated let configuration: Configuration
     nonisolated let httpClient: HTTPClient
     nonisolated let pacer = RateLimitPacer()
@@ -23,6 +25,7 @@ public actor APIClient {
     /// A client with its own connection pool; call `shutdown()` when done with it.
     public init(configuration: Configuration) {
         self.baseURL = configuration.baseURL
+        self.baseOrigin = Origin(configuration.baseURL)
         self.configuration = configuration
         var http = HTTPClient.Configuration()
         http.redirectConfiguration = .disallow

@@ -10,8 +10,6 @@ public struct Request<Response: Sendable>: Sendable {
     public var query: [(name: String, value: String)]
     /// The JSON body, already encoded.
     public var body: Data?
-    /// Whether repeating the call is harmless, so failures may be retried blindly.
-    public var isIdempotent: Bool
     let decode: @Sendable (RawResponse) throws -> Response
 
     init(
@@ -23,11 +21,13 @@ public struct Request<Response: Sendable>: Sendable {
         self.query = query
         // Our bodies are plain structs of strings, numbers and optionals: encoding them cannot fail.
         self.body = body.map { try! JSONEncoder().encode($0) }
-        self.isIdempotent = method != .post
         self.decode = decode
     }
 
     public typealias Method = RequestMethod
+
+    /// Whether repeating the call is harmless, so failures may be retried blindly: every method but POST.
+    public var isIdempotent: Bool { method != .post }
 
     /// The absolute URL of this request below `baseURL`.
     public func url(relativeTo baseURL: URL) -> URL {

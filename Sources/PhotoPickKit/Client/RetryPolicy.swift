@@ -25,9 +25,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The wait before try `attempt + 1`, after `attempt` tries failed: uniform in 0...min(max, base·2^(attempt-1)).
     func backoff<Generator: RandomNumberGenerator>(afterAttempt attempt: Int, using generator: inout Generator) -> Duration {
         let ceiling = min(maximumDelay, baseDelay * (1 << min(max(attempt - 1, 0), 30)))
-        let nanoseconds = ceiling.components.seconds * 1_000_000_000 + ceiling.components.attoseconds / 1_000_000_000
-        guard nanoseconds > 0 else { return .zero }
-        return .nanoseconds(Int64.random(in: 0...nanoseconds, using: &generator))
+        return ceiling * Double.random(in: 0...1, using: &generator)
     }
 
     func backoff(afterAttempt attempt: Int) -> Duration {

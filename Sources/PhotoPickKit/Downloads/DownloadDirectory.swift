@@ -56,10 +56,11 @@ final class DownloadDirectory: Sendable {
         }
     }
 
-    /// The SHA-256 of a regular file here, or nil if it cannot be read.
-    func sha256(of name: String) -> [UInt8]? {
+    /// Whether `name` is a regular file of exactly `length` bytes with this SHA-256; only same-length files are hashed.
+    func holds(_ name: String, length: Int64, digest: [UInt8]) -> Bool {
+        guard entry(name) == .file(length: length) else { return false }
         var hasher = SHA256()
-        return hash(name, into: &hasher) ? Array(hasher.finalize()) : nil
+        return hash(name, into: &hasher) && Array(hasher.finalize()) == digest
     }
 
     /// Opens `name` for appending, creating it; a link or other non-file there is removed first.

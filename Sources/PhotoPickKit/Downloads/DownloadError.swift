@@ -22,7 +22,7 @@ public enum DownloadError: UserFacingError, Sendable, Equatable {
         case .lengthMismatch(let filename, let expected, let actual):
             "\(filename.oneLine) arrived with \(actual) bytes instead of \(expected); it was deleted, download it again."
         case .insufficientSpace(let directory, let needed, let available):
-            "Not enough space in \(directory.oneLine): \(ByteCount.text(needed)) needed, \(ByteCount.text(available)) free; free some space or choose another folder."
+            "Not enough space in \(directory.oneLine): \(needed.formatted(.byteCount(style: .decimal))) needed, \(available.formatted(.byteCount(style: .decimal))) free; free some space or choose another folder."
         case .diskFull(let path):
             "The disk filled up while writing \(path.oneLine); free some space and resume, the partial file is kept."
         case .fileSystem(let path, let reason):
@@ -30,19 +30,5 @@ public enum DownloadError: UserFacingError, Sendable, Equatable {
         case .unusableResponse(let reason):
             "The download failed: \(reason.oneLine); try again later."
         }
-    }
-}
-
-/// Byte counts for people: `5.8 MB`.
-enum ByteCount {
-    static func text(_ bytes: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
     }
 }

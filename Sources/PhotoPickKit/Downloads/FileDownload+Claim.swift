@@ -11,19 +11,15 @@ extension FileDownload {
         let name = SafeFilename(serverName: photo.filename, photoID: photo.id, mimeType: photo.mimeType, size: size, format: format)
         let source = "\(photo.id)/\(size.rawValue)/\(format.rawValue)"
         while true {
-            var takenNames: [String] = []
             var isWaiting = false
             for number in 1..<10_000 where !isWaiting {
                 let candidate = name.candidate(number)
-                if directory.entry(candidate) != nil {
-                    takenNames.append(candidate)
-                    continue
-                }
+                if directory.entry(candidate) != nil { continue }
                 switch try claimPart(candidate + SafeFilename.partSuffix, in: directory, for: source) {
                 case .claimed(let part):
                     return FileDownload(
                         client: client, photo: photo, size: size, format: format, directory: directory, name: name,
-                        progress: progress, takenNames: takenNames, candidateNumber: number,
+                        progress: progress, candidateNumber: number,
                         partName: candidate + SafeFilename.partSuffix, part: part
                     )
                 case .heldByAnotherPhoto:

@@ -13,21 +13,20 @@ extension FileDownload {
             directory.remove(partName)
             throw DownloadError.lengthMismatch(filename: name.candidate(candidateNumber), expected: photo.bytes, actual: length)
         }
-        let earlierNames = Set(takenNames + (1..<candidateNumber).map(name.candidate)).sorted()
-        if let taken = earlierNames.first(where: { directory.entry($0) == .file(length: length) && directory.sha256(of: $0) == digest }) {
+        if let taken = earlierName(holding: length, digest: digest) {
             // The same bytes already sit under an earlier name: no digest came to compare before fetching,
             // or a concurrent download of the same photo finished first.
             directory.remove(partName)
-            return DownloadResult(outcome: .skippedIdentical, fileURL: URL(fileURLWithPath: directory.path(taken)), bytes: length, resumedFrom: resumedFrom)
+            return result(.skippedIdentical, taken, bytes: length)
         }
         if let takenAt = photo.takenAt { part.setModificationTime(takenAt) }
         try await sync()
         while try !directory.moveIntoPlace(partName, as: name.candidate(candidateNumber)) {
             let taken = name.candidate(candidateNumber)
-            if directory.entry(taken) == .file(length: length), directory.sha256(of: taken) == digest {
+            if directory.holds(taken, length: length, digest: digest) {
                 // A concurrent download of the same photo got there first.
                 directory.remove(partName)
-                return DownloadResult(outcome: .skippedIdentical, fileURL: URL(fileURLWithPath: directory.path(taken)), bytes: length, resumedFrom: resumedFrom)
+                return result(.skippedIdentical, taken, bytes: length)
             }
             candidateNumber += 1
         }
@@ -35,10 +34,7 @@ extension FileDownload {
         part.validator = nil
         part.source = nil
         directory.sync()
-        return DownloadResult(
-            outcome: .downloaded, fileURL: URL(fileURLWithPath: directory.path(name.candidate(candidateNumber))),
-            bytes: length, resumedFrom: resumedFrom
-        )
+        return result(.downloaded, name.candidate(candidateNumber), bytes: length)
     }
 
     /// `fsync` off the cooperative pool: a file is renamed into place only once it is on the disk.

@@ -13,8 +13,7 @@ struct FileDownload {
     let directory: DownloadDirectory
     let name: SafeFilename
     let progress: (@Sendable (DownloadProgress) -> Void)?
-    /// Candidate names already taken by files, which may hold these very bytes.
-    var takenNames: [String]
+    /// Which of the name's candidates this download writes; the earlier ones were taken when it started.
     var candidateNumber: Int
     var partName: String
     let part: PartFile
@@ -141,7 +140,7 @@ struct FileDownload {
 
     /// Requests below the API's base URL count against its budget; storage elsewhere does not.
     private func isPaced(_ url: URL) -> Bool {
-        Origin(url) == Origin(client.baseURL) && url.path.hasPrefix(client.baseURL.path)
+        Origin(url) == client.baseOrigin && url.path.hasPrefix(client.baseURL.path)
     }
 
     private func send(_ location: URL) async throws -> HTTPClientResponse {
@@ -237,12 +236,13 @@ struct FileDownload {
     private mutating func checkTakenNames(total: Int64?) throws {
         guard !hasCheckedTakenNames else { return }
         hasCheckedTakenNames = true
-        guard let total, let serverDigest, let taken = identicalTakenName(length: total, digest: serverDigest) else { return }
+        guard let total, let serverDigest, let taken = earlierName(holding: total, digest: serverDigest) else { return }
         throw SkippedIdentical(result: result(.skippedIdentical, taken, bytes: total))
     }
 
-    private func identicalTakenName(length: Int64, digest: [UInt8]) -> String? {
-        takenNames.first { directory.entry($0) == .file(length: length) && directory.sha256(of: $0) == digest }
+    /// The earlier candidate name that already holds exactly these bytes, if any.
+    func earlierName(holding length: Int64, digest: [UInt8]) -> String? {
+        (1..<candidateNumber).map(name.candidate).first { directory.holds($0, length: length, digest: digest) }
     }
 
     private func checkSpace(needed: Int64) throws(DownloadError) {
@@ -272,7 +272,7 @@ struct FileDownload {
         return failure.isRetryable ? RetryableFailure(error: failure.error, advised: nil) : failure.error
     }
 
-    private func result(_ outcome: DownloadResult.Outcome, _ name: String, bytes: Int64) -> DownloadResult {
+    func result(_ outcome: DownloadResult.Outcome, _ name: String, bytes: Int64) -> DownloadResult {
         DownloadResult(outcome: outcome, fileURL: URL(fileURLWithPath: directory.path(name)), bytes: bytes, resumedFrom: resumedFrom)
     }
 }

@@ -1,7 +1,6 @@
 /// The PhotoPick API v1 endpoints, as typed requests: `client.send(API.photos(limit: 100))`.
 public enum API {
-    /// The default and largest page size the contract allows.
-    public static let defaultPageSize = 50
+    /// The largest page size the contract allows.
     public static let maximumPageSize = 100
 
     static func pageQuery(limit: Int?, cursor: String?) -> [(name: String, value: String)] {

@@ -16,7 +16,7 @@ extension APIError {
 extension APIError {
     /// `300 ms` or `30 s`, the same in every locale.
     static func text(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.milliseconds
         return milliseconds < 1000 ? "\(milliseconds) ms" : "\(milliseconds / 1000) s"
     }
 }

@@ -7,11 +7,14 @@ public struct Customer: Sendable, Hashable, Decodable {
     public var extra: [String: JSONValue]
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        var extra = container.unknownMembers(excluding: ["id", "name", "tariff"])
-        id = container.lenient(Int.self, "id", extra: &extra)
-        name = container.lenient(String.self, "name", extra: &extra)
-        tariff = container.lenient(String.self, "tariff", extra: &extra)
-        self.extra = extra
+        guard case .object(let object) = try JSONValue(from: decoder) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected a customer object"))
+        }
+        var members = JSONMembers(object)
+        var extra: [String: JSONValue] = [:]
+        id = members.takeLeniently("id", into: &extra, \.intValue)
+        name = members.takeLeniently("name", into: &extra, \.stringValue)
+        tariff = members.takeLeniently("tariff", into: &extra, \.stringValue)
+        self.extra = extra.merging(members.remaining) { kept, _ in kept }
     }
 }

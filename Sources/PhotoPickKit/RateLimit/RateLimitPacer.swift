@@ -142,7 +142,7 @@ actor RateLimitPacer {
     func holdAfterRefusal(headers: HTTPHeaders) {
         let now = Date()
         let wait = RetryAdvice.wait(in: headers, now: now) ?? .seconds(1)
-        let until = now.addingTimeInterval(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+        let until = now.addingTimeInterval(wait.timeInterval)
         holdUntil = max(holdUntil ?? until, until)
         publish()
     }
