@@ -58,20 +58,19 @@ func withKitServer<Result>(
     _ body: (PhotoPickServer, APIClient, LineLog) async throws -> Result
 ) async throws -> Result {
     let serverLog = LineLog()
-    let server = try await TestServer.start(photos: photos, seed: seed) { configuration in
+    return try await TestServer.with(photos: photos, seed: seed, { configuration in
         configuration.requestLog = { serverLog.append($0) }
         configure(&configuration)
-    }
-    let client = APIClient.forTesting(server, retryPolicy: retryPolicy, log: clientLog)
-    do {
-        let result = try await body(server, client, serverLog)
-        try? await client.shutdown()
-        await server.stop()
-        return result
-    } catch {
-        try? await client.shutdown()
-        await server.stop()
-        throw error
+    }) { server, _ in
+        let client = APIClient.forTesting(server, retryPolicy: retryPolicy, log: clientLog)
+        do {
+            let result = try await body(server, client, serverLog)
+            try? await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
     }
 }
 
