@@ -82,7 +82,8 @@ extension PhotoPickServer {
         _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ injectFaults: FaultMiddleware
     ) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
-        router.add(middleware: EnvelopeMiddleware(requestLog: configuration.requestLog))
+        let methods = SystemRoutes.MethodTable()
+        router.add(middleware: EnvelopeMiddleware(requestLog: configuration.requestLog, methods: methods))
         SystemRoutes.register(on: router)
         if configuration.filesPort == nil { FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment) }
         // Faults come after authentication, so an injected 429, 503 or 500 carries X-RateLimit-* like a real one.
@@ -93,6 +94,7 @@ extension PhotoPickServer {
         PhotoRoutes.register(on: v1, environment)
         DownloadRoutes.register(on: v1, environment)
         TagRoutes.register(on: v1, environment)
+        methods.learn(from: router.routes)
         return router
     }
 
@@ -102,7 +104,7 @@ extension PhotoPickServer {
         let router = Router(context: ServerContext.self)
         var requestLog: (@Sendable (String) -> Void)?
         if let log = configuration.requestLog { requestLog = { line in log("files: " + line) } }
-        router.add(middleware: EnvelopeMiddleware(requestLog: requestLog))
+        router.add(middleware: EnvelopeMiddleware(requestLog: requestLog, methods: SystemRoutes.MethodTable()))
         FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment)
         return router
     }

@@ -21,22 +21,24 @@ struct AuthMiddleware: RouterMiddleware {
                 status: .forbidden, code: "ip_not_whitelisted",
                 message: "This key may not be used from \(source); add the address to the key's allow-list"
             ).response(from: request, context: context)
-        } else if rateLimiter.consume(keyID: key.id, now: now).isAllowed {
-            var context = context
-            context.apiKey = key
-            do {
-                response = try await next(request, context)
-            } catch let failure as APIFailure {
-                response = try failure.response(from: request, context: context)
-            }
         } else {
-            let budget = rateLimiter.peek(keyID: key.id, now: now)
-            let wait = max(1, budget.reset - now)
-            response = try APIFailure(
-                status: .tooManyRequests, code: "rate_limited",
-                message: "Rate limit of \(budget.limit) requests per minute reached; retry in \(wait) s",
-                headers: [.retryAfter: retryAfter.value(seconds: wait)]
-            ).response(from: request, context: context)
+            let decision = rateLimiter.consume(keyID: key.id, now: now)
+            if decision.isAllowed {
+                var context = context
+                context.apiKey = key
+                do {
+                    response = try await next(request, context)
+                } catch let failure as APIFailure {
+                    response = try failure.response(from: request, context: context)
+                }
+            } else {
+                let wait = max(1, decision.reset - now)
+                response = try APIFailure(
+                    status: .tooManyRequests, code: "rate_limited",
+                    message: "Rate limit of \(decision.limit) requests per window reached; retry in \(wait) s",
+                    headers: [.retryAfter: retryAfter.value(seconds: wait)]
+                ).response(from: request, context: context)
+            }
         }
         // Read after the handler: with concurrent requests, the figures are the budget as it stands now.
         let budget = rateLimiter.peek(keyID: key.id, now: now)

@@ -7,6 +7,8 @@ struct EnvelopeMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     let requestLog: (@Sendable (String) -> Void)?
+    /// For a 405 with `Allow` on a known path.
+    let methods: SystemRoutes.MethodTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -19,7 +21,7 @@ struct EnvelopeMiddleware: RouterMiddleware {
         } catch let failure as APIFailure {
             response = try failure.response(from: request, context: context)
         } catch let error as HTTPError where error.status == .notFound {
-            response = try SystemRoutes.unrouted(request).response(from: request, context: context)
+            response = try SystemRoutes.unrouted(request, methods: methods).response(from: request, context: context)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
             response = try APIFailure.internalError().response(from: request, context: context)
