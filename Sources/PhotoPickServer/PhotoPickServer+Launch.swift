@@ -14,7 +14,7 @@ extension PhotoPickServer {
 
     static func launch(
         _ configuration: ServerConfiguration, _ environment: ServerEnvironment, _ faults: FaultInjector,
-        dataDirectory: URL, temporaryDirectory: URL?
+        dataDirectory: URL, removesDataOnStop: Bool
     ) async throws -> PhotoPickServer {
         var logger = Logger(label: "photopick.server")
         logger.logLevel = .critical
@@ -62,7 +62,7 @@ extension PhotoPickServer {
             baseURL: URL(string: "http://\(host):\(apiPort)/api/v1")!, port: apiPort, filesPort: filesPort,
             keys: environment.keys.records.map(\.spec), facts: environment.library.facts,
             filesOrigin: environment.filesOrigin, images: environment.images, library: environment.library, serviceGroup: group, running: running,
-            dataDirectory: dataDirectory, temporaryDirectory: temporaryDirectory
+            dataDirectory: dataDirectory, removesDataOnStop: removesDataOnStop
         )
     }
 

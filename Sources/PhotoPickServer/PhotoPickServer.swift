@@ -40,7 +40,8 @@ public final class PhotoPickServer: Sendable {
 
     private let serviceGroup: ServiceGroup
     private let running: Task<Void, any Error>
-    private let temporaryDirectory: URL?
+    /// Whether `dataDirectory` is a temporary one, removed on stop.
+    private let removesDataOnStop: Bool
 
     /// A full-scope key (the first one given, or the one kept in the library).
     public var demoKey: String { keys.first { $0.scopes == Set(Scope.allCases) }?.key ?? keys[0].key }
@@ -48,7 +49,7 @@ public final class PhotoPickServer: Sendable {
     init(
         baseURL: URL, port: Int, filesPort: Int?, keys: [KeySpec], facts: LibraryStore.Facts, filesOrigin: FilesOriginLedger,
         images: ImageStore, library: LibraryStore, serviceGroup: ServiceGroup, running: Task<Void, any Error>, dataDirectory: URL,
-        temporaryDirectory: URL?
+        removesDataOnStop: Bool
     ) {
         self.baseURL = baseURL
         self.port = port
@@ -63,18 +64,18 @@ public final class PhotoPickServer: Sendable {
         self.serviceGroup = serviceGroup
         self.running = running
         self.dataDirectory = dataDirectory
-        self.temporaryDirectory = temporaryDirectory
+        self.removesDataOnStop = removesDataOnStop
     }
 
     /// Opens (or makes) the library, binds the ports and returns once the server answers.
     public static func start(_ configuration: ServerConfiguration) async throws -> PhotoPickServer {
         try configuration.validate()
-        guard configuration.dataDirectory == nil else {
-            return try await start(configuration, in: configuration.dataDirectory!, temporaryDirectory: nil)
+        if let directory = configuration.dataDirectory {
+            return try await start(configuration, in: directory, removesDataOnStop: false)
         }
         let temporary = FileManager.default.temporaryDirectory.appending(path: "photopick-server-\(UUID().uuidString)")
         do {
-            return try await start(configuration, in: temporary, temporaryDirectory: temporary)
+            return try await start(configuration, in: temporary, removesDataOnStop: true)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw error
@@ -82,7 +83,7 @@ public final class PhotoPickServer: Sendable {
     }
 
     private static func start(
-        _ configuration: ServerConfiguration, in directory: URL, temporaryDirectory: URL?
+        _ configuration: ServerConfiguration, in directory: URL, removesDataOnStop: Bool
     ) async throws -> PhotoPickServer {
         try makeDirectory(directory)
         let library: LibraryStore
@@ -107,7 +108,7 @@ public final class PhotoPickServer: Sendable {
             retryAfter: retryAfter
         )
         let faults = FaultInjector(rate: configuration.faultRate, kinds: configuration.faults, seed: configuration.seed)
-        return try await launch(configuration, environment, faults, dataDirectory: directory, temporaryDirectory: temporaryDirectory)
+        return try await launch(configuration, environment, faults, dataDirectory: directory, removesDataOnStop: removesDataOnStop)
     }
 
     /// Stops accepting connections, finishes what is in flight, checkpoints and closes the library,
@@ -119,7 +120,7 @@ public final class PhotoPickServer: Sendable {
         // is not enough: GRDB closes its read-only readers last, and they cannot checkpoint.
         _ = try? await library.database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         try? library.database.close()
-        if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
+        if removesDataOnStop { try? FileManager.default.removeItem(at: dataDirectory) }
     }
 
     /// Waits until the server stops, for `photopick serve`.

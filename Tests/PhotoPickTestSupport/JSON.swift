@@ -36,7 +36,6 @@ public enum JSON: Decodable, Equatable, Sendable {
 
     public var string: String? { if case .string(let value) = self { value } else { nil } }
     public var int: Int? { if case .number(let value) = self { Int(exactly: value) } else { nil } }
-    public var double: Double? { if case .number(let value) = self { value } else { nil } }
     public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
     public var array: [JSON] { if case .array(let value) = self { value } else { [] } }
     public var isNull: Bool { self == .null }
