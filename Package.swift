@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "photopick-bench", targets: ["photopick-bench"]),
         .library(name: "PhotoPickKit", targets: ["PhotoPickKit"]),
         .library(name: "PhotoPickServer", targets: ["PhotoPickServer"]),
+        .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -49,6 +50,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The view model: state as a value, events, and a driver that runs effects. No terminal.
+        .target(
+            name: "PhotoBrowser",
+            dependencies: [
+                "PhotoPickKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "PhotoPickServer",
             dependencies: [
@@ -75,6 +86,7 @@ let package = Package(
         .executableTarget(
             name: "photopick-bench",
             dependencies: [
+                "PhotoBrowser",
                 "PhotoPickKit",
                 "PhotoPickServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -108,6 +120,17 @@ let package = Package(
                 "PhotoPickTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PhotoBrowserTests",
+            dependencies: [
+                "PhotoBrowser",
+                "PhotoPickKit",
+                "PhotoPickServer",
+                "PhotoPickTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(

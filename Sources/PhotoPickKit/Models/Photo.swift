@@ -51,6 +51,11 @@ public struct Photo: Sendable, Hashable, Identifiable {
         public var make: String?
         /// The model, such as `X-T5`.
         public var model: String?
+
+        public init(make: String?, model: String?) {
+            self.make = make
+            self.model = model
+        }
     }
 
     /// How it was exposed; each part is optional.
@@ -63,6 +68,13 @@ public struct Photo: Sendable, Hashable, Identifiable {
         public var exposureTime: String?
         /// In millimetres.
         public var focalLength: Double?
+
+        public init(iso: Int?, fNumber: Double?, exposureTime: String?, focalLength: Double?) {
+            self.iso = iso
+            self.fNumber = fNumber
+            self.exposureTime = exposureTime
+            self.focalLength = focalLength
+        }
     }
 
     /// Where it was taken.
@@ -71,6 +83,11 @@ public struct Photo: Sendable, Hashable, Identifiable {
         public var latitude: Double
         /// Degrees east.
         public var longitude: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
     }
 }
 

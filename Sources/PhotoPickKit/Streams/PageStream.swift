@@ -9,15 +9,18 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
 
     let client: APIClient
     let pageSize: Int
+    let startCursor: String?
 
-    /// Pages of `pageSize` items (at most 100, the contract's maximum).
-    public init(client: APIClient, pageSize: Int = API.maximumPageSize) {
+    /// Pages of `pageSize` items (at most 100, the contract's maximum), from the start or from `cursor`,
+    /// a `nextCursor` an earlier walk stopped at.
+    public init(client: APIClient, pageSize: Int = API.maximumPageSize, startingAt cursor: String? = nil) {
         self.client = client
         self.pageSize = Swift.min(Swift.max(pageSize, 1), API.maximumPageSize)
+        startCursor = cursor
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(client: client, pageSize: pageSize)
+        Iterator(client: client, pageSize: pageSize, cursor: startCursor)
     }
 
     /// Walks the pages; throws `APIError`, or `InvalidCursorError` when the server refuses a cursor.
@@ -30,9 +33,10 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
         private var deliveredCount = 0
         private var lastDeliveredID: Int?
 
-        init(client: APIClient, pageSize: Int) {
+        init(client: APIClient, pageSize: Int, cursor: String?) {
             self.client = client
             self.pageSize = pageSize
+            self.cursor = cursor
         }
 
         public mutating func next() async throws -> Page<Item>? {

@@ -1,0 +1,164 @@
+/// The list the user moves through: every loaded photo in the chosen order, the ones the filter lets
+/// through, the cursor and the rows in view. Positions are places in the filtered list; the values
+/// stored are library indices.
+public struct PhotoList: Sendable {
+    /// The order photos are listed in.
+    public private(set) var sort: SortKey = .captureTime
+    /// What the list lets through.
+    public private(set) var filter = PhotoFilter()
+    /// Every loaded photo, sorted.
+    private var order: [Int32] = []
+    /// The photos the filter lets through, sorted.
+    private var visible: [Int32] = []
+    /// The cursor's position in the filtered list.
+    public private(set) var cursor = 0
+    /// The first position in view.
+    public private(set) var top = 0
+    /// How many rows are in view.
+    public private(set) var pageHeight = 20
+
+    /// How many photos the filter lets through.
+    public var count: Int { visible.count }
+
+    /// The library index of the photo at a position in the filtered list.
+    public func libraryIndex(at position: Int) -> Int { Int(visible[position]) }
+
+    /// The library index under the cursor, if the list is not empty.
+    public var currentIndex: Int? {
+        visible.isEmpty ? nil : Int(visible[cursor])
+    }
+
+    /// Positions in view, for a view that draws only those rows.
+    public var rowsInView: Range<Int> { top..<min(top + pageHeight, visible.count) }
+
+    /// Library indices in the filtered list, in order.
+    public var libraryIndices: some Collection<Int> { visible.lazy.map(Int.init) }
+
+    // MARK: - Changes from outside
+
+    /// Adds newly loaded photos where they belong; the cursor stays on its photo.
+    mutating func insert(_ new: Range<Int>, library: PhotoLibrary, selection: Selection) {
+        guard !new.isEmpty else { return }
+        let anchor = currentIndex
+        let precedes = comparator(library)
+        let sorted = new.map(Int32.init).sorted(by: precedes)
+        Self.merge(sorted, into: &order, by: precedes)
+        Self.merge(sorted.filter { filter.matches(Int($0), in: library, selection: selection) }, into: &visible, by: precedes)
+        relocate(anchor, library: library)
+    }
+
+    mutating func setSort(_ sort: SortKey, library: PhotoLibrary, selection: Selection) {
+        let anchor = currentIndex
+        self.sort = sort
+        let precedes = comparator(library)
+        order.sort(by: precedes)
+        visible.sort(by: precedes)
+        relocate(anchor, library: library)
+    }
+
+    /// Applies a new filter in one pass over the loaded photos. When the photo under the cursor is
+    /// filtered out, the cursor goes to the next one that is not, in sort order.
+    mutating func setFilter(_ filter: PhotoFilter, library: PhotoLibrary, selection: Selection) {
+        let anchor = currentIndex
+        self.filter = filter
+        visible = filter.isEmpty ? order : order.filter { filter.matches(Int($0), in: library, selection: selection) }
+        guard let anchor else { return clampCursor() }
+        if filter.matches(anchor, in: library, selection: selection) { return relocate(anchor, library: library) }
+        let start = order.firstIndex(of: Int32(anchor)) ?? 0
+        let next = order[start...].first { filter.matches(Int($0), in: library, selection: selection) }
+            ?? order[..<start].last { filter.matches(Int($0), in: library, selection: selection) }
+        relocate(next.map(Int.init), library: library)
+    }
+
+    /// Sets how many rows the view shows.
+    mutating func setPageHeight(_ rows: Int) {
+        pageHeight = max(1, rows)
+        follow()
+    }
+
+    // MARK: - Moving
+
+    /// Moves the cursor; O(1) whatever the list's length.
+    mutating func move(_ motion: CursorMotion) {
+        guard !visible.isEmpty else { return }
+        let half = max(1, pageHeight / 2)
+        switch motion {
+        case .up: cursor -= 1
+        case .down: cursor += 1
+        case .pageUp: cursor -= pageHeight
+        case .pageDown: cursor += pageHeight
+        case .halfPageUp: cursor -= half
+        case .halfPageDown: cursor += half
+        case .top: cursor = 0
+        case .bottom: cursor = visible.count - 1
+        case .position(let position): cursor = position
+        }
+        clampCursor()
+    }
+
+    /// The position of a photo in the filtered list, found by binary search in O(log n).
+    func position(of index: Int, library: PhotoLibrary) -> Int? {
+        let precedes = comparator(library)
+        let target = Int32(index)
+        var low = 0, high = visible.count
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(visible[middle], target) { low = middle + 1 } else { high = middle }
+        }
+        return low < visible.count && visible[low] == target ? low : nil
+    }
+
+    // MARK: - Internals
+
+    private func comparator(_ library: PhotoLibrary) -> (Int32, Int32) -> Bool {
+        let sort = sort
+        return { sort.precedes(library[Int($0)], library[Int($1)]) }
+    }
+
+    /// Puts the cursor back on `index` after the list changed, shifting the view by as much, so the
+    /// screen does not jump under the user.
+    private mutating func relocate(_ index: Int?, library: PhotoLibrary) {
+        if let index, let position = position(of: index, library: library) {
+            top += position - cursor
+            cursor = position
+        }
+        clampCursor()
+    }
+
+    private mutating func clampCursor() {
+        cursor = min(max(cursor, 0), max(visible.count - 1, 0))
+        follow()
+    }
+
+    /// Scrolls just enough to keep the cursor in view.
+    private mutating func follow() {
+        if cursor < top { top = cursor }
+        if cursor >= top + pageHeight { top = cursor - pageHeight + 1 }
+        top = min(max(top, 0), max(visible.count - pageHeight, 0))
+    }
+
+    /// Merges sorted `items` into sorted `base`, finding each one's place by binary search from where
+    /// the last one went: O(m log n) comparisons, and a plain append when they all go at the end.
+    static func merge(_ items: [Int32], into base: inout [Int32], by precedes: (Int32, Int32) -> Bool) {
+        guard let first = items.first else { return }
+        if base.isEmpty || !precedes(first, base[base.count - 1]) {
+            base.append(contentsOf: items)
+            return
+        }
+        var result: [Int32] = []
+        result.reserveCapacity(base.count + items.count)
+        var from = 0
+        for item in items {
+            var low = from, high = base.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(base[middle], item) { low = middle + 1 } else { high = middle }
+            }
+            result.append(contentsOf: base[from..<low])
+            result.append(item)
+            from = low
+        }
+        result.append(contentsOf: base[from...])
+        base = result
+    }
+}

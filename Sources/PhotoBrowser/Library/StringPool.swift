@@ -1,0 +1,19 @@
+/// One copy of each repeated string (camera bodies, lenses, MIME types), so 100,000 photos share a few dozen.
+struct StringPool: Sendable {
+    private var strings: [String] = [""]
+    private var ids: [String: Int32] = [:]
+
+    /// The string's number; 0 stands for none.
+    mutating func intern(_ string: String?) -> Int32 {
+        guard let string else { return 0 }
+        if let id = ids[string] { return id }
+        let id = Int32(strings.count)
+        strings.append(string)
+        ids[string] = id
+        return id
+    }
+
+    subscript(id: Int32) -> String? {
+        id == 0 ? nil : strings[Int(id)]
+    }
+}

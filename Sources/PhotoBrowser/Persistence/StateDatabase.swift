@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// photopick's own state, kept between runs: the tag-edit outbox and the download queue, in one SQLite
+/// file under `$XDG_STATE_HOME/photopick`. Every row names its library, so a demo and a real account
+/// (or two accounts) never see each other's edits.
+public final class StateDatabase: Sendable {
+    let queue: DatabaseQueue
+    /// The file.
+    public let url: URL
+
+    /// Opens (creating it when missing) `state.sqlite` in `directory`, a folder only the user can read.
+    public init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        url = directory.appendingPathComponent("state.sqlite")
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        try Self.migrator.migrate(queue)
+    }
+
+    /// `$XDG_STATE_HOME/photopick`, or `~/.local/state/photopick` when it is unset or not absolute.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("photopick")
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".local/state/photopick")
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE tag_delta (
+                    sequence INTEGER PRIMARY KEY,
+                    library TEXT NOT NULL,
+                    photo_id INTEGER NOT NULL,
+                    tag_id INTEGER NOT NULL,
+                    change TEXT NOT NULL CHECK (change IN ('add', 'remove'))
+                );
+                CREATE INDEX tag_delta_photo ON tag_delta (library, photo_id);
+                CREATE TABLE download (
+                    id INTEGER PRIMARY KEY,
+                    library TEXT NOT NULL,
+                    photo_id INTEGER NOT NULL,
+                    variant TEXT NOT NULL,
+                    directory TEXT NOT NULL,
+                    filename TEXT NOT NULL,
+                    photo_bytes INTEGER NOT NULL,
+                    taken_at REAL,
+                    mime_type TEXT,
+                    estimated_bytes INTEGER NOT NULL,
+                    status TEXT NOT NULL,
+                    failure TEXT,
+                    received_bytes INTEGER NOT NULL DEFAULT 0,
+                    total_bytes INTEGER,
+                    result_path TEXT,
+                    UNIQUE (library, photo_id, variant)
+                );
+                """)
+        }
+        return migrator
+    }
+}

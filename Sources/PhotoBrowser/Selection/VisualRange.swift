@@ -1,0 +1,9 @@
+/// A range being selected by moving the cursor from an anchor, as in vim's visual mode.
+public struct VisualRange: Sendable, Equatable {
+    /// Where the range started, as a position in the filtered list.
+    public let anchor: Int
+    /// The selection from before the range, restored where the range retreats and on cancel.
+    let base: Selection
+    /// The positions currently covered.
+    var covered: ClosedRange<Int>
+}

@@ -1,0 +1,20 @@
+import Foundation
+import PhotoPickKit
+
+/// Work an event asks for, run by `BrowserSession`; its results come back as events.
+public enum BrowserEffect: Sendable, Equatable {
+    case loadPhotos(from: String?)
+    case cancelLoading
+    case recordTagDeltas([TagDelta])
+    case discardTagDeltas(tagID: Int)
+    case createTag(name: String, color: String?)
+    case renameTag(id: Int, name: String)
+    case recolourTag(id: Int, color: String?)
+    case deleteTag(id: Int)
+    case checkSpace([DownloadItem], directory: URL, needed: Int64)
+    case saveDownloads([DownloadItem])
+    case deleteDownloads([DownloadItem], discardPartials: Bool)
+    case startDownload(DownloadItem)
+    case stopDownload(id: Int64)
+    case expireMessage(id: Int)
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PhotoPickKit
+
+/// Everything that can happen to a browsing session, named after what happened: what the user did,
+/// and what the network, the disk and the clock reported.
+public enum BrowserEvent: Sendable {
+    // MARK: The user
+    case cursorMoved(CursorMotion)
+    case viewResized(rows: Int)
+    case sortCycled
+    case sortChosen(SortKey)
+    case filterTextChanged(String)
+    case tagFilterChanged(TagFilter)
+    case dateRangeChanged(ClosedRange<Date>?)
+    case onlySelectedToggled
+    case filtersCleared
+    case selectionToggled
+    case selectionToggledAndAdvanced
+    /// `v`: starts a visual range at the cursor, or keeps the one in progress.
+    case visualRangeToggled
+    /// Leaves a visual range, restoring the selection from before it.
+    case visualRangeCancelled
+    case allMatchingSelected
+    case selectionInverted
+    case selectionCleared
+    case tagToggled(tagID: Int)
+    case tagNumberPressed(Int)
+    case undoRequested
+    case tagCreationRequested(name: String, color: String?)
+    case tagRenameRequested(tagID: Int, name: String)
+    case tagRecolourRequested(tagID: Int, color: String?)
+    case tagDeletionRequested(tagID: Int)
+    case downloadRequested
+    case downloadVariantChosen(DownloadSize)
+    case downloadDirectoryChosen(URL)
+    case downloadPaused(id: Int64)
+    case downloadResumed(id: Int64)
+    case downloadCancelled(id: Int64)
+    case downloadRetried(id: Int64)
+    case allDownloadsPaused
+    case allDownloadsResumed
+    case allDownloadsCancelled
+    case failedDownloadsRetried
+    case finishedDownloadsCleared
+    case concurrencyChanged(by: Int)
+    case loadingCancelled
+    case loadingRetried
+    case messageDismissed
+
+    // MARK: The world
+    case sessionStarted(outbox: [TagDelta], nextSequence: Int64, downloads: [DownloadItem], nextDownloadID: Int64)
+    case accountLoaded(Me)
+    case accountFailed(String)
+    case tagsLoaded([PhotoPickKit.Tag])
+    case tagsFailed(String)
+    case photosArrived([Photo], nextCursor: String?)
+    case photosFinished
+    case photosFailed(String)
+    /// The server refused the listing's cursor: the walk starts over, skipping known photos.
+    case photosCursorRefused
+    case tagDeltasNotRecorded([TagDelta], reason: String)
+    case tagDeltasSent(photoID: Int, sequences: [Int64], serverTagIDs: [Int])
+    case tagDeltasRejected(photoID: Int, sequences: [Int64], reason: String)
+    case tagSendingDelayed(reason: String)
+    case tagSaved(PhotoPickKit.Tag)
+    case tagDeleted(id: Int)
+    case tagOperationFailed(String)
+    case downloadSpaceChecked([DownloadItem], needed: Int64, free: Int64?)
+    case downloadProgressed(id: Int64, run: Int, received: Int64, expected: Int64?, at: Double)
+    case downloadFinished(id: Int64, run: Int, DownloadResult)
+    case downloadFailed(id: Int64, run: Int, reason: String)
+    case rateLimitChanged(RateLimitState)
+    case messageExpired(id: Int)
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Logging
+import PhotoPickKit
+
+/// Runs a `BrowserState`: applies events on the main actor, performs the effects they return (network,
+/// outbox, downloads, timers), and turns results back into events. The front end sends the user's
+/// events and redraws on `changes`; nothing here knows about a terminal.
+@MainActor
+public final class BrowserSession {
+    /// What a session needs besides a client.
+    public struct Configuration: Sendable {
+        /// Names the library in the state database: edits and downloads of one library never reach another.
+        public var library: String
+        /// Where `state.sqlite` lives.
+        public var stateDirectory: URL
+        /// Where downloads go.
+        public var downloadDirectory: URL
+        /// Downloads at once.
+        public var concurrency: Int
+        /// How long information and warnings stay on the status line.
+        public var messageLifetime: Duration
+        /// Receives the session's own log lines.
+        public var logger: Logger
+
+        public init(
+            library: String, stateDirectory: URL = StateDatabase.defaultDirectory(),
+            downloadDirectory: URL = DownloadLocation.defaultDirectory(), concurrency: Int = DownloadQueue.defaultConcurrency,
+            messageLifetime: Duration = .seconds(5), logger: Logger = Logger(label: "photopick.browser")
+        ) {
+            self.library = library
+            self.stateDirectory = stateDirectory
+            self.downloadDirectory = downloadDirectory
+            self.concurrency = concurrency
+            self.messageLifetime = messageLifetime
+            self.logger = logger
+        }
+    }
+
+    /// The current state; read it to draw.
+    public private(set) var state: BrowserState
+    /// Yields after every change, coalesced: a slow reader sees one wake-up for many changes.
+    public let changes: AsyncStream<Void>
+    /// Called after each event with the state it produced; tests watch transitions through it.
+    public var onEvent: ((BrowserEvent, BrowserState) -> Void)?
+
+    let client: APIClient
+    let configuration: Configuration
+    let outbox: TagOutbox
+    let downloadStore: DownloadStore
+    private let changed: AsyncStream<Void>.Continuation
+    private var sender: TagSender?
+    private var loadTask: Task<Void, Never>?
+    var downloadTasks: [Int64: Task<Void, Never>] = [:]
+    private var backgroundTasks: [Task<Void, Never>] = []
+    private var isStopped = false
+
+    /// Opens the state database; nothing is sent until `start()`.
+    public init(client: APIClient, configuration: Configuration) throws {
+        self.client = client
+        self.configuration = configuration
+        let database = try StateDatabase(directory: configuration.stateDirectory)
+        outbox = TagOutbox(database: database, library: configuration.library)
+        downloadStore = DownloadStore(database: database, library: configuration.library)
+        state = BrowserState(downloadDirectory: configuration.downloadDirectory, concurrency: configuration.concurrency)
+        (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Restores the outbox and the queue, then loads the account, the tags and the photos, and starts
+    /// sending edits left from the last session.
+    public func start() throws {
+        let deltas = try outbox.all()
+        let downloads = try downloadStore.all()
+        send(.sessionStarted(
+            outbox: deltas, nextSequence: try outbox.highestSequence() + 1,
+            downloads: downloads, nextDownloadID: try downloadStore.highestID() + 1
+        ))
+        let sender = TagSender(client: client, outbox: outbox) { [weak self] event in await self?.send(event) }
+        self.sender = sender
+        background { await sender.run() }
+        background { [client] in
+            do {
+                let me = try await client.send(API.me())
+                self.send(.accountLoaded(me))
+            } catch {
+                self.send(.accountFailed(Self.describe(error)))
+            }
+        }
+        background { [client] in
+            do {
+                var tags: [PhotoPickKit.Tag] = []
+                for try await tag in TagStream(client: client) { tags.append(tag) }
+                self.send(.tagsLoaded(tags))
+            } catch {
+                self.send(.tagsFailed(Self.describe(error)))
+            }
+        }
+        background { [client] in
+            for await limit in await client.rateLimitUpdates() { self.send(.rateLimitChanged(limit)) }
+        }
+    }
+
+    /// Applies an event and runs what it asks for.
+    public func send(_ event: BrowserEvent) {
+        guard !isStopped else { return }
+        let effects = state.apply(event)
+        onEvent?(event, state)
+        for effect in effects { perform(effect) }
+        changed.yield()
+    }
+
+    /// Stops everything in flight. Unsent edits stay in the outbox and unfinished downloads in the
+    /// queue (with their `.part` files), so the next start picks them up.
+    public func stop() async {
+        isStopped = true
+        let tasks = [loadTask].compactMap { $0 } + Array(downloadTasks.values) + backgroundTasks
+        tasks.forEach { $0.cancel() }
+        for task in tasks { await task.value }
+        changed.finish()
+    }
+
+    private func background(_ operation: @escaping @Sendable @MainActor () async -> Void) {
+        backgroundTasks.append(Task { await operation() })
+    }
+
+    static func describe(_ error: any Error) -> String {
+        (error as? any UserFacingError)?.userMessage ?? String(describing: error)
+    }
+
+    // MARK: - Effects
+
+    private func perform(_ effect: BrowserEffect) {
+        switch effect {
+        case .loadPhotos(let cursor): loadPhotos(from: cursor)
+        case .cancelLoading:
+            loadTask?.cancel()
+            loadTask = nil
+        case .recordTagDeltas(let deltas): record(deltas)
+        case .discardTagDeltas(let tagID):
+            do { try outbox.removeAll(tagID: tagID) } catch { configuration.logger.error("outbox: \(error)") }
+        case .createTag(let name, let color): createTag(name: name, color: color)
+        case .renameTag(let id, let name): updateTag(id: id, TagUpdate(name: name))
+        case .recolourTag(let id, let color): updateTag(id: id, TagUpdate(color: .some(color)))
+        case .deleteTag(let id): deleteTag(id: id)
+        case .checkSpace(let items, let directory, let needed):
+            send(.downloadSpaceChecked(items, needed: needed, free: DownloadLocation.freeSpace(for: directory)))
+        case .saveDownloads(let items): saveDownloads(items)
+        case .deleteDownloads(let items, let discardPartials): deleteDownloads(items, discardPartials: discardPartials)
+        case .startDownload(let item): startDownload(item)
+        case .stopDownload(let id):
+            downloadTasks.removeValue(forKey: id)?.cancel()
+        case .expireMessage(let id):
+            let lifetime = configuration.messageLifetime
+            background {
+                try? await Task.sleep(for: lifetime)
+                self.send(.messageExpired(id: id))
+            }
+        }
+    }
+
+    private func loadPhotos(from cursor: String?) {
+        loadTask?.cancel()
+        loadTask = Task { [client] in
+            do {
+                for try await page in PhotoStream(client: client, startingAt: cursor).pages {
+                    self.send(.photosArrived(page.data, nextCursor: page.pagination.nextCursor))
+                }
+                self.send(.photosFinished)
+            } catch is InvalidCursorError {
+                self.send(.photosCursorRefused)
+            } catch APIError.cancelled {
+                return
+            } catch {
+                self.send(.photosFailed(Self.describe(error)))
+            }
+        }
+    }
+
+    /// Writes deltas to the outbox before anything is sent; if that fails, nothing is sent and the screen goes back.
+    private func record(_ deltas: [TagDelta]) {
+        do {
+            try outbox.record(deltas)
+            sender?.nudge()
+        } catch {
+            configuration.logger.error("outbox: \(error)")
+            send(.tagDeltasNotRecorded(deltas, reason: String(describing: error)))
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import PhotoPickKit
+
+extension BrowserState {
+    /// Queues the selection (or the photo under the cursor) in the chosen variant, after the driver has
+    /// checked there is room for it. A photo and variant already queued is never queued again.
+    mutating func requestDownload() -> [BrowserEffect] {
+        if let reason = account.disabledReason(.downloading) { return post(.warning, reason) }
+        var items: [DownloadItem] = []
+        var alreadyQueued = 0, alreadyDone = 0
+        var failedAgain: [Int64] = []
+        for index in tagTargets {
+            let photo = library[index]
+            if let existing = downloads.item(photoID: photo.id, variant: downloadVariant) {
+                switch existing.status {
+                case .done, .skipped: alreadyDone += 1
+                case .failed: failedAgain.append(existing.id)
+                default: alreadyQueued += 1
+                }
+                continue
+            }
+            let details = library.photo(at: index)
+            items.append(DownloadItem(
+                id: downloads.nextID, photoID: photo.id, variant: downloadVariant, directory: downloadDirectory,
+                filename: photo.filename, photoBytes: photo.bytes, takenAt: photo.takenAt, mimeType: details.mimeType,
+                estimatedBytes: DownloadItem.estimate(bytes: photo.bytes, width: details.width, height: details.height, variant: downloadVariant),
+                status: .queued
+            ))
+            downloads.nextID += 1
+        }
+        var effects = retryDownloads(failedAgain)
+        let skipped = [
+            alreadyQueued > 0 ? "\(alreadyQueued) already queued" : nil,
+            alreadyDone > 0 ? "\(alreadyDone) already downloaded" : nil,
+        ].compactMap { $0 }
+        if items.isEmpty {
+            if !skipped.isEmpty { effects += post(.info, "Nothing new to download: \(skipped.joined(separator: ", ")).") }
+            return effects
+        }
+        // Everything still to come into this folder counts, not only the new batch.
+        let pending = downloads.items.filter { !$0.status.isFinished && $0.status.failure == nil && $0.directory == downloadDirectory }
+            .reduce(Int64(0)) { $0 + max($1.expectedBytes - $1.receivedBytes, 0) }
+        let needed = items.reduce(pending) { $0 + $1.estimatedBytes }
+        if !skipped.isEmpty { effects += post(.info, "Skipping \(skipped.joined(separator: ", ")).") }
+        return effects + [.checkSpace(items, directory: downloadDirectory, needed: needed)]
+    }
+
+    mutating func spaceChecked(_ items: [DownloadItem], needed: Int64, free: Int64?) -> [BrowserEffect] {
+        guard let first = items.first else { return [] }
+        if let free, needed > free {
+            return post(.error, "Not enough space in \(first.directory.path): \(ByteText.format(needed)) needed, \(ByteText.format(free)) free. Free some space, or choose a smaller variant (o) or another folder.")
+        }
+        // A second press may have queued some of these while the space was being checked.
+        let new = items.filter { downloads.item(photoID: $0.photoID, variant: $0.variant) == nil }
+        guard !new.isEmpty else { return [] }
+        new.forEach { downloads.append($0) }
+        let count = new.count == 1 ? "1 photo" : "\(new.count.formatted()) photos"
+        return [.saveDownloads(new)] + startDownloads()
+            + post(.info, "Queued \(count) (\(first.variant.rawValue)) for \(first.directory.path).")
+    }
+
+    /// Starts queued items while there are free slots.
+    mutating func startDownloads() -> [BrowserEffect] {
+        downloads.startNext().map(BrowserEffect.startDownload)
+    }
+
+    mutating func pauseDownloads(_ ids: [Int64]) -> [BrowserEffect] {
+        var effects: [BrowserEffect] = []
+        var changed: [DownloadItem] = []
+        for id in ids {
+            guard let item = downloads.item(id: id), item.status == .queued || item.status == .running else { continue }
+            if item.status == .running { effects.append(.stopDownload(id: id)) }
+            downloads.update(id) { $0.status = .paused; $0.bytesPerSecond = nil }
+            changed.append(downloads.item(id: id)!)
+        }
+        guard !changed.isEmpty else { return [] }
+        return effects + [.saveDownloads(changed)] + startDownloads()
+    }
+
+    mutating func resumeDownloads(_ ids: [Int64]) -> [BrowserEffect] {
+        let changed = requeue(ids) { $0 == .paused }
+        guard !changed.isEmpty else { return [] }
+        return [.saveDownloads(changed)] + startDownloads()
+    }
+
+    mutating func retryDownloads(_ ids: [Int64]) -> [BrowserEffect] {
+        let changed = requeue(ids) { $0.failure != nil }
+        guard !changed.isEmpty else { return [] }
+        return [.saveDownloads(changed)] + startDownloads()
+    }
+
+    private mutating func requeue(_ ids: [Int64], where isEligible: (DownloadItem.Status) -> Bool) -> [DownloadItem] {
+        var changed: [DownloadItem] = []
+        for id in ids {
+            guard let item = downloads.item(id: id), isEligible(item.status) else { continue }
+            downloads.update(id) { $0.status = .queued }
+            changed.append(downloads.item(id: id)!)
+        }
+        return changed
+    }
+
+    /// Removes items that are not finished; their partial files go too.
+    mutating func cancelDownloads(_ ids: [Int64]) -> [BrowserEffect] {
+        let items = ids.compactMap(downloads.item(id:)).filter { !$0.status.isFinished }
+        guard !items.isEmpty else { return [] }
+        let stops = items.filter { $0.status == .running }.map { BrowserEffect.stopDownload(id: $0.id) }
+        downloads.remove(Set(items.map(\.id)))
+        return stops + [.deleteDownloads(items, discardPartials: true)] + startDownloads()
+            + post(.info, items.count == 1 ? "Cancelled the download of \(items[0].filename)." : "Cancelled \(items.count) downloads.")
+    }
+
+    mutating func clearFinishedDownloads() -> [BrowserEffect] {
+        let finished = downloads.items.filter(\.status.isFinished)
+        guard !finished.isEmpty else { return [] }
+        downloads.remove(Set(finished.map(\.id)))
+        return [.deleteDownloads(finished, discardPartials: false)]
+    }
+
+    mutating func changeConcurrency(by delta: Int) -> [BrowserEffect] {
+        downloads.setConcurrency(downloads.concurrency + delta)
+        return startDownloads() + post(.info, "Downloading \(downloads.concurrency) at a time.")
+    }
+
+    mutating func downloadFinished(_ id: Int64, run: Int, _ result: DownloadResult) -> [BrowserEffect] {
+        guard let item = downloads.item(id: id), item.run == run, item.status == .running else { return [] }
+        downloads.update(id) { item in
+            item.status = result.outcome == .downloaded ? .done : .skipped
+            item.receivedBytes = result.bytes
+            item.totalBytes = result.bytes
+            item.bytesPerSecond = nil
+            item.resultPath = result.fileURL.path
+            item.resumedFrom = result.resumedFrom
+        }
+        var effects = [BrowserEffect.saveDownloads([downloads.item(id: id)!])] + startDownloads()
+        let totals = downloads.totals
+        if totals.pending == 0 {
+            effects += post(.info, "Downloads finished: \(totals.done) fetched, \(totals.skipped) already there, \(totals.failed) failed.")
+        }
+        return effects
+    }
+
+    mutating func downloadFailed(_ id: Int64, run: Int, reason: String) -> [BrowserEffect] {
+        // A paused or cancelled run ends with an error too; only the live run's failure counts.
+        guard let item = downloads.item(id: id), item.run == run, item.status == .running else { return [] }
+        downloads.update(id) { $0.status = .failed(reason); $0.bytesPerSecond = nil }
+        return [.saveDownloads([downloads.item(id: id)!])] + startDownloads()
+            + post(.error, "Download of \(item.filename) failed: \(reason) Press r in the queue (D) to retry.")
+    }
+}

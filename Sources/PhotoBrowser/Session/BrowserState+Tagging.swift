@@ -1,0 +1,186 @@
+import Foundation
+import PhotoPickKit
+
+extension BrowserState {
+    /// The photos a tag key acts on: the selection, or the photo under the cursor when nothing is selected.
+    var tagTargets: [Int] {
+        selection.isEmpty ? list.currentIndex.map { [$0] } ?? [] : selection.indices
+    }
+
+    mutating func toggleTag(number: Int) -> [BrowserEffect] {
+        guard let tag = tags.tag(number: number) else {
+            return post(.warning, "No tag \(number): there are \(tags.tags.count) tags; press t to pick one or create it.")
+        }
+        return toggleTag(tag.id)
+    }
+
+    /// All-or-none: when every target has the tag it is removed from all of them, otherwise it is added
+    /// to those that lack it.
+    mutating func toggleTag(_ tagID: Int) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
+        guard let tag = tags.tag(id: tagID) else { return post(.warning, "That tag no longer exists; press t to pick another.") }
+        let targets = tagTargets
+        guard !targets.isEmpty else { return [] }
+        let everyTargetHasIt = targets.allSatisfy { library[$0].tagIDs.contains(tagID) }
+        let change: TagDelta.Change = everyTargetHasIt ? .remove : .add
+        let changing = everyTargetHasIt ? targets : targets.filter { !library[$0].tagIDs.contains(tagID) }
+        let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { library[$0].id })
+        undoStack.append(edit)
+        if undoStack.count > 100 { undoStack.removeFirst() }
+        return record(edit, at: changing) + post(.info, describe(edit, tag: tag))
+    }
+
+    /// Undoes the last tag change by recording its inverse, so the undo is as durable as the edit.
+    mutating func undo() -> [BrowserEffect] {
+        guard let edit = undoStack.popLast() else { return post(.info, "Nothing to undo.") }
+        if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
+        let inverse = edit.inverse
+        let indices = inverse.photoIDs.compactMap(library.index(ofID:)).filter { index in
+            library[index].tagIDs.contains(inverse.tagID) == (inverse.change == .remove)
+        }
+        let name = tags.tag(id: edit.tagID)?.name ?? "tag \(edit.tagID)"
+        return record(inverse, at: indices) + post(.info, "Undone: \(describe(edit, tagName: name))")
+    }
+
+    /// Shows the edit at once and asks for its deltas to be written to the outbox.
+    private mutating func record(_ edit: TagEdit, at indices: [Int]) -> [BrowserEffect] {
+        guard !indices.isEmpty else { return [] }
+        var deltas: [TagDelta] = []
+        deltas.reserveCapacity(indices.count)
+        for index in indices {
+            let photo = library[index]
+            let delta = TagDelta(sequence: nextSequence, photoID: photo.id, tagID: edit.tagID, change: edit.change)
+            nextSequence += 1
+            let updated = delta.applied(to: photo.tagIDs)
+            tags.recount(from: photo.tagIDs, to: updated)
+            library.setTagIDs(updated, at: index)
+            pendingDeltas[photo.id, default: []].append(delta)
+            deltas.append(delta)
+        }
+        unsentTagDeltas += deltas.count
+        return [.recordTagDeltas(deltas)]
+    }
+
+    /// The outbox could not store the deltas: nothing will be sent, so the screen goes back.
+    mutating func rollBack(_ deltas: [TagDelta], reason: String) -> [BrowserEffect] {
+        for (photoID, group) in Dictionary(grouping: deltas, by: \.photoID) {
+            revert(group, of: photoID)
+        }
+        return post(.error, "A tag change \(reason); it was undone on screen.")
+    }
+
+    mutating func deltasSent(photoID: Int, sequences: [Int64], serverTagIDs: [Int]) -> [BrowserEffect] {
+        let sent = Set(sequences)
+        let before = pendingDeltas[photoID] ?? []
+        let remaining = before.filter { !sent.contains($0.sequence) }
+        unsentTagDeltas -= before.count - remaining.count
+        pendingDeltas[photoID] = remaining.isEmpty ? nil : remaining
+        if let index = library.index(ofID: photoID) {
+            // The server's set now includes changes made elsewhere; edits still queued go on top of it.
+            let shown = remaining.reduce(serverTagIDs) { $1.applied(to: $0) }
+            tags.recount(from: library[index].tagIDs, to: shown)
+            library.setTagIDs(shown, at: index)
+        }
+        return noteReplay(sequences, rejected: false)
+    }
+
+    mutating func deltasRejected(photoID: Int, sequences: [Int64], reason: String) -> [BrowserEffect] {
+        let rejected = Set(sequences)
+        revert((pendingDeltas[photoID] ?? []).filter { rejected.contains($0.sequence) }, of: photoID)
+        let name = library.index(ofID: photoID).map { library[$0].filename } ?? "photo \(photoID)"
+        return post(.error, "Could not change the tags of \(name): \(reason) The change was undone.")
+            + noteReplay(sequences, rejected: true)
+    }
+
+    /// Takes deltas off the screen: each is reverted, then later unsent ones on the same tag are made again.
+    private mutating func revert(_ deltas: [TagDelta], of photoID: Int) {
+        let removed = Set(deltas.map(\.sequence))
+        let before = pendingDeltas[photoID] ?? []
+        let remaining = before.filter { !removed.contains($0.sequence) }
+        unsentTagDeltas -= before.count - remaining.count
+        pendingDeltas[photoID] = remaining.isEmpty ? nil : remaining
+        guard let index = library.index(ofID: photoID) else { return }
+        var shown = library[index].tagIDs
+        for delta in deltas.reversed() where removed.contains(delta.sequence) {
+            shown = delta.reverted(shown)
+            for later in remaining where later.tagID == delta.tagID && later.sequence > delta.sequence {
+                shown = later.applied(to: shown)
+            }
+        }
+        tags.recount(from: library[index].tagIDs, to: shown)
+        library.setTagIDs(shown, at: index)
+    }
+
+    /// Counts edits from the last session as they are sent, and reports once all are.
+    private mutating func noteReplay(_ sequences: [Int64], rejected: Bool) -> [BrowserEffect] {
+        guard var replay else { return [] }
+        let before = replay.remaining.count
+        replay.remaining.subtract(sequences)
+        let settled = before - replay.remaining.count
+        if rejected { replay.rejected += settled } else { replay.sent += settled }
+        self.replay = replay.remaining.isEmpty ? nil : replay
+        guard replay.remaining.isEmpty else { return [] }
+        let sent = "Sent \(replay.sent) tag edit\(replay.sent == 1 ? "" : "s") left from the last session"
+        return replay.rejected == 0
+            ? post(.info, sent + ".")
+            : post(.warning, sent + "; \(replay.rejected) could not be applied.")
+    }
+
+    private func describe(_ edit: TagEdit, tag: PhotoPickKit.Tag) -> String {
+        describe(edit, tagName: tag.name)
+    }
+
+    private func describe(_ edit: TagEdit, tagName: String) -> String {
+        let count = edit.photoIDs.count
+        let photos = count == 1 ? "1 photo" : "\(count.formatted()) photos"
+        return edit.change == .add ? "Tagged \(photos) “\(tagName)”." : "Removed “\(tagName)” from \(photos)."
+    }
+
+    // MARK: - Managing tags
+
+    mutating func requestTagCreation(name: String, color: String?) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { return post(.warning, "A tag needs a name; type one and press Enter.") }
+        if let color, TagColor(hex: color) == nil { return post(.warning, "“\(color)” is not a colour; use #rrggbb, like #e94b60.") }
+        return [.createTag(name: name, color: color)]
+    }
+
+    mutating func requestTagRename(id: Int, name: String) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { return post(.warning, "A tag needs a name; type one and press Enter.") }
+        return [.renameTag(id: id, name: name)]
+    }
+
+    mutating func requestTagRecolour(id: Int, color: String?) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
+        if let color, TagColor(hex: color) == nil { return post(.warning, "“\(color)” is not a colour; use #rrggbb, like #e94b60.") }
+        return [.recolourTag(id: id, color: color)]
+    }
+
+    mutating func requestTagDeletion(id: Int) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
+        return [.deleteTag(id: id)]
+    }
+
+    mutating func tagSaved(_ tag: PhotoPickKit.Tag) -> [BrowserEffect] {
+        let isNew = tags.tag(id: tag.id) == nil
+        tags.upsert(tag)
+        return post(.info, isNew ? "Created the tag “\(tag.name)”." : "Saved the tag “\(tag.name)”.")
+    }
+
+    /// The server removed the tag from every photo; so does photopick, including edits not yet sent.
+    mutating func tagDeleted(_ id: Int) -> [BrowserEffect] {
+        let name = tags.tag(id: id)?.name ?? "tag \(id)"
+        tags.remove(id: id)
+        let photos = library.removeTagEverywhere(id)
+        for (photoID, deltas) in pendingDeltas where deltas.contains(where: { $0.tagID == id }) {
+            let remaining = deltas.filter { $0.tagID != id }
+            unsentTagDeltas -= deltas.count - remaining.count
+            pendingDeltas[photoID] = remaining.isEmpty ? nil : remaining
+        }
+        undoStack.removeAll { $0.tagID == id }
+        return [.discardTagDeltas(tagID: id)] + post(.info, "Deleted the tag “\(name)”; it was on \(photos.formatted()) loaded photos.")
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import PhotoPickKit
+
+/// Everything photopick shows and knows, as one value. `apply(_:)` is the only way it changes: it takes
+/// an event and returns the effects to run, so every behaviour is testable without a network or a terminal.
+public struct BrowserState: Sendable {
+    /// Every photo loaded so far.
+    public internal(set) var library = PhotoLibrary()
+    /// Order, filter, cursor and the rows in view.
+    public internal(set) var list = PhotoList()
+    /// The chosen photos.
+    public internal(set) var selection = Selection()
+    /// The visual range in progress, if any.
+    public internal(set) var visualRange: VisualRange?
+    /// Every tag, with counts.
+    public internal(set) var tags = TagCatalog()
+    /// How far loading has got.
+    public internal(set) var loading = LoadingStatus()
+    /// The download queue.
+    public internal(set) var downloads = DownloadQueue()
+    /// The variant `d` downloads.
+    public internal(set) var downloadVariant = DownloadSize.original
+    /// Where downloads go.
+    public internal(set) var downloadDirectory: URL
+    /// The key's name, scopes and rate limit.
+    public internal(set) var account = AccountStatus()
+    /// The status line's messages.
+    public internal(set) var messages = StatusMessages()
+
+    /// Tag deltas recorded but not yet confirmed, per photo id, oldest first.
+    var pendingDeltas: [Int: [TagDelta]] = [:]
+    /// How many deltas are unconfirmed.
+    public internal(set) var unsentTagDeltas = 0
+    var nextSequence: Int64 = 1
+    /// Tag edits made this session, newest last, for undo.
+    var undoStack: [TagEdit] = []
+    /// Deltas restored from the last session that are not yet sent, and how that replay went.
+    var replay: Replay?
+
+    struct Replay: Sendable {
+        var remaining: Set<Int64>
+        var sent = 0
+        var rejected = 0
+    }
+
+    /// A state that will download into `downloadDirectory`, `concurrency` at a time.
+    public init(downloadDirectory: URL, concurrency: Int = DownloadQueue.defaultConcurrency) {
+        self.downloadDirectory = downloadDirectory
+        downloads.setConcurrency(concurrency)
+    }
+
+    /// The photo under the cursor, with every field.
+    public var currentPhoto: Photo? {
+        list.currentIndex.map(library.photo(at:))
+    }
+
+    /// "1,300 of ? loaded…", then the total.
+    public var loadSummary: String { loading.summary(count: library.count) }
+
+    /// Whether quitting now leaves work for the next start: downloads in progress or tag edits unsent.
+    public var hasUnfinishedWork: Bool {
+        unsentTagDeltas > 0 || downloads.hasPendingWork
+    }
+
+    /// Applies an event and returns the work it asks for.
+    public mutating func apply(_ event: BrowserEvent) -> [BrowserEffect] {
+        switch event {
+        case .cursorMoved(let motion): return moveCursor(motion)
+        case .viewResized(let rows):
+            list.setPageHeight(rows)
+            return []
+        case .sortCycled: return setSort(list.sort.next)
+        case .sortChosen(let sort): return setSort(sort)
+        case .filterTextChanged(let text): return changeFilter { $0.text = text }
+        case .tagFilterChanged(let tags): return changeFilter { $0.tags = tags }
+        case .dateRangeChanged(let range): return changeFilter { $0.dateRange = range }
+        case .onlySelectedToggled: return changeFilter { $0.onlySelected.toggle() }
+        case .filtersCleared: return changeFilter { $0 = PhotoFilter() }
+        case .selectionToggled: return toggleCurrent(advance: false)
+        case .selectionToggledAndAdvanced: return toggleCurrent(advance: true)
+        case .visualRangeToggled: return toggleVisualRange()
+        case .visualRangeCancelled: return cancelVisualRange()
+        case .allMatchingSelected: return selectAllMatching()
+        case .selectionInverted: return invertSelection()
+        case .selectionCleared: return clearSelection()
+        case .tagToggled(let tagID): return toggleTag(tagID)
+        case .tagNumberPressed(let number): return toggleTag(number: number)
+        case .undoRequested: return undo()
+        case .tagCreationRequested(let name, let color): return requestTagCreation(name: name, color: color)
+        case .tagRenameRequested(let id, let name): return requestTagRename(id: id, name: name)
+        case .tagRecolourRequested(let id, let color): return requestTagRecolour(id: id, color: color)
+        case .tagDeletionRequested(let id): return requestTagDeletion(id: id)
+        case .downloadRequested: return requestDownload()
+        case .downloadVariantChosen(let variant):
+            downloadVariant = variant
+            return post(.info, "Downloads will fetch the \(variant.rawValue) variant.")
+        case .downloadDirectoryChosen(let url):
+            downloadDirectory = url
+            return post(.info, "Downloads will go to \(url.path).")
+        case .downloadPaused(let id): return pauseDownloads([id])
+        case .downloadResumed(let id): return resumeDownloads([id])
+        case .downloadCancelled(let id): return cancelDownloads([id])
+        case .downloadRetried(let id): return retryDownloads([id])
+        case .allDownloadsPaused: return pauseDownloads(downloads.items.map(\.id))
+        case .allDownloadsResumed: return resumeDownloads(downloads.items.map(\.id))
+        case .allDownloadsCancelled: return cancelDownloads(downloads.items.filter { !$0.status.isFinished }.map(\.id))
+        case .failedDownloadsRetried: return retryDownloads(downloads.items.map(\.id))
+        case .finishedDownloadsCleared: return clearFinishedDownloads()
+        case .concurrencyChanged(let delta): return changeConcurrency(by: delta)
+        case .loadingCancelled: return cancelLoading()
+        case .loadingRetried: return retryLoading()
+        case .messageDismissed:
+            messages.dismissCurrent()
+            return []
+        case .sessionStarted(let outbox, let sequence, let restored, let downloadID):
+            return start(outbox: outbox, nextSequence: sequence, downloads: restored, nextDownloadID: downloadID)
+        case .accountLoaded(let me): return accountLoaded(me)
+        case .accountFailed(let reason): return post(.warning, "Could not read the key's scopes: \(reason)")
+        case .tagsLoaded(let tags):
+            self.tags.replaceAll(tags)
+            return []
+        case .tagsFailed(let reason): return post(.error, "Could not load tags: \(reason)")
+        case .photosArrived(let photos, let cursor): return photosArrived(photos, nextCursor: cursor)
+        case .photosFinished:
+            loading.phase = .complete
+            loading.nextCursor = nil
+            return []
+        case .photosFailed(let reason): return photosFailed(reason)
+        case .photosCursorRefused: return restartLoading()
+        case .tagDeltasNotRecorded(let deltas, let reason): return rollBack(deltas, reason: "could not be saved (\(reason))")
+        case .tagDeltasSent(let photoID, let sequences, let serverTagIDs):
+            return deltasSent(photoID: photoID, sequences: sequences, serverTagIDs: serverTagIDs)
+        case .tagDeltasRejected(let photoID, let sequences, let reason):
+            return deltasRejected(photoID: photoID, sequences: sequences, reason: reason)
+        case .tagSendingDelayed(let reason):
+            return post(.warning, "Tag edits are saved and will be sent when the server answers: \(reason)")
+        case .tagSaved(let tag): return tagSaved(tag)
+        case .tagDeleted(let id): return tagDeleted(id)
+        case .tagOperationFailed(let reason): return post(.error, reason)
+        case .downloadSpaceChecked(let items, let needed, let free): return spaceChecked(items, needed: needed, free: free)
+        case .downloadProgressed(let id, let run, let received, let expected, let seconds):
+            downloads.recordProgress(id, run: run, received: received, expected: expected, at: seconds)
+            return []
+        case .downloadFinished(let id, let run, let result): return downloadFinished(id, run: run, result)
+        case .downloadFailed(let id, let run, let reason): return downloadFailed(id, run: run, reason: reason)
+        case .rateLimitChanged(let limit):
+            account.rateLimit = limit
+            return []
+        case .messageExpired(let id):
+            messages.expire(id)
+            return []
+        }
+    }
+
+    /// Posts a message; information and warnings are scheduled to fade, errors stay.
+    mutating func post(_ severity: StatusMessage.Severity, _ text: String) -> [BrowserEffect] {
+        if let current = messages.current, current.severity == severity, current.text == TerminalText.sanitized(text) {
+            return []
+        }
+        let message = messages.post(severity, text)
+        return severity == .error ? [] : [.expireMessage(id: message.id)]
+    }
+
+    private mutating func start(outbox: [TagDelta], nextSequence: Int64, downloads restored: [DownloadItem], nextDownloadID: Int64) -> [BrowserEffect] {
+        self.nextSequence = max(self.nextSequence, nextSequence)
+        for delta in outbox { pendingDeltas[delta.photoID, default: []].append(delta) }
+        unsentTagDeltas = outbox.count
+        if !outbox.isEmpty { replay = Replay(remaining: Set(outbox.map(\.sequence))) }
+        downloads.restore(restored)
+        downloads.nextID = max(downloads.nextID, nextDownloadID)
+        loading.phase = .loading
+        var effects: [BrowserEffect] = [.loadPhotos(from: nil)]
+        effects += downloads.startNext().map(BrowserEffect.startDownload)
+        let resumed = restored.count { !$0.status.isFinished && $0.status != .paused && $0.status.failure == nil }
+        if resumed > 0 { effects += post(.info, "Resuming \(resumed) download\(resumed == 1 ? "" : "s") from the last session.") }
+        return effects
+    }
+
+    private mutating func accountLoaded(_ me: Me) -> [BrowserEffect] {
+        account.update(with: me)
+        if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
+        return []
+    }
+}
+
+extension DownloadItem.Status {
+    /// The reason, when failed.
+    public var failure: String? {
+        if case .failed(let reason) = self { return reason }
+        return nil
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import PhotoPickKit
+import Testing
+@testable import PhotoBrowser
+
+@Suite struct SortAndFilterTests {
+    let photos = [
+        Sample.photo(1, "IMG_10.jpg", bytes: 300, takenAt: 3_000, tags: [1], camera: "RICOH GR III"),
+        Sample.photo(2, "img_2.jpg", bytes: 900, takenAt: 1_000, tags: [1, 2], title: "Café in Žižkov"),
+        Sample.photo(3, "Beach.JPG", bytes: 100, takenAt: nil, lens: "XF 35mm F1.4"),
+        Sample.photo(4, "IMG_1.jpg", bytes: 500, takenAt: 2_000, tags: [2]),
+    ]
+
+    @Test func sortsByCaptureTimeByDefaultWithUnknownTimesLast() {
+        #expect(Sample.state(photos).listedNames == ["img_2.jpg", "IMG_1.jpg", "IMG_10.jpg", "Beach.JPG"])
+    }
+
+    @Test func sortCyclesThroughNaturalFilenameOrderAndLargestFirst() {
+        var state = Sample.state(photos)
+        _ = state.apply(.sortCycled)
+        #expect(state.list.sort == .filename)
+        #expect(state.listedNames == ["Beach.JPG", "IMG_1.jpg", "img_2.jpg", "IMG_10.jpg"])
+        _ = state.apply(.sortCycled)
+        #expect(state.listedNames == ["img_2.jpg", "IMG_1.jpg", "IMG_10.jpg", "Beach.JPG"])
+        #expect(state.list.sort == .size)
+        _ = state.apply(.sortCycled)
+        #expect(state.list.sort == .captureTime)
+    }
+
+    @Test func textFilterIgnoresCaseAndAccentsAndSearchesTitleCameraAndLens() {
+        var state = Sample.state(photos)
+        _ = state.apply(.filterTextChanged("cafe ZIZKOV"))
+        #expect(state.listedNames == ["img_2.jpg"])
+        _ = state.apply(.filterTextChanged("ricoh"))
+        #expect(state.listedNames == ["IMG_10.jpg"])
+        _ = state.apply(.filterTextChanged("35MM"))
+        #expect(state.listedNames == ["Beach.JPG"])
+        _ = state.apply(.filterTextChanged("img"))
+        #expect(state.list.count == 3)
+        _ = state.apply(.filterTextChanged("nothing like this"))
+        #expect(state.list.count == 0)
+        #expect(state.currentPhoto == nil)
+    }
+
+    @Test func tagFilterMatchesAnyAllOrUntagged() {
+        var state = Sample.state(photos)
+        _ = state.apply(.tagFilterChanged(.any([1, 2])))
+        #expect(Set(state.listedNames) == ["IMG_10.jpg", "img_2.jpg", "IMG_1.jpg"])
+        _ = state.apply(.tagFilterChanged(.all([1, 2])))
+        #expect(state.listedNames == ["img_2.jpg"])
+        _ = state.apply(.tagFilterChanged(.untagged))
+        #expect(state.listedNames == ["Beach.JPG"])
+    }
+
+    @Test func dateRangeLeavesOutPhotosWithoutACaptureTime() {
+        var state = Sample.state(photos)
+        _ = state.apply(.dateRangeChanged(Date(timeIntervalSince1970: 1_500)...Date(timeIntervalSince1970: 3_000)))
+        #expect(state.listedNames == ["IMG_1.jpg", "IMG_10.jpg"])
+        _ = state.apply(.filtersCleared)
+        #expect(state.list.count == 4)
+    }
+
+    @Test func cursorKeepsItsPhotoWhenTheFilterChangesAndMovesOnWhenItIsFilteredOut() {
+        var state = Sample.state(photos)
+        _ = state.apply(.cursorMoved(.down))
+        _ = state.apply(.cursorMoved(.down))
+        #expect(state.currentName == "IMG_10.jpg")
+        _ = state.apply(.filterTextChanged("img"))
+        #expect(state.currentName == "IMG_10.jpg")
+        _ = state.apply(.tagFilterChanged(.all([2])))
+        // IMG_10 lacks tag 2; the next photo in sort order that passes is none, so the previous one is taken.
+        #expect(state.currentName == "IMG_1.jpg")
+        _ = state.apply(.filtersCleared)
+        #expect(state.currentName == "IMG_1.jpg")
+    }
+
+    @Test func photosArrivingEarlierInSortOrderDoNotMoveTheCursorOffItsPhoto() {
+        var state = Sample.state(Array(photos.prefix(2)))
+        _ = state.apply(.cursorMoved(.bottom))
+        #expect(state.currentName == "IMG_10.jpg")
+        _ = state.apply(.photosArrived([Sample.photo(9, "early.jpg", takenAt: 10)], nextCursor: nil))
+        #expect(state.currentName == "IMG_10.jpg")
+        #expect(state.listedNames.first == "early.jpg")
+    }
+
+    @Test func duplicatePhotosAreLoadedOnce() {
+        var state = Sample.state(photos)
+        _ = state.apply(.photosArrived([photos[0], Sample.photo(2, "changed.jpg")], nextCursor: nil))
+        #expect(state.library.count == 4)
+        #expect(state.tags.count(of: 1) == 2)
+    }
+
+    @Test func cursorMovesByRowsPagesAndHalfPagesAndTheViewFollows() {
+        var state = Sample.state((1...100).map { Sample.photo($0, "p\($0).jpg", takenAt: Double($0)) })
+        _ = state.apply(.cursorMoved(.pageDown))
+        #expect(state.list.cursor == 10)
+        #expect(state.list.rowsInView == 1..<11)
+        _ = state.apply(.cursorMoved(.halfPageDown))
+        #expect(state.list.cursor == 15)
+        _ = state.apply(.cursorMoved(.bottom))
+        #expect(state.list.cursor == 99)
+        #expect(state.list.rowsInView == 90..<100)
+        _ = state.apply(.cursorMoved(.halfPageUp))
+        _ = state.apply(.cursorMoved(.up))
+        #expect(state.list.cursor == 93)
+        _ = state.apply(.cursorMoved(.top))
+        #expect(state.list.rowsInView == 0..<10)
+        _ = state.apply(.cursorMoved(.up))
+        #expect(state.list.cursor == 0)
+        _ = state.apply(.cursorMoved(.position(500)))
+        #expect(state.list.cursor == 99)
+    }
+
+    @Test func naturalOrderComparesDigitRunsByValue() {
+        #expect(NaturalOrder.compare("a2", "a10") < 0)
+        #expect(NaturalOrder.compare("A010", "a10") == 0)
+        #expect(NaturalOrder.compare("b", "A") > 0)
+        #expect(NaturalOrder.compare("x", "x1") < 0)
+    }
+
+    @Test func loadSummaryCountsWhileLoadingAndTotalsWhenDone() {
+        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp"))
+        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        _ = state.apply(.photosArrived((1...1_300).map { Sample.photo($0, "\($0).jpg") }, nextCursor: "c"))
+        #expect(state.loadSummary == "1,300 of ? loaded…")
+        _ = state.apply(.photosFinished)
+        #expect(state.loadSummary == "1,300 photos")
+    }
+
+    @Test func refusedCursorRestartsTheWalkAndKnownPhotosAreSkipped() {
+        var state = Sample.state(photos)
+        let effects = state.apply(.photosCursorRefused)
+        #expect(effects.contains(.loadPhotos(from: nil)))
+        _ = state.apply(.photosArrived(photos, nextCursor: nil))
+        #expect(state.library.count == 4)
+    }
+}

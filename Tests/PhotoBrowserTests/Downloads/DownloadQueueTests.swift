@@ -1,0 +1,122 @@
+import Foundation
+import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+@testable import PhotoBrowser
+
+@Suite struct DownloadQueueTests {
+    private func listing(_ directory: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    }
+
+    @Test @MainActor func theSamePhotoAndVariantAreNeverQueuedTwice() async throws {
+        let downloads = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        try await withServer(photos: 10) { server in
+            try await withSession(server, downloads: downloads) { session in
+                try await session.waitForLibrary()
+                session.send(.selectionToggledAndAdvanced)
+                session.send(.selectionToggledAndAdvanced)
+                session.send(.downloadRequested)
+                session.send(.downloadRequested)
+                session.send(.selectionToggledAndAdvanced)
+                session.send(.downloadRequested)
+                try await session.waitUntil("three downloads") { $0.downloads.totals.done == 3 }
+                session.send(.downloadRequested)
+                #expect(session.state.messages.current?.text == "Nothing new to download: 3 already downloaded.")
+                session.send(.downloadVariantChosen(.web))
+                session.send(.downloadRequested)
+                try await session.waitUntil("the web variants") { $0.downloads.totals.done == 6 }
+                #expect(session.state.downloads.items.count == 6)
+            }
+            #expect(listing(downloads).count == 6)
+            #expect(!listing(downloads).contains { $0.hasSuffix(".part") })
+        }
+    }
+
+    @Test @MainActor func aBatchThatWouldNotFitIsRefusedWithTheFigures() {
+        var state = Sample.state([Sample.photo(1, "a.jpg", bytes: 3_000_000), Sample.photo(2, "b.jpg", bytes: 2_000_000)])
+        _ = state.apply(.allMatchingSelected)
+        let effects = state.apply(.downloadRequested)
+        guard case .checkSpace(let items, _, let needed) = effects.last else {
+            Issue.record("expected a space check, got \(effects)")
+            return
+        }
+        #expect(needed == 5_000_000)
+        _ = state.apply(.downloadSpaceChecked(items, needed: needed, free: 1_000_000))
+        #expect(state.downloads.items.isEmpty)
+        #expect(state.messages.current?.text.hasPrefix("Not enough space in /tmp/photopick-test-downloads: 5 MB needed, 1 MB free.") == true)
+        let accepted = state.apply(.downloadSpaceChecked(items, needed: needed, free: 10_000_000))
+        #expect(state.downloads.items.count == 2)
+        #expect(accepted.filter { if case .startDownload = $0 { true } else { false } }.count == 2)
+    }
+
+    @Test @MainActor func concurrencyBoundsRunningItemsAndPauseResumeCancelWorkPerItem() {
+        var state = Sample.state((1...6).map { Sample.photo($0, "\($0).jpg", takenAt: Double($0)) })
+        _ = state.apply(.concurrencyChanged(by: -2))
+        _ = state.apply(.allMatchingSelected)
+        guard case .checkSpace(let items, _, let needed) = state.apply(.downloadRequested).last else { return }
+        _ = state.apply(.downloadSpaceChecked(items, needed: needed, free: nil))
+        #expect(state.downloads.totals.running == 2)
+        #expect(state.downloads.totals.queued == 4)
+        let first = state.downloads.items[0].id
+        let paused = state.apply(.downloadPaused(id: first))
+        #expect(paused.contains(.stopDownload(id: first)))
+        #expect(state.downloads.totals.running == 2)  // the next queued one took its slot
+        #expect(state.downloads.totals.paused == 1)
+        _ = state.apply(.downloadCancelled(id: state.downloads.items[5].id))
+        #expect(state.downloads.items.count == 5)
+        _ = state.apply(.downloadResumed(id: first))
+        #expect(state.downloads.item(id: first)?.status == .queued)
+        // A stale report from the paused run is ignored.
+        _ = state.apply(.downloadFailed(id: first, run: 1, reason: "cancelled"))
+        #expect(state.downloads.item(id: first)?.status == .queued)
+    }
+
+    @Test @MainActor func queueSurvivesAKillAndResumesFromThePartFile() async throws {
+        let stateDirectory = TestServer.temporaryDirectory(), downloads = TestServer.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: stateDirectory)
+            try? FileManager.default.removeItem(at: downloads)
+        }
+        // Every file body from this server is cut in half, so a download creeps forward a piece at a time.
+        let stingy = try await startServer(photos: 5, seed: 11) { configuration in
+            configuration.faultRate = 1
+            configuration.faults = [.truncate]
+            configuration.originalMegapixels = 2
+        }
+        try await withSession(stingy, state: stateDirectory, downloads: downloads, library: "same") { session in
+            try await session.waitForLibrary()
+            session.send(.downloadRequested)
+            try await session.waitUntil("the first photo", within: .seconds(60)) { $0.downloads.totals.done == 1 }
+            session.send(.cursorMoved(.down))
+            session.send(.downloadRequested)
+            try await session.waitUntil("part of the second photo") { state in
+                state.downloads.items.count == 2 && state.downloads.items[1].receivedBytes > 0
+            }
+            // Stopping here writes nothing more, as a kill -9 would.
+        }
+        await stingy.stop()
+        let partial = try #require(listing(downloads).first { $0.hasSuffix(".part") })
+        let partialBytes = try #require(try FileManager.default.attributesOfItem(atPath: downloads.appending(path: partial).path)[.size] as? Int)
+        #expect(partialBytes > 0)
+
+        let log = LineLog()
+        try await withServer(photos: 5, seed: 11, { configuration in
+            configuration.originalMegapixels = 2
+            configuration.requestLog = { log.append($0) }
+        }) { server in
+            try await withSession(server, state: stateDirectory, downloads: downloads, library: "same") { session in
+                #expect(session.state.downloads.items.map(\.status) == [.done, .running])
+                try await session.waitUntil("the resumed download") { $0.downloads.totals.done == 2 }
+                let resumed = session.state.downloads.items[1]
+                #expect(resumed.resumedFrom == Int64(partialBytes))
+            }
+        }
+        // The finished photo was not fetched again: one download request, for the second photo.
+        #expect(log.lines.filter { $0.hasPrefix("GET /api/v1/photos/") && $0.contains("/download") }.count == 1)
+        #expect(listing(downloads).count == 2)
+        #expect(!listing(downloads).contains { $0.hasSuffix(".part") })
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import PhotoBrowser
+
+@Suite struct SelectionTests {
+    let state = Sample.state((1...20).map { Sample.photo($0, String(format: "p%02d.jpg", $0), bytes: Int64($0), takenAt: Double($0)) })
+
+    @Test func toggleAndAdvanceSelectsAndMovesOn() {
+        var state = state
+        _ = state.apply(.selectionToggledAndAdvanced)
+        _ = state.apply(.selectionToggledAndAdvanced)
+        _ = state.apply(.selectionToggled)
+        #expect(state.selectedNames == ["p01.jpg", "p02.jpg", "p03.jpg"])
+        #expect(state.selection.totalBytes == 6)
+        _ = state.apply(.selectionToggled)
+        #expect(state.selectedNames == ["p01.jpg", "p02.jpg"])
+        #expect(state.currentName == "p03.jpg")
+    }
+
+    @Test func visualRangeGrowsShrinksAndCancelRestoresTheSelectionBefore() {
+        var state = state
+        _ = state.apply(.cursorMoved(.position(10)))
+        _ = state.apply(.selectionToggled) // p11
+        _ = state.apply(.cursorMoved(.position(2)))
+        _ = state.apply(.visualRangeToggled)
+        _ = state.apply(.cursorMoved(.down))
+        _ = state.apply(.cursorMoved(.down))
+        #expect(state.selectedNames == ["p03.jpg", "p04.jpg", "p05.jpg", "p11.jpg"])
+        _ = state.apply(.cursorMoved(.up))
+        #expect(state.selectedNames == ["p03.jpg", "p04.jpg", "p11.jpg"])
+        _ = state.apply(.cursorMoved(.position(0)))
+        #expect(state.selectedNames == ["p01.jpg", "p02.jpg", "p03.jpg", "p11.jpg"])
+        _ = state.apply(.visualRangeCancelled)
+        #expect(state.selectedNames == ["p11.jpg"])
+        #expect(state.visualRange == nil)
+    }
+
+    @Test func visualRangeKeptWithVKeepsTheSelection() {
+        var state = state
+        _ = state.apply(.visualRangeToggled)
+        _ = state.apply(.cursorMoved(.down))
+        _ = state.apply(.visualRangeToggled)
+        _ = state.apply(.cursorMoved(.bottom))
+        #expect(state.selectedNames == ["p01.jpg", "p02.jpg"])
+    }
+
+    @Test func selectAllInvertAndClearWorkOnWhatTheFilterShows() {
+        var state = state
+        _ = state.apply(.filterTextChanged("p1"))
+        #expect(state.list.count == 10)
+        _ = state.apply(.allMatchingSelected)
+        #expect(state.selection.count == 10)
+        _ = state.apply(.filterTextChanged("p0"))
+        _ = state.apply(.selectionInverted)
+        #expect(state.selection.count == 19)
+        _ = state.apply(.filtersCleared)
+        _ = state.apply(.selectionInverted)
+        #expect(state.selectedNames == ["p20.jpg"])
+        #expect(!state.selectedNames.contains("p10.jpg"))
+        _ = state.apply(.selectionCleared)
+        #expect(state.selection.isEmpty)
+        #expect(state.selection.totalBytes == 0)
+    }
+
+    @Test func selectionSurvivesFilterChangesAndCanBeTheFilter() {
+        var state = state
+        _ = state.apply(.selectionToggled)
+        _ = state.apply(.cursorMoved(.bottom))
+        _ = state.apply(.selectionToggled)
+        _ = state.apply(.filterTextChanged("p05"))
+        #expect(state.selection.count == 2)
+        _ = state.apply(.filtersCleared)
+        _ = state.apply(.onlySelectedToggled)
+        #expect(state.listedNames == ["p01.jpg", "p20.jpg"])
+        #expect(state.selection.totalBytes == 21)
+    }
+}

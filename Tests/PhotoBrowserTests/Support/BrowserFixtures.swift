@@ -1,0 +1,158 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import PhotoBrowser
+import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+
+/// A session against `server`, with its own state and download folders, started; stopped after `body`.
+@MainActor
+func withSession<Result>(
+    _ server: PhotoPickServer, key: String? = nil, state: URL = TestServer.temporaryDirectory(),
+    downloads: URL = TestServer.temporaryDirectory(), library: String = "test",
+    retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil,
+    _ body: (BrowserSession) async throws -> Result
+) async throws -> Result {
+    let client = APIClient.forBrowserTests(server, key: key, retryPolicy: retryPolicy)
+    let session = try BrowserSession(client: client, configuration: .init(
+        library: library, stateDirectory: state, downloadDirectory: downloads, concurrency: concurrency,
+        messageLifetime: .seconds(60)
+    ))
+    session.onEvent = observe
+    do {
+        try session.start()
+        let result = try await body(session)
+        await session.stop()
+        try? await client.shutdown()
+        return result
+    } catch {
+        await session.stop()
+        try? await client.shutdown()
+        throw error
+    }
+}
+
+extension APIClient {
+    /// A client for a test server with its demo key (or `key`) and quick retries.
+    static func forBrowserTests(_ server: PhotoPickServer, key: String? = nil, retryPolicy: RetryPolicy = .fast) -> APIClient {
+        APIClient(configuration: .init(
+            baseURL: server.baseURL, apiKey: .fixed(APIKey(key ?? server.demoKey)), retryPolicy: retryPolicy,
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        ))
+    }
+}
+
+extension RetryPolicy {
+    /// Five tries with short backoff, so tests of retries run quickly.
+    static let fast = RetryPolicy(maximumAttempts: 5, baseDelay: .milliseconds(20), maximumDelay: .milliseconds(200), deadline: .seconds(30))
+}
+
+extension BrowserSession {
+    /// Waits until `condition` holds for the state; throws when it still does not after `timeout`.
+    func waitUntil(
+        _ what: String, within timeout: Duration = .seconds(20), _ condition: (BrowserState) -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(state) {
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: what, status: state.messages.current?.text) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Waits for loading to finish.
+    func waitForLibrary(within timeout: Duration = .seconds(30)) async throws {
+        try await waitUntil("the library to load", within: timeout) { $0.loading.phase == .complete && $0.tags.isLoaded }
+    }
+}
+
+struct TimedOut: Error, CustomStringConvertible {
+    let what: String
+    let status: String?
+    var description: String { "timed out waiting for \(what); status line: \(status ?? "empty")" }
+}
+
+/// Photos made up for pure-logic tests.
+enum Sample {
+    static func photo(
+        _ id: Int, _ filename: String, bytes: Int64 = 1_000, takenAt: TimeInterval? = nil, tags: [Int] = [],
+        title: String? = nil, camera: String? = nil, lens: String? = nil
+    ) -> Photo {
+        var photo = Photo(
+            id: id, filename: filename, bytes: bytes,
+            takenAt: takenAt.map(Date.init(timeIntervalSince1970:)), tagIDs: tags
+        )
+        photo.title = title
+        photo.camera = camera.map { Photo.Camera(make: nil, model: $0) }
+        photo.lens = lens
+        return photo
+    }
+
+    static let tags = [
+        PhotoPickKit.Tag(id: 1, name: "Favourite", color: "#e94b60"),
+        PhotoPickKit.Tag(id: 2, name: "Portfolio", color: "#3b82f6"),
+        PhotoPickKit.Tag(id: 3, name: "Print", color: nil),
+    ]
+
+    /// A state with `photos` loaded, the sample tags, and ten rows in view.
+    static func state(_ photos: [Photo]) -> BrowserState {
+        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-test-downloads"))
+        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        _ = state.apply(.tagsLoaded(tags))
+        _ = state.apply(.photosArrived(photos, nextCursor: nil))
+        _ = state.apply(.photosFinished)
+        _ = state.apply(.viewResized(rows: 10))
+        return state
+    }
+}
+
+extension BrowserState {
+    /// Filenames in list order.
+    var listedNames: [String] {
+        list.libraryIndices.map { library[$0].filename }
+    }
+
+    /// Filenames of selected photos, in library order.
+    var selectedNames: [String] {
+        selection.indices.map { library[$0].filename }
+    }
+
+    /// The filename under the cursor.
+    var currentName: String? {
+        list.currentIndex.map { library[$0].filename }
+    }
+}
+
+/// Lines a test server wrote.
+final class LineLog: Sendable {
+    private let storage = NIOLockedValueBox<[String]>([])
+    var lines: [String] { storage.withLockedValue { $0 } }
+    func append(_ line: String) { storage.withLockedValue { $0.append(line) } }
+}
+
+/// A fresh server with a small, fast demo library, configured on the caller's actor.
+@MainActor
+func startServer(
+    photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) throws -> Void = { _ in }
+) async throws -> PhotoPickServer {
+    var configuration = ServerConfiguration(port: 0, photoCount: photos, seed: seed, rateLimit: 100_000, originalMegapixels: 0.3)
+    try configure(&configuration)
+    return try await PhotoPickServer.start(configuration)
+}
+
+/// Runs `body` against a fresh server and stops it afterwards, also when `body` throws.
+@MainActor
+func withServer<Result>(
+    photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) throws -> Void = { _ in },
+    _ body: (PhotoPickServer) async throws -> Result
+) async throws -> Result {
+    let server = try await startServer(photos: photos, seed: seed, configure)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
