@@ -15,6 +15,11 @@ public final class StateDatabase: Sendable {
         url = directory.appendingPathComponent("state.sqlite")
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // WAL with NORMAL sync survives a crash or kill of photopick (only power loss can lose the last
+            // commit), and commits without waiting for the disk, which keeps a 10,000-photo tag edit quick.
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        }
         queue = try DatabaseQueue(path: url.path, configuration: configuration)
         try Self.migrator.migrate(queue)
     }
