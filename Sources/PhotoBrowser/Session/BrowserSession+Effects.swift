@@ -77,7 +77,8 @@ extension BrowserSession {
         }
         guard discardPartials else { return }
         let client = client
-        let running = items.compactMap { downloadTasks.removeValue(forKey: $0.id) }
+        let running = items.compactMap { downloadTasks.removeValue(forKey: $0.id) ?? stoppedDownloadTasks.removeValue(forKey: $0.id) }
+        running.forEach { $0.cancel() }
         Task.detached {
             // The cancelled runs must let go of their partial files before these can be removed.
             for task in running { await task.value }
@@ -91,6 +92,7 @@ extension BrowserSession {
         let client = client
         let id = item.id, run = item.run
         let throttle = ProgressThrottle()
+        stoppedDownloadTasks[id] = nil
         let report: @Sendable (DownloadProgress) -> Void = { progress in
             guard throttle.shouldReport() else { return }
             let seconds = ProgressThrottle.now()

@@ -51,6 +51,8 @@ public final class BrowserSession {
     private var sender: TagSender?
     private var loadTask: Task<Void, Never>?
     var downloadTasks: [Int64: Task<Void, Never>] = [:]
+    /// Runs told to stop, kept until a cancel has waited for them to let go of their `.part` files.
+    var stoppedDownloadTasks: [Int64: Task<Void, Never>] = [:]
     private var backgroundTasks: [Task<Void, Never>] = []
     private var isStopped = false
 
@@ -112,7 +114,7 @@ public final class BrowserSession {
     /// queue (with their `.part` files), so the next start picks them up.
     public func stop() async {
         isStopped = true
-        let tasks = [loadTask].compactMap { $0 } + Array(downloadTasks.values) + backgroundTasks
+        let tasks = [loadTask].compactMap { $0 } + Array(downloadTasks.values) + Array(stoppedDownloadTasks.values) + backgroundTasks
         tasks.forEach { $0.cancel() }
         for task in tasks { await task.value }
         changed.finish()
@@ -147,7 +149,10 @@ public final class BrowserSession {
         case .deleteDownloads(let items, let discardPartials): deleteDownloads(items, discardPartials: discardPartials)
         case .startDownload(let item): startDownload(item)
         case .stopDownload(let id):
-            downloadTasks.removeValue(forKey: id)?.cancel()
+            if let task = downloadTasks.removeValue(forKey: id) {
+                task.cancel()
+                stoppedDownloadTasks[id] = task
+            }
         case .expireMessage(let id):
             let lifetime = configuration.messageLifetime
             background {

@@ -119,4 +119,24 @@ import Testing
         #expect(listing(downloads).count == 2)
         #expect(!listing(downloads).contains { $0.hasSuffix(".part") })
     }
+
+    @Test @MainActor func cancellingADownloadRemovesItAndItsPartialFile() async throws {
+        let downloads = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        try await withServer(photos: 3, { configuration in
+            configuration.faultRate = 1
+            configuration.faults = [.truncate]
+            configuration.originalMegapixels = 2
+        }) { server in
+            try await withSession(server, downloads: downloads) { session in
+                try await session.waitForLibrary()
+                session.send(.downloadRequested)
+                try await session.waitUntil("part of the photo") { $0.downloads.items.first.map { $0.receivedBytes > 0 } ?? false }
+                #expect(listing(downloads).contains { $0.hasSuffix(".part") })
+                session.send(.allDownloadsCancelled)
+                #expect(session.state.downloads.items.isEmpty)
+                try await session.waitUntil("the partial file to go") { _ in listing(downloads).isEmpty }
+            }
+        }
+    }
 }
