@@ -1,4 +1,5 @@
 import PhotoPickKit
+import PhotoPickServer
 import ArgumentParser
 import Foundation
 
@@ -15,15 +16,23 @@ struct PhotoPickCommand: AsyncParsableCommand {
         defaultSubcommand: BrowseCommand.self
     )
 
-    /// Exit codes: 0 ok, 2 usage (argument-parser's default for that is 64).
+    /// Exit codes: 0 ok, 2 usage (argument-parser's default for that is 64), 1 when the server cannot start
+    /// for reasons other than its options.
     static func main() async {
+        var commandName: String?
         do {
             var command = try parseAsRoot()
+            commandName = type(of: command).configuration.commandName
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
                 try command.run()
             }
+        } catch let error as ServerError {
+            // One line naming the problem and the fix, for every command that starts a server.
+            let prefix = ["photopick", commandName].compactMap { $0 }.joined(separator: " ")
+            FileHandle.standardError.write(Data("\(prefix): \(error)\n".utf8))
+            Foundation.exit(error.isUsageError ? 2 : 1)
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))

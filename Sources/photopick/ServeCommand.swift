@@ -51,16 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Size of originals in a new demo library, in megapixels.")
     var originalMegapixels = 12.0
 
+    /// A `ServerError` is reported by `PhotoPickCommand.main`.
     func run() async throws {
-        do {
-            try await serve()
-        } catch let error as ServerError {
-            FileHandle.standardError.write(Data("photopick serve: \(error)\n".utf8))
-            throw ExitCode(error.isUsageError ? 2 : 1)
-        }
-    }
-
-    private func serve() async throws {
         let configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: data.map { URL(fileURLWithPath: $0, isDirectory: true) },
             photoCount: photoCount, seed: seed, keys: try keys.map(KeySpec.init(parsing:)), rateLimit: rateLimit,
@@ -71,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         )
         let server = try await PhotoPickServer.start(configuration)
         Console.line("PhotoPick server at \(server.baseURL.absoluteString)")
-        if let filesPort = server.filesPort { Console.line("files origin at http://\(host):\(filesPort)") }
+        if let filesBaseURL = server.filesBaseURL { Console.line("files origin at \(filesBaseURL.absoluteString)") }
         for key in server.keys {
             Console.line("key \(key.key) scopes \(key.scopes.sorted().map(\.rawValue).joined(separator: ","))")
         }

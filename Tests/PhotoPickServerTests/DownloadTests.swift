@@ -9,7 +9,7 @@ import Testing
 struct DownloadTests {
     /// Follows the download redirect by hand, without the key, as a careful client does.
     private func signedURL(_ api: APICaller, _ query: String = "") async throws -> String {
-        let redirect = try await api.get("/photos/1/download" + query)
+        let redirect = try await api.downloadRedirect(photo: 1, query: query)
         #expect(redirect.status == 302)
         #expect(redirect.header("X-RateLimit-Remaining") != nil)
         return try #require(redirect.header("Location"))
@@ -158,7 +158,7 @@ struct DownloadTests {
                 $0["filename"].string?.contains("\u{1B}") == true
             })
             let id = try #require(escape["id"].int)
-            let location = try #require(try await api.get("/photos/\(id)/download").header("Location"))
+            let location = try #require(try await api.signedURL(photo: id))
             let disposition = try #require(try await APICaller.fetch(location).header("Content-Disposition"))
             #expect(!disposition.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
             #expect(disposition.contains("filename*=UTF-8''%1B%5B31mRED%1B%5B0m%20alert.jpg"))

@@ -26,7 +26,7 @@ struct FaultInjectionTests {
                 if page.status == 200 { cursor = page.json["pagination"]["nextCursor"].string }
             }
             for _ in 0..<8 {
-                let redirect = try await api.get("/photos/3/download")
+                let redirect = try await api.downloadRedirect(photo: 3)
                 statuses.append(redirect.status)
                 guard let location = redirect.header("Location") else { continue }
                 do {
@@ -88,7 +88,7 @@ struct FaultInjectionTests {
 
     @Test func truncateCutsFileBodiesPartway() async throws {
         try await TestServer.with(photos: 5, { $0.faultRate = 1; $0.faults = [.truncate] }) { _, api in
-            let location = try #require(try await api.get("/photos/1/download").header("Location"))
+            let location = try #require(try await api.signedURL(photo: 1))
             #expect(try await api.get("/photos/1").status == 200, "truncate applies to file bodies only")
             var request = HTTPClientRequest(url: location)
             request.method = .GET

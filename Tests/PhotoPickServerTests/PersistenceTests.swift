@@ -18,7 +18,7 @@ struct PersistenceTests {
         _ = try await api.send(.PUT, "/photos/7/tags", json: #"{"tagIds":[\#(tag)]}"#)
         _ = try await api.send(.PATCH, "/photos/7", json: #"{"title":"Still here"}"#)
         _ = try await api.send(.DELETE, "/photos/8")
-        let download = try await APICaller.fetch(try #require(try await api.get("/photos/7/download").header("Location")))
+        let download = try await APICaller.fetch(try #require(try await api.signedURL(photo: 7)))
         await first.stop()
 
         try await TestServer.with(photos: 999, seed: 99, { $0.dataDirectory = directory }) { second, again in
@@ -30,7 +30,7 @@ struct PersistenceTests {
             #expect(photo["tagIds"].array.compactMap(\.int) == [tag])
             #expect(try await again.get("/tags/\(tag)").json["color"].string == "#abcdef")
             #expect(try await again.get("/photos/8").status == 404)
-            let redownload = try await APICaller.fetch(try #require(try await again.get("/photos/7/download").header("Location")))
+            let redownload = try await APICaller.fetch(try #require(try await again.signedURL(photo: 7)))
             #expect(redownload.body == download.body)
             #expect(await second.imageEncodeCount == 0, "the cached image is reused, not encoded again")
         }

@@ -55,6 +55,16 @@ public struct APICaller: Sendable {
         return try await Self.execute(request)
     }
 
+    /// `GET /photos/{photo}/download` with `query` (such as `?size=web`), not followed: normally a 302 to a signed file URL.
+    public func downloadRedirect(photo: Int, query: String = "") async throws -> HTTPResult {
+        try await get("/photos/\(photo)/download" + query)
+    }
+
+    /// The signed file URL the download of `photo` redirects to, to fetch without the key; nil when it does not redirect.
+    public func signedURL(photo: Int, query: String = "") async throws -> String? {
+        try await downloadRedirect(photo: photo, query: query).header("Location")
+    }
+
     /// Fetches a URL with exactly the given headers: no key.
     public static func fetch(_ url: String, headers: [(String, String)] = []) async throws -> HTTPResult {
         var request = HTTPClientRequest(url: url)

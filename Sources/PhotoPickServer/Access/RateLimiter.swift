@@ -22,23 +22,32 @@ final class RateLimiter: Sendable {
 
     /// Counts one request for `keyID` at `now` (Unix seconds) unless the budget is spent.
     func consume(keyID: Int, now: Int) -> Decision {
-        let start = now - now % window
+        let start = windowStart(at: now)
         return windows.withLockedValue { windows in
             var entry = windows[keyID] ?? (start, 0)
             if entry.start != start { entry = (start, 0) }
             let isAllowed = entry.count < limit
             if isAllowed { entry.count += 1 }
             windows[keyID] = entry
-            return Decision(isAllowed: isAllowed, limit: limit, remaining: limit - entry.count, reset: start + window)
+            return decision(isAllowed: isAllowed, used: entry.count, windowStart: start)
         }
     }
 
     /// The budget left for `keyID` without spending any.
     func peek(keyID: Int, now: Int) -> Decision {
-        let start = now - now % window
+        let start = windowStart(at: now)
         return windows.withLockedValue { windows in
             let used = windows[keyID].flatMap { $0.start == start ? $0.count : nil } ?? 0
-            return Decision(isAllowed: used < limit, limit: limit, remaining: limit - used, reset: start + window)
+            return decision(isAllowed: used < limit, used: used, windowStart: start)
         }
+    }
+
+    /// The start of the window `now` falls in.
+    private func windowStart(at now: Int) -> Int {
+        now - now % window
+    }
+
+    private func decision(isAllowed: Bool, used: Int, windowStart start: Int) -> Decision {
+        Decision(isAllowed: isAllowed, limit: limit, remaining: limit - used, reset: start + window)
     }
 }

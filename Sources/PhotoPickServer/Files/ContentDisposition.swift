@@ -9,16 +9,24 @@ enum ContentDisposition {
         return "attachment; filename=\"\(fallback)\"; filename*=UTF-8''\(percentEncoded(filename))"
     }
 
+    /// Whether each byte value is an RFC 8187 attr-char, kept as it is.
+    private static let isAttrChar: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~".utf8 {
+            table[Int(byte)] = true
+        }
+        return table
+    }()
+
     /// Keeps RFC 8187 attr-chars, encodes every other byte.
     private static func percentEncoded(_ text: String) -> String {
-        let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~".utf8)
-        let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if kept.contains(byte) {
+            if isAttrChar[Int(byte)] {
                 bytes.append(byte)
             } else {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                bytes += [UInt8(ascii: "%"), HexDigits.uppercase[Int(byte >> 4)], HexDigits.uppercase[Int(byte & 0xF)]]
             }
         }
         return String(decoding: bytes, as: UTF8.self)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// A failure answered with the contract's error envelope:
 /// `{"error": {"code": "...", "message": "...", "details": ...}}`.
@@ -64,8 +65,25 @@ extension APIFailure {
                    details: .object(["scope": .string(scope.rawValue)]))
     }
 
+    static let missingKey = unauthorized("Missing API key: send Authorization: Bearer <key>")
+
     static func notFound(_ message: String) -> APIFailure {
         APIFailure(status: .notFound, code: "not_found", message: message)
+    }
+
+    /// `No such photo`, `No such tag`, ...: a resource that does not exist, or a path id that cannot name one.
+    static func noSuch(_ what: String) -> APIFailure {
+        notFound("No such \(what)")
+    }
+
+    /// 429, with the wait in `Retry-After` (written as `RetryAfter` says).
+    static func rateLimited(_ message: String, retryAfter: String) -> APIFailure {
+        APIFailure(status: .tooManyRequests, code: "rate_limited", message: message, headers: [.retryAfter: retryAfter])
+    }
+
+    /// 503, with the wait in `Retry-After` (written as `RetryAfter` says).
+    static func unavailable(_ message: String, retryAfter: String) -> APIFailure {
+        APIFailure(status: .serviceUnavailable, code: "service_unavailable", message: message, headers: [.retryAfter: retryAfter])
     }
 
     static let invalidCursor = APIFailure(
@@ -75,5 +93,26 @@ extension APIFailure {
 
     static func internalError(_ message: String = "Internal server error; retry with backoff") -> APIFailure {
         APIFailure(status: .internalServerError, code: "internal_error", message: message)
+    }
+}
+
+extension APIFailure {
+    /// What any error thrown while answering `request` is answered with: an `APIFailure` as it is, a
+    /// request no route took as `SystemRoutes.unrouted` says (with `methods` for 405s), anything else as a
+    /// logged 500. Nil after an injected reset, which has closed the connection: nothing can be answered.
+    static func answering(
+        _ error: any Error, to request: Request, methods: SystemRoutes.MethodTable?, logger: Logger
+    ) -> APIFailure? {
+        switch error {
+        case is ConnectionReset:
+            return nil
+        case let failure as APIFailure:
+            return failure
+        case let error as HTTPError where error.status == .notFound:
+            return SystemRoutes.unrouted(request, methods: methods)
+        default:
+            logger.error("request failed", metadata: ["error": "\(error)"])
+            return internalError()
+        }
     }
 }

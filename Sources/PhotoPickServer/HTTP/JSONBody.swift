@@ -21,13 +21,14 @@ enum JSONBody {
             throw tooLarge
         }
         do {
-            return try JSONDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
-        } catch let error as APIFailure {
-            throw error
+            return try decoder.decode(Body.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
             throw APIFailure.validation([issue(for: error)])
         }
     }
+
+    /// One for every body: a decoder keeps no state between calls.
+    private static let decoder = JSONDecoder()
 
     private static let tooLarge = APIFailure(status: .contentTooLarge, code: "payload_too_large",
                                              message: "The body is over 64 KiB; send a smaller one")
@@ -59,7 +60,8 @@ enum JSONBody {
         switch type {
         case is String.Type: "a string"
         case is Int64.Type, is Int.Type: "an integer"
-        case is [Int64].Type: "an array of integers"
+        // A value that is not an array is reported as `[Any]`, not as the array type asked for.
+        case is [Int64].Type, is [Any].Type: "an array of integers"
         default: "an object"
         }
     }

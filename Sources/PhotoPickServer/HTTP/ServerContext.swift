@@ -17,7 +17,7 @@ struct ServerContext: RequestContext {
 
     /// The caller's key, which must carry `scope`.
     func requireScope(_ scope: Scope) throws -> APIKeyRecord {
-        guard let apiKey else { throw APIFailure.unauthorized("Missing API key: send Authorization: Bearer <key>") }
+        guard let apiKey else { throw APIFailure.missingKey }
         guard apiKey.spec.scopes.contains(scope) else { throw APIFailure.scopeRequired(scope) }
         return apiKey
     }

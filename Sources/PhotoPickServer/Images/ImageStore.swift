@@ -6,17 +6,25 @@ struct StoredImage: Sendable {
     let path: String
     let length: Int64
     let sha256: [UInt8]
-
     /// A strong validator derived from the content.
-    var etag: String { "\"" + Array(sha256.prefix(16)).hexString + "\"" }
+    let etag: String
     /// RFC 9530 `Repr-Digest` value.
-    var reprDigest: String { "sha-256=:" + Data(sha256).base64EncodedString() + ":" }
+    let reprDigest: String
+
+    init(path: String, length: Int64, sha256: [UInt8]) {
+        self.path = path
+        self.length = length
+        self.sha256 = sha256
+        etag = "\"" + Array(sha256.prefix(16)).hexString + "\""
+        reprDigest = "sha-256=:" + Data(sha256).base64EncodedString() + ":"
+    }
 }
 
 /// Encodes each image lazily, on first request, and keeps it under the data directory.
 ///
 /// The same image is never encoded twice: concurrent requests share one encode, and later
-/// ones (across restarts too) read the file the first one wrote.
+/// ones (across restarts too) read the file the first one wrote. Once an image is ready it is
+/// kept in memory, so repeated requests for it touch neither the library nor the disk.
 actor ImageStore {
     private struct Key: Hashable {
         let photoID: Int64
@@ -26,6 +34,8 @@ actor ImageStore {
     private let directory: URL
     private let library: LibraryStore
     private var inFlight: [Key: Task<StoredImage, any Error>] = [:]
+    /// Images whose file is written and recorded, until their photo's images are removed.
+    private var ready: [Key: StoredImage] = [:]
     /// Images encoded since start; each is encoded at most once.
     private(set) var encodeCount = 0
     /// Encoding is CPU-bound and a 12 MP original holds megabytes while it is made: it runs
@@ -45,16 +55,23 @@ actor ImageStore {
 
     func image(for photo: PhotoRecord, variant: ImageVariant) async throws -> StoredImage {
         let key = Key(photoID: photo.id, variant: variant)
+        if let image = ready[key] { return image }
         if let running = inFlight[key] { return try await running.value }
         let task = Task { try await self.loadOrEncode(photo, variant: variant) }
         inFlight[key] = task
-        defer { inFlight[key] = nil }
-        return try await task.value
+        defer { if inFlight[key] == task { inFlight[key] = nil } }
+        let image = try await task.value
+        // Unless the photo's images were removed meanwhile: removal also forgets the task.
+        if inFlight[key] == task { ready[key] = image }
+        return image
     }
 
-    /// Removes every encoded variant of a deleted photo.
+    /// Removes every encoded variant of a deleted photo, and forgets them.
     func removeImages(ofPhoto id: Int64) {
         for variant in ImageVariant.allCases {
+            let key = Key(photoID: id, variant: variant)
+            ready[key] = nil
+            inFlight[key] = nil
             try? FileManager.default.removeItem(at: fileURL(photoID: id, variant: variant))
         }
     }
@@ -70,7 +87,7 @@ actor ImageStore {
         guard try await library.recordImageFile(photoID: photo.id, variant: variant.rawValue, facts: facts) else {
             // Deleted while it was being encoded: leave nothing behind.
             try? FileManager.default.removeItem(at: url)
-            throw APIFailure.notFound("No such photo")
+            throw APIFailure.noSuch("photo")
         }
         return StoredImage(path: url.path, length: facts.length, sha256: facts.sha256)
     }

@@ -21,8 +21,13 @@ extension LibraryStore {
         }
     }
 
-    func photo(id: Int64) async throws -> PhotoRecord? {
-        try await database.read { db in try Self.fetchPhoto(db, id: id) }
+    /// A photo with its tag ids; with `includingTags: false`, one query less and `tagIDs` left empty.
+    func photo(id: Int64, includingTags: Bool = true) async throws -> PhotoRecord? {
+        try await database.read { db in try Self.fetchPhoto(db, id: id, includingTags: includingTags) }
+    }
+
+    func photoExists(id: Int64) async throws -> Bool {
+        try await database.read { db in try Self.photoExists(db, id: id) }
     }
 
     /// Applies `patch`; nil when the photo does not exist.
@@ -72,18 +77,20 @@ extension LibraryStore {
             let unknown = wanted.filter { !known.contains($0) }
             guard unknown.isEmpty else { return .unknownTags(unknown) }
             try db.execute(sql: "DELETE FROM photo_tag WHERE photo_id = ?", arguments: [id])
+            let insert = try db.cachedStatement(sql: "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
             for tagID in wanted {
-                try db.execute(sql: "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", arguments: [id, tagID])
+                try insert.execute(arguments: [id, tagID])
             }
             return .replaced(wanted)
         }
     }
 
-    static func fetchPhoto(_ db: Database, id: Int64) throws -> PhotoRecord? {
+    static func fetchPhoto(_ db: Database, id: Int64, includingTags: Bool = true) throws -> PhotoRecord? {
         guard let row = try Row.fetchOne(db, sql: "SELECT \(photoColumns) FROM photo WHERE id = ?", arguments: [id]) else {
             return nil
         }
         var photo = PhotoRecord(row: row)
+        guard includingTags else { return photo }
         photo.tagIDs = try Int64.fetchAll(db, sql: "SELECT tag_id FROM photo_tag WHERE photo_id = ? ORDER BY tag_id", arguments: [id])
         return photo
     }

@@ -15,10 +15,10 @@ extension LibraryStore {
 
     /// Creates a tag unless another has the same name, case-insensitively.
     func createTag(name: String, color: String?) async throws -> TagWriteOutcome {
-        try await database.write { db in
-            if let existing = try Self.fetchTag(db, nameKey: TagRecord.nameKey(name)) { return .conflict(existing: existing) }
-            try db.execute(sql: "INSERT INTO tag (name, name_key, color) VALUES (?, ?, ?)",
-                           arguments: [name, TagRecord.nameKey(name), color])
+        let nameKey = TagRecord.nameKey(name)
+        return try await database.write { db in
+            if let existing = try Self.fetchTag(db, nameKey: nameKey) { return .conflict(existing: existing) }
+            try db.execute(sql: "INSERT INTO tag (name, name_key, color) VALUES (?, ?, ?)", arguments: [name, nameKey, color])
             return .written(TagRecord(id: db.lastInsertedRowID, name: name, color: color))
         }
     }

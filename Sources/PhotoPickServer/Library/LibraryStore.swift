@@ -7,7 +7,6 @@ final class LibraryStore: Sendable {
     struct Facts: Sendable {
         let photoCount: Int
         let seed: UInt64
-        let megapixels: Double
         let signingSecret: [UInt8]
         let defaultKey: String
         let wasCreated: Bool
@@ -38,11 +37,9 @@ final class LibraryStore: Sendable {
         let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
         let meta = Dictionary(uniqueKeysWithValues: rows.map { ($0["key"] as String, $0["value"] as String) })
         guard let count = meta["photoCount"].flatMap(Int.init), let seed = meta["seed"].flatMap(UInt64.init),
-              let megapixels = meta["megapixels"].flatMap(Double.init), let secret = meta["secret"],
-              let key = meta["defaultKey"]
+              let secret = meta["secret"], let key = meta["defaultKey"]
         else { return nil }
-        return Facts(photoCount: count, seed: seed, megapixels: megapixels, signingSecret: Array(hex: secret),
-                     defaultKey: key, wasCreated: false)
+        return Facts(photoCount: count, seed: seed, signingSecret: Array(hex: secret), defaultKey: key, wasCreated: false)
     }
 
     private static func create(_ db: Database, configuration: ServerConfiguration) throws -> Facts {
@@ -69,6 +66,7 @@ final class LibraryStore: Sendable {
                 try insertTag.execute(arguments: [photo.id, tagIDs[index]])
             }
         }
+        // `megapixels` is not read back; it stays a record of how the library was made.
         let meta: [(String, String)] = [
             ("photoCount", String(configuration.photoCount)), ("seed", String(configuration.seed)),
             ("megapixels", String(configuration.originalMegapixels)), ("secret", secret.hexString), ("defaultKey", key),
@@ -76,8 +74,8 @@ final class LibraryStore: Sendable {
         for (name, value) in meta {
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [name, value])
         }
-        return Facts(photoCount: configuration.photoCount, seed: configuration.seed,
-                     megapixels: configuration.originalMegapixels, signingSecret: secret, defaultKey: key, wasCreated: true)
+        return Facts(photoCount: configuration.photoCount, seed: configuration.seed, signingSecret: secret, defaultKey: key,
+                     wasCreated: true)
     }
 }
 
@@ -92,5 +90,22 @@ extension Array where Element == UInt8 {
         self = bytes
     }
 
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    /// Lowercase hex, two digits a byte.
+    var hexString: String {
+        String(unsafeUninitializedCapacity: count * 2) { buffer in
+            var index = 0
+            for byte in self {
+                buffer[index] = HexDigits.lowercase[Int(byte >> 4)]
+                buffer[index + 1] = HexDigits.lowercase[Int(byte & 0xF)]
+                index += 2
+            }
+            return index
+        }
+    }
+}
+
+/// The ASCII digits of hexadecimal, by value.
+enum HexDigits {
+    static let lowercase = Array("0123456789abcdef".utf8)
+    static let uppercase = Array("0123456789ABCDEF".utf8)
 }

@@ -9,6 +9,8 @@ struct AuthMiddleware: RouterMiddleware {
     let keys: KeyRing
     let rateLimiter: RateLimiter
     let retryAfter: RetryAfter
+    /// For answering errors as `EnvelopeMiddleware` would, so that every answer gets the budget headers.
+    let methods: SystemRoutes.MethodTable?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let key = try authenticate(request)
@@ -28,20 +30,24 @@ struct AuthMiddleware: RouterMiddleware {
                 context.apiKey = key
                 do {
                     response = try await next(request, context)
-                } catch let failure as APIFailure {
+                } catch {
+                    // Every error, not only an APIFailure, so that its answer carries the budget too.
+                    guard let failure = APIFailure.answering(error, to: request, methods: methods, logger: context.logger) else {
+                        throw error
+                    }
                     response = try failure.response(from: request, context: context)
                 }
             } else {
                 let wait = max(1, decision.reset - now)
-                response = try APIFailure(
-                    status: .tooManyRequests, code: "rate_limited",
-                    message: "Rate limit of \(decision.limit) requests per window reached; retry in \(wait) s",
-                    headers: [.retryAfter: retryAfter.value(seconds: wait)]
+                response = try APIFailure.rateLimited(
+                    "Rate limit of \(decision.limit) requests per window reached; retry in \(wait) s",
+                    retryAfter: retryAfter.value(seconds: wait)
                 ).response(from: request, context: context)
             }
         }
-        // Read after the handler: with concurrent requests, the figures are the budget as it stands now.
-        let budget = rateLimiter.peek(keyID: key.id, now: now)
+        // Read after the handler, at the time it finished: with concurrent requests, and with a window that
+        // may have turned meanwhile, the figures are the budget as it stands now.
+        let budget = rateLimiter.peek(keyID: key.id, now: Int(Timestamp.now()))
         response.headers[.rateLimitLimit] = String(budget.limit)
         response.headers[.rateLimitRemaining] = String(budget.remaining)
         response.headers[.rateLimitReset] = String(budget.reset)
@@ -49,9 +55,7 @@ struct AuthMiddleware: RouterMiddleware {
     }
 
     private func authenticate(_ request: Request) throws -> APIKeyRecord {
-        guard let header = request.headers[.authorization] else {
-            throw APIFailure.unauthorized("Missing API key: send Authorization: Bearer <key>")
-        }
+        guard let header = request.headers[.authorization] else { throw APIFailure.missingKey }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIFailure.unauthorized("Malformed Authorization header: use Authorization: Bearer <key>")

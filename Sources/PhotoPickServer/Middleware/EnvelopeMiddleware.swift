@@ -7,24 +7,20 @@ struct EnvelopeMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     let requestLog: (@Sendable (String) -> Void)?
-    /// For a 405 with `Allow` on a known path.
-    let methods: SystemRoutes.MethodTable
+    /// For a 405 with `Allow` on a known path; nil where no path answers more than one way (the files origin).
+    let methods: SystemRoutes.MethodTable?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         var response: Response
         do {
             response = try await next(request, context)
-        } catch let reset as ConnectionReset {
-            requestLog?("\(request.method) \(request.uri.path) reset \(Self.milliseconds(since: started))ms")
-            throw reset
-        } catch let failure as APIFailure {
-            response = try failure.response(from: request, context: context)
-        } catch let error as HTTPError where error.status == .notFound {
-            response = try SystemRoutes.unrouted(request, methods: methods).response(from: request, context: context)
         } catch {
-            context.logger.error("request failed", metadata: ["error": "\(error)"])
-            response = try APIFailure.internalError().response(from: request, context: context)
+            guard let failure = APIFailure.answering(error, to: request, methods: methods, logger: context.logger) else {
+                requestLog?("\(request.method) \(request.uri.path) reset \(Self.milliseconds(since: started))ms")
+                throw error
+            }
+            response = try failure.response(from: request, context: context)
         }
         response.headers[.requestID] = Self.makeRequestID()
         requestLog?("\(request.method) \(request.uri.path) \(response.status.code) \(Self.milliseconds(since: started))ms")

@@ -21,13 +21,9 @@ struct FaultMiddleware: RouterMiddleware {
         case .internalError:
             throw APIFailure.internalError("Injected fault: internal error; retry with backoff")
         case .unavailable:
-            throw APIFailure(status: .serviceUnavailable, code: "service_unavailable",
-                             message: "Injected fault: service unavailable; retry shortly",
-                             headers: [.retryAfter: retryAfter.value(seconds: 1)])
+            throw APIFailure.unavailable("Injected fault: service unavailable; retry shortly", retryAfter: retryAfter.value(seconds: 1))
         case .rateLimited:
-            throw APIFailure(status: .tooManyRequests, code: "rate_limited",
-                             message: "Injected fault: rate limited; wait for Retry-After",
-                             headers: [.retryAfter: retryAfter.value(seconds: 1)])
+            throw APIFailure.rateLimited("Injected fault: rate limited; wait for Retry-After", retryAfter: retryAfter.value(seconds: 1))
         case .reset:
             // SO_LINGER 0 makes close() send RST: the client sees a reset before any response.
             if let socket = context.channel as? any SocketOptionProvider {

@@ -14,12 +14,14 @@ enum DownloadRoutes {
             guard ["original", "jpeg", "webp"].contains(formatText) else {
                 throw APIFailure.validation(field: "format", "must be one of original, jpeg, webp")
             }
-            let photo = try await PhotoRoutes.existingPhoto(context, environment.library)
+            // A missing photo is a 404 before an unsupported format is a 403.
+            let id = try ServerEnvironment.pathID(context, "photo")
+            guard try await environment.library.photoExists(id: id) else { throw APIFailure.noSuch("photo") }
             if formatText == "webp" {
                 throw APIFailure(status: .forbidden, code: "tariff_not_supported",
                                  message: "Your plan does not include WebP downloads; use format=jpeg or upgrade the plan")
             }
-            let path = environment.fileURLs.path(photoID: photo.id, variant: variant, now: Timestamp.now())
+            let path = environment.fileURLs.path(photoID: id, variant: variant, now: Timestamp.now())
             let location = origin(of: request, filesPort: environment.filesOrigin.port.withLockedValue { $0 }) + path
             return Response(status: .found, headers: [.location: location, .cacheControl: "no-store", .contentLength: "0"])
         }

@@ -26,20 +26,20 @@ enum PhotoRoutes {
             _ = try context.requireScope(.photosWrite)
             let id = try ServerEnvironment.pathID(context, "photo")
             let body = try await JSONBody.decode(PhotoPatchBody.self, from: request)
-            guard let photo = try await library.updatePhoto(id: id, with: body.patch) else { throw APIFailure.notFound("No such photo") }
+            guard let photo = try await library.updatePhoto(id: id, with: body.patch) else { throw APIFailure.noSuch("photo") }
             return try JSONResponse.make(PhotoRepresentation(photo: photo))
         }
         group.delete("photos/:id") { _, context in
             _ = try context.requireScope(.photosDelete)
             let id = try ServerEnvironment.pathID(context, "photo")
-            guard try await library.deletePhoto(id: id) else { throw APIFailure.notFound("No such photo") }
+            guard try await library.deletePhoto(id: id) else { throw APIFailure.noSuch("photo") }
             await environment.images.removeImages(ofPhoto: id)
             return Response(status: .noContent)
         }
         group.get("photos/:id/tags") { _, context in
             _ = try context.requireScope(.photosRead)
             let id = try ServerEnvironment.pathID(context, "photo")
-            guard let tags = try await library.tags(ofPhoto: id) else { throw APIFailure.notFound("No such photo") }
+            guard let tags = try await library.tags(ofPhoto: id) else { throw APIFailure.noSuch("photo") }
             return try JSONResponse.make(TagList(data: tags.map(TagRepresentation.init)))
         }
         group.put("photos/:id/tags") { request, context in
@@ -50,7 +50,7 @@ enum PhotoRoutes {
             case .replaced(let tagIDs):
                 return try JSONResponse.make(TagIDs(tagIds: tagIDs))
             case .photoNotFound:
-                throw APIFailure.notFound("No such photo")
+                throw APIFailure.noSuch("photo")
             case .unknownTags(let unknown):
                 let list = unknown.map(String.init).joined(separator: ", ")
                 throw APIFailure.validation(field: "tagIds", "unknown tag id \(list); list tags with GET /tags")
@@ -60,7 +60,7 @@ enum PhotoRoutes {
 
     static func existingPhoto(_ context: ServerContext, _ library: LibraryStore) async throws -> PhotoRecord {
         let id = try ServerEnvironment.pathID(context, "photo")
-        guard let photo = try await library.photo(id: id) else { throw APIFailure.notFound("No such photo") }
+        guard let photo = try await library.photo(id: id) else { throw APIFailure.noSuch("photo") }
         return photo
     }
 }

@@ -15,7 +15,7 @@ struct ServerEnvironment: Sendable {
     /// Parses a path id; anything but a positive integer is a 404, as the contract says.
     static func pathID(_ context: ServerContext, _ what: String) throws -> Int64 {
         guard let text = context.parameters.get("id"), let id = Int64(text), id > 0 else {
-            throw APIFailure.notFound("No such \(what)")
+            throw APIFailure.noSuch(what)
         }
         return id
     }

@@ -53,14 +53,14 @@ enum SystemRoutes {
     }
 
     /// What a request that matched no route gets: 410 for the retired v0, 405 with `Allow` for a
-    /// known path asked with another method, else 404.
-    static func unrouted(_ request: Request, methods table: MethodTable) -> APIFailure {
+    /// known path asked with another method (when there is a `table` of them), else 404.
+    static func unrouted(_ request: Request, methods table: MethodTable?) -> APIFailure {
         let path = request.uri.path
         if path == "/api/v0" || path.hasPrefix("/api/v0/") {
             return APIFailure(status: .gone, code: "gone", message: "API v0 is retired; use /api/v1",
                               headers: [.sunset: Timestamp.httpDate(v0Sunset), .deprecation: "@\(v0Sunset - 15_552_000)"])
         }
-        guard let methods = table.allowedMethods(forPath: path) else {
+        guard let methods = table?.allowedMethods(forPath: path) else {
             return .notFound("No such endpoint: \(request.method) \(path)")
         }
         let allow = methods.map(\.rawValue).joined(separator: ", ")

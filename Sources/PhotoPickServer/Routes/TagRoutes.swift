@@ -13,7 +13,7 @@ enum TagRoutes {
         group.get("tags/:id") { _, context in
             _ = try context.requireScope(.tagsRead)
             let id = try ServerEnvironment.pathID(context, "tag")
-            guard let tag = try await library.tag(id: id) else { throw APIFailure.notFound("No such tag") }
+            guard let tag = try await library.tag(id: id) else { throw APIFailure.noSuch("tag") }
             return try JSONResponse.make(TagRepresentation(tag: tag))
         }
         group.post("tags") { request, context in
@@ -30,7 +30,7 @@ enum TagRoutes {
         group.delete("tags/:id") { _, context in
             _ = try context.requireScope(.tagsWrite)
             let id = try ServerEnvironment.pathID(context, "tag")
-            guard try await library.deleteTag(id: id) else { throw APIFailure.notFound("No such tag") }
+            guard try await library.deleteTag(id: id) else { throw APIFailure.noSuch("tag") }
             return Response(status: .noContent)
         }
     }
@@ -40,7 +40,7 @@ enum TagRoutes {
         case .written(let tag):
             return try JSONResponse.make(TagRepresentation(tag: tag), status: status)
         case .notFound:
-            throw APIFailure.notFound("No such tag")
+            throw APIFailure.noSuch("tag")
         case .conflict(let existing):
             throw APIFailure(status: .conflict, code: "conflict",
                              message: "A tag named \"\(existing.name)\" already exists (id \(existing.id))",
