@@ -31,10 +31,7 @@ struct BenchServer {
 
     /// A client for the server, with the key in memory only.
     func client(concurrency: Int = 8) -> APIClient {
-        var configuration = APIClient.Configuration(baseURL: baseURL, apiKey: .fixed(key))
-        configuration.logger.logLevel = .error
-        configuration.maximumConnectionsPerHost = concurrency
-        return APIClient(configuration: configuration)
+        benchClient(baseURL, apiKey: .fixed(key), concurrency: concurrency)
     }
 
     /// For children, which read the key from the environment rather than from argv.

@@ -44,8 +44,7 @@ struct ChildProcess {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - started).inSeconds
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Measurement(exitStatus: exitStatus, seconds: seconds, peakRSSMegabytes: Double(usage.ru_maxrss) / 1024)
     }

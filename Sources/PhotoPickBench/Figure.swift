@@ -43,3 +43,10 @@ func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     return sorted[sorted.count / 2]
 }
+
+extension Duration {
+    /// In seconds, with the fraction.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -55,8 +55,14 @@ struct DownloadHelper: AsyncParsableCommand {
     }
 }
 
+/// A client for a helper process, which reads the key from the environment rather than from argv.
 func helperClient(_ baseURL: String, concurrency: Int = 8) -> APIClient {
-    var configuration = APIClient.Configuration(baseURL: URL(string: baseURL)!, apiKey: .environment("PHOTOPICK_API_KEY"))
+    benchClient(URL(string: baseURL)!, apiKey: .environment("PHOTOPICK_API_KEY"), concurrency: concurrency)
+}
+
+/// A client that logs only errors, with `concurrency` connections.
+func benchClient(_ baseURL: URL, apiKey: APIKeyProvider, concurrency: Int) -> APIClient {
+    var configuration = APIClient.Configuration(baseURL: baseURL, apiKey: apiKey)
     configuration.logger.logLevel = .error
     configuration.maximumConnectionsPerHost = concurrency
     return APIClient(configuration: configuration)

@@ -107,10 +107,7 @@ struct ModelHelper: AsyncParsableCommand {
     }
 
     private func milliseconds(_ work: () -> Void) -> Double {
-        let start = ContinuousClock.now
-        work()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        ContinuousClock().measure(work).inSeconds * 1000
     }
 
     /// VmRSS from /proc, in bytes.
