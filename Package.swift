@@ -77,6 +77,7 @@ let package = Package(
         .executableTarget(
             name: "photopick",
             dependencies: [
+                "PhotoBrowser",
                 "PhotoPickKit",
                 "PhotoPickServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -104,8 +105,11 @@ let package = Package(
         .target(
             name: "PhotoPickTestSupport",
             dependencies: [
+                "PhotoPickKit",
                 "PhotoPickServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PhotoBrowser
 import PhotoPickServer
 
 /// The default command. The terminal browser is not built yet, so for now it serves the
@@ -25,9 +26,6 @@ struct BrowseCommand: AsyncParsableCommand {
 /// Where the demo library lives: `$XDG_DATA_HOME/photopick/demo`, by default `~/.local/share/photopick/demo`.
 enum DemoLibraryLocation {
     static var directory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appending(path: ".local/share")
-        return base.appending(path: "photopick/demo", directoryHint: .isDirectory)
+        XDGDirectory.resolve("XDG_DATA_HOME", fallback: ".local/share", components: "photopick/demo")
     }
 }

@@ -5,19 +5,21 @@ import PhotoPickServer
 public enum TestServer {
     /// A fresh server with a small, fast demo library (originals of 0.3 MP).
     public static func start(
-        photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) -> Void = { _ in }
+        isolation: isolated (any Actor)? = #isolation,
+        photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) throws -> Void = { _ in }
     ) async throws -> PhotoPickServer {
         var configuration = ServerConfiguration(
             port: 0, photoCount: photos, seed: seed, rateLimit: 100_000, originalMegapixels: 0.3
         )
-        configure(&configuration)
+        try configure(&configuration)
         return try await PhotoPickServer.start(configuration)
     }
 
     /// Runs `body` against a fresh server and stops it afterwards, also when `body` throws.
     @discardableResult
     public static func with<Result>(
-        photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) -> Void = { _ in },
+        isolation: isolated (any Actor)? = #isolation,
+        photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) throws -> Void = { _ in },
         _ body: (PhotoPickServer, APICaller) async throws -> Result
     ) async throws -> Result {
         let server = try await start(photos: photos, seed: seed, configure)

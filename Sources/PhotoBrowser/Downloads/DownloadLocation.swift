@@ -4,11 +4,7 @@ import Foundation
 public enum DownloadLocation {
     /// `$XDG_DOWNLOAD_DIR/photopick`, or `~/Downloads/photopick`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let downloads = environment["XDG_DOWNLOAD_DIR"], downloads.hasPrefix("/") {
-            return URL(fileURLWithPath: downloads).appendingPathComponent("photopick")
-        }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent("Downloads/photopick")
+        XDGDirectory.resolve("XDG_DOWNLOAD_DIR", fallback: "Downloads", components: "photopick", environment: environment)
     }
 
     /// Free bytes on the file system that holds `directory`, or would once it is created.

@@ -8,6 +8,15 @@ public struct DownloadQueue: Sendable, Equatable {
     /// How many run at once.
     public private(set) var concurrency = DownloadQueue.defaultConcurrency
     var nextID: Int64 = 1
+    /// Where each item sits in `items`, by id, so bulk actions on a long queue stay linear.
+    private var positions: [Int64: Int] = [:]
+    /// Each photo and variant's item, so duplicates are found without a scan.
+    private var idsByPhoto: [PhotoVariant: Int64] = [:]
+
+    private struct PhotoVariant: Hashable {
+        let photoID: Int
+        let variant: DownloadSize
+    }
 
     /// Four at a time unless the user says otherwise.
     public static let defaultConcurrency = 4
@@ -55,12 +64,12 @@ public struct DownloadQueue: Sendable, Equatable {
 
     /// The item for this photo and variant, if queued at any time.
     public func item(photoID: Int, variant: DownloadSize) -> DownloadItem? {
-        items.first { $0.photoID == photoID && $0.variant == variant }
+        idsByPhoto[PhotoVariant(photoID: photoID, variant: variant)].flatMap(item(id:))
     }
 
     /// The item with this id.
     public func item(id: Int64) -> DownloadItem? {
-        items.first { $0.id == id }
+        positions[id].map { items[$0] }
     }
 
     /// Whether anything is running or waiting to run.
@@ -68,19 +77,22 @@ public struct DownloadQueue: Sendable, Equatable {
 
     // MARK: - Changes
 
-    mutating func restore(_ restored: [DownloadItem]) {
+    /// Takes the queue a previous session left; `nextID` is the state database's next free id.
+    mutating func restore(_ restored: [DownloadItem], nextID: Int64) {
         items = restored.map { item in
             var item = item
             // A download that was running when photopick stopped resumes from its .part file.
             if item.status == .running { item.status = .queued }
             return item
         }
-        nextID = max(nextID, (items.map(\.id).max() ?? 0) + 1)
+        self.nextID = max(self.nextID, nextID)
+        reindex()
     }
 
     mutating func append(_ item: DownloadItem) {
+        positions[item.id] = items.count
+        idsByPhoto[PhotoVariant(photoID: item.photoID, variant: item.variant)] = item.id
         items.append(item)
-        nextID = max(nextID, item.id + 1)
     }
 
     mutating func setConcurrency(_ value: Int) {
@@ -88,12 +100,18 @@ public struct DownloadQueue: Sendable, Equatable {
     }
 
     mutating func update(_ id: Int64, _ change: (inout DownloadItem) -> Void) {
-        guard let index = items.firstIndex(where: { $0.id == id }) else { return }
+        guard let index = positions[id] else { return }
         change(&items[index])
+    }
+
+    private mutating func reindex() {
+        positions = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
+        idsByPhoto = Dictionary(items.map { (PhotoVariant(photoID: $0.photoID, variant: $0.variant), $0.id) }) { first, _ in first }
     }
 
     mutating func remove(_ ids: Set<Int64>) {
         items.removeAll { ids.contains($0.id) }
+        reindex()
     }
 
     /// Marks queued items running, oldest first, up to the concurrency, and returns them to start.

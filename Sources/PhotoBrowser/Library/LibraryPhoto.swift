@@ -41,6 +41,11 @@ public struct LibraryPhoto: Sendable {
         }
     }
 
+    /// Width in pixels, if known.
+    public var pixelWidth: Int? { Self.expand(width) }
+    /// Height in pixels, if known.
+    public var pixelHeight: Int? { Self.expand(height) }
+
     /// When it was taken, if known.
     public var takenAt: Date? {
         takenAtSeconds.isNaN ? nil : Date(timeIntervalSince1970: takenAtSeconds)
@@ -74,8 +79,8 @@ public struct LibraryPhoto: Sendable {
     func photo(pool: StringPool) -> Photo {
         var photo = Photo(id: id, filename: filename, bytes: bytes, takenAt: takenAt, tagIDs: tagIDs)
         photo.createdAt = createdAtSeconds.isNaN ? nil : Date(timeIntervalSince1970: createdAtSeconds)
-        photo.width = Self.expand(width)
-        photo.height = Self.expand(height)
+        photo.width = pixelWidth
+        photo.height = pixelHeight
         photo.mimeType = pool[mimeType]
         if cameraMake != 0 || cameraModel != 0 {
             photo.camera = Photo.Camera(make: pool[cameraMake], model: pool[cameraModel])

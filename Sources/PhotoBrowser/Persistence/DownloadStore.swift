@@ -26,30 +26,20 @@ struct DownloadStore: Sendable {
         }
     }
 
-    func update(_ item: DownloadItem) throws {
-        let (status, failure) = Self.encode(item.status)
-        try database.queue.write { db in
-            try db.execute(sql: """
-                UPDATE download SET status = ?, failure = ?, received_bytes = ?, total_bytes = ?, result_path = ? WHERE id = ?
-                """, arguments: [status, failure, item.receivedBytes, item.totalBytes, item.resultPath, item.id])
-        }
-    }
-
     func delete(_ ids: [Int64]) throws {
         try database.queue.write { db in
             for id in ids { try db.execute(sql: "DELETE FROM download WHERE id = ?", arguments: [id]) }
         }
     }
 
-    func all() throws -> [DownloadItem] {
-        try database.queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM download WHERE library = ? ORDER BY id", arguments: [library]).compactMap(Self.item)
-        }
+    /// Every item of `library`, in the order queued.
+    static func all(_ db: Database, library: String) throws -> [DownloadItem] {
+        try Row.fetchAll(db, sql: "SELECT * FROM download WHERE library = ? ORDER BY id", arguments: [library]).compactMap(item)
     }
 
     /// The highest id in the whole database, so new ones never collide with another library's.
-    func highestID() throws -> Int64 {
-        try database.queue.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM download") ?? 0 }
+    static func highestID(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM download") ?? 0
     }
 
     private static func encode(_ status: DownloadItem.Status) -> (String, String?) {

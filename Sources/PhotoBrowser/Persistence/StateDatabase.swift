@@ -26,11 +26,7 @@ public final class StateDatabase: Sendable {
 
     /// `$XDG_STATE_HOME/photopick`, or `~/.local/state/photopick` when it is unset or not absolute.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: state).appendingPathComponent("photopick")
-        }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/state/photopick")
+        XDGDirectory.resolve("XDG_STATE_HOME", fallback: ".local/state", components: "photopick", environment: environment)
     }
 
     private static var migrator: DatabaseMigrator {

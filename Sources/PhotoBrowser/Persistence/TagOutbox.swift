@@ -16,11 +16,9 @@ struct TagOutbox: Sendable {
         }
     }
 
-    /// Every delta of this library, oldest first.
-    func all() throws -> [TagDelta] {
-        try database.queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM tag_delta WHERE library = ? ORDER BY sequence", arguments: [library]).compactMap(Self.delta)
-        }
+    /// Every delta of `library`, oldest first.
+    static func all(_ db: Database, library: String) throws -> [TagDelta] {
+        try Row.fetchAll(db, sql: "SELECT * FROM tag_delta WHERE library = ? ORDER BY sequence", arguments: [library]).compactMap(delta)
     }
 
     /// The deltas of the `photos` photos that have waited longest, oldest first.
@@ -50,10 +48,8 @@ struct TagOutbox: Sendable {
     }
 
     /// The highest sequence in the whole database, so new ones never collide with another library's.
-    func highestSequence() throws -> Int64 {
-        try database.queue.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM tag_delta") ?? 0
-        }
+    static func highestSequence(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM tag_delta") ?? 0
     }
 
     private static func delta(_ row: Row) -> TagDelta? {

@@ -65,6 +65,8 @@ public enum BrowserEvent: Sendable {
     case tagSaved(PhotoPickKit.Tag)
     case tagDeleted(id: Int)
     case tagOperationFailed(String)
+    /// The state database refused a write; the reason is a line for the user.
+    case stateNotSaved(String)
     case downloadSpaceChecked([DownloadItem], needed: Int64, free: Int64?)
     case downloadProgressed(id: Int64, run: Int, received: Int64, expected: Int64?, at: Double)
     case downloadFinished(id: Int64, run: Int, DownloadResult)

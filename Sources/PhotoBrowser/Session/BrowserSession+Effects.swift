@@ -7,12 +7,11 @@ extension BrowserSession {
     func createTag(name: String, color: String?) {
         let client = client
         Task {
-            do {
-                send(.tagSaved(try await client.createTag(name: name, color: color)))
-            } catch let error as APIError {
-                send(.tagOperationFailed(describe(error, creating: name)))
+            do throws(APIError) {
+                let tag = try await client.createTag(name: name, color: color)
+                send(.tagSaved(tag))
             } catch {
-                send(.tagOperationFailed(Self.describe(error)))
+                send(.tagOperationFailed(describe(error, savingName: name)))
             }
         }
     }
@@ -20,12 +19,11 @@ extension BrowserSession {
     func updateTag(id: Int, _ update: TagUpdate) {
         let client = client
         Task {
-            do {
-                send(.tagSaved(try await client.send(API.updateTag(id: id, update))))
-            } catch let error as APIError {
-                send(.tagOperationFailed(describe(error, creating: update.name)))
+            do throws(APIError) {
+                let tag = try await client.send(API.updateTag(id: id, update))
+                send(.tagSaved(tag))
             } catch {
-                send(.tagOperationFailed(Self.describe(error)))
+                send(.tagOperationFailed(describe(error, savingName: update.name)))
             }
         }
     }
@@ -33,25 +31,25 @@ extension BrowserSession {
     func deleteTag(id: Int) {
         let client = client
         Task {
-            do {
+            do throws(APIError) {
                 try await client.send(API.deleteTag(id: id))
                 send(.tagDeleted(id: id))
-            } catch let error as APIError where error.status == 404 {
+            } catch where error.status == 404 {
                 // Already gone: the result the user wanted.
                 send(.tagDeleted(id: id))
             } catch {
-                send(.tagOperationFailed("Could not delete the tag: \(Self.describe(error))"))
+                send(.tagOperationFailed("Could not delete the tag: \(error.userMessage)"))
             }
         }
     }
 
     /// A name clash names the tag that holds the name, so the user can pick it instead.
-    private func describe(_ error: APIError, creating name: String?) -> String {
+    private func describe(_ error: APIError, savingName name: String?) -> String {
         guard error.code == .conflict, let name else { return "Could not save the tag: \(error.userMessage)" }
-        var existingID: Int?
-        if case .response(let response) = error, let id = response.details?["existingTagId"]?.integerValue { existingID = Int(id) }
-        let existing = existingID.flatMap(state.tags.tag(id:))
-            ?? state.tags.tags.first { $0.name.compare(name, options: [.caseInsensitive]) == .orderedSame }
+        var existing: PhotoPickKit.Tag?
+        if case .response(let response) = error, let id = response.existingTagID { existing = state.tags.tag(id: id) }
+        let key = PhotoPickKit.Tag.nameKey(name)
+        existing = existing ?? state.tags.tags.first { PhotoPickKit.Tag.nameKey($0.name) == key }
         if let existing {
             return "A tag named “\(existing.name)” already exists (number \((state.tags.tags.firstIndex(of: existing) ?? 0) + 1) in the list); pick it with t, or choose another name."
         }
@@ -65,7 +63,7 @@ extension BrowserSession {
             try downloadStore.insert(items)
         } catch {
             configuration.logger.error("download queue: \(error)")
-            send(.tagOperationFailed("The download queue could not be saved (\(error)); it will not survive a restart."))
+            send(.stateNotSaved("The download queue could not be saved (\(error)); it will not survive a restart."))
         }
     }
 
@@ -77,13 +75,10 @@ extension BrowserSession {
         }
         guard discardPartials else { return }
         let client = client
-        let running = items.compactMap { downloadTasks.removeValue(forKey: $0.id) ?? stoppedDownloadTasks.removeValue(forKey: $0.id) }
-        running.forEach { $0.cancel() }
-        Task.detached {
-            // The cancelled runs must let go of their partial files before these can be removed.
-            for task in running { await task.value }
+        // A run told to stop may still hold its partial file; the Kit waits for it to let go.
+        Task {
             for item in items {
-                try? client.discardPartialDownload(photo: item.photo, size: item.variant, in: item.directory)
+                try? await client.discardPartialDownload(photo: item.photo, size: item.variant, in: item.directory)
             }
         }
     }
@@ -92,7 +87,6 @@ extension BrowserSession {
         let client = client
         let id = item.id, run = item.run
         let throttle = ProgressThrottle()
-        stoppedDownloadTasks[id] = nil
         let report: @Sendable (DownloadProgress) -> Void = { progress in
             guard throttle.shouldReport() else { return }
             let seconds = ProgressThrottle.now()
@@ -100,16 +94,23 @@ extension BrowserSession {
                 self?.send(.downloadProgressed(id: id, run: run, received: progress.receivedBytes, expected: progress.expectedBytes, at: seconds))
             }
         }
-        downloadTasks[id] = Task {
+        downloadRuns[id] = DownloadRun(number: run, task: Task {
+            let outcome: BrowserEvent
             do {
-                let result = try await client.download(photo: item.photo, size: item.variant, into: item.directory, progress: report)
-                downloadTasks[id] = nil
-                send(.downloadFinished(id: id, run: run, result))
+                outcome = .downloadFinished(id: id, run: run, try await client.download(photo: item.photo, size: item.variant, into: item.directory, progress: report))
             } catch {
-                if Task.isCancelled { return }
-                downloadTasks[id] = nil
-                send(.downloadFailed(id: id, run: run, reason: Self.describe(error)))
+                outcome = .downloadFailed(id: id, run: run, reason: Self.describe(error))
             }
-        }
+            // A later run of the same item may have taken the slot; only this run's own entry goes.
+            if downloadRuns[id]?.number == run { downloadRuns[id] = nil }
+            // A stopped run's ending, success or failure, is not news: the user paused or cancelled it.
+            if !Task.isCancelled { send(outcome) }
+        })
     }
+}
+
+/// The task downloading one queue item, and which run of the item it is.
+struct DownloadRun {
+    let number: Int
+    let task: Task<Void, Never>
 }

@@ -50,9 +50,7 @@ public final class BrowserSession {
     private let changed: AsyncStream<Void>.Continuation
     private var sender: TagSender?
     private var loadTask: Task<Void, Never>?
-    var downloadTasks: [Int64: Task<Void, Never>] = [:]
-    /// Runs told to stop, kept until a cancel has waited for them to let go of their `.part` files.
-    var stoppedDownloadTasks: [Int64: Task<Void, Never>] = [:]
+    var downloadRuns: [Int64: DownloadRun] = [:]
     private var backgroundTasks: [Task<Void, Never>] = []
     private var isStopped = false
 
@@ -70,11 +68,9 @@ public final class BrowserSession {
     /// Restores the outbox and the queue, then loads the account, the tags and the photos, and starts
     /// sending edits left from the last session.
     public func start() throws {
-        let deltas = try outbox.all()
-        let downloads = try downloadStore.all()
+        let saved = try outbox.database.savedState(library: configuration.library)
         send(.sessionStarted(
-            outbox: deltas, nextSequence: try outbox.highestSequence() + 1,
-            downloads: downloads, nextDownloadID: try downloadStore.highestID() + 1
+            outbox: saved.deltas, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
         ))
         let sender = TagSender(client: client, outbox: outbox) { [weak self] event in await self?.send(event) }
         self.sender = sender
@@ -114,7 +110,7 @@ public final class BrowserSession {
     /// queue (with their `.part` files), so the next start picks them up.
     public func stop() async {
         isStopped = true
-        let tasks = [loadTask].compactMap { $0 } + Array(downloadTasks.values) + Array(stoppedDownloadTasks.values) + backgroundTasks
+        let tasks = [loadTask].compactMap { $0 } + downloadRuns.values.map(\.task) + backgroundTasks
         tasks.forEach { $0.cancel() }
         for task in tasks { await task.value }
         changed.finish()
@@ -149,10 +145,7 @@ public final class BrowserSession {
         case .deleteDownloads(let items, let discardPartials): deleteDownloads(items, discardPartials: discardPartials)
         case .startDownload(let item): startDownload(item)
         case .stopDownload(let id):
-            if let task = downloadTasks.removeValue(forKey: id) {
-                task.cancel()
-                stoppedDownloadTasks[id] = task
-            }
+            downloadRuns[id]?.task.cancel()
         case .expireMessage(let id):
             let lifetime = configuration.messageLifetime
             background {
@@ -166,9 +159,12 @@ public final class BrowserSession {
         loadTask?.cancel()
         loadTask = Task { [client] in
             do {
-                for try await page in PhotoStream(client: client, startingAt: cursor).pages {
+                for try await page in PageStream<Photo>(client: client, startingAt: cursor) {
+                    // A page already in hand when loading was paused stays out, so "paused" means paused.
+                    guard !Task.isCancelled else { return }
                     self.send(.photosArrived(page.data, nextCursor: page.pagination.nextCursor))
                 }
+                guard !Task.isCancelled else { return }
                 self.send(.photosFinished)
             } catch is InvalidCursorError {
                 self.send(.photosCursorRefused)

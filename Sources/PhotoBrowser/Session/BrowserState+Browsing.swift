@@ -35,6 +35,7 @@ extension BrowserState {
             tags.recount(from: [], to: library[index].tagIDs)
         }
         list.insert(added, library: library, selection: selection)
+        if !added.isEmpty { reanchorVisualRange() }
         return []
     }
 

@@ -19,11 +19,10 @@ extension BrowserState {
                 }
                 continue
             }
-            let details = library.photo(at: index)
             items.append(DownloadItem(
                 id: downloads.nextID, photoID: photo.id, variant: downloadVariant, directory: downloadDirectory,
-                filename: photo.filename, photoBytes: photo.bytes, takenAt: photo.takenAt, mimeType: details.mimeType,
-                estimatedBytes: DownloadItem.estimate(bytes: photo.bytes, width: details.width, height: details.height, variant: downloadVariant),
+                filename: photo.filename, photoBytes: photo.bytes, takenAt: photo.takenAt, mimeType: library.string(photo.mimeType),
+                estimatedBytes: DownloadItem.estimate(bytes: photo.bytes, width: photo.pixelWidth, height: photo.pixelHeight, variant: downloadVariant),
                 status: .queued
             ))
             downloads.nextID += 1

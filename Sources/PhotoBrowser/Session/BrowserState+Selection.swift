@@ -13,8 +13,8 @@ extension BrowserState {
             return []
         }
         guard list.currentIndex != nil else { return [] }
-        visualRange = VisualRange(anchor: list.cursor, base: selection, covered: list.cursor...list.cursor)
         let anchor = list.libraryIndex(at: list.cursor)
+        visualRange = VisualRange(anchor: list.cursor, anchorIndex: anchor, base: selection, covered: list.cursor...list.cursor)
         selection.set(anchor, true, bytes: library[anchor].bytes)
         return post(.info, "Visual range: move to extend, v to keep, Esc to cancel.")
     }
@@ -29,6 +29,18 @@ extension BrowserState {
     /// Ends a visual range and keeps what it selected.
     mutating func endVisualRange() {
         visualRange = nil
+    }
+
+    /// Photos arriving mid-range shift positions: the range is selected afresh from its anchor's new
+    /// position to the cursor's.
+    mutating func reanchorVisualRange() {
+        guard var range = visualRange, let anchor = list.position(of: range.anchorIndex, library: library) else { return }
+        selection = range.base
+        selection.set(range.anchorIndex, true, bytes: library[range.anchorIndex].bytes)
+        range.anchor = anchor
+        range.covered = anchor...anchor
+        visualRange = range
+        extendVisualRange()
     }
 
     /// Brings the selection in line with the range from the anchor to the cursor. Only the positions

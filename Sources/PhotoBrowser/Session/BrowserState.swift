@@ -136,7 +136,7 @@ public struct BrowserState: Sendable {
             return post(.warning, "Tag edits are saved and will be sent when the server answers: \(reason)")
         case .tagSaved(let tag): return tagSaved(tag)
         case .tagDeleted(let id): return tagDeleted(id)
-        case .tagOperationFailed(let reason): return post(.error, reason)
+        case .tagOperationFailed(let reason), .stateNotSaved(let reason): return post(.error, reason)
         case .downloadSpaceChecked(let items, let needed, let free): return spaceChecked(items, needed: needed, free: free)
         case .downloadProgressed(let id, let run, let received, let expected, let seconds):
             downloads.recordProgress(id, run: run, received: received, expected: expected, at: seconds)
@@ -154,11 +154,8 @@ public struct BrowserState: Sendable {
 
     /// Posts a message; information and warnings are scheduled to fade, errors stay.
     mutating func post(_ severity: StatusMessage.Severity, _ text: String) -> [BrowserEffect] {
-        if let current = messages.current, current.severity == severity, current.text == TerminalText.sanitized(text) {
-            return []
-        }
-        let message = messages.post(severity, text)
-        return severity == .error ? [] : [.expireMessage(id: message.id)]
+        guard let message = messages.post(severity, text), severity != .error else { return [] }
+        return [.expireMessage(id: message.id)]
     }
 
     private mutating func start(outbox: [TagDelta], nextSequence: Int64, downloads restored: [DownloadItem], nextDownloadID: Int64) -> [BrowserEffect] {
@@ -166,8 +163,7 @@ public struct BrowserState: Sendable {
         for delta in outbox { pendingDeltas[delta.photoID, default: []].append(delta) }
         unsentTagDeltas = outbox.count
         if !outbox.isEmpty { replay = Replay(remaining: Set(outbox.map(\.sequence))) }
-        downloads.restore(restored)
-        downloads.nextID = max(downloads.nextID, nextDownloadID)
+        downloads.restore(restored, nextID: nextDownloadID)
         loading.phase = .loading
         var effects: [BrowserEffect] = [.loadPhotos(from: nil)]
         effects += downloads.startNext().map(BrowserEffect.startDownload)

@@ -13,7 +13,8 @@ public struct AccountStatus: Sendable, Equatable {
     mutating func update(with me: Me) {
         keyName = me.name
         scopes = Set(me.scopes)
-        rateLimit = RateLimitState(
+        // The pacer reports every response's budget; /me only fills the indicator if none has come yet.
+        rateLimit = rateLimit ?? RateLimitState(
             limit: me.rateLimit.limit, remaining: me.rateLimit.remaining,
             reset: Date(timeIntervalSince1970: TimeInterval(me.rateLimit.reset))
         )
@@ -31,7 +32,7 @@ public struct AccountStatus: Sendable, Equatable {
     public func allows(_ feature: Feature) -> Bool { disabledReason(feature) == nil }
 
     /// Things photopick does that need a scope.
-    public enum Feature: Sendable, CaseIterable {
+    public enum Feature: Sendable {
         case browsing, tagging, tagManagement, downloading
 
         var scopes: [Scope] {

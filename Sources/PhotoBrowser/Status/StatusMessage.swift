@@ -1,10 +1,8 @@
 /// A line for the status bar. Information and warnings fade after a few seconds; errors stay until dismissed.
 public struct StatusMessage: Sendable, Equatable, Identifiable {
     /// How much it matters.
-    public enum Severity: Int, Sendable, Comparable {
+    public enum Severity: Sendable {
         case info, warning, error
-
-        public static func < (a: Severity, b: Severity) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// Unique within a session.
@@ -26,9 +24,11 @@ public struct StatusMessages: Sendable, Equatable {
         all.last { $0.severity == .error } ?? all.last
     }
 
-    /// Adds a message and returns it, so the caller can schedule its expiry.
-    mutating func post(_ severity: StatusMessage.Severity, _ text: String) -> StatusMessage {
-        let message = StatusMessage(id: nextID, severity: severity, text: TerminalText.sanitized(text))
+    /// Adds a message and returns it, so the caller can schedule its expiry; nil when it repeats the one on show.
+    mutating func post(_ severity: StatusMessage.Severity, _ text: String) -> StatusMessage? {
+        let text = TerminalText.sanitized(text)
+        if let current, current.severity == severity, current.text == text { return nil }
+        let message = StatusMessage(id: nextID, severity: severity, text: text)
         nextID += 1
         all.append(message)
         if all.count > 50 { all.removeFirst(all.count - 50) }

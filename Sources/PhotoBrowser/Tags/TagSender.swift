@@ -57,7 +57,7 @@ actor TagSender {
             if Task.isCancelled { return }
             if let delayed {
                 await report(.tagSendingDelayed(reason: delayed))
-                // Waits out the backoff, or less when a new edit arrives; either way the outbox is read again.
+                // Edits made meanwhile wait in the outbox and go with the next batch, after the backoff.
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(60))
             } else {

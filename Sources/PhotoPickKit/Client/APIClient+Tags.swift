@@ -30,12 +30,12 @@ extension APIClient {
 
     /// The tag a conflict names (`details.existingTagId`), or else the one whose name matches.
     private nonisolated func existingTag(named name: String, conflict: APIError) async throws(APIError) -> Tag {
-        if case .response(let response) = conflict, let id = response.details?["existingTagId"]?.integerValue {
-            return try await send(API.tag(id: Int(id)))
+        if case .response(let response) = conflict, let id = response.existingTagID {
+            return try await send(API.tag(id: id))
         }
-        let wanted = Self.tagNameKey(name)
+        let wanted = Tag.nameKey(name)
         do {
-            for try await tag in TagStream(client: self) where Self.tagNameKey(tag.name) == wanted {
+            for try await tag in TagStream(client: self) where Tag.nameKey(tag.name) == wanted {
                 return tag
             }
         } catch let error as APIError {
@@ -45,9 +45,11 @@ extension APIClient {
         }
         throw conflict
     }
+}
 
-    /// Tag names compare as the server does: trimmed, NFC, case-folded.
-    static func tagNameKey(_ name: String) -> String {
+extension Tag {
+    /// What makes two tag names the same name, as the server compares them: trimmed, NFC, case-folded.
+    public static func nameKey(_ name: String) -> String {
         name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
             .folding(options: [.caseInsensitive], locale: nil)
     }

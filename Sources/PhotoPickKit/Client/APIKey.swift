@@ -41,8 +41,8 @@ public struct APIKeyProvider: Sendable {
     public static func file(_ url: URL) -> APIKeyProvider {
         APIKeyProvider {
             let text = try String(contentsOf: url, encoding: .utf8)
-            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            return line.isEmpty ? nil : APIKey(line)
+            let key = APIKey(text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")
+            return key.secret.isEmpty ? nil : key
         }
     }
 }

@@ -41,11 +41,12 @@ public struct Request<Response: Sendable>: Sendable {
     }
 
     private static func encodeQuery(_ text: String) -> String {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "&=+?#")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        text.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? text
     }
 }
+
+/// What a query name or value may hold unescaped; a generic type cannot keep this as a static.
+private let queryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+?#"))
 
 /// An HTTP method.
 public struct RequestMethod: RawRepresentable, Sendable, Hashable {

@@ -74,6 +74,12 @@ final class DownloadDirectory: Sendable {
         return PartFile(descriptor: file, path: path(name))
     }
 
+    /// Opens the regular file at `name` without creating, truncating or following anything; nil when there is none.
+    func openExistingPart(_ name: String) -> PartFile? {
+        let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        return file >= 0 ? PartFile(descriptor: file, path: path(name)) : nil
+    }
+
     /// Whether `name` still names the file `part` has open (it may have been unlinked since).
     func isSameFile(_ part: PartFile, as name: String) -> Bool {
         var open = stat(), named = stat()

@@ -46,6 +46,11 @@ public struct ErrorResponse: Sendable, Hashable {
     /// `details` as sent; may be null or absent.
     public let details: JSONValue?
     public let requestID: String?
+
+    /// The tag a `409 conflict` on a tag name names, when the server says (`details.existingTagId`).
+    public var existingTagID: Int? {
+        details?["existingTagId"]?.integerValue.flatMap { Int(exactly: $0) }
+    }
 }
 
 /// Where and why a response did not decode.

@@ -11,9 +11,8 @@ public struct ItemStream<Item: PagedItem>: AsyncSequence, Sendable {
     /// The pages underneath, for callers that want them whole.
     public let pages: PageStream<Item>
 
-    /// Items from the start, or from `cursor`, a `nextCursor` an earlier walk stopped at.
-    public init(client: APIClient, pageSize: Int = API.maximumPageSize, startingAt cursor: String? = nil) {
-        pages = PageStream(client: client, pageSize: pageSize, startingAt: cursor)
+    public init(client: APIClient, pageSize: Int = API.maximumPageSize) {
+        pages = PageStream(client: client, pageSize: pageSize)
     }
 
     public func makeAsyncIterator() -> Iterator {

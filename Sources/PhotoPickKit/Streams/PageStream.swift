@@ -28,6 +28,7 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
         private let client: APIClient
         private let pageSize: Int
         private let prefetch = Prefetch<Fetched>()
+        private let decodePage = Item.pageRequest(limit: 1, cursor: nil).decode
         private var cursor: String?
         private var isFinished = false
         private var deliveredCount = 0
@@ -59,7 +60,7 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
                 } else {
                     isFinished = true
                 }
-                page = try Self.decode(fetched.response)
+                page = try decodePage(fetched.response)
                 if page.pagination != fetched.pagination {
                     // The quick read was wrong (a server writing keys in an odd way): follow the real cursor.
                     prefetch.take()?.cancel()
@@ -92,11 +93,6 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
                     ?? response.decodeJSON(PaginationOnly.self).pagination
                 return Fetched(response: response, pagination: pagination)
             }
-        }
-
-        private static func decode(_ response: RawResponse) throws -> Page<Item> {
-            if Item.self == Photo.self { return try PhotoPageDecoder.decode(response) as! Page<Item> }
-            return try response.decodeJSON(Page<Item>.self)
         }
 
         private func translate(_ error: any Error) -> any Error {

@@ -6,14 +6,10 @@ import Testing
 @testable import PhotoBrowser
 
 @Suite struct DownloadQueueTests {
-    private func listing(_ directory: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
-    }
-
     @Test @MainActor func theSamePhotoAndVariantAreNeverQueuedTwice() async throws {
         let downloads = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: downloads) }
-        try await withServer(photos: 10) { server in
+        try await TestServer.with(photos: 10) { server, _ in
             try await withSession(server, downloads: downloads) { session in
                 try await session.waitForLibrary()
                 session.send(.selectionToggledAndAdvanced)
@@ -81,7 +77,7 @@ import Testing
             try? FileManager.default.removeItem(at: downloads)
         }
         // Every file body from this server is cut in half, so a download creeps forward a piece at a time.
-        let stingy = try await startServer(photos: 5, seed: 11) { configuration in
+        let stingy = try await TestServer.start(photos: 5, seed: 11) { configuration in
             configuration.faultRate = 1
             configuration.faults = [.truncate]
             configuration.originalMegapixels = 2
@@ -103,10 +99,10 @@ import Testing
         #expect(partialBytes > 0)
 
         let log = LineLog()
-        try await withServer(photos: 5, seed: 11, { configuration in
+        try await TestServer.with(photos: 5, seed: 11, { configuration in
             configuration.originalMegapixels = 2
             configuration.requestLog = { log.append($0) }
-        }) { server in
+        }) { server, _ in
             try await withSession(server, state: stateDirectory, downloads: downloads, library: "same") { session in
                 #expect(session.state.downloads.items.map(\.status) == [.done, .running])
                 try await session.waitUntil("the resumed download") { $0.downloads.totals.done == 2 }
@@ -123,11 +119,11 @@ import Testing
     @Test @MainActor func cancellingADownloadRemovesItAndItsPartialFile() async throws {
         let downloads = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: downloads) }
-        try await withServer(photos: 3, { configuration in
+        try await TestServer.with(photos: 3, { configuration in
             configuration.faultRate = 1
             configuration.faults = [.truncate]
             configuration.originalMegapixels = 2
-        }) { server in
+        }) { server, _ in
             try await withSession(server, downloads: downloads) { session in
                 try await session.waitForLibrary()
                 session.send(.downloadRequested)

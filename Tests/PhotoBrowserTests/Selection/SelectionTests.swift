@@ -74,4 +74,17 @@ import Testing
         #expect(state.listedNames == ["p01.jpg", "p20.jpg"])
         #expect(state.selection.totalBytes == 21)
     }
+
+    @Test func aVisualRangeFollowsItsPhotosWhenEarlierPhotosArrive() {
+        var state = state
+        _ = state.apply(.cursorMoved(.position(4)))
+        _ = state.apply(.visualRangeToggled)
+        _ = state.apply(.cursorMoved(.down))
+        _ = state.apply(.photosArrived([Sample.photo(30, "early.jpg", takenAt: 0.5), Sample.photo(31, "between.jpg", takenAt: 5.5)], nextCursor: nil))
+        #expect(state.selectedNames == ["p05.jpg", "p06.jpg", "between.jpg"])
+        _ = state.apply(.cursorMoved(.down))
+        #expect(state.selectedNames == ["p05.jpg", "p06.jpg", "p07.jpg", "between.jpg"])
+        _ = state.apply(.visualRangeCancelled)
+        #expect(state.selection.isEmpty)
+    }
 }

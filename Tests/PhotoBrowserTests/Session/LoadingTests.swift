@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct LoadingTests {
     @Test @MainActor func firstPageIsBrowsableBeforeTheRestOf5000Arrive() async throws {
-        try await withServer(photos: 5_000) { server in
+        try await TestServer.with(photos: 5_000) { server, _ in
             var firstPage: BrowserState?
             try await withSession(server, { event, state in
                 if case .photosArrived = event, firstPage == nil { firstPage = state }
@@ -29,11 +29,11 @@ import Testing
 
     @Test @MainActor func aFailedWalkKeepsWhatLoadedAndRetryResumesFromTheLastCursor() async throws {
         let log = LineLog()
-        try await withServer(photos: 1_000, { configuration in
+        try await TestServer.with(photos: 1_000, { configuration in
             configuration.faultRate = 0.2
             configuration.faults = [.internalError]
             configuration.requestLog = { log.append($0) }
-        }) { server in
+        }) { server, _ in
             try await withSession(server, retryPolicy: .never) { session in
                 var failures = 0
                 while session.state.loading.phase != .complete {
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test @MainActor func loadingCanBeCancelledAndResumed() async throws {
-        try await withServer(photos: 3_000) { server in
+        try await TestServer.with(photos: 3_000) { server, _ in
             try await withSession(server) { session in
                 try await session.waitUntil("a first page") { $0.library.count > 0 }
                 session.send(.loadingCancelled)

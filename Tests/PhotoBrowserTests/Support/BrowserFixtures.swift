@@ -1,6 +1,4 @@
 import Foundation
-import Logging
-import NIOConcurrencyHelpers
 import PhotoBrowser
 import PhotoPickKit
 import PhotoPickServer
@@ -14,7 +12,7 @@ func withSession<Result>(
     retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil,
     _ body: (BrowserSession) async throws -> Result
 ) async throws -> Result {
-    let client = APIClient.forBrowserTests(server, key: key, retryPolicy: retryPolicy)
+    let client = APIClient.forTesting(server, key: key, retryPolicy: retryPolicy)
     let session = try BrowserSession(client: client, configuration: .init(
         library: library, stateDirectory: state, downloadDirectory: downloads, concurrency: concurrency,
         messageLifetime: .seconds(60)
@@ -31,21 +29,6 @@ func withSession<Result>(
         try? await client.shutdown()
         throw error
     }
-}
-
-extension APIClient {
-    /// A client for a test server with its demo key (or `key`) and quick retries.
-    static func forBrowserTests(_ server: PhotoPickServer, key: String? = nil, retryPolicy: RetryPolicy = .fast) -> APIClient {
-        APIClient(configuration: .init(
-            baseURL: server.baseURL, apiKey: .fixed(APIKey(key ?? server.demoKey)), retryPolicy: retryPolicy,
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        ))
-    }
-}
-
-extension RetryPolicy {
-    /// Five tries with short backoff, so tests of retries run quickly.
-    static let fast = RetryPolicy(maximumAttempts: 5, baseDelay: .milliseconds(20), maximumDelay: .milliseconds(200), deadline: .seconds(30))
 }
 
 extension BrowserSession {
@@ -120,39 +103,5 @@ extension BrowserState {
     /// The filename under the cursor.
     var currentName: String? {
         list.currentIndex.map { library[$0].filename }
-    }
-}
-
-/// Lines a test server wrote.
-final class LineLog: Sendable {
-    private let storage = NIOLockedValueBox<[String]>([])
-    var lines: [String] { storage.withLockedValue { $0 } }
-    func append(_ line: String) { storage.withLockedValue { $0.append(line) } }
-}
-
-/// A fresh server with a small, fast demo library, configured on the caller's actor.
-@MainActor
-func startServer(
-    photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) throws -> Void = { _ in }
-) async throws -> PhotoPickServer {
-    var configuration = ServerConfiguration(port: 0, photoCount: photos, seed: seed, rateLimit: 100_000, originalMegapixels: 0.3)
-    try configure(&configuration)
-    return try await PhotoPickServer.start(configuration)
-}
-
-/// Runs `body` against a fresh server and stops it afterwards, also when `body` throws.
-@MainActor
-func withServer<Result>(
-    photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) throws -> Void = { _ in },
-    _ body: (PhotoPickServer) async throws -> Result
-) async throws -> Result {
-    let server = try await startServer(photos: photos, seed: seed, configure)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
     }
 }

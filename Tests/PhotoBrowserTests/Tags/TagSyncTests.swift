@@ -8,7 +8,7 @@ import Testing
 @Suite struct TagSyncTests {
     /// The server's tags of every photo, by id.
     private func serverTags(_ server: PhotoPickServer, ids: [Int]) async throws -> [Int: Set<Int>] {
-        let client = APIClient.forBrowserTests(server)
+        let client = APIClient.forTesting(server)
         defer { Task { try? await client.shutdown() } }
         var result: [Int: Set<Int>] = [:]
         for id in ids { result[id] = Set(try await client.send(API.photoTags(id: id)).tags.map(\.id)) }
@@ -16,10 +16,10 @@ import Testing
     }
 
     @Test @MainActor func togglingOn200PhotosUnder20PercentFaultsConvergesToTheIntendedState() async throws {
-        try await withServer(photos: 200, { configuration in
+        try await TestServer.with(photos: 200, { configuration in
             configuration.faultRate = 0.2
             configuration.faults = [.internalError, .unavailable, .reset]
-        }) { server in
+        }) { server, _ in
             let intended = try await withSession(server) { session in
                 try await session.waitForLibrary(within: .seconds(60))
                 session.send(.allMatchingSelected)
@@ -45,19 +45,19 @@ import Testing
     @Test @MainActor func outboxSurvivesARestartAndReadModifyWriteKeepsAChangeMadeElsewhere() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
-        try await withServer(photos: 50) { server in
+        try await TestServer.with(photos: 50) { server, _ in
             // First run: the server cannot be reached, so the edit stays in the outbox.
-            let unreachable = try await startServer(photos: 1)
-            let photo = try await APIClient.forBrowserTests(server).send(API.photo(id: 7))
+            let unreachable = try await TestServer.start(photos: 1)
+            let photo = try await APIClient.forTesting(server).send(API.photo(id: 7))
             await unreachable.stop()
             try await withSession(unreachable, key: server.demoKey, state: stateDirectory, retryPolicy: .never) { session in
-                session.send(.tagsLoaded(try await APIClient.forBrowserTests(server).send(API.tags()).data))
+                session.send(.tagsLoaded(try await APIClient.forTesting(server).send(API.tags()).data))
                 session.send(.photosArrived([photo], nextCursor: nil))
                 session.send(.tagToggled(tagID: 1))
                 #expect(session.state.unsentTagDeltas == 1)
             }
             // Meanwhile, elsewhere, the photo is tagged 3 (and loses whatever it had).
-            _ = try await APIClient.forBrowserTests(server).send(API.replacePhotoTags(id: 7, tagIDs: [3]))
+            _ = try await APIClient.forTesting(server).send(API.replacePhotoTags(id: 7, tagIDs: [3]))
 
             // Second run: the outbox is replayed as a delta on top of the server's current set.
             try await withSession(server, state: stateDirectory) { session in
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test @MainActor func undoSendsTheInverseDelta() async throws {
-        try await withServer(photos: 30) { server in
+        try await TestServer.with(photos: 30) { server, _ in
             let before = try await serverTags(server, ids: Array(1...30))
             try await withSession(server) { session in
                 try await session.waitForLibrary()
@@ -90,9 +90,9 @@ import Testing
     }
 
     @Test @MainActor func aReadOnlyKeyDisablesTaggingAndSaysWhy() async throws {
-        try await withServer(photos: 20, { configuration in
+        try await TestServer.with(photos: 20, { configuration in
             configuration.keys = [try KeySpec(parsing: "pp_test_readonly=customer:read,photos:read,tags:read")]
-        }) { server in
+        }) { server, _ in
             try await withSession(server, key: "pp_test_readonly") { session in
                 try await session.waitForLibrary()
                 try await session.waitUntil("the scopes") { $0.account.scopes != nil }
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test @MainActor func creatingATagWhoseNameIsTakenNamesTheExistingTag() async throws {
-        try await withServer(photos: 5) { server in
+        try await TestServer.with(photos: 5) { server, _ in
             try await withSession(server) { session in
                 try await session.waitForLibrary()
                 session.send(.tagRenameRequested(tagID: 2, name: "favourite"))

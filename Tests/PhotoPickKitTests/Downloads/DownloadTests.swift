@@ -148,7 +148,8 @@ struct DownloadTests {
             let directory = makeDownloadDirectory()
             let part = try DownloadDirectory(directory).openPart(photo.filename + ".part")
             try part.append(ByteBuffer(bytes: whole.body[..<half]))
-            part.validator = try #require(whole.header("ETag"))
+            let etag: String = try #require(whole.header("ETag"))
+            part.validator = etag
             part.source = "2/original/original"
             try await Task.sleep(for: .milliseconds(2100))
             var download = try await FileDownload.prepare(client: client, photo: photo, size: .original, format: .original,

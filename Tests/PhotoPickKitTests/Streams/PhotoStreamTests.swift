@@ -90,4 +90,27 @@ struct PhotoStreamTests {
         try await client.shutdown()
         await second.stop()
     }
+
+    @Test func aWalkResumesFromTheCursorAnEarlierOneStoppedAt() async throws {
+        try await withKitServer(photos: 250) { _, client, _ in
+            var first = PageStream<Photo>(client: client).makeAsyncIterator()
+            let page = try #require(try await first.next())
+            let cursor = try #require(page.pagination.nextCursor)
+            var ids: [Int] = []
+            for try await resumed in PageStream<Photo>(client: client, startingAt: cursor) { ids += resumed.data.map(\.id) }
+            #expect(ids == Array(101...250))
+        }
+    }
+
+    @Test func aRefusedStartCursorIsAnInvalidCursorError() async throws {
+        try await withKitServer(photos: 50) { _, client, _ in
+            do {
+                for try await _ in PageStream<Photo>(client: client, startingAt: "not-a-cursor") {}
+                Issue.record("the cursor should have been refused")
+            } catch let error as InvalidCursorError {
+                #expect(error.deliveredCount == 0)
+                #expect(error.underlying.code == .invalidCursor)
+            }
+        }
+    }
 }

@@ -1,0 +1,22 @@
+import GRDB
+
+/// What a library left in the state database: unsent tag deltas and the download queue, with the
+/// numbers new deltas and items start from.
+struct SavedState: Sendable {
+    let deltas: [TagDelta]
+    let nextSequence: Int64
+    let downloads: [DownloadItem]
+    let nextDownloadID: Int64
+}
+
+extension StateDatabase {
+    /// Reads everything `library` left, in one read.
+    func savedState(library: String) throws -> SavedState {
+        try queue.read { db in
+            SavedState(
+                deltas: try TagOutbox.all(db, library: library), nextSequence: try TagOutbox.highestSequence(db) + 1,
+                downloads: try DownloadStore.all(db, library: library), nextDownloadID: try DownloadStore.highestID(db) + 1
+            )
+        }
+    }
+}
