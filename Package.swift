@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PhotoPickKit", targets: ["PhotoPickKit"]),
         .library(name: "PhotoPickServer", targets: ["PhotoPickServer"]),
         .library(name: "PhotoBrowser", targets: ["PhotoBrowser"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -60,6 +61,16 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // The ncurses front end: views draw into a canvas of cells; only the driver calls ncurses.
+        .target(
+            name: "TerminalUI",
+            dependencies: [
+                "CNcursesw",
+                "PhotoBrowser",
+                "PhotoPickKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "PhotoPickServer",
             dependencies: [
@@ -77,16 +88,20 @@ let package = Package(
         .executableTarget(
             name: "photopick",
             dependencies: [
+                "TerminalUI",
                 "PhotoBrowser",
                 "PhotoPickKit",
                 "PhotoPickServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // Benchmarks against reference tools; built in release, never part of `swift test`.
         .executableTarget(
             name: "photopick-bench",
             dependencies: [
+                "TerminalUI",
                 "PhotoBrowser",
                 "PhotoPickKit",
                 "PhotoPickServer",
@@ -135,6 +150,15 @@ let package = Package(
                 "PhotoPickTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: [
+                "CNcursesw",
+                "TerminalUI",
+                "PhotoBrowser",
+                "PhotoPickKit",
             ]
         ),
         .testTarget(

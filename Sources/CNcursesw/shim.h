@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncurses.h>
+#include <sys/ioctl.h>
 
 // Glibc's Swift module hides wcwidth.
 extern int wcwidth(wchar_t c);
@@ -26,6 +27,25 @@ static inline attr_t cnc_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t cnc_a_dim(void) { return A_DIM; }
 static inline attr_t cnc_a_normal(void) { return A_NORMAL; }
 static inline int cnc_key_f(int n) { return KEY_F(n); }
-static inline mmask_t cnc_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
+static inline mmask_t cnc_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t cnc_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t cnc_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t cnc_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t cnc_button5_pressed(void) { return BUTTON5_PRESSED; }
+
+/// Sets a cell's glyph, attributes and (possibly extended) colour pair.
+static inline int cnc_setcchar(cchar_t *cell, const wchar_t *text, attr_t attributes, int pair) {
+    return setcchar(cell, text, attributes, 0, &pair);
+}
+
+/// The terminal's size from the kernel; ioctl is variadic, which Swift cannot call.
+static inline int cnc_terminal_size(int fd, int *rows, int *columns) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}
+
 
 #endif

@@ -1,31 +1,55 @@
 import ArgumentParser
 import Foundation
 import PhotoBrowser
+import PhotoPickKit
 import PhotoPickServer
+import TerminalUI
 
-/// The default command. The terminal browser is not built yet, so for now it serves the
-/// persistent demo library and says so.
+/// The default command: the terminal browser, on your library with a key, or on the demo library
+/// served in-process without one.
 struct BrowseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
-        abstract: "Browse a PhotoPick library (for now: serve the demo library and say so)."
+        abstract: "Browse a PhotoPick library in the terminal (the default command).",
+        discussion: """
+            With PHOTOPICK_API_KEY set (or api_key_file in the config) it opens your library; without a key it opens \
+            a demo library served on loopback. Exit codes: 0 ok, 2 usage or config, 3 key refused or missing a scope, \
+            4 network unreachable, 1 anything else.
+            """
     )
 
-    func run() async throws {
-        let directory = DemoLibraryLocation.directory
-        let server = try await PhotoPickServer.start(ServerConfiguration(port: 0, dataDirectory: directory))
-        Console.line("photopick \(PhotoPickCommand.version): the terminal browser is not in this build yet.")
-        Console.line("Serving the demo library (\(server.photoCount) photos, kept in \(directory.path)) at \(server.baseURL.absoluteString)")
-        Console.line("Try: curl -H \"Authorization: Bearer \(server.demoKey)\" '\(server.baseURL.absoluteString)/photos?limit=3'")
-        Console.line("Stop with Ctrl-C.")
-        await ShutdownSignals.wait()
-        await server.stop()
-    }
-}
+    @Option(name: .customLong("download-dir"), help: ArgumentHelp("Folder downloads go to.", valueName: "dir"))
+    var downloadDirectory: String?
 
-/// Where the demo library lives: `$XDG_DATA_HOME/photopick/demo`, by default `~/.local/share/photopick/demo`.
-enum DemoLibraryLocation {
-    static var directory: URL {
-        XDGDirectory.resolve("XDG_DATA_HOME", fallback: ".local/share", components: "photopick/demo")
+    @Option(help: ArgumentHelp("Downloads at once, 1 to 16.", valueName: "n"))
+    var concurrency: Int?
+
+    @Option(help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/photopick/config.toml).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .customLong("api-url"), help: ArgumentHelp("API base URL (default: https://api.photopick.cz/api/v1).", valueName: "url"))
+    var apiURL: String?
+
+    @Flag(name: .customLong("no-color"), help: "Monochrome, as with NO_COLOR.")
+    var noColor = false
+
+    func validate() throws {
+        if let concurrency, !DownloadQueue.concurrencyRange.contains(concurrency) {
+            throw ValidationError("--concurrency \(concurrency) is out of range; use 1 to 16.")
+        }
+        if let apiURL, URL(string: apiURL)?.host == nil || !["http", "https"].contains(URL(string: apiURL)?.scheme?.lowercased() ?? "") {
+            throw ValidationError("--api-url \(apiURL) is not an http(s) URL; write it like https://api.photopick.cz/api/v1.")
+        }
+        if let downloadDirectory, downloadDirectory.isEmpty {
+            throw ValidationError("--download-dir is empty; give a folder.")
+        }
+    }
+
+    func run() async throws {
+        let status = await Launcher(options: self).run()
+        if let message = status.message {
+            FileHandle.standardError.write(Data("photopick: \(message)\n".utf8))
+        }
+        if status.code != 0 { throw ExitCode(status.code) }
     }
 }

@@ -46,6 +46,8 @@ public enum BrowserEvent: Sendable {
     case loadingCancelled
     case loadingRetried
     case messageDismissed
+    /// Something the front end wants on the status line, such as a warning about the config file.
+    case noticePosted(StatusMessage.Severity, String)
 
     // MARK: The world
     case sessionStarted(outbox: [TagDelta], nextSequence: Int64, downloads: [DownloadItem], nextDownloadID: Int64)

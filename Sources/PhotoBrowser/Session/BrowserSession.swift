@@ -15,6 +15,8 @@ public final class BrowserSession {
         public var stateDirectory: URL
         /// Where downloads go.
         public var downloadDirectory: URL
+        /// The variant `d` downloads until another is chosen.
+        public var downloadVariant: DownloadSize
         /// Downloads at once.
         public var concurrency: Int
         /// How long information and warnings stay on the status line.
@@ -24,12 +26,14 @@ public final class BrowserSession {
 
         public init(
             library: String, stateDirectory: URL = StateDatabase.defaultDirectory(),
-            downloadDirectory: URL = DownloadLocation.defaultDirectory(), concurrency: Int = DownloadQueue.defaultConcurrency,
+            downloadDirectory: URL = DownloadLocation.defaultDirectory(), downloadVariant: DownloadSize = .original,
+            concurrency: Int = DownloadQueue.defaultConcurrency,
             messageLifetime: Duration = .seconds(5), logger: Logger = Logger(label: "photopick.browser")
         ) {
             self.library = library
             self.stateDirectory = stateDirectory
             self.downloadDirectory = downloadDirectory
+            self.downloadVariant = downloadVariant
             self.concurrency = concurrency
             self.messageLifetime = messageLifetime
             self.logger = logger
@@ -62,6 +66,7 @@ public final class BrowserSession {
         outbox = TagOutbox(database: database, library: configuration.library)
         downloadStore = DownloadStore(database: database, library: configuration.library)
         state = BrowserState(downloadDirectory: configuration.downloadDirectory, concurrency: configuration.concurrency)
+        state.downloadVariant = configuration.downloadVariant
         (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 

@@ -112,6 +112,7 @@ public struct BrowserState: Sendable {
         case .messageDismissed:
             messages.dismissCurrent()
             return []
+        case .noticePosted(let severity, let text): return post(severity, text)
         case .sessionStarted(let outbox, let sequence, let restored, let downloadID):
             return start(outbox: outbox, nextSequence: sequence, downloads: restored, nextDownloadID: downloadID)
         case .accountLoaded(let me): return accountLoaded(me)

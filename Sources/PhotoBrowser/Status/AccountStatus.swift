@@ -10,7 +10,11 @@ public struct AccountStatus: Sendable, Equatable {
     /// The request budget `/me` reported, and the pacer's view of it since.
     public var rateLimit: RateLimitState?
 
-    mutating func update(with me: Me) {
+    /// Nothing known yet: every feature is allowed until `/me` says otherwise.
+    public init() {}
+
+    /// Takes the key's name, scopes and budget from `/me`.
+    public mutating func update(with me: Me) {
         keyName = me.name
         scopes = Set(me.scopes)
         // The pacer reports every response's budget; /me only fills the indicator if none has come yet.

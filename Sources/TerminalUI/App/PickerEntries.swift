@@ -1,0 +1,105 @@
+import PhotoBrowser
+import PhotoPickKit
+
+/// One row of a picker, and what choosing it does.
+public struct PickerEntry: Sendable, Equatable {
+    public enum Choice: Sendable, Equatable {
+        case tag(id: Int)
+        case createTag(name: String)
+        case untagged
+        case variant(DownloadSize)
+    }
+
+    public let choice: Choice
+    /// `[x]`, `[-]`, `[ ]`, `(•)`: where the choice stands now.
+    public let mark: String
+    public let title: String
+    public let detail: String
+    public let color: TagColor?
+}
+
+extension UIState.Picker {
+    /// The rows this picker shows for a state, best match first when there is a query.
+    public func entries(in state: BrowserState) -> [PickerEntry] {
+        switch kind {
+        case .tags: tagEntries(in: state)
+        case .tagFilter: filterEntries(in: state)
+        case .variant: variantEntries(in: state)
+        case .manageTags:
+            state.tags.tags.map { tag in
+                PickerEntry(
+                    choice: .tag(id: tag.id), mark: "", title: TerminalText.sanitized(tag.name),
+                    detail: Self.photoCount(state.tags.count(of: tag.id)), color: tag.color.flatMap(TagColor.init(hex:))
+                )
+            }
+        }
+    }
+
+    /// Photos a tag change applies to: the selection, or else the current photo.
+    static func targets(in state: BrowserState) -> [Int] {
+        if !state.selection.isEmpty { return state.selection.indices }
+        return state.list.currentIndex.map { [$0] } ?? []
+    }
+
+    private func tagEntries(in state: BrowserState) -> [PickerEntry] {
+        let targets = Self.targets(in: state)
+        var holders: [Int: Int] = [:]
+        for index in targets {
+            for tagID in state.library[index].tagIDs { holders[tagID, default: 0] += 1 }
+        }
+        let query = self.query.text.trimmingCharacters(in: .whitespaces)
+        let scored = state.tags.tags.enumerated().compactMap { offset, tag -> (Int, Int, PhotoPickKit.Tag)? in
+            FuzzyMatch.score(query, in: tag.name).map { ($0, offset, tag) }
+        }
+        let ordered = query.isEmpty ? scored : scored.sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }
+        var entries = ordered.map { _, _, tag in
+            let held = holders[tag.id, default: 0]
+            let mark = held == 0 ? "[ ]" : held == targets.count ? "[x]" : "[-]"
+            return PickerEntry(
+                choice: .tag(id: tag.id), mark: mark, title: TerminalText.sanitized(tag.name),
+                detail: Self.photoCount(state.tags.count(of: tag.id)), color: tag.color.flatMap(TagColor.init(hex:))
+            )
+        }
+        let exists = state.tags.tags.contains { PhotoPickKit.Tag.nameKey($0.name) == PhotoPickKit.Tag.nameKey(query) }
+        if !query.isEmpty && !exists {
+            entries.append(PickerEntry(
+                choice: .createTag(name: query), mark: " + ", title: "Create tag “\(TerminalText.sanitized(query))”",
+                detail: targets.isEmpty ? "" : "and add it to \(Self.photoCount(targets.count))", color: nil
+            ))
+        }
+        return entries
+    }
+
+    private func filterEntries(in state: BrowserState) -> [PickerEntry] {
+        let filter = state.list.filter.tags
+        let untagged = PickerEntry(
+            choice: .untagged, mark: filter == .untagged ? "[x]" : "[ ]", title: "Untagged", detail: "photos with no tags", color: nil
+        )
+        return [untagged] + state.tags.tags.map { tag in
+            let chosen: Bool = switch filter {
+            case .any(let ids), .all(let ids): ids.contains(tag.id)
+            case .none, .untagged: false
+            }
+            return PickerEntry(
+                choice: .tag(id: tag.id), mark: chosen ? "[x]" : "[ ]", title: TerminalText.sanitized(tag.name),
+                detail: Self.photoCount(state.tags.count(of: tag.id)), color: tag.color.flatMap(TagColor.init(hex:))
+            )
+        }
+    }
+
+    private func variantEntries(in state: BrowserState) -> [PickerEntry] {
+        let details: [DownloadSize: String] = [
+            .original: "the file as uploaded", .web: "long edge 1024 px", .fhd: "long edge 1920 px", .a4: "long edge 3508 px (A4 at 300 dpi)",
+        ]
+        return [DownloadSize.original, .web, .fhd, .a4].map { size in
+            PickerEntry(
+                choice: .variant(size), mark: state.downloadVariant == size ? "(•)" : "( )", title: size.rawValue,
+                detail: details[size, default: ""], color: nil
+            )
+        }
+    }
+
+    static func photoCount(_ count: Int) -> String {
+        count == 1 ? "1 photo" : "\(count.formatted()) photos"
+    }
+}

@@ -1,0 +1,30 @@
+/// A one-line text input with a cursor at the end: what `/`, the tag picker and prompts type into.
+public struct TextField: Sendable, Equatable {
+    public private(set) var text: String
+
+    public init(_ text: String = "") {
+        self.text = text
+    }
+
+    /// Applies an editing key; returns whether the text changed. Printable characters are typed,
+    /// Backspace deletes a character, Ctrl-W a word, Ctrl-U everything.
+    public mutating func edit(_ key: Key) -> Bool {
+        switch key {
+        case .character(let character) where !character.isNewline:
+            text.append(character)
+        case .backspace, .control("h"):
+            guard !text.isEmpty else { return false }
+            text.removeLast()
+        case .control("w"):
+            guard !text.isEmpty else { return false }
+            while text.last == " " { text.removeLast() }
+            while let last = text.last, last != " " { _ = last; text.removeLast() }
+        case .control("u"):
+            guard !text.isEmpty else { return false }
+            text = ""
+        default:
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,81 @@
+import PhotoBrowser
+import PhotoPickKit
+
+/// What the front end shows on top of the browser state: the mode it is in, what is being typed,
+/// and where the cursors of its panels are. Views read it; `Controller` changes it.
+public struct UIState: Sendable, Equatable {
+    /// A panel or dialog over the list, which takes the keys while it is open.
+    public enum Overlay: Sendable, Equatable {
+        case help(scroll: Int)
+        case details(scroll: Int)
+        case queue(cursor: Int)
+        case picker(Picker)
+        case prompt(Prompt)
+        case confirmQuit
+    }
+
+    /// A list to choose from, with an optional query.
+    public struct Picker: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// `t`: toggle tags on the selection or the current photo, or create one.
+            case tags
+            /// `f`: which tags the list shows.
+            case tagFilter
+            /// `o`: which variant `d` downloads.
+            case variant
+            /// `T`: rename, recolour or delete tags.
+            case manageTags
+        }
+
+        public var kind: Kind
+        public var query = TextField()
+        public var cursor = 0
+
+        public init(kind: Kind) {
+            self.kind = kind
+        }
+
+        /// Whether typing goes into the query; the other pickers use letters as commands.
+        public var takesQuery: Bool { kind == .tags }
+    }
+
+    /// A question with a typed answer or a yes/no.
+    public struct Prompt: Sendable, Equatable {
+        public enum Purpose: Sendable, Equatable {
+            case newTag
+            case renameTag(id: Int)
+            case recolourTag(id: Int)
+            case deleteTag(id: Int)
+        }
+
+        public var purpose: Purpose
+        public var field: TextField
+        /// Why the last answer was refused, shown under the question.
+        public var problem: String?
+
+        public init(_ purpose: Purpose, text: String = "") {
+            self.purpose = purpose
+            field = TextField(text)
+        }
+
+        /// Whether it is answered with y or n rather than text.
+        public var isConfirmation: Bool {
+            if case .deleteTag = purpose { return true }
+            return false
+        }
+    }
+
+    public var overlay: Overlay?
+    /// The filter being typed after `/`; `nil` when not typing.
+    public var filterField: TextField?
+    /// A tag created from the picker, to toggle onto the targets once the server has made it.
+    public var pendingTagToApply: String?
+
+    public init() {}
+
+    /// The key context in force: the queue panel has its own keys.
+    var keyContext: Action.Context {
+        if case .queue = overlay { return .queue }
+        return .browse
+    }
+}

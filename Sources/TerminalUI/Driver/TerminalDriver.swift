@@ -1,0 +1,224 @@
+import CNcursesw
+import Foundation
+
+/// Why the terminal could not be used.
+public struct TerminalError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// The only code that calls ncurses. It sets the terminal up, writes the cells of a canvas that changed
+/// since the last frame, reads keys and mouse events without blocking, follows resizes, and puts the
+/// terminal back. ncurses is not thread-safe, so everything here runs on the main actor.
+@MainActor
+public final class TerminalDriver {
+    public private(set) var width = 0
+    public private(set) var height = 0
+    /// What the terminal can show, as ncurses reports it.
+    public private(set) var depth = Theme.Depth.monochrome
+    /// Bytes are counted when the driver writes to a file (benchmarks); otherwise 0.
+    public var bytesWritten: Int { output.map { Int(ftell($0)) } ?? 0 }
+
+    private var screen: OpaquePointer?
+    private var output: UnsafeMutablePointer<FILE>?
+    private var previous: Canvas?
+    private var pairs: [PairKey: Int32] = [:]
+    private var nextPair: Int32 = 1
+    private var isActive = false
+
+    private struct PairKey: Hashable {
+        let foreground: TerminalColor
+        let background: TerminalColor
+    }
+
+    public init() {}
+
+    /// Takes over the terminal: full screen, raw keys, no echo, mouse, colours when allowed.
+    public func start(colors: Bool) throws(TerminalError) {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalError(description: "the browser needs a terminal on stdin and stdout; run it in a terminal, or use `photopick serve` for the server alone")
+        }
+        setlocale(LC_ALL, "")
+        TerminalRescue.save()
+        guard let screen = newterm(nil, fdopen(STDOUT_FILENO, "w"), fdopen(STDIN_FILENO, "r")) else {
+            throw TerminalError(description: "ncurses cannot drive this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset")); set TERM to one your system knows, such as xterm-256color")
+        }
+        self.screen = screen
+        isActive = true
+        setUp(colors: colors)
+        followTerminalSize()
+    }
+
+    /// A screen that writes to a file instead of the terminal, at a fixed size: for the render
+    /// benchmark, which counts the bytes a frame costs.
+    public func startHeadless(width: Int, height: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>) throws(TerminalError) {
+        guard let screen = newterm("xterm-256color", output, input) else {
+            throw TerminalError(description: "ncurses has no xterm-256color entry; install ncurses-term")
+        }
+        self.screen = screen
+        self.output = output
+        isActive = true
+        setUp(colors: true)
+        resize_term(Int32(height), Int32(width))
+        self.width = width
+        self.height = height
+    }
+
+    private func setUp(colors: Bool) {
+        raw()
+        noecho()
+        nonl()
+        keypad(cnc_stdscr(), true)
+        nodelay(cnc_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        mouseinterval(0)
+        mousemask(cnc_button1_pressed() | cnc_button4_pressed() | cnc_button5_pressed(), nil)
+        if colors && has_colors() {
+            start_color()
+            use_default_colors()
+            let count = cnc_colors()
+            depth = count >= 256 ? .colors256 : count >= 8 ? .colors8 : .monochrome
+        }
+    }
+
+    /// Reads the terminal's size from the kernel and resizes ncurses to it; the next frame is drawn whole.
+    public func followTerminalSize() {
+        var rows: Int32 = 0, columns: Int32 = 0
+        if cnc_terminal_size(STDOUT_FILENO, &rows, &columns) == 0 {
+            resize_term(rows, columns)
+        }
+        width = Int(cnc_cols())
+        height = Int(cnc_lines())
+        previous = nil
+        clearok(cnc_stdscr(), true)
+    }
+
+    /// Writes the cells that differ from the last frame, then one refresh.
+    public func present(_ canvas: Canvas) {
+        guard isActive else { return }
+        let window = cnc_stdscr()
+        let last = previous.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
+        var wide = [wchar_t](repeating: 0, count: 8)
+        for y in 0..<min(canvas.height, height) {
+            let start = y * canvas.width
+            if let last, last.cells[start..<start + canvas.width] == canvas.cells[start..<start + canvas.width] { continue }
+            for x in 0..<min(canvas.width, width) {
+                let cell = canvas.cells[start + x]
+                guard cell.width != 0, last.map({ $0.cells[start + x] != cell }) ?? true else { continue }
+                var count = 0
+                for scalar in cell.text.unicodeScalars where count < 6 {
+                    wide[count] = wchar_t(bitPattern: scalar.value)
+                    count += 1
+                }
+                wide[count] = 0
+                var glyph = cchar_t()
+                cnc_setcchar(&glyph, wide, attributes(cell.style.attributes), pair(for: cell.style))
+                mvwadd_wch(window, Int32(y), Int32(x), &glyph)
+            }
+        }
+        wnoutrefresh(window)
+        doupdate()
+        if let output { fflush(output) }
+        previous = canvas
+    }
+
+    private func attributes(_ attributes: Style.Attributes) -> attr_t {
+        var result = cnc_a_normal()
+        if attributes.contains(.bold) { result |= cnc_a_bold() }
+        if attributes.contains(.reverse) { result |= cnc_a_reverse() }
+        if attributes.contains(.underline) { result |= cnc_a_underline() }
+        if attributes.contains(.dim) { result |= cnc_a_dim() }
+        return result
+    }
+
+    /// The colour pair for a style, made the first time it is needed; pair 0 (the terminal's
+    /// colours) when the terminal has no more.
+    private func pair(for style: Style) -> Int32 {
+        guard depth != .monochrome, style.foreground != .terminalDefault || style.background != .terminalDefault else { return 0 }
+        let key = PairKey(foreground: style.foreground, background: style.background)
+        if let pair = pairs[key] { return pair }
+        guard nextPair < cnc_color_pairs() else { return 0 }
+        let pair = nextPair
+        nextPair += 1
+        init_extended_pair(pair, number(style.foreground), number(style.background))
+        pairs[key] = pair
+        return pair
+    }
+
+    private func number(_ color: TerminalColor) -> Int32 {
+        switch color {
+        case .terminalDefault: -1
+        case .palette(let index): Int32(index) < cnc_colors() ? Int32(index) : -1
+        }
+    }
+
+    /// Every key and click waiting, without blocking.
+    public func readInput() -> [InputEvent] {
+        guard isActive else { return [] }
+        var events: [InputEvent] = []
+        var code: wint_t = 0
+        while true {
+            let result = wget_wch(cnc_stdscr(), &code)
+            if result == ERR { break }
+            if result == KEY_CODE_YES {
+                if let event = special(Int32(code)) { events.append(event) }
+            } else if let key = Self.key(forCharacter: UInt32(code)) {
+                events.append(.key(key))
+            }
+        }
+        return events
+    }
+
+    /// A key from a character code: control codes become named keys or Ctrl-letters.
+    static func key(forCharacter code: UInt32) -> Key? {
+        switch code {
+        case 13, 10: return .enter
+        case 27: return .escape
+        case 9: return .tab
+        case 127, 8: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(UInt8(code) + 96)))
+        case 0, 28...31: return nil
+        default: return Unicode.Scalar(code).map { .character(Character($0)) }
+        }
+    }
+
+    private func special(_ code: Int32) -> InputEvent? {
+        switch code {
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_DC: return .key(.delete)
+        case KEY_BTAB: return .key(.backTab)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_MOUSE: return mouse()
+        case cnc_key_f(1)...cnc_key_f(24): return .key(.function(Int(code - cnc_key_f(0))))
+        default: return nil
+        }
+    }
+
+    private func mouse() -> InputEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let x = Int(event.x), y = Int(event.y)
+        if event.bstate & cnc_button4_pressed() != 0 { return .mouse(MouseEvent(.wheelUp, x: x, y: y)) }
+        if event.bstate & cnc_button5_pressed() != 0 { return .mouse(MouseEvent(.wheelDown, x: x, y: y)) }
+        if event.bstate & (cnc_button1_pressed() | cnc_button1_clicked()) != 0 { return .mouse(MouseEvent(.click, x: x, y: y)) }
+        return nil
+    }
+
+    /// Gives the terminal back as it was: ends ncurses, and restores the saved terminal modes.
+    public func stop() {
+        guard isActive else { return }
+        isActive = false
+        endwin()
+        if let screen { delscreen(screen) }
+        screen = nil
+        if output == nil { TerminalRescue.restore() }
+    }
+}

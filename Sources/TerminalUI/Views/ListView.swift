@@ -1,0 +1,132 @@
+import PhotoBrowser
+
+extension Screen {
+    /// The photo list: only the rows in view are drawn, each with its selection mark, tag chips,
+    /// filename, capture time and size; the current row is highlighted and a scroll bar shows where
+    /// the view is.
+    func drawList(_ state: BrowserState, _ layout: ScreenLayout, into canvas: inout Canvas) {
+        drawListHeader(state, layout, into: &canvas)
+        let rows = layout.listRows
+        let list = state.list
+        guard list.count > 0 else {
+            drawEmptyList(state, in: rows, into: &canvas)
+            return
+        }
+        let visual = state.visualRange.map { range -> ClosedRange<Int> in
+            let anchor = range.anchor
+            return min(anchor, list.cursor)...max(anchor, list.cursor)
+        }
+        for (offset, position) in list.rowsInView.enumerated() where offset < rows.height {
+            let index = list.libraryIndex(at: position)
+            drawRow(
+                state.library[index], selected: state.selection.contains(index), current: position == list.cursor,
+                inVisualRange: visual?.contains(position) ?? false, tags: state.tags, columns: layout.columns,
+                in: Rect(x: rows.x, y: rows.y + offset, width: rows.width, height: 1), into: &canvas
+            )
+        }
+        drawScrollBar(top: list.top, visible: rows.height, total: list.count, in: layout.scrollBar, into: &canvas)
+    }
+
+    private func drawListHeader(_ state: BrowserState, _ layout: ScreenLayout, into canvas: inout Canvas) {
+        let rect = layout.listHeader
+        let arrow = "▾"
+        let sort = state.list.sort
+        var x = rect.x + 2 + (layout.columns.chips ? 4 : 0)
+        let (nameWidth, dateX, sizeX) = columnPositions(layout.columns, in: rect)
+        x += canvas.draw("Name" + (sort == .filename ? arrow : ""), x: x, y: rect.y, style: theme.label, limit: nameWidth)
+        if let dateX { canvas.draw("Taken" + (sort == .captureTime ? arrow : ""), x: dateX, y: rect.y, style: theme.label) }
+        if let sizeX { canvas.drawRight("Size" + (sort == .size ? arrow : ""), maxX: sizeX + 9, y: rect.y, style: theme.label, limit: 9) }
+        if sort != .filename && layout.columns.date == false && sort == .captureTime {
+            canvas.draw("by time", x: x + 1, y: rect.y, style: theme.dim)
+        }
+    }
+
+    /// The name column's width and where the date and size columns start, for the columns that fit.
+    private func columnPositions(_ columns: ScreenLayout.Columns, in rect: Rect) -> (nameWidth: Int, dateX: Int?, sizeX: Int?) {
+        var right = rect.maxX - 1
+        var sizeX: Int?, dateX: Int?
+        if columns.size {
+            right -= 9
+            sizeX = right
+        }
+        if columns.date {
+            right -= 18
+            dateX = right + 1
+        }
+        let nameX = rect.x + 2 + (columns.chips ? 4 : 0)
+        return (max(0, right - nameX), dateX, sizeX)
+    }
+
+    private func drawRow(
+        _ photo: LibraryPhoto, selected: Bool, current: Bool, inVisualRange: Bool, tags: TagCatalog,
+        columns: ScreenLayout.Columns, in rect: Rect, into canvas: inout Canvas
+    ) {
+        var base = theme.text
+        if inVisualRange { base = theme.visualRow }
+        if current { base = theme.currentRow }
+        canvas.fill(rect, style: base)
+        var mark = selected ? theme.selectedMark : base
+        mark.background = base.background
+        if current { mark.attributes.formUnion(base.attributes) }
+        let monochrome = theme.depth == .monochrome
+        canvas.draw(selected ? (monochrome ? "*" : "●") : " ", x: rect.x + 1, y: rect.y, style: mark)
+        var x = rect.x + 2
+        if columns.chips {
+            drawChips(photo.tagIDs, tags: tags, x: x + 1, y: rect.y, base: base, into: &canvas)
+            x += 4
+        }
+        let (nameWidth, dateX, sizeX) = columnPositions(columns, in: rect)
+        var nameStyle = selected && !current ? theme.selectedText.on(base.background) : base
+        if selected && monochrome { nameStyle.attributes.insert(.bold) }
+        canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: rect.y, style: nameStyle, limit: nameWidth)
+        let detail = current ? base : theme.dim.on(base.background)
+        if let dateX { canvas.draw(Formatting.captureTime(photo.takenAt), x: dateX, y: rect.y, style: detail) }
+        if let sizeX { canvas.drawRight(ByteText.format(photo.bytes), maxX: sizeX + 9, y: rect.y, style: detail, limit: 9) }
+    }
+
+    /// Up to three tag chips in the tags' colours (initials in monochrome), then `+` for more.
+    private func drawChips(_ tagIDs: [Int], tags: TagCatalog, x: Int, y: Int, base: Style, into canvas: inout Canvas) {
+        for (offset, tagID) in tagIDs.prefix(3).enumerated() {
+            if offset == 2 && tagIDs.count > 3 {
+                canvas.draw("+", x: x + offset, y: y, style: base)
+                break
+            }
+            let tag = tags.tag(id: tagID)
+            if theme.depth == .monochrome {
+                let initial = tag.flatMap { TerminalText.sanitized($0.name).first }.map(String.init) ?? "?"
+                canvas.draw(initial, x: x + offset, y: y, style: base, limit: 1)
+            } else {
+                let color = theme.tagColor(tag?.color.flatMap(TagColor.init(hex:)))
+                canvas.draw("●", x: x + offset, y: y, style: Style(foreground: color, background: base.background))
+            }
+        }
+    }
+
+    private func drawScrollBar(top: Int, visible: Int, total: Int, in rect: Rect, into canvas: inout Canvas) {
+        guard rect.height > 0, total > visible else { return }
+        let thumbHeight = max(1, rect.height * visible / total)
+        let thumbTop = min(rect.height - thumbHeight, (rect.height - thumbHeight) * top / max(1, total - visible))
+        for row in 0..<rect.height {
+            let inThumb = row >= thumbTop && row < thumbTop + thumbHeight
+            canvas.draw(inThumb ? "█" : "│", x: rect.x, y: rect.y + row, style: inThumb ? theme.label : theme.border)
+        }
+    }
+
+    private func drawEmptyList(_ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
+        let message: String
+        if state.library.count > 0 {
+            message = "No photos match the filter; \(context.keymap.hint(.cancel)) or \(context.keymap.hint(.filter)) then esc clears it."
+        } else {
+            switch state.loading.phase {
+            case .notStarted, .loading: message = "Loading photos…"
+            case .complete: message = "This library has no photos yet."
+            case .failed(let reason): message = "Could not load photos: \(TerminalText.sanitized(reason))"
+            case .cancelled: message = "Loading paused; \(context.keymap.hint(.reload)) resumes it."
+            }
+        }
+        let lines = Formatting.wrap(message, width: max(1, rect.width - 4), maxLines: max(1, rect.height - 1))
+        for (offset, line) in lines.enumerated() {
+            canvas.draw(line, x: rect.x + 2, y: rect.y + 1 + offset, style: theme.dim)
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import PhotoBrowser
+
+extension Screen {
+    /// The live key map, grouped, in a box over the list; it scrolls when the window is short.
+    func drawHelp(scroll: Int, in rect: Rect, into canvas: inout Canvas) {
+        let lines = helpLines()
+        let box = rect.centred(width: min(rect.width, 64), height: min(rect.height, lines.count + 3))
+        canvas.fill(box, style: theme.overlay)
+        canvas.drawBox(box, style: theme.border.on(theme.overlay.background), title: "Keys", titleStyle: theme.title.on(theme.overlay.background))
+        let inner = box.inset(1)
+        let visible = inner.height - 1
+        let top = min(max(0, scroll), max(0, lines.count - visible))
+        for (offset, line) in lines.dropFirst(top).prefix(visible).enumerated() {
+            let y = inner.y + offset
+            if line.keys.isEmpty {
+                canvas.draw(line.summary, x: inner.x + 1, y: y, style: theme.title.on(theme.overlay.background), limit: inner.width - 2)
+            } else {
+                canvas.draw(line.keys, x: inner.x + 2, y: y, style: theme.label.on(theme.overlay.background), limit: 18)
+                canvas.draw(line.summary, x: inner.x + 21, y: y, style: theme.overlay, limit: inner.width - 22)
+            }
+        }
+        let more = lines.count > visible ? "j/k scroll · " : ""
+        canvas.draw(more + "any other key closes", x: inner.x + 1, y: inner.maxY - 1, style: theme.hint.on(theme.overlay.background), limit: inner.width - 2)
+    }
+
+    struct HelpLine: Equatable {
+        let keys: String
+        let summary: String
+    }
+
+    /// Sections of the key map as the help screen lists them.
+    func helpLines() -> [HelpLine] {
+        let keymap = context.keymap
+        let sections: [(String, [Action])] = [
+            ("Move", [.down, .up, .halfPageDown, .halfPageUp, .pageDown, .pageUp, .top, .bottom]),
+            ("Select", [.toggleSelection, .visualRange, .selectAll, .invert, .cancel]),
+            ("Find", [.filter, .tagFilter, .cycleSort]),
+            ("Tag", [.tag1, .tagPicker, .manageTags, .undo]),
+            ("Download", [.download, .chooseVariant, .queuePanel]),
+            ("Download queue (in the panel)", [.queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished]),
+            ("Other", [.details, .reload, .help, .quit]),
+        ]
+        var lines: [HelpLine] = []
+        for (title, actions) in sections {
+            lines.append(HelpLine(keys: "", summary: title))
+            for action in actions {
+                if action == .tag1 {
+                    let numbers = Action.allCases.filter { $0.tagNumber != nil }.map(keymap.hint).joined()
+                    lines.append(HelpLine(keys: numbers == "123456789" ? "1–9" : numbers, summary: "toggle tag 1–9 (as in the tag picker)"))
+                    continue
+                }
+                lines.append(HelpLine(keys: keymap.keyNames(action), summary: action.summary))
+            }
+        }
+        lines.append(HelpLine(keys: "mouse", summary: "click moves, wheel scrolls, click a mark selects"))
+        return lines
+    }
+
+    /// A picker in a box: the query when it takes one, then its entries with the cursor highlighted.
+    func drawPicker(_ picker: UIState.Picker, _ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
+        let entries = picker.entries(in: state)
+        let title: String, hint: String
+        switch picker.kind {
+        case .tags:
+            let targets = UIState.Picker.targets(in: state).count
+            title = "Tag \(targets == 1 ? "this photo" : "\(targets.formatted()) photos")"
+            hint = "type to find · enter toggle · esc close"
+        case .tagFilter:
+            let mode: String = if case .all = state.list.filter.tags { "all of" } else { "any of" }
+            title = "Show photos with \(mode) these tags"
+            hint = "space/enter toggle · a any/all · x clear · esc close"
+        case .variant:
+            title = "Download which variant"
+            hint = "enter choose · esc close"
+        case .manageTags:
+            title = "Manage tags"
+            hint = "n new · r rename · c colour · x delete · esc close"
+        }
+        let height = min(rect.height, max(entries.count, 1) + (picker.takesQuery ? 5 : 3))
+        let box = rect.centred(width: min(rect.width, 60), height: height)
+        let background = theme.overlay.background
+        canvas.fill(box, style: theme.overlay)
+        canvas.drawBox(box, style: theme.border.on(background), title: title, titleStyle: theme.title.on(background))
+        let inner = box.inset(1)
+        guard inner.height >= 2 else { return }
+        var y = inner.y
+        if picker.takesQuery {
+            let used = canvas.draw("> " + TerminalText.sanitized(picker.query.text), x: inner.x + 1, y: y, style: theme.input.on(background), limit: inner.width - 3)
+            canvas.draw(" ", x: inner.x + 1 + used, y: y, style: Style(attributes: [.reverse]))
+            y += 2
+        }
+        let visible = inner.maxY - 1 - y
+        if entries.isEmpty {
+            let empty = picker.kind == .tags ? "No tags yet: type a name to create one." : "No tags yet."
+            canvas.draw(empty, x: inner.x + 1, y: y, style: theme.dim.on(background), limit: inner.width - 2)
+        }
+        let top = max(0, min(picker.cursor - visible + 1, entries.count - visible))
+        for (offset, entry) in entries.dropFirst(top).prefix(max(0, visible)).enumerated() {
+            let current = top + offset == picker.cursor
+            let row = Rect(x: inner.x, y: y + offset, width: inner.width, height: 1)
+            let base = current ? theme.currentRow : theme.overlay
+            canvas.fill(row, style: base)
+            var x = row.x + 1
+            if !entry.mark.isEmpty { x += canvas.draw(entry.mark + " ", x: x, y: row.y, style: base) }
+            if case .tag = entry.choice {
+                let dot = theme.depth == .monochrome ? "" : "● "
+                x += canvas.draw(dot, x: x, y: row.y, style: Style(foreground: theme.tagColor(entry.color), background: base.background))
+            }
+            let detailWidth = min(DisplayWidth.of(entry.detail), max(0, row.maxX - x - 12))
+            x += canvas.draw(entry.title, x: x, y: row.y, style: base, limit: row.maxX - x - detailWidth - 2)
+            if detailWidth > 0 {
+                canvas.drawRight(entry.detail, maxX: row.maxX - 1, y: row.y, style: current ? base : theme.dim.on(background), limit: detailWidth)
+            }
+        }
+        canvas.draw(hint, x: inner.x + 1, y: inner.maxY - 1, style: theme.hint.on(background), limit: inner.width - 2)
+    }
+
+    /// A question: a typed answer, or y/n.
+    func drawPrompt(_ prompt: UIState.Prompt, _ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
+        let tagName: (Int) -> String = { id in state.tags.tag(id: id).map { TerminalText.sanitized($0.name) } ?? "this tag" }
+        let question: String
+        switch prompt.purpose {
+        case .newTag: question = "Name of the new tag:"
+        case .renameTag(let id): question = "New name for “\(tagName(id))”:"
+        case .recolourTag(let id): question = "Colour of “\(tagName(id))” as #rrggbb (empty for none):"
+        case .deleteTag(let id):
+            let count = state.tags.count(of: id)
+            question = "Delete the tag “\(tagName(id))” from \(UIState.Picker.photoCount(count)) and from PhotoPick?"
+        }
+        let box = rect.centred(width: min(rect.width, 64), height: prompt.problem == nil ? 5 : 6)
+        let background = theme.overlay.background
+        canvas.fill(box, style: theme.overlay)
+        canvas.drawBox(box, style: theme.border.on(background))
+        let inner = box.inset(1)
+        canvas.draw(question, x: inner.x + 1, y: inner.y, style: theme.title.on(background), limit: inner.width - 2)
+        if prompt.isConfirmation {
+            canvas.draw("y delete · n keep", x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
+        } else {
+            let used = canvas.draw(TerminalText.sanitized(prompt.field.text), x: inner.x + 1, y: inner.y + 1, style: theme.input.on(background), limit: inner.width - 3)
+            canvas.draw(" ", x: inner.x + 1 + used, y: inner.y + 1, style: Style(attributes: [.reverse]))
+            canvas.draw("enter save · esc cancel", x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
+        }
+        if let problem = prompt.problem {
+            canvas.draw(problem, x: inner.x + 1, y: inner.y + 3, style: theme.warning.on(background), limit: inner.width - 2)
+        }
+    }
+
+    /// Asked on quit while downloads run or tag edits are unsent.
+    func drawConfirmQuit(_ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
+        var work: [String] = []
+        let pending = state.downloads.totals.pending
+        if pending > 0 { work.append("\(pending) download\(pending == 1 ? " is" : "s are") not finished") }
+        if state.unsentTagDeltas > 0 {
+            work.append("\(state.unsentTagDeltas) tag edit\(state.unsentTagDeltas == 1 ? " is" : "s are") not sent yet")
+        }
+        let text = work.joined(separator: " and ") + ". Both resume the next time photopick starts."
+        let box = rect.centred(width: min(rect.width, 60), height: 7)
+        let background = theme.overlay.background
+        canvas.fill(box, style: theme.overlay)
+        canvas.drawBox(box, style: theme.border.on(background), title: "Quit?", titleStyle: theme.title.on(background))
+        let inner = box.inset(1)
+        for (offset, line) in Formatting.wrap(text, width: inner.width - 2, maxLines: max(1, inner.height - 2)).enumerated() {
+            canvas.draw(line, x: inner.x + 1, y: inner.y + offset, style: theme.overlay)
+        }
+        canvas.draw("y quit · n stay", x: inner.x + 1, y: inner.maxY - 1, style: theme.hint.on(background), limit: inner.width - 2)
+    }
+}

@@ -1,0 +1,101 @@
+import PhotoBrowser
+
+extension Screen {
+    /// One line: items running and queued, a bar for the whole queue, speed and time left.
+    func drawQueueStrip(_ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
+        let totals = state.downloads.totals
+        var parts: [String] = []
+        if totals.running > 0 { parts.append("\(totals.running) running") }
+        if totals.queued > 0 { parts.append("\(totals.queued) queued") }
+        if totals.paused > 0 { parts.append("\(totals.paused) paused") }
+        if totals.failed > 0 { parts.append("\(totals.failed) failed") }
+        let finished = totals.done + totals.skipped
+        if finished > 0 { parts.append("\(finished) done") }
+        let monochrome = theme.depth == .monochrome
+        var x = rect.x + canvas.draw(" " + (monochrome ? "v " : "↓ ") + parts.joined(separator: " · ") + "  ", x: rect.x, y: rect.y, style: totals.failed > 0 ? theme.warning : theme.info, limit: rect.width)
+        let fraction = Formatting.fraction(totals.receivedBytes, of: totals.expectedBytes)
+        var tail = "\(Int((fraction * 100).rounded(.down)))%"
+        if totals.running > 0 {
+            let speed = Formatting.speed(totals.bytesPerSecond)
+            if !speed.isEmpty { tail += "  \(speed)" }
+            tail += "  ETA \(Formatting.duration(totals.secondsRemaining))"
+        }
+        tail += "  \(context.keymap.hint(.queuePanel)) queue "
+        let barWidth = min(30, rect.maxX - x - DisplayWidth.of(tail) - 2)
+        if barWidth >= 5 {
+            canvas.drawBar(x: x, y: rect.y, width: barWidth, fraction: fraction, theme: theme)
+            x += barWidth + 1
+        }
+        canvas.draw(tail, x: x, y: rect.y, style: theme.hint, limit: rect.maxX - x)
+    }
+
+    /// The full queue: a row per item with its state, a bar, bytes, speed and time left or the reason
+    /// it failed, and the panel's keys.
+    func drawQueuePanel(_ state: BrowserState, cursor: Int, in rect: Rect, into canvas: inout Canvas) {
+        let queue = state.downloads
+        let keys = context.keymap
+        let title = "Downloads · \(queue.concurrency) at once · \(state.downloadVariant.rawValue) → \(context.abbreviate(state.downloadDirectory.path))"
+        canvas.drawBox(rect, style: theme.border, title: TerminalText.sanitized(title), titleStyle: theme.title)
+        let inner = rect.inset(1)
+        guard inner.height >= 2 else { return }
+        let footer = "\(keys.hint(.queuePause)) pause/resume · \(keys.hint(.queueRetry)) retry · \(keys.hint(.queueCancel)) cancel · \(keys.hint(.concurrencyUp))/\(keys.hint(.concurrencyDown)) at once · \(keys.hint(.clearFinished)) clear done · esc back"
+        canvas.draw(footer, x: inner.x + 1, y: inner.maxY - 1, style: theme.hint, limit: inner.width - 2)
+        let rows = Rect(x: inner.x, y: inner.y, width: inner.width, height: inner.height - 1)
+        guard !queue.items.isEmpty else {
+            canvas.draw("Nothing queued. \(keys.hint(.download)) downloads the selection or the current photo.", x: rows.x + 1, y: rows.y, style: theme.dim, limit: rows.width - 2)
+            return
+        }
+        let top = max(0, min(cursor - rows.height / 2, queue.items.count - rows.height))
+        for (offset, item) in queue.items.dropFirst(top).prefix(rows.height).enumerated() {
+            let row = Rect(x: rows.x, y: rows.y + offset, width: rows.width, height: 1)
+            drawQueueItem(item, current: top + offset == cursor, in: row, into: &canvas)
+        }
+    }
+
+    private func drawQueueItem(_ item: DownloadItem, current: Bool, in rect: Rect, into canvas: inout Canvas) {
+        let base = current ? theme.currentRow : theme.text
+        canvas.fill(rect, style: base)
+        let monochrome = theme.depth == .monochrome
+        let (symbol, symbolStyle): (String, Style) = switch item.status {
+        case .queued: (monochrome ? "." : "·", theme.dim)
+        case .running: (monochrome ? ">" : "↓", theme.info)
+        case .paused: (monochrome ? "=" : "‖", theme.warning)
+        case .done: (monochrome ? "+" : "✓", theme.selectedMark)
+        case .skipped: (monochrome ? "=" : "=", theme.dim)
+        case .failed: (monochrome ? "!" : "✗", theme.warning)
+        }
+        canvas.draw(symbol, x: rect.x + 1, y: rect.y, style: current ? base : symbolStyle.on(base.background))
+        let nameWidth = max(8, min(40, rect.width / 3))
+        canvas.draw(TerminalText.sanitized(item.filename), x: rect.x + 3, y: rect.y, style: base, limit: nameWidth)
+        var x = rect.x + 4 + nameWidth
+        let detail: String
+        switch item.status {
+        case .failed(let reason): detail = TerminalText.sanitized(reason)
+        case .skipped: detail = "already there: \(TerminalText.sanitized(savedName(item)))"
+        case .done: detail = "\(ByteText.format(item.expectedBytes))  saved as \(TerminalText.sanitized(savedName(item)))"
+        default:
+            let fraction = Formatting.fraction(item.receivedBytes, of: item.expectedBytes)
+            let barWidth = min(20, max(0, rect.maxX - x - 34))
+            if barWidth >= 5 {
+                canvas.drawBar(x: x, y: rect.y, width: barWidth, fraction: fraction, theme: theme)
+                x += barWidth + 1
+            }
+            var text = "\(ByteText.format(item.receivedBytes))/\(ByteText.format(item.expectedBytes))"
+            if item.status == .running {
+                let speed = Formatting.speed(item.bytesPerSecond)
+                if !speed.isEmpty { text += "  \(speed)" }
+                text += "  ETA \(Formatting.duration(item.secondsRemaining))"
+            } else if item.status == .paused {
+                text += "  paused"
+            }
+            detail = text
+        }
+        let detailStyle = current ? base : (item.status.failure != nil ? theme.warning : theme.dim)
+        canvas.draw(detail, x: x, y: rect.y, style: detailStyle, limit: rect.maxX - x - 1)
+    }
+
+    /// The name the file was saved under, which may differ from the photo's (` (2)`).
+    private func savedName(_ item: DownloadItem) -> String {
+        item.resultPath.flatMap { $0.split(separator: "/").last.map(String.init) } ?? item.filename
+    }
+}

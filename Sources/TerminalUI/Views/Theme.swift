@@ -1,0 +1,129 @@
+import PhotoBrowser
+
+/// The colours of every part of the screen, for what the terminal can show: 256 colours, 8, or none.
+/// Monochrome still shows the current row (reverse) and the selection (bold marks).
+public struct Theme: Sendable, Equatable {
+    /// What the terminal can show.
+    public enum Depth: Sendable, Equatable {
+        case colors256, colors8, monochrome
+    }
+
+    /// The look chosen in the config file.
+    public enum Name: String, Sendable, CaseIterable {
+        case dark, light, mono
+    }
+
+    public let depth: Depth
+    public let name: Name
+
+    public init(name: Name = .dark, depth: Depth) {
+        self.name = name
+        self.depth = name == .mono ? .monochrome : depth
+    }
+
+    private func color(_ index256: UInt8, _ index8: UInt8) -> TerminalColor {
+        switch depth {
+        case .colors256: .palette(index256)
+        case .colors8: .palette(index8)
+        case .monochrome: .terminalDefault
+        }
+    }
+
+    private var isLight: Bool { name == .light }
+
+    // MARK: Roles
+
+    public var header: Style {
+        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 255 : 252, 7), background: color(isLight ? 25 : 24, 4), attributes: [.bold])
+    }
+    public var headerDetail: Style {
+        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 254 : 250, 7), background: color(isLight ? 25 : 24, 4))
+    }
+    public var text: Style { .plain }
+    public var dim: Style {
+        depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 242 : 245, 7))
+    }
+    public var currentRow: Style {
+        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 16 : 231, 7), background: color(isLight ? 153 : 238, 4), attributes: [.bold])
+    }
+    public var selectedMark: Style {
+        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 28 : 114, 2), attributes: [.bold])
+    }
+    public var selectedText: Style {
+        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 28 : 150, 2))
+    }
+    public var visualRow: Style {
+        depth == .monochrome ? Style(attributes: [.underline]) : Style(background: color(isLight ? 230 : 58, 3))
+    }
+    public var label: Style {
+        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 25 : 110, 6))
+    }
+    public var title: Style {
+        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 25 : 117, 6), attributes: [.bold])
+    }
+    public var border: Style {
+        depth == .monochrome ? .plain : Style(foreground: color(isLight ? 248 : 240, 7))
+    }
+    public var info: Style {
+        depth == .monochrome ? .plain : Style(foreground: color(isLight ? 24 : 153, 6))
+    }
+    public var warning: Style {
+        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 130 : 221, 3), attributes: [.bold])
+    }
+    public var error: Style {
+        depth == .monochrome ? Style(attributes: [.bold, .reverse]) : Style(foreground: color(231, 7), background: color(124, 1), attributes: [.bold])
+    }
+    public var hint: Style {
+        depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 243 : 244, 7))
+    }
+    public var barDone: Style {
+        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 28 : 78, 2))
+    }
+    public var barTodo: Style {
+        depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 250 : 238, 7))
+    }
+    public var overlay: Style {
+        depth == .monochrome ? .plain : Style(background: color(isLight ? 255 : 235, 0))
+    }
+    public var input: Style {
+        depth == .monochrome ? Style(attributes: [.underline]) : Style(foreground: color(isLight ? 16 : 231, 7), attributes: [.bold])
+    }
+
+    /// A tag's colour as the nearest colour the terminal has; tags without one get a neutral grey.
+    public func tagColor(_ tagColor: TagColor?) -> TerminalColor {
+        guard let tagColor else { return color(isLight ? 245 : 250, 7) }
+        switch depth {
+        case .colors256: return .palette(Self.nearest256(tagColor))
+        case .colors8: return .palette(Self.nearest8(tagColor))
+        case .monochrome: return .terminalDefault
+        }
+    }
+
+    /// The nearest colour in the xterm-256 cube or grey ramp; the 16 system colours are skipped, since
+    /// every terminal shows them differently.
+    static func nearest256(_ color: TagColor) -> UInt8 {
+        let levels = [0, 95, 135, 175, 215, 255]
+        func nearestLevel(_ value: UInt8) -> Int {
+            (0..<6).min { abs(levels[$0] - Int(value)) < abs(levels[$1] - Int(value)) } ?? 0
+        }
+        let r = nearestLevel(color.red), g = nearestLevel(color.green), b = nearestLevel(color.blue)
+        let cube = (16 + 36 * r + 6 * g + b, distance(color, levels[r], levels[g], levels[b]))
+        let average = (Int(color.red) + Int(color.green) + Int(color.blue)) / 3
+        let step = min(23, max(0, (average - 3) / 10))
+        let grey = 8 + 10 * step
+        let ramp = (232 + step, distance(color, grey, grey, grey))
+        return UInt8(ramp.1 < cube.1 ? ramp.0 : cube.0)
+    }
+
+    /// The nearest of the eight ANSI colours.
+    static func nearest8(_ color: TagColor) -> UInt8 {
+        let ansi = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229)]
+        let best = ansi.indices.min { distance(color, ansi[$0].0, ansi[$0].1, ansi[$0].2) < distance(color, ansi[$1].0, ansi[$1].1, ansi[$1].2) }
+        return UInt8(best ?? 7)
+    }
+
+    private static func distance(_ color: TagColor, _ red: Int, _ green: Int, _ blue: Int) -> Int {
+        let dr = Int(color.red) - red, dg = Int(color.green) - green, db = Int(color.blue) - blue
+        return 2 * dr * dr + 4 * dg * dg + 3 * db * db
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import PhotoBrowser
+
+/// What views need besides the state: the look, the keys, and where the photos come from.
+public struct ViewContext: Sendable {
+    public var theme: Theme
+    public var keymap: Keymap
+    /// The account's name, or `nil` for the demo library.
+    public var demo: Bool
+    public var presenter: MetadataPresenter
+    /// Written as `~` in paths.
+    public var homeDirectory: String
+
+    public init(
+        theme: Theme, keymap: Keymap = .standard, demo: Bool, presenter: MetadataPresenter = MetadataPresenter(),
+        homeDirectory: String = FileManager.default.homeDirectoryForCurrentUser.path
+    ) {
+        self.theme = theme
+        self.keymap = keymap
+        self.demo = demo
+        self.presenter = presenter
+        self.homeDirectory = homeDirectory
+    }
+
+    /// A path with the home directory written as `~`.
+    public func abbreviate(_ path: String) -> String {
+        guard !homeDirectory.isEmpty, homeDirectory != "/", path.hasPrefix(homeDirectory) else { return path }
+        let rest = path.dropFirst(homeDirectory.count)
+        return rest.isEmpty || rest.hasPrefix("/") ? "~" + rest : path
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Logging
+import PhotoBrowser
+import PhotoPickKit
+import PhotoPickServer
+import TerminalUI
+
+/// How the program ends: a code, and a line for stderr printed after the terminal is restored.
+struct ExitStatus {
+    var code: Int32
+    var message: String?
+
+    static let ok = ExitStatus(code: 0)
+    static func usage(_ message: String) -> ExitStatus { ExitStatus(code: 2, message: message) }
+}
+
+/// Puts the browser together: config, key, log, the terminal, then the library (the demo server or the
+/// API) and the session; and takes it all down again in the right order, the terminal first restored
+/// before anything is printed.
+@MainActor
+struct Launcher {
+    let options: BrowseCommand
+    let environment = ProcessInfo.processInfo.environment
+
+    /// Where the library comes from.
+    private enum Source {
+        case demo
+        case api(URL, APIKeyProvider)
+    }
+
+    func run() async -> ExitStatus {
+        let configURL = options.config.map { URL(fileURLWithPath: $0) } ?? Config.defaultLocation(environment: environment)
+        let config: Config
+        do {
+            config = try Config.load(from: configURL, mustExist: options.config != nil)
+        } catch {
+            return .usage("\(error)")
+        }
+        let source: Source
+        switch keySource(config) {
+        case .success(let resolved): source = resolved
+        case .failure(let problem): return .usage(problem.description)
+        }
+        let logger = makeLogger()
+        let colors = !options.noColor && (environment["NO_COLOR"] ?? "").isEmpty
+        let driver = TerminalDriver()
+        do {
+            try driver.start(colors: colors)
+        } catch {
+            return .usage(error.description)
+        }
+        let context = ViewContext(
+            theme: Theme(name: config.theme ?? .dark, depth: driver.depth), keymap: config.keymap, demo: isDemo(source)
+        )
+        let app = TerminalApp(driver: driver, screen: Screen(context: context), controller: Controller(keymap: config.keymap), logger: logger)
+        let resources = Resources()
+        let opening: String
+        switch source {
+        case .demo: opening = "Opening the demo library…"
+        case .api(let url, _): opening = "Connecting to \(url.host ?? url.absoluteString)…"
+        }
+        let ending = await app.run(opening: opening) {
+            try await open(source, config: config, logger: logger, resources: resources)
+        }
+        await app.session?.stop()
+        driver.stop()
+        await resources.close()
+        logger.info("stopped: \(ending)")
+        switch ending {
+        case .quit: return .ok
+        case .signal(let number): return ExitStatus(code: 128 + number)
+        case .failed(let error): return Self.status(for: error)
+        }
+    }
+
+    /// The key from PHOTOPICK_API_KEY, else the config's api_key, else its api_key_file; none means demo.
+    private func keySource(_ config: Config) -> Result<Source, ConfigError> {
+        let url = options.apiURL.flatMap(URL.init(string:)) ?? config.apiURL ?? URL(string: "https://api.photopick.cz/api/v1")!
+        if let key = environment["PHOTOPICK_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty {
+            return .success(.api(url, .fixed(APIKey(key))))
+        }
+        if let key = config.apiKey { return .success(.api(url, .fixed(key))) }
+        if let file = config.apiKeyFile {
+            guard FileManager.default.isReadableFile(atPath: file.path) else {
+                return .failure(ConfigError(file: file.path, line: nil, key: nil, reason: "the api_key_file cannot be read; check the path and its permissions"))
+            }
+            return .success(.api(url, .file(file)))
+        }
+        return .success(.demo)
+    }
+
+    private func isDemo(_ source: Source) -> Bool {
+        if case .demo = source { return true }
+        return false
+    }
+
+    /// Opens the library and makes the session; throws what should end the program.
+    private func open(_ source: Source, config: Config, logger: Logger, resources: Resources) async throws -> BrowserSession {
+        let client: APIClient
+        let library: String
+        var apiLogger = logger
+        apiLogger[metadataKey: "component"] = "api"
+        switch source {
+        case .demo:
+            let directory = DemoLibraryLocation.directory
+            let server = try await PhotoPickServer.start(ServerConfiguration(port: 0, dataDirectory: directory))
+            resources.server = server
+            client = APIClient(configuration: .init(baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey)), logger: apiLogger))
+            resources.client = client
+            library = "demo:" + directory.path
+            logger.info("demo library: \(server.photoCount) photos in \(directory.path), served at \(server.baseURL.absoluteString)")
+        case .api(let url, let key):
+            client = APIClient(configuration: .init(baseURL: url, apiKey: key, logger: apiLogger))
+            resources.client = client
+            let me = try await client.send(API.me())
+            var account = AccountStatus()
+            account.update(with: me)
+            if let reason = account.disabledReason(.browsing) { throw AccessRefused(reason: reason) }
+            library = "\(url.absoluteString)#customer-\(me.customerId)"
+            logger.info("signed in as key \(me.name) of customer \(me.customerId)")
+        }
+        var sessionLogger = logger
+        sessionLogger[metadataKey: "component"] = "browser"
+        let session = try BrowserSession(client: client, configuration: .init(
+            library: library,
+            downloadDirectory: options.downloadDirectory.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
+                ?? config.downloadDirectory ?? DownloadLocation.defaultDirectory(environment: environment),
+            downloadVariant: config.variant ?? .original,
+            concurrency: options.concurrency ?? config.concurrency ?? DownloadQueue.defaultConcurrency,
+            logger: sessionLogger
+        ))
+        for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
+        return session
+    }
+
+    private func makeLogger() -> Logger {
+        let directory = XDGDirectory.resolve("XDG_STATE_HOME", fallback: ".local/state", components: "photopick", environment: environment)
+        guard let sink = FileLogHandler.sink(in: directory) else { return Logger(label: "photopick", factory: { _ in SwiftLogNoOpLogHandler() }) }
+        return Logger(label: "photopick") { label in FileLogHandler(label: label, sink: sink) }
+    }
+
+    /// The exit code and line for an error that ended the program.
+    static func status(for error: any Error) -> ExitStatus {
+        let message = (error as? any UserFacingError)?.userMessage ?? String(describing: error)
+        switch error {
+        case let error as APIError:
+            switch error {
+            case .response(let response) where response.status == 401 || response.status == 403: return ExitStatus(code: 3, message: message)
+            case .transport, .timeout: return ExitStatus(code: 4, message: message)
+            default: return ExitStatus(code: 1, message: message)
+            }
+        case let refused as AccessRefused: return ExitStatus(code: 3, message: refused.reason)
+        case let error as ServerError: return ExitStatus(code: error.isUsageError ? 2 : 1, message: "\(error)")
+        default: return ExitStatus(code: 1, message: message)
+        }
+    }
+}
+
+/// The key works but cannot list photos.
+struct AccessRefused: Error {
+    let reason: String
+}
+
+/// What must be closed after the terminal is restored: the client, then the demo server.
+@MainActor
+final class Resources {
+    var client: APIClient?
+    var server: PhotoPickServer?
+
+    func close() async {
+        try? await client?.shutdown()
+        await server?.stop()
+    }
+}
+
+/// Where the demo library lives: `$XDG_DATA_HOME/photopick/demo`, by default `~/.local/share/photopick/demo`.
+enum DemoLibraryLocation {
+    static var directory: URL {
+        XDGDirectory.resolve("XDG_DATA_HOME", fallback: ".local/share", components: "photopick/demo")
+    }
+}
