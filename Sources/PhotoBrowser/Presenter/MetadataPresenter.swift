@@ -114,6 +114,7 @@ public struct MetadataPresenter: Sendable {
 public enum ByteText {
     /// "5.4 MB", in decimal units like file managers.
     public static func format(_ bytes: Int64) -> String {
-        bytes.formatted(.byteCount(style: .file))
+        // Foundation spells nothing as "Zero kB".
+        bytes == 0 ? "0 B" : bytes.formatted(.byteCount(style: .file))
     }
 }

@@ -5,8 +5,12 @@ public enum TerminalText {
     public static func sanitized(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
-            result.append(isUnsafe(scalar) ? placeholder(for: scalar) : scalar)
+            // A zero-width joiner inside an emoji sequence (👨‍👩‍👧) is how the emoji is spelled, not a trick.
+            let joinsEmoji = scalar == "\u{200D}" && (previous.map { $0.value > 0xFF && $0.properties.isEmoji } ?? false)
+            result.append(isUnsafe(scalar) && !joinsEmoji ? placeholder(for: scalar) : scalar)
+            previous = scalar
         }
         return String(result)
     }

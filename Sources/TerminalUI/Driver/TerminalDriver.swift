@@ -170,7 +170,7 @@ public final class TerminalDriver {
     }
 
     /// A key from a character code: control codes become named keys or Ctrl-letters.
-    static func key(forCharacter code: UInt32) -> Key? {
+    nonisolated static func key(forCharacter code: UInt32) -> Key? {
         switch code {
         case 13, 10: return .enter
         case 27: return .escape

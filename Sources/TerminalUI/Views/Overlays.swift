@@ -106,8 +106,10 @@ extension Screen {
                 let dot = theme.depth == .monochrome ? "" : "● "
                 x += canvas.draw(dot, x: x, y: row.y, style: Style(foreground: theme.tagColor(entry.color), background: base.background))
             }
-            let detailWidth = min(DisplayWidth.of(entry.detail), max(0, row.maxX - x - 12))
-            x += canvas.draw(entry.title, x: x, y: row.y, style: base, limit: row.maxX - x - detailWidth - 2)
+            // The title comes first; the detail shows only where it fits whole.
+            let room = row.maxX - 1 - x - DisplayWidth.of(entry.title) - 2
+            let detailWidth = DisplayWidth.of(entry.detail) <= room ? DisplayWidth.of(entry.detail) : 0
+            x += canvas.draw(entry.title, x: x, y: row.y, style: base, limit: row.maxX - 1 - x)
             if detailWidth > 0 {
                 canvas.drawRight(entry.detail, maxX: row.maxX - 1, y: row.y, style: current ? base : theme.dim.on(background), limit: detailWidth)
             }

@@ -40,7 +40,7 @@ public struct ScreenLayout: Sendable, Equatable {
         self.body = body
         var list = body
         if width >= 80 && body.height >= 8 {
-            let paneWidth = width >= 120 ? min(56, width * 2 / 5) : width * 2 / 5
+            let paneWidth = min(56, width * 3 / 8)
             let (pane, rest) = body.splitRight(paneWidth)
             sidePane = pane
             list = rest
@@ -52,6 +52,6 @@ public struct ScreenLayout: Sendable, Equatable {
         let (listHeader, listRows) = listArea.splitTop(1)
         self.listHeader = listHeader
         self.listRows = listRows
-        columns = Columns(chips: listArea.width >= 30, date: listArea.width >= 56, size: listArea.width >= 34)
+        columns = Columns(chips: listArea.width >= 30, date: listArea.width >= 48, size: listArea.width >= 34)
     }
 }

@@ -9,11 +9,11 @@ extension Screen {
         let inner = Rect(x: rect.x + 2, y: rect.y, width: rect.width - 3, height: rect.height)
         guard let photo = state.currentPhoto, inner.width > 4 else { return }
         canvas.draw(TerminalText.sanitized(photo.filename), x: inner.x, y: inner.y, style: theme.title, limit: inner.width)
-        let previewHeight = min(inner.height / 2, max(4, inner.width / 2 - 2))
+        let previewHeight = min(inner.height * 2 / 5, max(4, inner.width / 2))
         let preview = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: previewHeight)
         drawPreviewArea(photo, in: preview, into: &canvas)
         let rowsArea = Rect(x: inner.x, y: preview.maxY + 1, width: inner.width, height: inner.maxY - preview.maxY - 1)
-        drawMetadata(context.presenter.rows(for: photo, tags: state.tags), in: rowsArea, labelWidth: 9, into: &canvas)
+        drawMetadata(context.presenter.rows(for: photo, tags: state.tags), in: rowsArea, labelWidth: 10, into: &canvas)
     }
 
     /// The photo's frame at its aspect ratio, centred, with its pixel size inside; cells are about
@@ -22,11 +22,12 @@ extension Screen {
         guard rect.height >= 3, rect.width >= 6 else { return }
         var width = rect.width, height = rect.height
         if let pixelWidth = photo.width, let pixelHeight = photo.height, pixelWidth > 0, pixelHeight > 0 {
-            let aspect = Double(pixelWidth) / Double(pixelHeight) * 0.5
+            // Columns per row that keep the photo's shape.
+            let aspect = Double(pixelWidth) / Double(pixelHeight) * 2
             if Double(rect.width) / Double(rect.height) > aspect {
-                width = max(6, Int((Double(rect.height) * aspect * 2).rounded()))
+                width = max(6, Int((Double(rect.height) * aspect).rounded()))
             } else {
-                height = max(3, Int((Double(rect.width) / aspect / 2).rounded()))
+                height = max(3, Int((Double(rect.width) / aspect).rounded()))
             }
         }
         let frame = rect.centred(width: min(width, rect.width), height: min(height, rect.height))

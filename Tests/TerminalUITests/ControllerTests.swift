@@ -1,0 +1,211 @@
+import Foundation
+import PhotoBrowser
+import PhotoPickKit
+import Testing
+@testable import TerminalUI
+
+/// Keys and clicks in, browser events and UI changes out, against a real state.
+@Suite struct ControllerTests {
+    /// Feeds keys through the controller into the state, as the app does.
+    struct Harness {
+        var state = Fixture.state()
+        var controller = Controller()
+        var layout = ScreenLayout(width: 120, height: 40, showsStrip: false)
+        var quit = false
+
+        init() {
+            for event in controller.layoutChanged(layout) { _ = state.apply(event) }
+        }
+
+        mutating func press(_ keys: Key...) {
+            for key in keys { send(.key(key)) }
+        }
+
+        mutating func type(_ text: String) {
+            for character in text { send(.key(.character(character))) }
+        }
+
+        mutating func send(_ input: InputEvent) {
+            let outcome = controller.handle(input, state: state, layout: layout)
+            for event in outcome.events {
+                _ = state.apply(event)
+                for follow in controller.observe(event) { _ = state.apply(follow) }
+            }
+            quit = quit || outcome.quit
+        }
+
+        var currentName: String? { state.currentPhoto?.filename }
+    }
+
+    @Test func movingSelectingAndTaggingByNumber() {
+        var harness = Harness()
+        harness.press(.character("j"), .character("j"), .character("k"))
+        #expect(harness.state.list.cursor == 1)
+        harness.press(.character(" "), .character(" "))
+        #expect(harness.state.selection.count == 2)
+        #expect(harness.state.list.cursor == 3)
+        harness.press(.character("3"))
+        let photos = harness.state.selection.indices.map { harness.state.library[$0] }
+        #expect(photos.allSatisfy { $0.tagIDs.contains(3) })
+        harness.press(.character("G"))
+        #expect(harness.state.list.cursor == 39)
+        harness.press(.character("g"), .control("d"))
+        #expect(harness.state.list.cursor == 18)
+    }
+
+    @Test func escClearsTheVisualRangeThenTheSelectionThenTheFilter() {
+        var harness = Harness()
+        harness.press(.character(" "), .character("v"), .character("j"), .character("j"))
+        #expect(harness.state.selection.count == 4)
+        harness.press(.escape)
+        #expect(harness.state.visualRange == nil)
+        #expect(harness.state.selection.count == 1)
+        harness.press(.character("/"))
+        harness.type("img")
+        harness.press(.enter)
+        harness.press(.escape)
+        #expect(harness.state.selection.isEmpty)
+        #expect(harness.state.list.filter.text == "img")
+        // Then the messages, one by one; then the filter.
+        var presses = 0
+        while harness.state.messages.current != nil && presses < 10 {
+            harness.press(.escape)
+            presses += 1
+        }
+        #expect(harness.state.list.filter.text == "img")
+        harness.press(.escape)
+        #expect(harness.state.list.filter.isEmpty)
+    }
+
+    @Test func theFilterIsLiveAndEscClearsIt() {
+        var harness = Harness()
+        harness.press(.character("/"))
+        harness.type("pra")
+        #expect(harness.state.list.count == 1)
+        #expect(harness.currentName == "Praha – Karlův most.jpg")
+        harness.press(.backspace, .backspace, .backspace)
+        #expect(harness.state.list.count == 40)
+        harness.type("seoul")
+        #expect(harness.state.list.count == 0)
+        harness.press(.escape)
+        #expect(harness.controller.ui.filterField == nil)
+        #expect(harness.state.list.count == 40)
+        // While typing, j is text, not a move.
+        harness.press(.character("/"))
+        harness.type("j")
+        #expect(harness.state.list.filter.text == "j")
+    }
+
+    @Test func theTagPickerTogglesAFuzzyMatchAndCreatesANewTagForTheSelection() {
+        var harness = Harness()
+        harness.press(.character(" "), .character(" "), .character("t"))
+        harness.type("portf")
+        #expect(harness.controller.ui.overlay.flatMap { if case .picker(let p) = $0 { p.entries(in: harness.state).first?.title } else { nil } } == "Portfolio")
+        harness.press(.enter)
+        #expect(harness.state.selection.indices.allSatisfy { harness.state.library[$0].tagIDs.contains(2) })
+        harness.press(.control("u"))
+        harness.type("Kyoto")
+        harness.press(.enter)
+        // The server answers; the new tag then goes on both photos.
+        let created = PhotoPickKit.Tag(id: 9, name: "Kyoto", color: nil)
+        _ = harness.state.apply(.tagSaved(created))
+        for follow in harness.controller.observe(.tagSaved(created)) { _ = harness.state.apply(follow) }
+        #expect(harness.state.selection.indices.allSatisfy { harness.state.library[$0].tagIDs.contains(9) })
+        harness.press(.escape)
+        #expect(harness.controller.ui.overlay == nil)
+    }
+
+    @Test func theTagFilterPickerChoosesTagsAndSwitchesAnyAndAll() {
+        var harness = Harness()
+        harness.press(.character("f"), .down, .character(" "))
+        #expect(harness.state.list.filter.tags == .any([1]))
+        harness.press(.down, .character(" "), .character("a"))
+        #expect(harness.state.list.filter.tags == .all([1, 2]))
+        #expect(harness.state.list.count == 8)
+        harness.press(.character("x"), .escape)
+        #expect(harness.state.list.filter.tags == .none)
+    }
+
+    @Test func managingTagsRenamesRecoloursAndDeletesAfterConfirmation() {
+        var harness = Harness()
+        harness.press(.character("T"), .character("r"), .control("u"))
+        harness.type("Best")
+        var outcome = harness.controller.handle(.key(.enter), state: harness.state, layout: harness.layout)
+        #expect(outcome.events.count == 1)
+        guard case .tagRenameRequested(1, "Best")? = outcome.events.first else { Issue.record("\(outcome.events)"); return }
+        harness.press(.character("c"), .control("u"))
+        harness.type("red")
+        harness.press(.enter)
+        guard case .prompt(let prompt)? = harness.controller.ui.overlay else { Issue.record("no prompt"); return }
+        #expect(prompt.problem == "Write the colour as #rrggbb, like #e94b60, or leave it empty.")
+        harness.press(.control("u"))
+        harness.type("#ABC")
+        outcome = harness.controller.handle(.key(.enter), state: harness.state, layout: harness.layout)
+        guard case .tagRecolourRequested(1, "#aabbcc")? = outcome.events.first else { Issue.record("\(outcome.events)"); return }
+        harness.press(.character("T"), .character("x"))
+        outcome = harness.controller.handle(.key(.character("n")), state: harness.state, layout: harness.layout)
+        #expect(outcome.events.isEmpty)
+        harness.press(.character("x"))
+        outcome = harness.controller.handle(.key(.character("y")), state: harness.state, layout: harness.layout)
+        guard case .tagDeletionRequested(1)? = outcome.events.first else { Issue.record("\(outcome.events)"); return }
+    }
+
+    @Test func quitAsksOnlyWhenWorkIsLeftAndCtrlCBehavesLikeQ() {
+        var harness = Harness()
+        harness.press(.character("q"))
+        #expect(harness.quit)
+        harness = Harness()
+        harness.press(.character("1"))
+        #expect(harness.state.unsentTagDeltas == 1)
+        harness.press(.control("c"))
+        #expect(!harness.quit)
+        #expect(harness.controller.ui.overlay == .confirmQuit)
+        harness.press(.character("n"))
+        #expect(harness.controller.ui.overlay == nil)
+        harness.press(.character("q"), .character("y"))
+        #expect(harness.quit)
+    }
+
+    @Test func theQueuePanelHasItsOwnKeys() {
+        var harness = Harness()
+        harness.press(.character("a"))
+        let effects = harness.state.apply(.downloadRequested)
+        guard case .checkSpace(let items, _, let needed)? = effects.first else { Issue.record("\(effects)"); return }
+        _ = harness.state.apply(.downloadSpaceChecked(items, needed: needed, free: 1 << 40))
+        harness.press(.character("D"), .character("j"), .character("p"))
+        #expect(harness.state.downloads.items[1].status == .paused)
+        harness.press(.character("p"))
+        #expect(harness.state.downloads.items[1].status != .paused)
+        harness.press(.character("+"), .character("+"))
+        #expect(harness.state.downloads.concurrency == 6)
+        harness.press(.character("x"))
+        #expect(harness.state.downloads.item(id: items[1].id) == nil || harness.state.downloads.items.count == 39)
+        // p is not a browse key, and the panel closes with esc.
+        harness.press(.escape, .character("p"))
+        #expect(harness.controller.ui.overlay == nil)
+    }
+
+    @Test func clicksMoveAndToggleTheMarkAndTheWheelScrolls() {
+        var harness = Harness()
+        let rows = harness.layout.listRows
+        harness.send(.mouse(MouseEvent(.click, x: 20, y: rows.y + 4)))
+        #expect(harness.state.list.cursor == 4)
+        #expect(harness.state.selection.isEmpty)
+        harness.send(.mouse(MouseEvent(.click, x: 1, y: rows.y + 2)))
+        #expect(harness.state.list.cursor == 2)
+        #expect(harness.state.selection.count == 1)
+        harness.send(.mouse(MouseEvent(.wheelDown, x: 20, y: rows.y)))
+        #expect(harness.state.list.cursor == 5)
+        harness.send(.mouse(MouseEvent(.click, x: 20, y: rows.maxY + 3)))
+        #expect(harness.state.list.cursor == 5)
+    }
+
+    @Test func controlCodesBecomeKeys() {
+        #expect(TerminalDriver.key(forCharacter: 4) == .control("d"))
+        #expect(TerminalDriver.key(forCharacter: 13) == .enter)
+        #expect(TerminalDriver.key(forCharacter: 27) == .escape)
+        #expect(TerminalDriver.key(forCharacter: 127) == .backspace)
+        #expect(TerminalDriver.key(forCharacter: 0x6771) == .character("東"))
+        #expect(TerminalDriver.key(forCharacter: 0) == nil)
+    }
+}
