@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import PhotoBrowser
+import PhotoPickKit
+import TerminalUI
+
+/// `render`: building and diffing a full 120×40 frame after a cursor move at 100,000 photos, against
+/// the rendering budget, and the bytes the ncurses driver writes per move against the changed rows'
+/// share of a full frame.
+struct RenderBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "Frame build and diff time, and bytes written per cursor move, at 100,000 photos."
+    )
+
+    @OptionGroup var options: BenchOptions
+
+    @Option(help: "Photos in the library.")
+    var photos = 100_000
+
+    @Option(help: "Cursor moves measured per round.")
+    var moves = 2_000
+
+    @MainActor
+    func run() async throws {
+        note("loading \(photos) synthetic photos")
+        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-bench"))
+        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        _ = state.apply(.tagsLoaded(Self.tags))
+        for start in stride(from: 0, to: photos, by: 1000) {
+            _ = state.apply(.photosArrived((start..<min(photos, start + 1000)).map(Self.photo), nextCursor: nil))
+        }
+        _ = state.apply(.photosFinished)
+        let (width, height) = (120, 40)
+        let screen = Screen(context: ViewContext(theme: Theme(depth: .colors256), demo: true))
+        var controller = Controller()
+        for event in controller.layoutChanged(screen.layout(width: width, height: height, state: state)) { _ = state.apply(event) }
+        _ = state.apply(.cursorMoved(.position(photos / 2)))
+
+        var frameTimes: [Double] = []
+        for round in 1...options.rounds {
+            note("round \(round) of \(options.rounds): \(moves) moves")
+            var previous = Canvas(width: width, height: height)
+            screen.render(state, controller.ui, into: &previous)
+            for move in 0..<moves {
+                _ = state.apply(.cursorMoved(Self.motion(move)))
+                let clock = ContinuousClock()
+                let elapsed = clock.measure {
+                    var canvas = Canvas(width: width, height: height)
+                    screen.render(state, controller.ui, into: &canvas)
+                    let changed = canvas.changedRows(since: previous)
+                    precondition(!changed.isEmpty)
+                    previous = canvas
+                }
+                frameTimes.append(elapsed.inSeconds * 1000)
+            }
+        }
+        let inView = try measureBytes(state: state, screen: screen, ui: controller.ui, width: width, height: height) { move in
+            move / 10 % 2 == 0 ? .down : .up
+        }
+        let scrolling = try measureBytes(state: state, screen: screen, ui: controller.ui, width: width, height: height, motion: Self.motion)
+        let sorted = frameTimes.sorted()
+        let median = sorted[sorted.count / 2]
+        let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        Report.print([
+            Figure(name: "frame build+diff median", value: median, unit: "ms", reference: "rendering budget", referenceValue: 2,
+                   ratio: median / 2, target: "<= 2 ms", met: median <= 2),
+            Figure(name: "frame build+diff p99", value: p99, unit: "ms", reference: "rendering budget", referenceValue: 5,
+                   ratio: p99 / 5, target: "<= 5 ms", met: p99 <= 5),
+        ] + inView.figures(label: "in view", height: height) + scrolling.figures(label: "scrolling", height: height), json: options.json)
+    }
+
+    /// Bytes the driver wrote: a full frame, and the median per move with the rows that move changed.
+    struct Bytes {
+        let perMove: Double
+        let fullFrame: Int
+        let rowsChanged: Double
+
+        /// Bytes per move against the changed rows' share of a full frame, and the rows changed.
+        func figures(label: String, height: Int) -> [Figure] {
+            let share = Double(fullFrame) * rowsChanged / Double(height)
+            return [
+                Figure(name: "bytes per move, \(label)", value: perMove, unit: "B", reference: "changed rows of full frame", referenceValue: share,
+                       ratio: perMove / share, target: "<= 1.0 ratio", met: perMove <= share),
+                Figure(name: "rows changed, \(label)", value: rowsChanged, unit: "rows", reference: "rows on screen", referenceValue: Double(height),
+                       ratio: rowsChanged / Double(height), target: "report", met: true),
+            ]
+        }
+    }
+
+    /// Drives the real ncurses driver into a file: the bytes of the first, full frame, and the median
+    /// bytes and changed rows of each cursor move after it.
+    @MainActor
+    private func measureBytes(
+        state: BrowserState, screen: Screen, ui: UIState, width: Int, height: Int, motion: (Int) -> CursorMotion
+    ) throws -> Bytes {
+        var state = state
+        guard let output = tmpfile(), let input = fopen("/dev/null", "r") else { throw BenchError("cannot open a scratch terminal") }
+        defer { fclose(output); fclose(input) }
+        let driver = TerminalDriver()
+        do {
+            try driver.startHeadless(width: width, height: height, output: output, input: input)
+        } catch {
+            throw BenchError(error.description)
+        }
+        defer { driver.stop() }
+        var canvas = Canvas(width: width, height: height)
+        screen.render(state, ui, into: &canvas)
+        let before = driver.bytesWritten
+        driver.present(canvas)
+        let fullFrame = driver.bytesWritten - before
+        var bytes: [Double] = [], rows: [Double] = []
+        for move in 0..<200 {
+            _ = state.apply(.cursorMoved(motion(move)))
+            var next = Canvas(width: width, height: height)
+            screen.render(state, ui, into: &next)
+            rows.append(Double(next.changedRows(since: canvas).count))
+            let start = driver.bytesWritten
+            driver.present(next)
+            bytes.append(Double(driver.bytesWritten - start))
+            canvas = next
+        }
+        return Bytes(perMove: median(bytes), fullFrame: fullFrame, rowsChanged: median(rows))
+    }
+
+    /// Mostly single steps down, as a held `j` makes, with a step up now and then: the list scrolls.
+    static func motion(_ move: Int) -> CursorMotion {
+        move % 10 == 9 ? .up : .down
+    }
+
+    static let tags = [
+        PhotoPickKit.Tag(id: 1, name: "Favourite", color: "#e94b60"), PhotoPickKit.Tag(id: 2, name: "Portfolio", color: "#3b82f6"),
+        PhotoPickKit.Tag(id: 3, name: "Print", color: "#22c55e"), PhotoPickKit.Tag(id: 4, name: "Family", color: nil),
+    ]
+
+    private static let names = ["東京タワー夜景", "Praha – Karlův most", "🌅 západ slunce", "서울 야경", "Večerní Vltava"]
+
+    /// A photo with every field the side pane shows.
+    static func photo(_ index: Int) -> Photo {
+        let name = index % 7 == 3 ? "\(names[index % names.count]) \(index).jpg" : "R\(String(format: "%07d", index)).JPG"
+        var photo = Photo(
+            id: index + 1, filename: name, bytes: Int64(2_000_000 + (index * 7_919) % 6_000_000),
+            takenAt: Date(timeIntervalSince1970: 1_400_000_000 + Double(index) * 3_600), tagIDs: index % 4 == 0 ? [1, 3] : index % 9 == 0 ? [2] : []
+        )
+        photo.width = 4000
+        photo.height = 3000
+        photo.mimeType = "image/jpeg"
+        photo.camera = Photo.Camera(make: "FUJIFILM", model: "X-T4")
+        photo.lens = "XF23mmF1.4 R"
+        photo.exposure = Photo.Exposure(iso: 400, fNumber: 2.8, exposureTime: "1/250", focalLength: 23)
+        return photo
+    }
+}
