@@ -3,14 +3,21 @@ import PhotoPickKit
 
 extension BrowserState {
     /// Queues the selection (or the photo under the cursor) in the chosen variant, after the driver has
-    /// checked there is room for it. A photo and variant already queued is never queued again.
+    /// checked there is room for it. A photo and variant already queued is never queued again; one
+    /// already downloaded is fetched again only into another folder, or when its file has gone.
     mutating func requestDownload() -> [BrowserEffect] {
         if let reason = account.disabledReason(.downloading) { return post(.warning, reason) }
         var items: [DownloadItem] = []
         var alreadyQueued = 0, alreadyDone = 0
         var failedAgain: [Int64] = []
+        var superseded: [DownloadItem] = []
         for index in tagTargets {
             let photo = library[index]
+            if let existing = downloads.item(photoID: photo.id, variant: downloadVariant), existing.status.isFinished,
+               existing.directory != downloadDirectory || !existing.resultExists {
+                downloads.remove([existing.id])
+                superseded.append(existing)
+            }
             if let existing = downloads.item(photoID: photo.id, variant: downloadVariant) {
                 switch existing.status {
                 case .done, .skipped: alreadyDone += 1
@@ -28,6 +35,7 @@ extension BrowserState {
             downloads.nextID += 1
         }
         var effects = retryDownloads(failedAgain)
+        if !superseded.isEmpty { effects.append(.deleteDownloads(superseded, discardPartials: false)) }
         let skipped = [
             alreadyQueued > 0 ? "\(alreadyQueued) already queued" : nil,
             alreadyDone > 0 ? "\(alreadyDone) already downloaded" : nil,

@@ -31,6 +31,30 @@ import Testing
         }
     }
 
+    @Test @MainActor func aDownloadedPhotoIsFetchedAgainIntoAnotherFolderOrWhenItsFileIsGone() async throws {
+        let first = TestServer.temporaryDirectory(), second = TestServer.temporaryDirectory()
+        defer { [first, second].forEach { try? FileManager.default.removeItem(at: $0) } }
+        try await TestServer.with(photos: 5) { server, _ in
+            try await withSession(server, downloads: first) { session in
+                try await session.waitForLibrary()
+                session.send(.downloadRequested)
+                try await session.waitUntil("the first download") { $0.downloads.totals.done == 1 }
+                let saved = try #require(session.state.downloads.items.first?.resultPath)
+                try FileManager.default.removeItem(atPath: saved)
+                session.send(.downloadRequested)
+                try await session.waitUntil("the file fetched again") { $0.downloads.totals.done == 1 && FileManager.default.fileExists(atPath: saved) }
+                session.send(.downloadRequested)
+                #expect(session.state.messages.current?.text == "Nothing new to download: 1 already downloaded.")
+                session.send(.downloadDirectoryChosen(second))
+                session.send(.downloadRequested)
+                try await session.waitUntil("a copy in the second folder") { $0.downloads.totals.done == 1 && $0.downloads.items.first?.directory == second }
+                #expect(session.state.downloads.items.count == 1)
+            }
+            #expect(listing(first).count == 1)
+            #expect(listing(second).count == 1)
+        }
+    }
+
     @Test @MainActor func aBatchThatWouldNotFitIsRefusedWithTheFigures() {
         var state = Sample.state([Sample.photo(1, "a.jpg", bytes: 3_000_000), Sample.photo(2, "b.jpg", bytes: 2_000_000)])
         _ = state.apply(.allMatchingSelected)

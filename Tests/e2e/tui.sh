@@ -1,0 +1,553 @@
+#!/usr/bin/env bash
+# End-to-end test of the photopick terminal browser, driven through tmux.
+#
+# Every run of the binary happens in its own tmux session on a private socket, inside a wrapper
+# that records `stty -a` of the pane's terminal before start and after exit, and the exit code.
+# All XDG directories and download folders live in one temporary directory, removed on exit.
+# The embedded server (`photopick serve`) is started over the same data directory *after* the
+# browser has exited, to check what really reached the server and the disk.
+#
+#   Tests/e2e/tui.sh                       # uses .build/debug/photopick
+#   PHOTOPICK=/path/to/photopick Tests/e2e/tui.sh
+#   KEEP_TMP=1 Tests/e2e/tui.sh            # keep the temporary directory for a post-mortem
+set -euo pipefail
+set -E
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+
+PHOTOPICK=${PHOTOPICK:-.build/debug/photopick}
+case $PHOTOPICK in /*) ;; *) PHOTOPICK=$ROOT/$PHOTOPICK ;; esac
+[ -x "$PHOTOPICK" ] || { echo "not ok - no executable photopick at $PHOTOPICK (build it, or set PHOTOPICK)" >&2; exit 1; }
+for tool in tmux python3 curl pgrep cmp sha256sum; do
+  command -v "$tool" >/dev/null || { echo "not ok - $tool is needed" >&2; exit 1; }
+done
+
+unset TMUX TMUX_PANE
+SOCKET=photopick-e2e-$$
+KEY=pp_test_e2e_key            # keys must be pp_test_ plus at least 4 letters, digits or '_'
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/photopick-e2e.XXXXXX")
+XDG=$TMP/xdg
+export_env=(
+  "XDG_DATA_HOME=$XDG/data" "XDG_STATE_HOME=$XDG/state" "XDG_CONFIG_HOME=$XDG/config" "XDG_CACHE_HOME=$XDG/cache"
+)
+DEMO_DATA=$XDG/data/photopick/demo
+DOWNLOADS=$TMP/downloads
+mkdir -p "$XDG/data" "$XDG/state" "$XDG/config" "$XDG/cache" "$DOWNLOADS" "$TMP/runs"
+
+START=$SECONDS
+CHECKS=0
+SERVER_PIDS=()
+TARGET=""
+RUN=""
+
+tm() { tmux -L "$SOCKET" "$@"; }
+
+cleanup() {
+  local status=$?
+  trap - ERR
+  local pid
+  for pid in ${SERVER_PIDS[@]+"${SERVER_PIDS[@]}"}; do
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  # A browser still running in a pane (after a failure) is stopped and waited for before its
+  # directories are removed.
+  local wrapper children=() i
+  for wrapper in $(tm list-panes -a -F '#{pane_pid}' 2>/dev/null || true); do
+    for pid in $(pgrep -P "$wrapper" 2>/dev/null || true); do children+=("$pid"); done
+  done
+  for pid in ${children[@]+"${children[@]}"}; do kill -TERM "$pid" 2>/dev/null || true; done
+  for i in $(seq 50); do
+    local alive=0
+    for pid in ${children[@]+"${children[@]}"}; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  tm kill-server 2>/dev/null || true
+  if [ "${KEEP_TMP:-}" = 1 ]; then echo "# kept $TMP"; else rm -rf "$TMP"; fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'echo "not ok - unexpected failure (exit $?) at line $LINENO: $BASH_COMMAND" >&2' ERR
+
+ok() {
+  CHECKS=$((CHECKS + 1))
+  echo "ok $CHECKS - $*"
+}
+
+show_pane() {
+  [ -n "$TARGET" ] || return 0
+  echo "---- pane $TARGET ----" >&2
+  tm capture-pane -p -t "$TARGET" >&2 2>/dev/null || echo "(pane is gone)" >&2
+  echo "---- end of pane ----" >&2
+}
+
+fail() {
+  trap - ERR
+  echo "not ok $((CHECKS + 1)) - $*" >&2
+  show_pane
+  if [ -n "$RUN" ] && [ -f "$RUN/code" ]; then echo "# photopick exited with $(cat "$RUN/code")" >&2; fi
+  local log=$XDG/state/photopick/photopick.log
+  if [ -f "$log" ]; then echo "---- last lines of $log ----" >&2; tail -n 15 "$log" >&2; fi
+  echo "# FAILED after $CHECKS passing checks ($((SECONDS - START)) s)" >&2
+  exit 1
+}
+
+pane() { tm capture-pane -p -t "$TARGET"; }
+now_ns() { date +%s%N; }
+
+# _wait MODE PATTERN TIMEOUT: poll the pane every 0.1 s until PATTERN is there (MODE fixed or
+# regex) or gone (MODE gone).
+_wait() {
+  local mode=$1 pattern=$2 timeout=$3 text
+  local deadline=$(( $(now_ns) + timeout * 1000000000 ))
+  while :; do
+    text=$(pane 2>/dev/null || true)
+    case $mode in
+      fixed) grep -qF -- "$pattern" <<<"$text" && return 0 ;;
+      regex) grep -qE -- "$pattern" <<<"$text" && return 0 ;;
+      gone) grep -qF -- "$pattern" <<<"$text" || return 0 ;;
+    esac
+    if [ "$(now_ns)" -ge "$deadline" ]; then
+      case $mode in
+        gone) fail "timed out after ${timeout}s waiting for '$pattern' to leave the screen" ;;
+        *) fail "timed out after ${timeout}s waiting for '$pattern' on the screen" ;;
+      esac
+    fi
+    sleep 0.1
+  done
+}
+wait_for() { _wait fixed "$1" "${2:-20}"; }
+wait_for_re() { _wait regex "$1" "${2:-20}"; }
+wait_gone() { _wait gone "$1" "${2:-20}"; }
+
+# The wrapper run in each pane: stty before, the command, its exit code, stty after. The code
+# file is written last and renamed into place, so once it exists the stty files are complete.
+cat >"$TMP/run.sh" <<'EOF'
+#!/bin/sh
+dir=$1; shift
+trap ':' INT          # a handler, not SIG_IGN: the child still gets the default; the wrapper survives Ctrl-C
+stty -a >"$dir/stty.before" 2>&1
+"$@"
+code=$?
+stty -a >"$dir/stty.after" 2>&1
+echo "$code" >"$dir/code.tmp" && mv "$dir/code.tmp" "$dir/code"
+exec sleep 600
+EOF
+
+# launch NAME DOWNLOAD_DIR [VAR=VALUE...] [-- PHOTOPICK_ARGS...]: start photopick in a new 120x40
+# session NAME, with the test's XDG directories, no API key unless given, TERM=xterm-256color.
+launch() {
+  local name=$1 dir=$2; shift 2
+  local env_args=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do env_args+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  RUN=$TMP/runs/$name
+  TARGET=$name
+  mkdir -p "$RUN" "$dir"
+  tm new-session -d -s "$name" -x 120 -y 40 -c "$ROOT" \
+    /bin/sh "$TMP/run.sh" "$RUN" \
+    env -u PHOTOPICK_API_KEY -u NO_COLOR -u COLUMNS -u LINES TERM=xterm-256color "${export_env[@]}" \
+    ${env_args[@]+"${env_args[@]}"} "$PHOTOPICK" --download-dir "$dir" "$@"
+}
+
+# wait_exit [TIMEOUT]: wait for the exit-code file of the current run.
+wait_exit() {
+  local timeout=${1:-20}
+  local deadline=$(( $(now_ns) + timeout * 1000000000 ))
+  until [ -s "$RUN/code" ]; do
+    [ "$(now_ns)" -lt "$deadline" ] || fail "photopick did not exit within ${timeout}s"
+    sleep 0.1
+  done
+}
+
+# expect_exit CODE [TIMEOUT]: the run ended with CODE.
+expect_exit() {
+  wait_exit "${2:-20}"
+  local code
+  code=$(cat "$RUN/code")
+  [ "$code" = "$1" ] || fail "exit code is $code, expected $1"
+  ok "$TARGET: exit code $1"
+}
+
+# expect_same_tty [--ignore-size]: stty -a after the run equals stty -a before it.
+expect_same_tty() {
+  local before=$RUN/stty.before after=$RUN/stty.after
+  if [ "${1:-}" = --ignore-size ]; then
+    sed -E 's/rows [0-9]+; columns [0-9]+;//' "$before" >"$before.nosize"
+    sed -E 's/rows [0-9]+; columns [0-9]+;//' "$after" >"$after.nosize"
+    before=$before.nosize after=$after.nosize
+  fi
+  if ! diff -u "$before" "$after" >"$RUN/stty.diff"; then
+    cat "$RUN/stty.diff" >&2
+    fail "$TARGET: terminal modes differ after exit (stty -a)"
+  fi
+  ok "$TARGET: terminal modes restored (stty -a identical before and after${1:+, ignoring the size})"
+}
+
+end_session() {
+  tm kill-session -t "$TARGET" 2>/dev/null || true
+  TARGET=""
+  RUN=""
+}
+
+# quit_with_q: q, confirming with y if it asks (it asks only while downloads or tag edits are pending).
+quit_with_q() {
+  tm send-keys -t "$TARGET" q
+  local deadline=$(( $(now_ns) + 20 * 1000000000 ))
+  until [ -s "$RUN/code" ]; do
+    if pane 2>/dev/null | grep -qF "Quit?"; then
+      echo "# $TARGET: q asked 'Quit?' (work still pending); answering y"
+      tm send-keys -t "$TARGET" y
+      break
+    fi
+    [ "$(now_ns)" -lt "$deadline" ] || fail "photopick did not exit within 20s of q"
+    sleep 0.1
+  done
+}
+
+# photopick_pid MARKER: sets PID to the photopick process (child of the pane's wrapper) whose
+# command line contains MARKER.
+photopick_pid() {
+  local marker=$1 wrapper pid="" i
+  wrapper=$(tm display-message -p -t "$TARGET" '#{pane_pid}')
+  for i in $(seq 50); do
+    pid=$(pgrep -P "$wrapper" -f -- "$marker" || true)
+    [ -n "$pid" ] && break
+    sleep 0.1
+  done
+  [ -n "$pid" ] || fail "no photopick process with '$marker' under the pane's wrapper (pid $wrapper)"
+  [ "$(wc -w <<<"$pid")" = 1 ] || fail "several processes match '$marker': $pid"
+  PID=$pid
+}
+
+# start_server NAME DATA [ARGS...]: run `photopick serve` in the background on a free port; sets
+# SERVER_PID and API (the base URL it prints).
+start_server() {
+  local name=$1 data=$2; shift 2
+  local out=$TMP/server-$name.out
+  "$PHOTOPICK" serve --data "$data" --port 0 --key "$KEY" "$@" >"$out" 2>&1 &
+  SERVER_PID=$!
+  SERVER_PIDS+=("$SERVER_PID")
+  local i
+  API=""
+  for i in $(seq 300); do
+    API=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$out" | head -n 1)
+    [ -n "$API" ] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$out" >&2; fail "photopick serve ($name) exited before it was ready"; }
+    sleep 0.1
+  done
+  [ -n "$API" ] || { cat "$out" >&2; fail "photopick serve ($name) printed no URL within 30s"; }
+  API=${API%/}
+  case $API in */api/v1) ;; *) API=$API/api/v1 ;; esac
+}
+
+stop_server() {
+  kill -TERM "$SERVER_PID" 2>/dev/null || true
+  local code=0
+  wait "$SERVER_PID" 2>/dev/null || code=$?
+  local remaining=()
+  local pid
+  for pid in "${SERVER_PIDS[@]}"; do [ "$pid" = "$SERVER_PID" ] || remaining+=("$pid"); done
+  SERVER_PIDS=(${remaining[@]+"${remaining[@]}"})
+  return 0
+}
+
+# Reads the whole library from the server: api.py BASE KEY OUT writes {"tags": [...], "photos": [...]}.
+cat >"$TMP/api.py" <<'EOF'
+import json, sys, urllib.parse, urllib.request
+
+base, key, out = sys.argv[1:4]
+
+def get(path):
+    request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + key})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+def walk(resource):
+    items, cursor = [], None
+    for _ in range(10000):
+        query = {"limit": "100"}
+        if cursor:
+            query["cursor"] = cursor
+        page = get("/" + resource + "?" + urllib.parse.urlencode(query))
+        items += page["data"]
+        pagination = page.get("pagination") or {}
+        cursor = pagination.get("nextCursor", page.get("nextCursor"))
+        if not cursor or pagination.get("hasMore") is False:
+            return items
+    raise SystemExit("pagination of " + resource + " never ended")
+
+json.dump({"tags": walk("tags"), "photos": walk("photos")}, open(out, "w"))
+EOF
+
+# check_library DUMP TAG FILE...: the tag exists once, and exactly the photos named FILE... carry it.
+# Prints "id<TAB>bytes<TAB>filename" for those photos.
+cat >"$TMP/check.py" <<'EOF'
+import json, sys
+
+dump, tag_name, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+library = json.load(open(dump))
+tags = [t for t in library["tags"] if t["name"] == tag_name]
+if len(tags) != 1:
+    raise SystemExit(f"tag {tag_name!r}: {len(tags)} on the server, expected 1")
+tag = tags[0]["id"]
+by_name = {}
+for photo in library["photos"]:
+    by_name.setdefault(photo["filename"], []).append(photo)
+chosen = []
+for name in files:
+    matches = by_name.get(name, [])
+    if len(matches) != 1:
+        raise SystemExit(f"{len(matches)} photos on the server are named {name!r}, expected 1")
+    chosen.append(matches[0])
+carrying = sorted(p["id"] for p in library["photos"] if tag in p.get("tagIds", []))
+expected = sorted(p["id"] for p in chosen)
+if carrying != expected:
+    raise SystemExit(f"photos carrying {tag_name!r} (id {tag}): {carrying}, expected {expected}")
+for photo in chosen:
+    print(f"{photo['id']}\t{photo['bytes']}\t{photo['filename']}")
+EOF
+
+# verify_server_state LABEL: with the browser closed, serve its data directory and check the tag on
+# the server and every downloaded file against the original bytes.
+verify_server_state() {
+  local label=$1
+  start_server "$label" "$DEMO_DATA"
+  ok "$label: photopick serve on the demo data answers at $API"
+  python3 "$TMP/api.py" "$API" "$KEY" "$TMP/library-$label.json" || fail "$label: could not read the library from $API"
+  local chosen
+  chosen=$(python3 "$TMP/check.py" "$TMP/library-$label.json" "$TAG" "${DOWNLOADED[@]}") \
+    || fail "$label: server-side tags are wrong (above)"
+  ok "$label: tag '$TAG' exists on the server and exactly the 3 photos ${DOWNLOADED[*]} carry it"
+  local id bytes name original
+  mkdir -p "$TMP/originals-$label"
+  while IFS=$'\t' read -r id bytes name; do
+    original=$TMP/originals-$label/$id
+    curl -fsSL --max-time 60 -H "Authorization: Bearer $KEY" -o "$original" "$API/photos/$id/download" \
+      || fail "$label: could not fetch the original of photo $id"
+    [ "$(stat -c %s "$original")" = "$bytes" ] || fail "$label: the server's original of photo $id is not $bytes bytes"
+    cmp -s "$original" "$DOWNLOADS/$name" || fail "$label: $DOWNLOADS/$name differs from the original of photo $id"
+    ok "$label: $name is byte-identical to the server's original of photo $id ($bytes bytes)"
+  done <<<"$chosen"
+  stop_server
+}
+
+# download_listing: every entry in the download folder, hidden ones included.
+download_listing() { (cd "$DOWNLOADS" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort); }
+
+# ----------------------------------------------------------------------------------------------
+echo "# photopick e2e: $PHOTOPICK"
+echo "# temporary directory $TMP, tmux socket $SOCKET"
+# A session that lives for the whole script keeps the tmux server up between runs.
+tm new-session -d -s keeper -x 120 -y 40 sleep 100000
+tm set-option -g default-terminal xterm-256color >/dev/null
+
+# ---- Scenario 1: first run ------------------------------------------------------------------
+echo "# scenario 1: first run: move, filter, select, tag, download, quit"
+TAG=e2e-$$-$RANDOM
+launch s1 "$DOWNLOADS"
+wait_for "/2,000" 90
+ok "s1: the demo library opened and all 2,000 photos are listed"
+header=$(pane | head -n 1)
+[[ $header == " photopick"* ]] || fail "s1: the header does not start with ' photopick': $header"
+grep -qF "Demo library" <<<"$header" || fail "s1: the header does not say 'Demo library': $header"
+pane | sed -n 2p | grep -qE 'Name +Taken' || fail "s1: row 1 has no column titles"
+ok "s1: header and column titles drawn"
+log=$XDG/state/photopick/photopick.log
+grep -qF "demo library: 2000 photos in $DEMO_DATA, served at http://127.0.0.1:" "$log" \
+  || fail "s1: the log has no 'demo library: 2000 photos in $DEMO_DATA' line"
+ok "s1: the log names the demo library in \$XDG_DATA_HOME"
+
+tm send-keys -t s1 j j
+wait_for_re ' 3/2,000$'
+ok "s1: j j moves to 3/2,000"
+
+tm send-keys -t s1 /
+tm send-keys -t s1 -l R00068
+tm send-keys -t s1 Enter
+wait_for_re '[0-9,]+ shown'
+header=$(pane | head -n 1)
+grep -qF "/R00068" <<<"$header" || fail "s1: the header does not show the filter /R00068: $header"
+shown=$(grep -oE '[0-9,]+ shown' <<<"$header")
+ok "s1: the filter R00068 is kept after Enter ($shown)"
+
+tm send-keys -t s1 Space Space Space
+wait_for "3 selected"
+# Selected rows carry ● in column 1; their names are what must be downloaded and tagged.
+mapfile -t SELECTED < <(pane | python3 -c '
+import re, sys
+for line in sys.stdin:
+    m = re.match(r"^ [●*] .{3}(\S.*?)\s{2,}\d{4}-\d\d-\d\d ", line)
+    if m:
+        print(m.group(1))
+')
+[ "${#SELECTED[@]}" = 3 ] || fail "s1: expected 3 rows marked selected, found ${#SELECTED[@]}: ${SELECTED[*]}"
+ok "s1: space x3 selects 3 photos (${SELECTED[*]})"
+
+tm send-keys -t s1 t
+wait_for "Tag 3 photos"
+tm send-keys -t s1 -l "$TAG"
+wait_for "Create tag “$TAG”"
+tm send-keys -t s1 Enter
+wait_for "[x]"
+line=$(pane | grep -F "[x]")
+grep -qF "$TAG" <<<"$line" || fail "s1: the checked picker entry is not $TAG: $line"
+grep -qF "3 photos" <<<"$line" || fail "s1: the new tag does not count 3 photos: $line"
+ok "s1: t creates the tag $TAG and adds it to the 3 photos"
+tm send-keys -t s1 Escape
+wait_gone "Tag 3 photos"
+ok "s1: Esc closes the tag picker"
+
+tm send-keys -t s1 d
+wait_for "Downloads finished: 3 fetched" 120
+status=$(pane | grep -F "Downloads finished:")
+grep -qF "3 fetched, 0 already there, 0 failed." <<<"$status" || fail "s1: unexpected download summary: $status"
+wait_for_re '↓ 3 done .*100%'
+ok "s1: d downloads the 3 photos ($(sed 's/^ *//; s/ *[0-9]*\/[0-9,]*$//' <<<"$status"))"
+
+quit_with_q
+expect_exit 0
+expect_same_tty
+end_session
+
+mapfile -t DOWNLOADED < <(download_listing)
+[ "${#DOWNLOADED[@]}" = 3 ] || fail "s1: expected exactly 3 entries in the download folder, found ${#DOWNLOADED[@]}: ${DOWNLOADED[*]}"
+for name in "${DOWNLOADED[@]}"; do
+  [[ $name != *.part ]] || fail "s1: a .part file was left behind: $name"
+  [ -f "$DOWNLOADS/$name" ] || fail "s1: $name in the download folder is not a regular file"
+done
+[ "$(printf '%s\n' "${DOWNLOADED[@]}")" = "$(printf '%s\n' "${SELECTED[@]}" | LC_ALL=C sort)" ] \
+  || fail "s1: downloaded ${DOWNLOADED[*]}, but selected ${SELECTED[*]}"
+ok "s1: exactly 3 files downloaded, no .part left, named as the selected photos"
+verify_server_state s1
+(cd "$DOWNLOADS" && sha256sum -- "${DOWNLOADED[@]}" && stat -c '%n %i %s %Y' -- "${DOWNLOADED[@]}") >"$TMP/downloads-s1.txt"
+
+# ---- Scenario 2: restart -------------------------------------------------------------------
+echo "# scenario 2: restart with the same state: the tag shows, a second download is skipped"
+launch s2 "$DOWNLOADS"
+wait_for "/2,000" 60
+ok "s2: reopened on the same library"
+FIRST=${DOWNLOADED[0]}
+tm send-keys -t s2 /
+tm send-keys -t s2 -l "$FIRST"
+tm send-keys -t s2 Enter
+wait_for_re '(^| )1 shown'
+wait_for "$TAG"
+line=$(pane | grep -E '│ Tags ' || true)
+grep -qF "$TAG" <<<"$line" || fail "s2: the side pane's Tags row does not name $TAG: '$line'"
+ok "s2: filtering by $FIRST shows the tag in the side pane ($(sed 's/.*│ //' <<<"$line"))"
+tm send-keys -t s2 d
+# The queue remembers the earlier download, and its file is still there.
+wait_for_re '1 already downloaded' 60
+message=$(pane | grep -oE '[^│]*1 already downloaded[^│]*' | tail -n 1 | sed 's/^ *//; s/ *[0-9]*\/[0-9,]*$//' || true)
+ok "s2: d again reports the photo as already there ($message)"
+quit_with_q
+expect_exit 0
+expect_same_tty
+end_session
+
+mapfile -t again < <(download_listing)
+[ "$(printf '%s\n' "${again[@]}")" = "$(printf '%s\n' "${DOWNLOADED[@]}")" ] \
+  || fail "s2: the download folder changed: ${again[*]}"
+(cd "$DOWNLOADS" && sha256sum -- "${DOWNLOADED[@]}" && stat -c '%n %i %s %Y' -- "${DOWNLOADED[@]}") >"$TMP/downloads-s2.txt"
+diff -u "$TMP/downloads-s1.txt" "$TMP/downloads-s2.txt" >&2 || fail "s2: downloaded files changed (checksum, inode, size or mtime)"
+ok "s2: the 3 files are still there, unchanged (same SHA-256, inode, size and mtime)"
+verify_server_state s2
+
+# ---- Scenario 3: signals restore the terminal -------------------------------------------------
+echo "# scenario 3: SIGTERM, SIGHUP and Ctrl-C restore the terminal"
+for case in TERM:143 HUP:129; do
+  signal=${case%%:*} code=${case##*:}
+  name=s3-$(tr 'A-Z' 'a-z' <<<"$signal")
+  marker=$TMP/signal-$signal-downloads
+  launch "$name" "$marker"
+  wait_for "/2,000"
+  photopick_pid "$marker"
+  kill -"$signal" "$PID"
+  expect_exit "$code"
+  ! kill -0 "$PID" 2>/dev/null || fail "$name: photopick (pid $PID) still runs after SIG$signal"
+  expect_same_tty
+  end_session
+done
+launch s3-ctrl-c "$TMP/ctrl-c-downloads"
+wait_for "/2,000"
+tm send-keys -t s3-ctrl-c C-c
+expect_exit 0
+expect_same_tty
+end_session
+
+# ---- Scenario 4: start-up errors are reported after the screen is restored ------------------
+echo "# scenario 4: a refused key (exit 3) and an unreachable server (exit 4)"
+start_server s4 "$TMP/s4-data" --photos 100
+launch s4-key "$TMP/s4-downloads" PHOTOPICK_API_KEY=pp_test_wrong -- --api-url "$API"
+expect_exit 3 30
+# -J joins the terminal's wrapping of a long line, so what is left is what was printed.
+mapfile -t lines < <(tm capture-pane -p -J -t s4-key | grep -v '^ *$')
+[ "${#lines[@]}" = 1 ] && [[ ${lines[0]} == "photopick: The API key was refused"* ]] \
+  || { printf '  | %s\n' "${lines[@]}" >&2; fail "s4-key: expected one line 'photopick: The API key was refused...' on the restored screen"; }
+ok "s4-key: one line on the restored screen: ${lines[0]}"
+expect_same_tty
+end_session
+stop_server
+
+launch s4-net "$TMP/s4-downloads" PHOTOPICK_API_KEY=pp_test_anything -- --api-url http://127.0.0.1:1/api/v1
+expect_exit 4 60
+mapfile -t lines < <(tm capture-pane -p -J -t s4-net | grep -v '^ *$')
+[ "${#lines[@]}" = 1 ] && [[ ${lines[0]} == "photopick: "* ]] \
+  || { printf '  | %s\n' "${lines[@]}" >&2; fail "s4-net: expected one 'photopick: ...' line on the restored screen"; }
+ok "s4-net: one line on the restored screen: ${lines[0]}"
+expect_same_tty
+end_session
+
+# ---- Scenario 5: a burst of resizes ------------------------------------------------------------
+echo "# scenario 5: 50 resizes in about a second, ending at 100x30"
+launch s5 "$TMP/s5-downloads"
+wait_for "/2,000"
+burst_start=$(now_ns)
+for i in $(seq 49); do
+  if [ $((i % 2)) = 1 ]; then tm resize-window -t s5 -x 60 -y 20; else tm resize-window -t s5 -x 130 -y 45; fi
+  sleep 0.015   # spreads the 50 resizes over about a second
+done
+tm resize-window -t s5 -x 100 -y 30
+burst_ms=$(( ($(now_ns) - burst_start) / 1000000 ))
+sleep 1
+size=$(tm display-message -p -t s5 '#{pane_width}x#{pane_height}')
+[ "$size" = 100x30 ] || fail "s5: the pane is $size after the burst, expected 100x30"
+pane >"$TMP/s5-screen.txt"
+python3 - "$TMP/s5-screen.txt" <<'EOF' || fail "s5: the screen is not laid out for 100x30 (above)"
+import sys, unicodedata
+
+def width(text):
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+if lines and lines[-1] == "":
+    lines.pop()
+problems = []
+if len(lines) != 30:
+    problems.append(f"{len(lines)} lines captured, expected 30")
+if not lines or not lines[0].startswith(" photopick"):
+    problems.append(f"first line does not start with ' photopick': {lines[0] if lines else ''!r}")
+status = lines[-1] if lines else ""
+if "/2,000" not in status:
+    problems.append(f"last line has no '/2,000': {status!r}")
+elif width(status.rstrip()) < 98:
+    problems.append(f"status line ends at column {width(status.rstrip())}, not at the right edge of 100: {status!r}")
+for number, line in enumerate(lines):
+    if width(line) > 100:
+        problems.append(f"line {number} is {width(line)} columns wide: {line!r}")
+for problem in problems:
+    print("  " + problem, file=sys.stderr)
+if problems:
+    for line in lines:
+        print("  | " + line, file=sys.stderr)
+    sys.exit(1)
+EOF
+ok "s5: after 50 resizes in ${burst_ms} ms the screen is drawn for 100x30 (header, status with /2,000, no line over 100 columns)"
+quit_with_q
+expect_exit 0
+expect_same_tty --ignore-size
+end_session
+
+echo "# all $CHECKS checks passed in $((SECONDS - START)) s"
