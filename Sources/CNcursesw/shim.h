@@ -28,8 +28,6 @@ static inline attr_t cnc_a_dim(void) { return A_DIM; }
 static inline attr_t cnc_a_normal(void) { return A_NORMAL; }
 static inline int cnc_key_f(int n) { return KEY_F(n); }
 static inline mmask_t cnc_button1_pressed(void) { return BUTTON1_PRESSED; }
-static inline mmask_t cnc_button1_released(void) { return BUTTON1_RELEASED; }
-static inline mmask_t cnc_button1_clicked(void) { return BUTTON1_CLICKED; }
 static inline mmask_t cnc_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t cnc_button5_pressed(void) { return BUTTON5_PRESSED; }
 

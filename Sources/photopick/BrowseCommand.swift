@@ -34,8 +34,9 @@ struct BrowseCommand: AsyncParsableCommand {
     var noColor = false
 
     func validate() throws {
-        if let concurrency, !DownloadQueue.concurrencyRange.contains(concurrency) {
-            throw ValidationError("--concurrency \(concurrency) is out of range; use 1 to 16.")
+        let range = DownloadQueue.concurrencyRange
+        if let concurrency, !range.contains(concurrency) {
+            throw ValidationError("--concurrency \(concurrency) is out of range; use \(range.lowerBound) to \(range.upperBound).")
         }
         if let apiURL, URL(string: apiURL)?.host == nil || !["http", "https"].contains(URL(string: apiURL)?.scheme?.lowercased() ?? "") {
             throw ValidationError("--api-url \(apiURL) is not an http(s) URL; write it like https://api.photopick.cz/api/v1.")

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import PhotoBrowser
 
 /// swift-log lines appended to `$XDG_STATE_HOME/photopick/photopick.log`, never to the screen the
 /// browser draws on. The Kit already redacts keys and signed URLs from what it logs.
@@ -32,8 +33,9 @@ struct FileLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let details = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let timestamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
-        let message = "\(event.message)".replacingOccurrences(of: "\n", with: "\\n")
-        sink.write("\(timestamp) \(event.level) \(label): \(message)\(details)\n")
+        // Server text can reach a message; escapes in the log would run when someone views it.
+        let line = TerminalText.sanitized("\(timestamp) \(event.level) \(label): \(event.message)\(details)")
+        sink.write(line + "\n")
     }
 
     /// Opens (creating) the log under `directory`; `nil` when it cannot, in which case nothing is logged.

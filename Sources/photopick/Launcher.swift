@@ -62,8 +62,9 @@ struct Launcher {
         let ending = await app.run(opening: opening) {
             try await open(source, config: config, logger: logger, resources: resources)
         }
-        await app.session?.stop()
+        // The terminal first: nothing after this needs it, and a hang in what follows must not leave it raw.
         driver.stop()
+        await app.session?.stop()
         await resources.close()
         logger.info("stopped: \(ending)")
         switch ending {
@@ -95,9 +96,10 @@ struct Launcher {
     }
 
     /// Opens the library and makes the session; throws what should end the program.
-    private func open(_ source: Source, config: Config, logger: Logger, resources: Resources) async throws -> BrowserSession {
+    private func open(_ source: Source, config: Config, logger: Logger, resources: Resources) async throws -> OpenedLibrary {
         let client: APIClient
         let library: String
+        var name: String?
         var apiLogger = logger
         apiLogger[metadataKey: "component"] = "api"
         switch source {
@@ -117,6 +119,8 @@ struct Launcher {
             account.update(with: me)
             if let reason = account.disabledReason(.browsing) { throw AccessRefused(reason: reason) }
             library = "\(url.absoluteString)#customer-\(me.customerId)"
+            // The account's name for the header; the key's name stands in if it cannot be read.
+            name = try? await client.send(API.customer()).name
             logger.info("signed in as key \(me.name) of customer \(me.customerId)")
         }
         var sessionLogger = logger
@@ -130,13 +134,19 @@ struct Launcher {
             logger: sessionLogger
         ))
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
-        return session
+        return OpenedLibrary(session: session, name: name)
     }
 
     private func makeLogger() -> Logger {
         let directory = XDGDirectory.resolve("XDG_STATE_HOME", fallback: ".local/state", components: "photopick", environment: environment)
-        guard let sink = FileLogHandler.sink(in: directory) else { return Logger(label: "photopick", factory: { _ in SwiftLogNoOpLogHandler() }) }
-        return Logger(label: "photopick") { label in FileLogHandler(label: label, sink: sink) }
+        // Every logger in the process, the embedded server's and the libraries' included, writes to the
+        // file or nowhere: a line on stderr would land in the middle of the screen.
+        let sink = FileLogHandler.sink(in: directory)
+        LoggingSystem.bootstrap { label in
+            guard let sink else { return SwiftLogNoOpLogHandler() }
+            return FileLogHandler(label: label, sink: sink)
+        }
+        return Logger(label: "photopick")
     }
 
     /// The exit code and line for an error that ended the program.

@@ -50,6 +50,19 @@ import Testing
         #expect(canvas[3, 0].width == 1)
     }
 
+    @Test func fillingOverHalfAWideCharacterBlanksTheOtherHalfAndOffCanvasIsANoOp() {
+        var canvas = Canvas(width: 8, height: 2)
+        canvas.draw("東京タワ", x: 0, y: 0)
+        canvas.fill(Rect(x: 1, y: 0, width: 4, height: 1))
+        #expect(canvas.text(row: 0) == "      ワ")
+        #expect(canvas.cells.prefix(8).allSatisfy { $0.width != 0 || $0.text.isEmpty })
+        #expect(canvas[6, 0].width == 2)
+        canvas.fill(Rect(x: 50, y: 30, width: 4, height: 4))
+        canvas.fill(Rect(x: -10, y: -10, width: 4, height: 4))
+        canvas.restyle(Rect(x: 50, y: 30, width: 4, height: 4)) { $0.attributes.insert(.bold) }
+        #expect(canvas.text(row: 0) == "      ワ")
+    }
+
     @Test func controlCharactersNeverReachTheCells() {
         var canvas = Canvas(width: 20, height: 1)
         canvas.draw("a\u{1B}[31mb\u{7}", x: 0, y: 0)

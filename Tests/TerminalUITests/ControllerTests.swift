@@ -166,6 +166,39 @@ import Testing
         #expect(harness.quit)
     }
 
+    @Test func belowTheMinimumSizeOnlyQuittingWorks() {
+        var harness = Harness()
+        harness.layout = ScreenLayout(width: 30, height: 8, showsStrip: false)
+        harness.press(.character("j"), .character(" "), .character("1"))
+        harness.send(.mouse(MouseEvent(.click, x: 1, y: 3)))
+        #expect(harness.state.list.cursor == 0 && harness.state.selection.isEmpty && harness.state.unsentTagDeltas == 0)
+        harness.press(.character("q"))
+        #expect(harness.quit)
+    }
+
+    @Test func theQueueCursorFollowsItemsThatWentAway() {
+        var harness = Harness()
+        harness.press(.character("a"))
+        let effects = harness.state.apply(.downloadRequested)
+        guard case .checkSpace(let items, _, let needed)? = effects.first else { Issue.record("\(effects)"); return }
+        _ = harness.state.apply(.downloadSpaceChecked(items, needed: needed, free: 1 << 40))
+        harness.press(.character("D"), .character("G"))
+        #expect(harness.controller.ui.overlay == .queue(cursor: 39))
+        for id in items.prefix(30).map(\.id) { _ = harness.state.apply(.downloadCancelled(id: id)) }
+        // The cursor was past the end: x now cancels the last item, not nothing.
+        harness.press(.character("x"))
+        #expect(harness.state.downloads.items.count == 9)
+    }
+
+    @Test func ctrlZSuspendsFromAnyMode() {
+        var harness = Harness()
+        #expect(harness.controller.handle(.key(.control("z")), state: harness.state, layout: harness.layout).suspend)
+        harness.press(.character("/"))
+        let outcome = harness.controller.handle(.key(.control("z")), state: harness.state, layout: harness.layout)
+        #expect(outcome.suspend && outcome.events.isEmpty)
+        #expect(!harness.controller.handle(.key(.character("z")), state: harness.state, layout: harness.layout).suspend)
+    }
+
     @Test func theQueuePanelHasItsOwnKeys() {
         var harness = Harness()
         harness.press(.character("a"))

@@ -8,6 +8,8 @@ public struct Controller: Sendable {
     public struct Outcome: Sendable {
         public var events: [BrowserEvent] = []
         public var quit = false
+        /// Ctrl-Z: give the terminal back to the shell until `fg`.
+        public var suspend = false
     }
 
     public private(set) var ui = UIState()
@@ -23,6 +25,12 @@ public struct Controller: Sendable {
     public mutating func handle(_ input: InputEvent, state: BrowserState, layout: ScreenLayout) -> Outcome {
         switch input {
         case .mouse(let mouse): return handleMouse(mouse, state: state, layout: layout)
+        case .key(.control("z")):
+            return Outcome(suspend: true)
+        case .key(let key) where layout.tooSmall:
+            // Only the request for a bigger window shows, so only quitting means anything, and there is no
+            // room to ask: unfinished work resumes next time anyway.
+            return Outcome(quit: key == .control("c") || keymap.action(for: key, in: .browse) == .quit)
         case .key(.control("c")):
             // Ctrl-C always quits, as in any terminal program; it asks first like `q` when work is pending.
             if ui.overlay == .confirmQuit || !state.hasUnfinishedWork { return Outcome(quit: true) }
@@ -34,12 +42,14 @@ public struct Controller: Sendable {
             switch ui.overlay {
             case nil: return handleBrowsing(key, state: state)
             case .help(let scroll):
-                ui.overlay = scrolled(key, scroll).map { .help(scroll: $0) }
+                let lines = Screen.helpLines(for: keymap).count
+                ui.overlay = scrolled(key, scroll).map { .help(scroll: min($0, lines)) }
             case .details(let scroll):
                 if key == .escape || key == .enter || keymap.action(for: key, in: .browse) == .quit {
                     ui.overlay = nil
                 } else {
-                    ui.overlay = .details(scroll: scrolled(key, scroll) ?? scroll)
+                    let rows = state.currentPhoto.map { MetadataPresenter().rows(for: $0, tags: state.tags).count } ?? 0
+                    ui.overlay = .details(scroll: min(scrolled(key, scroll) ?? scroll, rows))
                 }
             case .queue(let cursor): return handleQueue(key, cursor: cursor, state: state)
             case .picker(let picker): return handlePicker(key, picker, state: state)
@@ -138,6 +148,8 @@ public struct Controller: Sendable {
 
     private mutating func handleQueue(_ key: Key, cursor: Int, state: BrowserState) -> Outcome {
         let items = state.downloads.items
+        // Items may have gone (cleared, cancelled) since the panel last moved.
+        let cursor = min(cursor, max(0, items.count - 1))
         let item = items.indices.contains(cursor) ? items[cursor] : nil
         var outcome = Outcome()
         if key == .escape || keymap.action(for: key, in: .browse) == .queuePanel || keymap.action(for: key, in: .browse) == .quit {
@@ -151,8 +163,12 @@ public struct Controller: Sendable {
                     outcome.events.append(item.status == .paused ? .downloadResumed(id: item.id) : .downloadPaused(id: item.id))
                 }
             case .queueRetry:
-                if let item, item.status.failure != nil { outcome.events.append(.downloadRetried(id: item.id)) }
-                else if item == nil || item?.status.failure == nil { outcome.events.append(.failedDownloadsRetried) }
+                // The failed item under the cursor, or else every failed item.
+                if let item, item.status.failure != nil {
+                    outcome.events.append(.downloadRetried(id: item.id))
+                } else {
+                    outcome.events.append(.failedDownloadsRetried)
+                }
             case .queueCancel: if let item { outcome.events.append(.downloadCancelled(id: item.id)) }
             case .concurrencyUp: outcome.events.append(.concurrencyChanged(by: 1))
             case .concurrencyDown: outcome.events.append(.concurrencyChanged(by: -1))
@@ -175,6 +191,8 @@ public struct Controller: Sendable {
     private mutating func handlePicker(_ key: Key, _ picker: UIState.Picker, state: BrowserState) -> Outcome {
         var picker = picker
         let entries = picker.entries(in: state)
+        // Entries may have gone (a tag deleted, the query narrowed) since the cursor last moved.
+        picker.cursor = min(picker.cursor, max(0, entries.count - 1))
         let entry = entries.indices.contains(picker.cursor) ? entries[picker.cursor] : nil
         var outcome = Outcome()
         switch key {
@@ -314,6 +332,7 @@ public struct Controller: Sendable {
     }
 
     private mutating func handleMouse(_ mouse: MouseEvent, state: BrowserState, layout: ScreenLayout) -> Outcome {
+        guard !layout.tooSmall else { return Outcome() }
         switch ui.overlay {
         case .help(let scroll):
             if mouse.kind == .wheelDown { ui.overlay = .help(scroll: scroll + 3) }

@@ -2,6 +2,17 @@ import Foundation
 import Logging
 import PhotoBrowser
 
+/// What opening a library gives the app: the session, and the account's name for the header.
+public struct OpenedLibrary: Sendable {
+    public let session: BrowserSession
+    public let name: String?
+
+    public init(session: BrowserSession, name: String?) {
+        self.session = session
+        self.name = name
+    }
+}
+
 /// The event loop: keys, session changes, resizes and signals arrive as one stream on the main actor;
 /// each is handled, and the screen is redrawn at most once per frame. The network never blocks it:
 /// the session runs its work in tasks and reports back through `changes`.
@@ -18,7 +29,7 @@ public final class TerminalApp {
 
     private enum Event: Sendable {
         case input
-        case opened(Result<BrowserSession, any Error>)
+        case opened(Result<OpenedLibrary, any Error>)
         case changed
         case resized
         case signal(Int32)
@@ -26,7 +37,7 @@ public final class TerminalApp {
     }
 
     private let driver: TerminalDriver
-    private let screen: Screen
+    private var screen: Screen
     private var controller: Controller
     private let logger: Logger
     private let frameInterval: Duration = .milliseconds(16)
@@ -48,7 +59,7 @@ public final class TerminalApp {
     /// user quits or a signal asks to stop. Signals and keys are handled from the first moment, so even
     /// a hung connection can be left with Ctrl-C. The session is left running; the caller stops it,
     /// then the driver.
-    public func run(opening message: String, _ open: @escaping @MainActor () async throws -> BrowserSession) async -> Ending {
+    public func run(opening message: String, _ open: @escaping @MainActor () async throws -> OpenedLibrary) async -> Ending {
         openingMessage = message
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         self.continuation = continuation
@@ -82,8 +93,10 @@ public final class TerminalApp {
                 let inputs = driver.readInput()
                 waker.inputDrained()
                 for input in inputs where handle(input) { return .quit }
-            case .opened(.success(let session)):
+            case .opened(.success(let library)):
+                let session = library.session
                 self.session = session
+                screen.context.libraryName = library.name
                 session.onEvent = { [weak self] event, _ in self?.observe(event) }
                 tasks.append(Task { for await _ in session.changes { continuation.yield(.changed) } })
                 do {
@@ -117,6 +130,10 @@ public final class TerminalApp {
         let layout = screen.layout(width: driver.width, height: driver.height, state: session.state)
         let outcome = controller.handle(input, state: session.state, layout: layout)
         for event in outcome.events { session.send(event) }
+        if outcome.suspend {
+            driver.suspend()
+            draw()
+        }
         return outcome.quit
     }
 

@@ -72,10 +72,4 @@ public struct UIState: Sendable, Equatable {
     public var pendingTagToApply: String?
 
     public init() {}
-
-    /// The key context in force: the queue panel has its own keys.
-    var keyContext: Action.Context {
-        if case .queue = overlay { return .queue }
-        return .browse
-    }
 }

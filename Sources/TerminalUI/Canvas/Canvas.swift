@@ -84,9 +84,15 @@ public struct Canvas: Sendable, Equatable {
     /// Fills a rectangle with spaces in a style.
     public mutating func fill(_ rect: Rect, style: Style = .plain) {
         let blank = Cell(style: style)
-        for y in max(0, rect.y)..<min(height, rect.maxY) {
+        let (left, right) = (max(0, rect.x), min(width, rect.maxX))
+        let (top, bottom) = (max(0, rect.y), min(height, rect.maxY))
+        guard left < right, top < bottom else { return }
+        for y in top..<bottom {
             let row = y * width
-            for x in max(0, rect.x)..<min(width, rect.maxX) { cells[row + x] = blank }
+            // A wide glyph cut by either edge loses its other half too.
+            breakWideGlyph(at: row + left, x: left)
+            if right < width, cells[row + right].width == 0 { cells[row + right] = Cell(style: cells[row + right].style) }
+            for x in left..<right { cells[row + x] = blank }
         }
     }
 
@@ -127,8 +133,11 @@ public struct Canvas: Sendable, Equatable {
 
     /// Sets the style of cells in a rectangle and keeps their text.
     public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
-        for y in max(0, rect.y)..<min(height, rect.maxY) {
-            for x in max(0, rect.x)..<min(width, rect.maxX) { change(&cells[y * width + x].style) }
+        let (left, right) = (max(0, rect.x), min(width, rect.maxX))
+        let (top, bottom) = (max(0, rect.y), min(height, rect.maxY))
+        guard left < right, top < bottom else { return }
+        for y in top..<bottom {
+            for x in left..<right { change(&cells[y * width + x].style) }
         }
     }
 

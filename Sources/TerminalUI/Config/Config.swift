@@ -25,7 +25,9 @@ public struct Config: Sendable, Equatable {
         do {
             document = try TOMLDocument(parsing: text)
         } catch {
-            throw ConfigError(file: file, line: error.line, key: error.key, reason: error.reason)
+            // The parser quotes what it could not read; for a key, that would be the secret.
+            let secret = error.key == "api_key"
+            throw ConfigError(file: file, line: error.line, key: error.key, reason: secret ? "write the key as a quoted string" : error.reason)
         }
         var rebindings: [(action: Action, keys: [Key], entry: TOMLDocument.Entry)] = []
         for entry in document.entries {
@@ -64,7 +66,7 @@ public struct Config: Sendable, Equatable {
                 variant = size
             case ["concurrency"]:
                 guard case .integer(let value) = entry.value else { throw fail("expected an integer, found \(entry.value.typeName)") }
-                let range = 1...16
+                let range = DownloadQueue.concurrencyRange
                 guard range.contains(value) else { throw fail("\(value) is out of range; use \(range.lowerBound) to \(range.upperBound)") }
                 concurrency = value
             case ["theme"]:

@@ -32,8 +32,8 @@ final class InputWaker: Sendable {
             let result = poll(&descriptors, 2, -1)
             if result < 0 && errno == EINTR { continue }
             if result < 0 || descriptors[1].revents != 0 { break }
-            if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && descriptors[0].revents & Int16(POLLIN) == 0 {
-                // The terminal went away (hang-up); the SIGHUP handler ends the program.
+            if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                // The terminal went away (a hang-up reports POLLIN too, forever); SIGHUP ends the program.
                 continuation.yield()
                 break
             }
@@ -41,6 +41,7 @@ final class InputWaker: Sendable {
             drained.wait()
         }
         continuation.finish()
+        close(stopPipe.read)
     }
 
     /// The main actor has read everything that was waiting.
@@ -51,6 +52,7 @@ final class InputWaker: Sendable {
     func stop() {
         var byte: UInt8 = 0
         _ = write(stopPipe.write, &byte, 1)
+        close(stopPipe.write)
         drained.signal()
     }
 }

@@ -38,6 +38,8 @@ public final class TerminalDriver {
             throw TerminalError(description: "the browser needs a terminal on stdin and stdout; run it in a terminal, or use `photopick serve` for the server alone")
         }
         setlocale(LC_ALL, "")
+        // The canvas measures names as UTF-8; under a C or POSIX locale ncursesw would garble them.
+        if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
         TerminalRescue.save()
         guard let screen = newterm(nil, fdopen(STDOUT_FILENO, "w"), fdopen(STDIN_FILENO, "r")) else {
             throw TerminalError(description: "ncurses cannot drive this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset")); set TERM to one your system knows, such as xterm-256color")
@@ -208,8 +210,21 @@ public final class TerminalDriver {
         let x = Int(event.x), y = Int(event.y)
         if event.bstate & cnc_button4_pressed() != 0 { return .mouse(MouseEvent(.wheelUp, x: x, y: y)) }
         if event.bstate & cnc_button5_pressed() != 0 { return .mouse(MouseEvent(.wheelDown, x: x, y: y)) }
-        if event.bstate & (cnc_button1_pressed() | cnc_button1_clicked()) != 0 { return .mouse(MouseEvent(.click, x: x, y: y)) }
+        if event.bstate & cnc_button1_pressed() != 0 { return .mouse(MouseEvent(.click, x: x, y: y)) }
         return nil
+    }
+
+    /// Ctrl-Z: restores the terminal and stops the process as the shell expects; after `fg`, the next
+    /// frame takes the screen back and is drawn whole. Downloads and tag sending pause with the process.
+    public func suspend() {
+        guard isActive, output == nil else { return }
+        endwin()
+        TerminalRescue.restore()
+        signal(SIGTSTP, SIG_DFL)
+        // To the process, not this thread: the thread running the main actor may block the signal.
+        kill(getpid(), SIGTSTP)
+        // Continued.
+        followTerminalSize()
     }
 
     /// Gives the terminal back as it was: ends ncurses, and restores the saved terminal modes.

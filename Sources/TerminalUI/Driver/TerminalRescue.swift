@@ -12,6 +12,8 @@ enum TerminalRescue {
     private static let reset: StaticString = "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
 
     static func save() {
+        // Initialised here, not lazily inside the signal handler, where that would not be safe.
+        _ = reset.utf8CodeUnitCount
         guard tcgetattr(STDIN_FILENO, &savedModes) == 0 else { return }
         hasSavedModes = true
         for number in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {

@@ -36,7 +36,7 @@ extension Screen {
         x += canvas.draw("Name" + (sort == .filename ? arrow : ""), x: x, y: rect.y, style: theme.label, limit: nameWidth)
         if let dateX { canvas.draw("Taken" + (sort == .captureTime ? arrow : ""), x: dateX, y: rect.y, style: theme.label) }
         if let sizeX { canvas.drawRight("Size" + (sort == .size ? arrow : ""), maxX: sizeX + 9, y: rect.y, style: theme.label, limit: 9) }
-        if sort != .filename && layout.columns.date == false && sort == .captureTime {
+        if !layout.columns.date && sort == .captureTime {
             canvas.draw("by time", x: x + 1, y: rect.y, style: theme.dim)
         }
     }

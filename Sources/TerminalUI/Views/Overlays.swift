@@ -28,9 +28,13 @@ extension Screen {
         let summary: String
     }
 
-    /// Sections of the key map as the help screen lists them.
+    /// Sections of the key map in force, as the help screen lists them.
     func helpLines() -> [HelpLine] {
-        let keymap = context.keymap
+        Self.helpLines(for: context.keymap)
+    }
+
+    /// Sections of a key map as the help screen lists them.
+    static func helpLines(for keymap: Keymap) -> [HelpLine] {
         let sections: [(String, [Action])] = [
             ("Move", [.down, .up, .halfPageDown, .halfPageUp, .pageDown, .pageUp, .top, .bottom]),
             ("Select", [.toggleSelection, .visualRange, .selectAll, .invert, .cancel]),
@@ -52,6 +56,7 @@ extension Screen {
                 lines.append(HelpLine(keys: keymap.keyNames(action), summary: action.summary))
             }
         }
+        lines.append(HelpLine(keys: "ctrl-z", summary: "suspend; fg in the shell comes back"))
         lines.append(HelpLine(keys: "mouse", summary: "click moves, wheel scrolls, click a mark selects"))
         return lines
     }
@@ -94,9 +99,10 @@ extension Screen {
             let empty = picker.kind == .tags ? "No tags yet: type a name to create one." : "No tags yet."
             canvas.draw(empty, x: inner.x + 1, y: y, style: theme.dim.on(background), limit: inner.width - 2)
         }
-        let top = max(0, min(picker.cursor - visible + 1, entries.count - visible))
+        let cursor = min(picker.cursor, max(0, entries.count - 1))
+        let top = max(0, min(cursor - visible + 1, entries.count - visible))
         for (offset, entry) in entries.dropFirst(top).prefix(max(0, visible)).enumerated() {
-            let current = top + offset == picker.cursor
+            let current = top + offset == cursor
             let row = Rect(x: inner.x, y: y + offset, width: inner.width, height: 1)
             let base = current ? theme.currentRow : theme.overlay
             canvas.fill(row, style: base)
@@ -155,7 +161,9 @@ extension Screen {
         if state.unsentTagDeltas > 0 {
             work.append("\(state.unsentTagDeltas) tag edit\(state.unsentTagDeltas == 1 ? " is" : "s are") not sent yet")
         }
-        let text = work.joined(separator: " and ") + ". Both resume the next time photopick starts."
+        let text = work.isEmpty
+            ? "Everything has finished meanwhile; nothing is left for next time."
+            : work.joined(separator: " and ") + ". Both resume the next time photopick starts."
         let box = rect.centred(width: min(rect.width, 60), height: 7)
         let background = theme.overlay.background
         canvas.fill(box, style: theme.overlay)

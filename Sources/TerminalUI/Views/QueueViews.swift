@@ -45,6 +45,7 @@ extension Screen {
             canvas.draw("Nothing queued. \(keys.hint(.download)) downloads the selection or the current photo.", x: rows.x + 1, y: rows.y, style: theme.dim, limit: rows.width - 2)
             return
         }
+        let cursor = min(cursor, queue.items.count - 1)
         let top = max(0, min(cursor - rows.height / 2, queue.items.count - rows.height))
         for (offset, item) in queue.items.dropFirst(top).prefix(rows.height).enumerated() {
             let row = Rect(x: rows.x, y: rows.y + offset, width: rows.width, height: 1)

@@ -47,7 +47,7 @@ public struct Screen: Sendable {
     }
 
     private func drawTooSmall(into canvas: inout Canvas) {
-        let lines = ["Make the window bigger:", "photopick needs at least", "\(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight); this is \(canvas.width)×\(canvas.height).", "q quits"]
+        let lines = ["Make the window bigger:", "photopick needs at least", "\(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight); this is \(canvas.width)×\(canvas.height).", "\(context.keymap.hint(.quit)) quits"]
         let top = max(0, (canvas.height - lines.count) / 2)
         for (offset, line) in lines.enumerated() where top + offset < canvas.height {
             let width = min(DisplayWidth.of(line), canvas.width)
@@ -63,7 +63,7 @@ public struct Screen: Sendable {
         if context.demo {
             name = ["Demo library: set PHOTOPICK_API_KEY to browse your own", "Demo library", "Demo"]
         } else {
-            let account = state.account.keyName.map(TerminalText.sanitized) ?? "PhotoPick"
+            let account = (context.libraryName ?? state.account.keyName).map(TerminalText.sanitized) ?? "PhotoPick"
             name = [account]
         }
         var counts = state.loadSummary

@@ -5,8 +5,10 @@ import PhotoBrowser
 public struct ViewContext: Sendable {
     public var theme: Theme
     public var keymap: Keymap
-    /// The account's name, or `nil` for the demo library.
+    /// Whether this is the demo library, which the header says, with how to browse your own.
     public var demo: Bool
+    /// The account's name, once known; the header shows it for a real library.
+    public var libraryName: String?
     public var presenter: MetadataPresenter
     /// Written as `~` in paths.
     public var homeDirectory: String
