@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import TerminalUI
 
 /// Line output that reaches a pipe at once, not when a buffer fills.
 enum Console {
@@ -8,18 +8,11 @@ enum Console {
     }
 }
 
-/// Waits for SIGINT, SIGTERM or SIGHUP, so the server can stop cleanly.
+/// Waits for SIGINT, SIGTERM or SIGHUP, so the server can stop cleanly; a second one ends it at once.
 enum ShutdownSignals {
     static func wait() async {
-        let (signals, continuation) = AsyncStream.makeStream(of: Void.self)
-        let sources = [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            return source
-        }
-        for await _ in signals { break }
-        sources.forEach { $0.cancel() }
+        let signals = SignalEvents([SIGINT, SIGTERM, SIGHUP])
+        for await _ in signals.signals { break }
+        signals.stop()
     }
 }

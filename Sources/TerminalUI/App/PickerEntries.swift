@@ -26,12 +26,7 @@ extension UIState.Picker {
         case .tagFilter: filterEntries(in: state)
         case .variant: variantEntries(in: state)
         case .manageTags:
-            state.tags.tags.map { tag in
-                PickerEntry(
-                    choice: .tag(id: tag.id), mark: "", title: TerminalText.sanitized(tag.name),
-                    detail: Self.photoCount(state.tags.count(of: tag.id)), color: tag.color.flatMap(TagColor.init(hex:))
-                )
-            }
+            state.tags.tags.map { Self.entry(for: $0, mark: "", in: state) }
         }
     }
 
@@ -54,11 +49,7 @@ extension UIState.Picker {
         let ordered = query.isEmpty ? scored : scored.sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }
         var entries = ordered.map { _, _, tag in
             let held = holders[tag.id, default: 0]
-            let mark = held == 0 ? "[ ]" : held == targets.count ? "[x]" : "[-]"
-            return PickerEntry(
-                choice: .tag(id: tag.id), mark: mark, title: TerminalText.sanitized(tag.name),
-                detail: Self.photoCount(state.tags.count(of: tag.id)), color: tag.color.flatMap(TagColor.init(hex:))
-            )
+            return Self.entry(for: tag, mark: held == 0 ? "[ ]" : held == targets.count ? "[x]" : "[-]", in: state)
         }
         let exists = state.tags.tags.contains { PhotoPickKit.Tag.nameKey($0.name) == PhotoPickKit.Tag.nameKey(query) }
         if !query.isEmpty && !exists {
@@ -80,10 +71,7 @@ extension UIState.Picker {
             case .any(let ids), .all(let ids): ids.contains(tag.id)
             case .none, .untagged: false
             }
-            return PickerEntry(
-                choice: .tag(id: tag.id), mark: chosen ? "[x]" : "[ ]", title: TerminalText.sanitized(tag.name),
-                detail: Self.photoCount(state.tags.count(of: tag.id)), color: tag.color.flatMap(TagColor.init(hex:))
-            )
+            return Self.entry(for: tag, mark: chosen ? "[x]" : "[ ]", in: state)
         }
     }
 
@@ -97,6 +85,14 @@ extension UIState.Picker {
                 detail: details[size, default: ""], color: nil
             )
         }
+    }
+
+    /// A tag's row: its sanitised name, how many photos have it, its colour.
+    private static func entry(for tag: PhotoPickKit.Tag, mark: String, in state: BrowserState) -> PickerEntry {
+        PickerEntry(
+            choice: .tag(id: tag.id), mark: mark, title: TerminalText.sanitized(tag.name),
+            detail: photoCount(state.tags.count(of: tag.id)), color: tag.color.flatMap(TagColor.init(hex:))
+        )
     }
 
     static func photoCount(_ count: Int) -> String {

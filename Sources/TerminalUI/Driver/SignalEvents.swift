@@ -4,12 +4,12 @@ import Foundation
 /// Signals as an async sequence: resizes, and requests to stop, so that a signal never kills the
 /// process before the terminal is restored. The default action is set to ignore first, as libdispatch
 /// requires; its handler then takes over from ncurses' own.
-final class SignalEvents {
-    let signals: AsyncStream<Int32>
+public final class SignalEvents {
+    public let signals: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
     private let numbers: [Int32]
 
-    init(_ numbers: [Int32]) {
+    public init(_ numbers: [Int32]) {
         self.numbers = numbers
         let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
         self.signals = signals
@@ -24,7 +24,7 @@ final class SignalEvents {
 
     /// Stops watching and gives the signals their default actions back: once the terminal is restored,
     /// a second SIGTERM during shutdown ends the process as usual.
-    func stop() {
+    public func stop() {
         sources.forEach { $0.cancel() }
         for number in numbers where number != SIGWINCH { signal(number, SIG_DFL) }
     }

@@ -81,6 +81,15 @@ extension Canvas {
         draw(String(repeating: todo, count: width - filled), x: x + filled, y: y, style: theme.barTodo)
     }
 
+    /// Typed text after a prompt, with a block cursor after it; typed text is sanitised like server text.
+    /// Returns the columns used by the prompt and text.
+    @discardableResult
+    mutating func drawField(_ prompt: String, _ text: String, x: Int, y: Int, style: Style, width: Int) -> Int {
+        let used = draw(prompt + TerminalText.sanitized(text), x: x, y: y, style: style, limit: width - 1)
+        draw(" ", x: x + used, y: y, style: Style(attributes: [.reverse]))
+        return used
+    }
+
     /// A box outline with an optional title on its top edge.
     mutating func drawBox(_ rect: Rect, style: Style, title: String? = nil, titleStyle: Style? = nil) {
         guard rect.width >= 2, rect.height >= 2 else { return }

@@ -90,8 +90,7 @@ extension Screen {
         guard inner.height >= 2 else { return }
         var y = inner.y
         if picker.takesQuery {
-            let used = canvas.draw("> " + TerminalText.sanitized(picker.query.text), x: inner.x + 1, y: y, style: theme.input.on(background), limit: inner.width - 3)
-            canvas.draw(" ", x: inner.x + 1 + used, y: y, style: Style(attributes: [.reverse]))
+            canvas.drawField("> ", picker.query.text, x: inner.x + 1, y: y, style: theme.input.on(background), width: inner.width - 2)
             y += 2
         }
         let visible = inner.maxY - 1 - y
@@ -144,8 +143,7 @@ extension Screen {
         if prompt.isConfirmation {
             canvas.draw("y delete · n keep", x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
         } else {
-            let used = canvas.draw(TerminalText.sanitized(prompt.field.text), x: inner.x + 1, y: inner.y + 1, style: theme.input.on(background), limit: inner.width - 3)
-            canvas.draw(" ", x: inner.x + 1 + used, y: inner.y + 1, style: Style(attributes: [.reverse]))
+            canvas.drawField("", prompt.field.text, x: inner.x + 1, y: inner.y + 1, style: theme.input.on(background), width: inner.width - 2)
             canvas.draw("enter save · esc cancel", x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
         }
         if let problem = prompt.problem {

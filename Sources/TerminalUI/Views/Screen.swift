@@ -119,8 +119,7 @@ public struct Screen: Sendable {
     private func drawStatus(_ state: BrowserState, _ ui: UIState, _ layout: ScreenLayout, into canvas: inout Canvas) {
         let rect = layout.status
         if let field = ui.filterField {
-            let used = canvas.draw("/" + TerminalText.sanitized(field.text), x: rect.x, y: rect.y, style: theme.input, limit: rect.width - 1)
-            canvas.draw(" ", x: rect.x + used, y: rect.y, style: Style(attributes: [.reverse]))
+            let used = canvas.drawField("/", field.text, x: rect.x, y: rect.y, style: theme.input, width: rect.width)
             let hint = "enter keep · esc clear"
             if used + 2 + DisplayWidth.of(hint) < rect.width {
                 canvas.drawRight(hint, maxX: rect.maxX, y: rect.y, style: theme.hint, limit: rect.width)
