@@ -27,7 +27,7 @@ public struct PhotoFilter: Sendable, Equatable {
         if onlySelected, !selection.contains(index) { return false }
         if !tags.matches(photo.tagIDs) { return false }
         if let dateRange {
-            guard !photo.takenAtSeconds.isNaN else { return false }
+            // An unknown capture time is NaN, which fails both comparisons.
             let seconds = photo.takenAtSeconds
             guard seconds >= dateRange.lowerBound.timeIntervalSince1970, seconds <= dateRange.upperBound.timeIntervalSince1970 else { return false }
         }

@@ -63,11 +63,10 @@ public struct PhotoList: Sendable {
         self.filter = filter
         visible = filter.isEmpty ? order : order.filter { filter.matches(Int($0), in: library, selection: selection) }
         guard let anchor else { return clampCursor() }
-        if filter.matches(anchor, in: library, selection: selection) { return relocate(anchor, library: library) }
-        let start = order.firstIndex(of: Int32(anchor)) ?? 0
-        let next = order[start...].first { filter.matches(Int($0), in: library, selection: selection) }
-            ?? order[..<start].last { filter.matches(Int($0), in: library, selection: selection) }
-        relocate(next.map(Int.init), library: library)
+        // `visible` is sorted like `order`, so its lower bound for the anchor is the anchor itself if it
+        // still matches, else the next match after it; past the end, the last match comes before it.
+        let bound = Self.lowerBound(of: Int32(anchor), in: visible, by: comparator(library))
+        moveCursor(to: visible.isEmpty ? nil : min(bound, visible.count - 1))
     }
 
     /// Sets how many rows the view shows.
@@ -98,13 +97,8 @@ public struct PhotoList: Sendable {
 
     /// The position of a photo in the filtered list, found by binary search in O(log n).
     func position(of index: Int, library: PhotoLibrary) -> Int? {
-        let precedes = comparator(library)
         let target = Int32(index)
-        var low = 0, high = visible.count
-        while low < high {
-            let middle = (low + high) / 2
-            if precedes(visible[middle], target) { low = middle + 1 } else { high = middle }
-        }
+        let low = Self.lowerBound(of: target, in: visible, by: comparator(library))
         return low < visible.count && visible[low] == target ? low : nil
     }
 
@@ -118,7 +112,13 @@ public struct PhotoList: Sendable {
     /// Puts the cursor back on `index` after the list changed, shifting the view by as much, so the
     /// screen does not jump under the user.
     private mutating func relocate(_ index: Int?, library: PhotoLibrary) {
-        if let index, let position = position(of: index, library: library) {
+        let found = index.flatMap { position(of: $0, library: library) }
+        moveCursor(to: found)
+    }
+
+    /// Puts the cursor on `position`, if any, shifting the view by as much.
+    private mutating func moveCursor(to position: Int?) {
+        if let position {
             top += position - cursor
             cursor = position
         }
@@ -149,16 +149,24 @@ public struct PhotoList: Sendable {
         result.reserveCapacity(base.count + items.count)
         var from = 0
         for item in items {
-            var low = from, high = base.count
-            while low < high {
-                let middle = (low + high) / 2
-                if precedes(base[middle], item) { low = middle + 1 } else { high = middle }
-            }
+            let low = lowerBound(of: item, in: base, from: from, by: precedes)
             result.append(contentsOf: base[from..<low])
             result.append(item)
             from = low
         }
         result.append(contentsOf: base[from...])
         base = result
+    }
+
+    /// The first position in `sorted`, at or after `start`, whose element does not precede `target`.
+    private static func lowerBound(
+        of target: Int32, in sorted: [Int32], from start: Int = 0, by precedes: (Int32, Int32) -> Bool
+    ) -> Int {
+        var low = start, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(sorted[middle], target) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

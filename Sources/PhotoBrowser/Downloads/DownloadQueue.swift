@@ -99,9 +99,12 @@ public struct DownloadQueue: Sendable, Equatable {
         concurrency = min(max(value, Self.concurrencyRange.lowerBound), Self.concurrencyRange.upperBound)
     }
 
-    mutating func update(_ id: Int64, _ change: (inout DownloadItem) -> Void) {
-        guard let index = positions[id] else { return }
+    /// Changes the item with this id in place and returns it as changed, or nil when there is none.
+    @discardableResult
+    mutating func update(_ id: Int64, _ change: (inout DownloadItem) -> Void) -> DownloadItem? {
+        guard let index = positions[id] else { return nil }
         change(&items[index])
+        return items[index]
     }
 
     private mutating func reindex() {

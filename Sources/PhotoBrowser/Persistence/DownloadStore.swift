@@ -28,7 +28,8 @@ struct DownloadStore: Sendable {
 
     func delete(_ ids: [Int64]) throws {
         try database.queue.write { db in
-            for id in ids { try db.execute(sql: "DELETE FROM download WHERE id = ?", arguments: [id]) }
+            let statement = try db.cachedStatement(sql: "DELETE FROM download WHERE id = ?")
+            for id in ids { try statement.execute(arguments: [id]) }
         }
     }
 

@@ -6,13 +6,11 @@ import GRDB
 /// (or two accounts) never see each other's edits.
 public final class StateDatabase: Sendable {
     let queue: DatabaseQueue
-    /// The file.
-    public let url: URL
 
     /// Opens (creating it when missing) `state.sqlite` in `directory`, a folder only the user can read.
     public init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        url = directory.appendingPathComponent("state.sqlite")
+        let url = directory.appendingPathComponent("state.sqlite")
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in

@@ -125,7 +125,8 @@ public final class BrowserSession {
         backgroundTasks.append(Task { await operation() })
     }
 
-    static func describe(_ error: any Error) -> String {
+    /// A one-line message for an error: its `userMessage` when it has one, else its description.
+    public static func describe(_ error: any Error) -> String {
         (error as? any UserFacingError)?.userMessage ?? String(describing: error)
     }
 

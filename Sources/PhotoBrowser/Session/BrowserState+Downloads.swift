@@ -11,20 +11,22 @@ extension BrowserState {
         var alreadyQueued = 0, alreadyDone = 0
         var failedAgain: [Int64] = []
         var superseded: [DownloadItem] = []
+        var supersededIDs: Set<Int64> = []
         for index in tagTargets {
             let photo = library[index]
-            if let existing = downloads.item(photoID: photo.id, variant: downloadVariant), existing.status.isFinished,
-               existing.directory != downloadDirectory || !existing.resultExists {
-                downloads.remove([existing.id])
-                superseded.append(existing)
-            }
-            if let existing = downloads.item(photoID: photo.id, variant: downloadVariant) {
-                switch existing.status {
-                case .done, .skipped: alreadyDone += 1
-                case .failed: failedAgain.append(existing.id)
-                default: alreadyQueued += 1
+            // A superseded item is removed after the loop, in one pass; until then it counts as gone.
+            if let existing = downloads.item(photoID: photo.id, variant: downloadVariant), !supersededIDs.contains(existing.id) {
+                if existing.status.isFinished, existing.directory != downloadDirectory || !existing.resultExists {
+                    superseded.append(existing)
+                    supersededIDs.insert(existing.id)
+                } else {
+                    switch existing.status {
+                    case .done, .skipped: alreadyDone += 1
+                    case .failed: failedAgain.append(existing.id)
+                    default: alreadyQueued += 1
+                    }
+                    continue
                 }
-                continue
             }
             items.append(DownloadItem(
                 id: downloads.nextID, photoID: photo.id, variant: downloadVariant, directory: downloadDirectory,
@@ -34,6 +36,7 @@ extension BrowserState {
             ))
             downloads.nextID += 1
         }
+        if !supersededIDs.isEmpty { downloads.remove(supersededIDs) }
         var effects = retryDownloads(failedAgain)
         if !superseded.isEmpty { effects.append(.deleteDownloads(superseded, discardPartials: false)) }
         let skipped = [
@@ -77,8 +80,7 @@ extension BrowserState {
         for id in ids {
             guard let item = downloads.item(id: id), item.status == .queued || item.status == .running else { continue }
             if item.status == .running { effects.append(.stopDownload(id: id)) }
-            downloads.update(id) { $0.status = .paused; $0.bytesPerSecond = nil }
-            changed.append(downloads.item(id: id)!)
+            changed.append(downloads.update(id) { $0.status = .paused; $0.bytesPerSecond = nil }!)
         }
         guard !changed.isEmpty else { return [] }
         return effects + [.saveDownloads(changed)] + startDownloads()
@@ -100,8 +102,7 @@ extension BrowserState {
         var changed: [DownloadItem] = []
         for id in ids {
             guard let item = downloads.item(id: id), isEligible(item.status) else { continue }
-            downloads.update(id) { $0.status = .queued }
-            changed.append(downloads.item(id: id)!)
+            changed.append(downloads.update(id) { $0.status = .queued }!)
         }
         return changed
     }
@@ -130,15 +131,15 @@ extension BrowserState {
 
     mutating func downloadFinished(_ id: Int64, run: Int, _ result: DownloadResult) -> [BrowserEffect] {
         guard let item = downloads.item(id: id), item.run == run, item.status == .running else { return [] }
-        downloads.update(id) { item in
+        let updated = downloads.update(id) { item in
             item.status = result.outcome == .downloaded ? .done : .skipped
             item.receivedBytes = result.bytes
             item.totalBytes = result.bytes
             item.bytesPerSecond = nil
             item.resultPath = result.fileURL.path
             item.resumedFrom = result.resumedFrom
-        }
-        var effects = [BrowserEffect.saveDownloads([downloads.item(id: id)!])] + startDownloads()
+        }!
+        var effects = [BrowserEffect.saveDownloads([updated])] + startDownloads()
         let totals = downloads.totals
         if totals.pending == 0 {
             effects += post(.info, "Downloads finished: \(totals.done) fetched, \(totals.skipped) already there, \(totals.failed) failed.")
@@ -149,8 +150,8 @@ extension BrowserState {
     mutating func downloadFailed(_ id: Int64, run: Int, reason: String) -> [BrowserEffect] {
         // A paused or cancelled run ends with an error too; only the live run's failure counts.
         guard let item = downloads.item(id: id), item.run == run, item.status == .running else { return [] }
-        downloads.update(id) { $0.status = .failed(reason); $0.bytesPerSecond = nil }
-        return [.saveDownloads([downloads.item(id: id)!])] + startDownloads()
+        let updated = downloads.update(id) { $0.status = .failed(reason); $0.bytesPerSecond = nil }!
+        return [.saveDownloads([updated])] + startDownloads()
             + post(.error, "Download of \(item.filename) failed: \(reason) Press r in the queue (D) to retry.")
     }
 }

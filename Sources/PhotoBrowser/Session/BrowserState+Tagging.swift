@@ -3,7 +3,7 @@ import PhotoPickKit
 
 extension BrowserState {
     /// The photos a tag key acts on: the selection, or the photo under the cursor when nothing is selected.
-    var tagTargets: [Int] {
+    public var tagTargets: [Int] {
         selection.isEmpty ? list.currentIndex.map { [$0] } ?? [] : selection.indices
     }
 
@@ -27,7 +27,7 @@ extension BrowserState {
         let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { library[$0].id })
         undoStack.append(edit)
         if undoStack.count > 100 { undoStack.removeFirst() }
-        return record(edit, at: changing) + post(.info, describe(edit, tag: tag))
+        return record(edit, at: changing) + post(.info, describe(edit, tagName: tag.name))
     }
 
     /// Undoes the last tag change by recording its inverse, so the undo is as durable as the edit.
@@ -57,7 +57,6 @@ extension BrowserState {
             pendingDeltas[photo.id, default: []].append(delta)
             deltas.append(delta)
         }
-        unsentTagDeltas += deltas.count
         return [.recordTagDeltas(deltas)]
     }
 
@@ -71,10 +70,7 @@ extension BrowserState {
 
     mutating func deltasSent(photoID: Int, sequences: [Int64], serverTagIDs: [Int]) -> [BrowserEffect] {
         let sent = Set(sequences)
-        let before = pendingDeltas[photoID] ?? []
-        let remaining = before.filter { !sent.contains($0.sequence) }
-        unsentTagDeltas -= before.count - remaining.count
-        pendingDeltas[photoID] = remaining.isEmpty ? nil : remaining
+        let remaining = removePendingDeltas(of: photoID) { sent.contains($0.sequence) }
         if let index = library.index(ofID: photoID) {
             // The server's set now includes changes made elsewhere; edits still queued go on top of it.
             let shown = remaining.reduce(serverTagIDs) { $1.applied(to: $0) }
@@ -95,10 +91,7 @@ extension BrowserState {
     /// Takes deltas off the screen: each is reverted, then later unsent ones on the same tag are made again.
     private mutating func revert(_ deltas: [TagDelta], of photoID: Int) {
         let removed = Set(deltas.map(\.sequence))
-        let before = pendingDeltas[photoID] ?? []
-        let remaining = before.filter { !removed.contains($0.sequence) }
-        unsentTagDeltas -= before.count - remaining.count
-        pendingDeltas[photoID] = remaining.isEmpty ? nil : remaining
+        let remaining = removePendingDeltas(of: photoID) { removed.contains($0.sequence) }
         guard let index = library.index(ofID: photoID) else { return }
         var shown = library[index].tagIDs
         for delta in deltas.reversed() where removed.contains(delta.sequence) {
@@ -109,6 +102,15 @@ extension BrowserState {
         }
         tags.recount(from: library[index].tagIDs, to: shown)
         library.setTagIDs(shown, at: index)
+    }
+
+    /// Drops the unsent deltas of `photoID` that `isRemoved` picks, forgetting the photo when none are
+    /// left, and returns the ones that remain, oldest first.
+    @discardableResult
+    private mutating func removePendingDeltas(of photoID: Int, where isRemoved: (TagDelta) -> Bool) -> [TagDelta] {
+        let remaining = (pendingDeltas[photoID] ?? []).filter { !isRemoved($0) }
+        pendingDeltas[photoID] = remaining.isEmpty ? nil : remaining
+        return remaining
     }
 
     /// Counts edits from the last session as they are sent, and reports once all are.
@@ -124,10 +126,6 @@ extension BrowserState {
         return replay.rejected == 0
             ? post(.info, sent + ".")
             : post(.warning, sent + "; \(replay.rejected) could not be applied.")
-    }
-
-    private func describe(_ edit: TagEdit, tag: PhotoPickKit.Tag) -> String {
-        describe(edit, tagName: tag.name)
     }
 
     private func describe(_ edit: TagEdit, tagName: String) -> String {
@@ -176,9 +174,7 @@ extension BrowserState {
         tags.remove(id: id)
         let photos = library.removeTagEverywhere(id)
         for (photoID, deltas) in pendingDeltas where deltas.contains(where: { $0.tagID == id }) {
-            let remaining = deltas.filter { $0.tagID != id }
-            unsentTagDeltas -= deltas.count - remaining.count
-            pendingDeltas[photoID] = remaining.isEmpty ? nil : remaining
+            removePendingDeltas(of: photoID) { $0.tagID == id }
         }
         undoStack.removeAll { $0.tagID == id }
         return [.discardTagDeltas(tagID: id)] + post(.info, "Deleted the tag “\(name)”; it was on \(photos.formatted()) loaded photos.")

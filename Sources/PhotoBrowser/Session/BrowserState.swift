@@ -30,7 +30,7 @@ public struct BrowserState: Sendable {
     /// Tag deltas recorded but not yet confirmed, per photo id, oldest first.
     var pendingDeltas: [Int: [TagDelta]] = [:]
     /// How many deltas are unconfirmed.
-    public internal(set) var unsentTagDeltas = 0
+    public var unsentTagDeltas: Int { pendingDeltas.values.reduce(0) { $0 + $1.count } }
     var nextSequence: Int64 = 1
     /// Tag edits made this session, newest last, for undo.
     var undoStack: [TagEdit] = []
@@ -162,7 +162,6 @@ public struct BrowserState: Sendable {
     private mutating func start(outbox: [TagDelta], nextSequence: Int64, downloads restored: [DownloadItem], nextDownloadID: Int64) -> [BrowserEffect] {
         self.nextSequence = max(self.nextSequence, nextSequence)
         for delta in outbox { pendingDeltas[delta.photoID, default: []].append(delta) }
-        unsentTagDeltas = outbox.count
         if !outbox.isEmpty { replay = Replay(remaining: Set(outbox.map(\.sequence))) }
         downloads.restore(restored, nextID: nextDownloadID)
         loading.phase = .loading

@@ -11,12 +11,11 @@ actor TagSender {
     private let nudges: AsyncStream<Void>
     private let nudger: AsyncStream<Void>.Continuation
     /// Photos written at once; the client's pacer spaces them further when the budget runs low.
-    private let width: Int
+    private let width = 4
 
-    init(client: APIClient, outbox: TagOutbox, width: Int = 4, report: @escaping @Sendable (BrowserEvent) async -> Void) {
+    init(client: APIClient, outbox: TagOutbox, report: @escaping @Sendable (BrowserEvent) async -> Void) {
         self.client = client
         self.outbox = outbox
-        self.width = width
         self.report = report
         (nudges, nudger) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }

@@ -36,10 +36,8 @@ extension BrowserSession {
     func waitUntil(
         _ what: String, within timeout: Duration = .seconds(20), _ condition: (BrowserState) -> Bool
     ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(state) {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: what, status: state.messages.current?.text) }
-            try await Task.sleep(for: .milliseconds(10))
+        guard try await eventually(within: timeout, { condition(state) }) else {
+            throw TimedOut(what: what, status: state.messages.current?.text)
         }
     }
 
