@@ -38,7 +38,7 @@ struct BrowseCommand: AsyncParsableCommand {
         if let concurrency, !range.contains(concurrency) {
             throw ValidationError("--concurrency \(concurrency) is out of range; use \(range.lowerBound) to \(range.upperBound).")
         }
-        if let apiURL, URL(string: apiURL)?.host == nil || !["http", "https"].contains(URL(string: apiURL)?.scheme?.lowercased() ?? "") {
+        if let apiURL, Config.httpURL(apiURL) == nil {
             throw ValidationError("--api-url \(apiURL) is not an http(s) URL; write it like https://api.photopick.cz/api/v1.")
         }
         if let downloadDirectory, downloadDirectory.isEmpty {

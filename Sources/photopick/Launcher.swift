@@ -77,8 +77,8 @@ struct Launcher {
     /// The key from PHOTOPICK_API_KEY, else the config's api_key, else its api_key_file; none means demo.
     private func keySource(_ config: Config) -> Result<Source, ConfigError> {
         let url = options.apiURL.flatMap(URL.init(string:)) ?? config.apiURL ?? URL(string: "https://api.photopick.cz/api/v1")!
-        if let key = environment["PHOTOPICK_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty {
-            return .success(.api(url, .fixed(APIKey(key))))
+        if let key = environment["PHOTOPICK_API_KEY"].map(APIKey.init), !key.secret.isEmpty {
+            return .success(.api(url, .fixed(key)))
         }
         if let key = config.apiKey { return .success(.api(url, .fixed(key))) }
         if let file = config.apiKeyFile {
@@ -138,7 +138,7 @@ struct Launcher {
     }
 
     private func makeLogger() -> Logger {
-        let directory = XDGDirectory.resolve("XDG_STATE_HOME", fallback: ".local/state", components: "photopick", environment: environment)
+        let directory = StateDatabase.defaultDirectory(environment: environment)
         // Every logger in the process, the embedded server's and the libraries' included, writes to the
         // file or nowhere: a line on stderr would land in the middle of the screen.
         let sink = FileLogHandler.sink(in: directory)
@@ -151,7 +151,7 @@ struct Launcher {
 
     /// The exit code and line for an error that ended the program.
     static func status(for error: any Error) -> ExitStatus {
-        let message = (error as? any UserFacingError)?.userMessage ?? String(describing: error)
+        let message = BrowserSession.describe(error)
         switch error {
         case let error as APIError:
             switch error {

@@ -336,6 +336,22 @@ verify_server_state() {
 # download_listing: every entry in the download folder, hidden ones included.
 download_listing() { (cd "$DOWNLOADS" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort); }
 
+# snapshot_downloads OUT: SHA-256, then name, inode, size and mtime, of every downloaded file, into OUT.
+snapshot_downloads() {
+  (cd "$DOWNLOADS" && sha256sum -- "${DOWNLOADED[@]}" && stat -c '%n %i %s %Y' -- "${DOWNLOADED[@]}") >"$1"
+}
+
+# expect_one_line PREFIX WHAT: after the run, the restored screen of the current session holds one
+# line, starting with PREFIX; WHAT describes it in the failure message.
+expect_one_line() {
+  local prefix=$1 what=$2 lines
+  # -J joins the terminal's wrapping of a long line, so what is left is what was printed.
+  mapfile -t lines < <(tm capture-pane -p -J -t "$TARGET" | grep -v '^ *$')
+  [ "${#lines[@]}" = 1 ] && [[ ${lines[0]} == "$prefix"* ]] \
+    || { printf '  | %s\n' "${lines[@]}" >&2; fail "$TARGET: expected $what on the restored screen"; }
+  ok "$TARGET: one line on the restored screen: ${lines[0]}"
+}
+
 # ----------------------------------------------------------------------------------------------
 echo "# photopick e2e: $PHOTOPICK"
 echo "# temporary directory $TMP, tmux socket $SOCKET"
@@ -421,7 +437,7 @@ done
   || fail "s1: downloaded ${DOWNLOADED[*]}, but selected ${SELECTED[*]}"
 ok "s1: exactly 3 files downloaded, no .part left, named as the selected photos"
 verify_server_state s1
-(cd "$DOWNLOADS" && sha256sum -- "${DOWNLOADED[@]}" && stat -c '%n %i %s %Y' -- "${DOWNLOADED[@]}") >"$TMP/downloads-s1.txt"
+snapshot_downloads "$TMP/downloads-s1.txt"
 
 # ---- Scenario 2: restart -------------------------------------------------------------------
 echo "# scenario 2: restart with the same state: the tag shows, a second download is skipped"
@@ -450,7 +466,7 @@ end_session
 mapfile -t again < <(download_listing)
 [ "$(printf '%s\n' "${again[@]}")" = "$(printf '%s\n' "${DOWNLOADED[@]}")" ] \
   || fail "s2: the download folder changed: ${again[*]}"
-(cd "$DOWNLOADS" && sha256sum -- "${DOWNLOADED[@]}" && stat -c '%n %i %s %Y' -- "${DOWNLOADED[@]}") >"$TMP/downloads-s2.txt"
+snapshot_downloads "$TMP/downloads-s2.txt"
 diff -u "$TMP/downloads-s1.txt" "$TMP/downloads-s2.txt" >&2 || fail "s2: downloaded files changed (checksum, inode, size or mtime)"
 ok "s2: the 3 files are still there, unchanged (same SHA-256, inode, size and mtime)"
 verify_server_state s2
@@ -482,21 +498,14 @@ echo "# scenario 4: a refused key (exit 3) and an unreachable server (exit 4)"
 start_server s4 "$TMP/s4-data" --photos 100
 launch s4-key "$TMP/s4-downloads" PHOTOPICK_API_KEY=pp_test_wrong -- --api-url "$API"
 expect_exit 3 30
-# -J joins the terminal's wrapping of a long line, so what is left is what was printed.
-mapfile -t lines < <(tm capture-pane -p -J -t s4-key | grep -v '^ *$')
-[ "${#lines[@]}" = 1 ] && [[ ${lines[0]} == "photopick: The API key was refused"* ]] \
-  || { printf '  | %s\n' "${lines[@]}" >&2; fail "s4-key: expected one line 'photopick: The API key was refused...' on the restored screen"; }
-ok "s4-key: one line on the restored screen: ${lines[0]}"
+expect_one_line "photopick: The API key was refused" "one line 'photopick: The API key was refused...'"
 expect_same_tty
 end_session
 stop_server
 
 launch s4-net "$TMP/s4-downloads" PHOTOPICK_API_KEY=pp_test_anything -- --api-url http://127.0.0.1:1/api/v1
 expect_exit 4 60
-mapfile -t lines < <(tm capture-pane -p -J -t s4-net | grep -v '^ *$')
-[ "${#lines[@]}" = 1 ] && [[ ${lines[0]} == "photopick: "* ]] \
-  || { printf '  | %s\n' "${lines[@]}" >&2; fail "s4-net: expected one 'photopick: ...' line on the restored screen"; }
-ok "s4-net: one line on the restored screen: ${lines[0]}"
+expect_one_line "photopick: " "one 'photopick: ...' line"
 expect_same_tty
 end_session
 

@@ -14,10 +14,13 @@ public struct Controller: Sendable {
 
     public private(set) var ui = UIState()
     public let keymap: Keymap
+    /// Lines on the help screen, which depend only on the key map: the bound of its scroll.
+    private let helpLineCount: Int
     private var pageRows: Int?
 
     public init(keymap: Keymap = .standard) {
         self.keymap = keymap
+        helpLineCount = Screen.helpLines(for: keymap).count
     }
 
     // MARK: Input
@@ -42,8 +45,7 @@ public struct Controller: Sendable {
             switch ui.overlay {
             case nil: return handleBrowsing(key, state: state)
             case .help(let scroll):
-                let lines = Screen.helpLines(for: keymap).count
-                ui.overlay = scrolled(key, scroll).map { .help(scroll: min($0, lines)) }
+                ui.overlay = scrolled(key, scroll).map { .help(scroll: min($0, helpLineCount)) }
             case .details(let scroll):
                 if key == .escape || key == .enter || keymap.action(for: key, in: .browse) == .quit {
                     ui.overlay = nil
@@ -254,7 +256,7 @@ public struct Controller: Sendable {
         switch (kind, entry.choice) {
         case (.tags, .tag(let id)): return [.tagToggled(tagID: id)]
         case (.tags, .createTag(let name)):
-            ui.pendingTagToApply = UIState.Picker.targets(in: state).isEmpty ? nil : name
+            ui.pendingTagToApply = state.tagTargets.isEmpty ? nil : name
             return [.tagCreationRequested(name: name, color: nil)]
         case (.tagFilter, .untagged):
             return [.tagFilterChanged(state.list.filter.tags == .untagged ? .none : .untagged)]

@@ -30,14 +30,8 @@ extension UIState.Picker {
         }
     }
 
-    /// Photos a tag change applies to: the selection, or else the current photo.
-    static func targets(in state: BrowserState) -> [Int] {
-        if !state.selection.isEmpty { return state.selection.indices }
-        return state.list.currentIndex.map { [$0] } ?? []
-    }
-
     private func tagEntries(in state: BrowserState) -> [PickerEntry] {
-        let targets = Self.targets(in: state)
+        let targets = state.tagTargets
         var holders: [Int: Int] = [:]
         for index in targets {
             for tagID in state.library[index].tagIDs { holders[tagID, default: 0] += 1 }

@@ -29,7 +29,6 @@ public struct Rect: Sendable, Equatable {
 
     public var maxX: Int { x + width }
     public var maxY: Int { y + height }
-    public var isEmpty: Bool { width == 0 || height == 0 }
 
     /// Rows from the top, and what is left.
     public func splitTop(_ rows: Int) -> (Rect, Rect) {

@@ -28,13 +28,6 @@ public struct Style: Sendable, Hashable {
     /// The terminal's own colours, no attributes.
     public static let plain = Style()
 
-    /// This style with attributes added.
-    public func with(_ attributes: Attributes) -> Style {
-        var style = self
-        style.attributes.formUnion(attributes)
-        return style
-    }
-
     /// This style on another background.
     public func on(_ background: TerminalColor) -> Style {
         var style = self

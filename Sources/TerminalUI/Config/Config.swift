@@ -48,14 +48,14 @@ public struct Config: Sendable, Equatable {
             switch entry.path {
             case ["api_url"]:
                 let value = try string()
-                guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
+                guard let url = Self.httpURL(value) else {
                     throw fail("\"\(value)\" is not an http(s) URL; write it like https://api.photopick.cz/api/v1")
                 }
                 apiURL = url
             case ["api_key"]:
-                let value = try string().trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !value.isEmpty else { throw fail("the key is empty") }
-                apiKey = APIKey(value)
+                let key = try APIKey(string())
+                guard !key.secret.isEmpty else { throw fail("the key is empty") }
+                apiKey = key
             case ["api_key_file"]: apiKeyFile = try path()
             case ["download_dir"]: downloadDirectory = try path()
             case ["variant"]:
@@ -144,6 +144,14 @@ public struct Config: Sendable, Equatable {
         var status = stat()
         guard stat(url.path, &status) == 0, status.st_mode & 0o077 != 0 else { return nil }
         return "\(url.path) holds \(what) and others can read it; run chmod 600 \(url.path)"
+    }
+
+    /// `text` as a URL when it is an http or https URL with a host; nil otherwise.
+    public static func httpURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
+            return nil
+        }
+        return url
     }
 
     /// `$XDG_CONFIG_HOME/photopick/config.toml`, by default `~/.config/photopick/config.toml`.

@@ -100,10 +100,10 @@ public final class TerminalDriver {
         guard isActive else { return }
         let window = cnc_stdscr()
         let last = previous.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
+        let rows = last.map { canvas.changedRows(since: $0) } ?? Array(0..<canvas.height)
         var wide = [wchar_t](repeating: 0, count: 8)
-        for y in 0..<min(canvas.height, height) {
+        for y in rows where y < height {
             let start = y * canvas.width
-            if let last, last.cells[start..<start + canvas.width] == canvas.cells[start..<start + canvas.width] { continue }
             for x in 0..<min(canvas.width, width) {
                 let cell = canvas.cells[start + x]
                 guard cell.width != 0, last.map({ $0.cells[start + x] != cell }) ?? true else { continue }

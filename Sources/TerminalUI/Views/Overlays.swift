@@ -4,10 +4,7 @@ extension Screen {
     /// The live key map, grouped, in a box over the list; it scrolls when the window is short.
     func drawHelp(scroll: Int, in rect: Rect, into canvas: inout Canvas) {
         let lines = helpLines()
-        let box = rect.centred(width: min(rect.width, 64), height: min(rect.height, lines.count + 3))
-        canvas.fill(box, style: theme.overlay)
-        canvas.drawBox(box, style: theme.border.on(theme.overlay.background), title: "Keys", titleStyle: theme.title.on(theme.overlay.background))
-        let inner = box.inset(1)
+        let inner = drawDialog(width: min(rect.width, 64), height: min(rect.height, lines.count + 3), title: "Keys", in: rect, into: &canvas)
         let visible = inner.height - 1
         let top = min(max(0, scroll), max(0, lines.count - visible))
         for (offset, line) in lines.dropFirst(top).prefix(visible).enumerated() {
@@ -20,7 +17,7 @@ extension Screen {
             }
         }
         let more = lines.count > visible ? "j/k scroll · " : ""
-        canvas.draw(more + "any other key closes", x: inner.x + 1, y: inner.maxY - 1, style: theme.hint.on(theme.overlay.background), limit: inner.width - 2)
+        drawDialogHint(more + "any other key closes", in: inner, into: &canvas)
     }
 
     struct HelpLine: Equatable {
@@ -67,7 +64,7 @@ extension Screen {
         let title: String, hint: String
         switch picker.kind {
         case .tags:
-            let targets = UIState.Picker.targets(in: state).count
+            let targets = state.tagTargets.count
             title = "Tag \(targets == 1 ? "this photo" : "\(targets.formatted()) photos")"
             hint = "type to find · enter toggle · esc close"
         case .tagFilter:
@@ -82,11 +79,8 @@ extension Screen {
             hint = "n new · r rename · c colour · x delete · esc close"
         }
         let height = min(rect.height, max(entries.count, 1) + (picker.takesQuery ? 5 : 3))
-        let box = rect.centred(width: min(rect.width, 60), height: height)
         let background = theme.overlay.background
-        canvas.fill(box, style: theme.overlay)
-        canvas.drawBox(box, style: theme.border.on(background), title: title, titleStyle: theme.title.on(background))
-        let inner = box.inset(1)
+        let inner = drawDialog(width: min(rect.width, 60), height: height, title: title, in: rect, into: &canvas)
         guard inner.height >= 2 else { return }
         var y = inner.y
         if picker.takesQuery {
@@ -119,7 +113,7 @@ extension Screen {
                 canvas.drawRight(entry.detail, maxX: row.maxX - 1, y: row.y, style: current ? base : theme.dim.on(background), limit: detailWidth)
             }
         }
-        canvas.draw(hint, x: inner.x + 1, y: inner.maxY - 1, style: theme.hint.on(background), limit: inner.width - 2)
+        drawDialogHint(hint, in: inner, into: &canvas)
     }
 
     /// A question: a typed answer, or y/n.
@@ -134,11 +128,8 @@ extension Screen {
             let count = state.tags.count(of: id)
             question = "Delete the tag “\(tagName(id))” from \(UIState.Picker.photoCount(count)) and from PhotoPick?"
         }
-        let box = rect.centred(width: min(rect.width, 64), height: prompt.problem == nil ? 5 : 6)
         let background = theme.overlay.background
-        canvas.fill(box, style: theme.overlay)
-        canvas.drawBox(box, style: theme.border.on(background))
-        let inner = box.inset(1)
+        let inner = drawDialog(width: min(rect.width, 64), height: prompt.problem == nil ? 5 : 6, in: rect, into: &canvas)
         canvas.draw(question, x: inner.x + 1, y: inner.y, style: theme.title.on(background), limit: inner.width - 2)
         if prompt.isConfirmation {
             canvas.draw("y delete · n keep", x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
@@ -156,20 +147,32 @@ extension Screen {
         var work: [String] = []
         let pending = state.downloads.totals.pending
         if pending > 0 { work.append("\(pending) download\(pending == 1 ? " is" : "s are") not finished") }
-        if state.unsentTagDeltas > 0 {
-            work.append("\(state.unsentTagDeltas) tag edit\(state.unsentTagDeltas == 1 ? " is" : "s are") not sent yet")
+        let unsent = state.unsentTagDeltas
+        if unsent > 0 {
+            work.append("\(unsent) tag edit\(unsent == 1 ? " is" : "s are") not sent yet")
         }
         let text = work.isEmpty
             ? "Everything has finished meanwhile; nothing is left for next time."
             : work.joined(separator: " and ") + ". Both resume the next time photopick starts."
-        let box = rect.centred(width: min(rect.width, 60), height: 7)
-        let background = theme.overlay.background
-        canvas.fill(box, style: theme.overlay)
-        canvas.drawBox(box, style: theme.border.on(background), title: "Quit?", titleStyle: theme.title.on(background))
-        let inner = box.inset(1)
+        let inner = drawDialog(width: min(rect.width, 60), height: 7, title: "Quit?", in: rect, into: &canvas)
         for (offset, line) in Formatting.wrap(text, width: inner.width - 2, maxLines: max(1, inner.height - 2)).enumerated() {
             canvas.draw(line, x: inner.x + 1, y: inner.y + offset, style: theme.overlay)
         }
-        canvas.draw("y quit · n stay", x: inner.x + 1, y: inner.maxY - 1, style: theme.hint.on(background), limit: inner.width - 2)
+        drawDialogHint("y quit · n stay", in: inner, into: &canvas)
+    }
+
+    /// A dialog box centred in `rect`: filled in the overlay style, outlined, with an optional title
+    /// on its top edge. Returns the rectangle inside the outline.
+    private func drawDialog(width: Int, height: Int, title: String? = nil, in rect: Rect, into canvas: inout Canvas) -> Rect {
+        let box = rect.centred(width: width, height: height)
+        let background = theme.overlay.background
+        canvas.fill(box, style: theme.overlay)
+        canvas.drawBox(box, style: theme.border.on(background), title: title, titleStyle: theme.title.on(background))
+        return box.inset(1)
+    }
+
+    /// The key hint on the last row inside a dialog.
+    private func drawDialogHint(_ hint: String, in inner: Rect, into canvas: inout Canvas) {
+        canvas.draw(hint, x: inner.x + 1, y: inner.maxY - 1, style: theme.hint.on(theme.overlay.background), limit: inner.width - 2)
     }
 }

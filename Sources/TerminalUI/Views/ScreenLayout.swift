@@ -11,7 +11,6 @@ public struct ScreenLayout: Sendable, Equatable {
         public var size: Bool
     }
 
-    public let bounds: Rect
     public let tooSmall: Bool
     public let header: Rect
     public let status: Rect
@@ -29,7 +28,7 @@ public struct ScreenLayout: Sendable, Equatable {
     public let columns: Columns
 
     public init(width: Int, height: Int, showsStrip: Bool) {
-        bounds = Rect(x: 0, y: 0, width: width, height: height)
+        let bounds = Rect(x: 0, y: 0, width: width, height: height)
         tooSmall = width < Self.minimumWidth || height < Self.minimumHeight
         let (header, rest) = bounds.splitTop(1)
         let (status, above) = rest.splitBottom(1)
