@@ -137,8 +137,8 @@ let package = Package(
                 "PhotoPickKit",
                 "PhotoPickServer",
                 "PhotoPickTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -148,8 +148,6 @@ let package = Package(
                 "PhotoPickKit",
                 "PhotoPickServer",
                 "PhotoPickTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(

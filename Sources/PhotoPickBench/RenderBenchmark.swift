@@ -56,12 +56,12 @@ struct RenderBenchmark: AsyncParsableCommand {
             move / 10 % 2 == 0 ? .down : .up
         }
         let scrolling = try measureBytes(state: state, screen: screen, ui: controller.ui, width: width, height: height, motion: Self.motion)
+        let frameMedian = median(frameTimes)
         let sorted = frameTimes.sorted()
-        let median = sorted[sorted.count / 2]
         let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
         Report.print([
-            Figure(name: "frame build+diff median", value: median, unit: "ms", reference: "rendering budget", referenceValue: 2,
-                   ratio: median / 2, target: "<= 2 ms", met: median <= 2),
+            Figure(name: "frame build+diff median", value: frameMedian, unit: "ms", reference: "rendering budget", referenceValue: 2,
+                   ratio: frameMedian / 2, target: "<= 2 ms", met: frameMedian <= 2),
             Figure(name: "frame build+diff p99", value: p99, unit: "ms", reference: "rendering budget", referenceValue: 5,
                    ratio: p99 / 5, target: "<= 5 ms", met: p99 <= 5),
         ] + inView.figures(label: "in view", height: height) + scrolling.figures(label: "scrolling", height: height), json: options.json)

@@ -60,7 +60,6 @@ extension PhotoPickServer {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         return PhotoPickServer(
             baseURL: URL(string: "http://\(host):\(apiPort)/api/v1")!, port: apiPort, filesPort: filesPort,
-            filesBaseURL: filesPort.map { URL(string: "http://\(host):\($0)")! },
             keys: environment.keys.records.map(\.spec), facts: environment.library.facts,
             filesOrigin: environment.filesOrigin, images: environment.images, library: environment.library, serviceGroup: group, running: running,
             dataDirectory: dataDirectory, removesDataOnStop: removesDataOnStop
@@ -89,9 +88,7 @@ extension PhotoPickServer {
         if configuration.filesPort == nil { FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment) }
         // Faults come after authentication, so an injected 429, 503 or 500 carries X-RateLimit-* like a real one.
         let v1 = router.group("api/v1")
-            .add(middleware: AuthMiddleware(
-                keys: environment.keys, rateLimiter: environment.rateLimiter, retryAfter: environment.retryAfter, methods: methods
-            ))
+            .add(middleware: AuthMiddleware(keys: environment.keys, rateLimiter: environment.rateLimiter, retryAfter: environment.retryAfter))
             .add(middleware: injectFaults)
         AccountRoutes.register(on: v1, environment)
         PhotoRoutes.register(on: v1, environment)

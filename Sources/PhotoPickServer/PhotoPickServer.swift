@@ -19,7 +19,12 @@ public final class PhotoPickServer: Sendable {
     /// The port of the separate files origin, when there is one.
     public let filesPort: Int?
     /// `http://host:filesPort`, the separate files origin, when there is one.
-    public let filesBaseURL: URL?
+    public var filesBaseURL: URL? {
+        guard let filesPort, var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { return nil }
+        components.port = filesPort
+        components.percentEncodedPath = ""
+        return components.url
+    }
     /// The keys the server accepts, in the order they were given.
     public let keys: [KeySpec]
     /// How many photos the library held when it was opened.
@@ -49,14 +54,13 @@ public final class PhotoPickServer: Sendable {
     public var demoKey: String { keys.first { $0.scopes == Set(Scope.allCases) }?.key ?? keys[0].key }
 
     init(
-        baseURL: URL, port: Int, filesPort: Int?, filesBaseURL: URL?, keys: [KeySpec], facts: LibraryStore.Facts, filesOrigin: FilesOriginLedger,
+        baseURL: URL, port: Int, filesPort: Int?, keys: [KeySpec], facts: LibraryStore.Facts, filesOrigin: FilesOriginLedger,
         images: ImageStore, library: LibraryStore, serviceGroup: ServiceGroup, running: Task<Void, any Error>, dataDirectory: URL,
         removesDataOnStop: Bool
     ) {
         self.baseURL = baseURL
         self.port = port
         self.filesPort = filesPort
-        self.filesBaseURL = filesBaseURL
         self.keys = keys
         self.photoCount = facts.photoCount
         self.seed = facts.seed

@@ -26,11 +26,7 @@ extension APIClient {
                 wait = max(advised ?? .zero, policy.backoff(afterAttempt: attempt))
                 guard ContinuousClock.now + wait < deadline else { throw error }
             }
-            do {
-                try await Task.sleep(for: wait)
-            } catch {
-                throw .cancelled
-            }
+            try await sleepOrCancel(for: wait)
         }
     }
 
@@ -104,5 +100,14 @@ extension APIClient {
             status: response.status, code: envelope?.error.code.map(APIError.Code.init(rawValue:)) ?? .unknown,
             message: message.oneLine, details: envelope?.error.details, requestID: response.requestID
         )
+    }
+}
+
+/// Sleeps for `duration`, or throws `APIError.cancelled` when the task is cancelled first.
+func sleepOrCancel(for duration: Duration) async throws(APIError) {
+    do {
+        try await Task.sleep(for: duration)
+    } catch {
+        throw .cancelled
     }
 }

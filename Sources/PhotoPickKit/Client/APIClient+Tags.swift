@@ -19,11 +19,7 @@ extension APIClient {
                 guard error.isAmbiguous, attempt < policy.maximumAttempts else { throw error }
                 wasAmbiguous = true
                 attempt += 1
-                do {
-                    try await Task.sleep(for: policy.backoff(afterAttempt: attempt - 1))
-                } catch {
-                    throw .cancelled
-                }
+                try await sleepOrCancel(for: policy.backoff(afterAttempt: attempt - 1))
             }
         }
     }

@@ -19,8 +19,8 @@ public actor APIClient {
     nonisolated let configuration: Configuration
     nonisolated let httpClient: HTTPClient
     nonisolated let pacer = RateLimitPacer()
-    /// The first `Sunset` warning the server sent, if any.
-    public private(set) var sunsetWarning: String?
+    /// Whether a `Sunset` header was logged already; it is logged once per client.
+    private var hasWarnedOfSunset = false
 
     /// A client with its own connection pool; call `shutdown()` when done with it.
     public init(configuration: Configuration) {
@@ -46,8 +46,6 @@ public actor APIClient {
             return try request.decode(response)
         } catch let error as APIError {
             throw error
-        } catch let error as DecodingError {
-            throw .decoding(DecodingFailure(error, requestID: response.requestID))
         } catch {
             throw .decoding(DecodingFailure(path: "(top level)", reason: "\(error)", requestID: response.requestID))
         }
@@ -70,8 +68,8 @@ public actor APIClient {
     }
 
     func noteSunset(_ value: String, path: String) {
-        guard sunsetWarning == nil else { return }
-        sunsetWarning = "The PhotoPick API version in use is retired on \(value.oneLine); update photopick."
+        guard !hasWarnedOfSunset else { return }
+        hasWarnedOfSunset = true
         configuration.logger.warning("Sunset header on \(path): \(value.oneLine)")
     }
 }

@@ -9,6 +9,7 @@ extension FileDownload {
     ) async throws -> FileDownload {
         let directory = try DownloadDirectory(url)
         let target = DownloadTarget(photo: photo, size: size, format: format)
+        let endpoint = API.downloadLocation(id: photo.id, size: size, format: format).url(relativeTo: client.baseURL)
         while true {
             var isWaiting = false
             for number in 1..<DownloadTarget.candidateLimit {
@@ -17,7 +18,8 @@ extension FileDownload {
                 case .claimed(let part):
                     return FileDownload(
                         client: client, photo: photo, size: size, format: format, directory: directory, name: target.name,
-                        progress: progress, candidateNumber: number, partName: target.partName(number), part: part
+                        progress: progress, candidateNumber: number, partName: target.partName(number), part: part,
+                        endpoint: endpoint, location: endpoint
                     )
                 case .heldByAnotherPhoto:
                     continue
@@ -83,10 +85,6 @@ struct DownloadTarget {
 
     /// A pause before looking again at a `.part` that another download of the same photo holds.
     static func waitForOtherDownload() async throws(APIError) {
-        do {
-            try await Task.sleep(for: .milliseconds(50))
-        } catch {
-            throw .cancelled
-        }
+        try await sleepOrCancel(for: .milliseconds(50))
     }
 }

@@ -17,9 +17,12 @@ struct FileDownload {
     var candidateNumber: Int
     var partName: String
     let part: PartFile
+    /// `GET /photos/{id}/download`, asked without following its redirect, so that a server answering
+    /// with the bytes themselves is streamed like any file.
+    let endpoint: URL
     /// Where the bytes come from: the API's download endpoint at first, then the signed URL it redirects
     /// to; back to the endpoint when that expires.
-    var location: URL?
+    var location: URL
     var refreshes = 0
     var redirects = 0
     var restarts = 0
@@ -36,7 +39,6 @@ struct FileDownload {
     mutating func run() async throws -> DownloadResult {
         resumedFrom = part.length
         if size == .original, format == .original { try checkSpace(needed: photo.bytes - resumedFrom) }
-        if location == nil { location = endpoint }
         let policy = client.configuration.retryPolicy
         var deadline = ContinuousClock.now + policy.deadline
         // Only failed tries count: following a redirect, refreshing a link or starting over is not failing.
@@ -61,11 +63,7 @@ struct FileDownload {
                     if part.length == 0 { directory.remove(partName) }
                     throw failure.error
                 }
-                do {
-                    try await Task.sleep(for: wait)
-                } catch {
-                    throw APIError.cancelled
-                }
+                try await sleepOrCancel(for: wait)
             } catch let skipped as SkippedIdentical {
                 directory.remove(partName)
                 return skipped.result
@@ -90,7 +88,7 @@ struct FileDownload {
     /// One request for the missing bytes. Returns the complete length, or nil to go again at once
     /// (after a refreshed link or a restart from zero).
     private mutating func transfer() async throws -> Int64? {
-        guard let location else { return nil }
+        let location = self.location
         let response = try await request(location)
         let file = FileHeaders(headers: response.headers)
         guard let total = try await acceptStatus(response, file, from: location) else { return nil }
@@ -109,12 +107,6 @@ struct FileDownload {
             return nil
         }
         return length
-    }
-
-    /// `GET /photos/{id}/download`, asked without following its redirect, so that a server answering
-    /// with the bytes themselves is streamed like any file.
-    private var endpoint: URL {
-        API.downloadLocation(id: photo.id, size: size, format: format).url(relativeTo: client.baseURL)
     }
 
     /// Sends the GET for the bytes, with a range when some are already here. Requests to the API's own
@@ -206,7 +198,7 @@ struct FileDownload {
         } catch let error as DownloadError {
             throw error
         } catch {
-            throw retryable(TransportFailure(error, url: location!, readTimeout: client.configuration.timeouts.read))
+            throw retryable(TransportFailure(error, url: location, readTimeout: client.configuration.timeouts.read))
         }
     }
 

@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 
-/// A fixed window per key (60 seconds by default, as the contract describes for our server), aligned to
-/// multiples of its length in Unix time.
+/// A fixed window per key (`ServerConfiguration.rateLimitWindow`, 60 seconds by default, as the contract
+/// describes for our server), aligned to multiples of its length in Unix time.
 final class RateLimiter: Sendable {
     struct Decision: Sendable {
         let isAllowed: Bool
@@ -15,7 +15,7 @@ final class RateLimiter: Sendable {
     private let window: Int
     private let windows = NIOLockedValueBox([Int: (start: Int, count: Int)]())
 
-    init(limit: Int, window: Int = 60) {
+    init(limit: Int, window: Int) {
         self.limit = limit
         self.window = window
     }

@@ -5,7 +5,6 @@ import Foundation
 struct StoredImage: Sendable {
     let path: String
     let length: Int64
-    let sha256: [UInt8]
     /// A strong validator derived from the content.
     let etag: String
     /// RFC 9530 `Repr-Digest` value.
@@ -14,7 +13,6 @@ struct StoredImage: Sendable {
     init(path: String, length: Int64, sha256: [UInt8]) {
         self.path = path
         self.length = length
-        self.sha256 = sha256
         etag = "\"" + Array(sha256.prefix(16)).hexString + "\""
         reprDigest = "sha-256=:" + Data(sha256).base64EncodedString() + ":"
     }

@@ -9,8 +9,6 @@ struct AuthMiddleware: RouterMiddleware {
     let keys: KeyRing
     let rateLimiter: RateLimiter
     let retryAfter: RetryAfter
-    /// For answering errors as `EnvelopeMiddleware` would, so that every answer gets the budget headers.
-    let methods: SystemRoutes.MethodTable?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let key = try authenticate(request)
@@ -31,8 +29,9 @@ struct AuthMiddleware: RouterMiddleware {
                 do {
                     response = try await next(request, context)
                 } catch {
-                    // Every error, not only an APIFailure, so that its answer carries the budget too.
-                    guard let failure = APIFailure.answering(error, to: request, methods: methods, logger: context.logger) else {
+                    // Every error, not only an APIFailure, so that its answer carries the budget too. No 405
+                    // table: a request no route takes never reaches a group's middleware.
+                    guard let failure = APIFailure.answering(error, to: request, methods: nil, logger: context.logger) else {
                         throw error
                     }
                     response = try failure.response(from: request, context: context)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import NIOCore
 @testable import PhotoPickKit
@@ -10,7 +9,12 @@ import Testing
 struct DownloadTests {
     /// The server's own copy of an image: the ground truth a download must equal.
     private func original(_ server: PhotoPickServer, _ id: Int, _ variant: String = "original") throws -> Data {
-        try Data(contentsOf: server.dataDirectory.appending(path: "images/\(id)-\(variant).jpg"))
+        try Data(contentsOf: originalFile(server, id, variant))
+    }
+
+    /// Where the server keeps its copy of an image.
+    private func originalFile(_ server: PhotoPickServer, _ id: Int, _ variant: String = "original") -> URL {
+        server.dataDirectory.appending(path: "images/\(id)-\(variant).jpg")
     }
 
     @Test func downloadsVerifiesAndDatesTheFile() async throws {
@@ -113,7 +117,7 @@ struct DownloadTests {
             let photo = try await client.send(API.photo(id: 4))
             _ = try await client.download(photo: photo, into: makeDownloadDirectory())
             // Rot one byte of the server's stored copy: its advertised digest no longer matches.
-            let stored = server.dataDirectory.appending(path: "images/4-original.jpg")
+            let stored = originalFile(server, 4)
             var bytes = try Data(contentsOf: stored)
             bytes[bytes.count / 2] ^= 0xFF
             try bytes.write(to: stored)
