@@ -179,6 +179,9 @@ import Testing
         _ = state.apply(.tagOperationFailed("Conflict: a tag with this name exists"))
         let (canvas, _) = Fixture.render(state, width: width, height: height, depth: depth)
         #expect(canvas.lines[height - 1].hasPrefix(" Conflict:"))
+        // The message ends before the position, with a space between them.
+        #expect(canvas.lines[height - 1].hasSuffix(" 1/40"))
+        #expect(!canvas.lines[height - 1].hasSuffix("…1/40"))
         let style = canvas[1, height - 1].style
         #expect(depth == .monochrome ? style.attributes.contains(.reverse) : style.background == .palette(124))
     }

@@ -131,7 +131,8 @@ public struct Screen: Sendable {
         var right = position
         if let message = state.messages.current {
             let style = message.severity == .error ? theme.error : message.severity == .warning ? theme.warning : theme.info
-            let reserve = DisplayWidth.of(right) + 1
+            // A column of space between the message and the position.
+            let reserve = DisplayWidth.of(right) + 2
             canvas.draw(" " + TerminalText.sanitized(message.text) + " ", x: rect.x, y: rect.y, style: style, limit: rect.width - reserve)
         } else {
             let full = hints + "   " + position
