@@ -55,6 +55,7 @@ let package = Package(
         .target(
             name: "PhotoBrowser",
             dependencies: [
+                "CJPEG",
                 "PhotoPickKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -7,32 +7,7 @@
 #include <string.h>
 #include <jpeglib.h>
 
-typedef struct {
-    struct jpeg_error_mgr base;
-    jmp_buf escape;
-    char message[JMSG_LENGTH_MAX];
-} cjpeg_error_manager;
-
-static void cjpeg_error_exit(j_common_ptr cinfo) {
-    cjpeg_error_manager *manager = (cjpeg_error_manager *)cinfo->err;
-    manager->base.format_message(cinfo, manager->message);
-    longjmp(manager->escape, 1);
-}
-
-static void cjpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
-
-/// libjpeg's standard error manager, but failing by longjmp to `errors->escape` and printing nothing.
-static struct jpeg_error_mgr *cjpeg_errors(cjpeg_error_manager *errors) {
-    struct jpeg_error_mgr *manager = jpeg_std_error(&errors->base);
-    errors->base.error_exit = cjpeg_error_exit;
-    errors->base.output_message = cjpeg_output_message;
-    return manager;
-}
-
-static void copy_message(char *message, size_t capacity, const char *text) {
-    if (message == NULL || capacity == 0) return;
-    snprintf(message, capacity, "%s", text);
-}
+#include "internal.h"
 
 static float clampf(float value, float low, float high) {
     return value < low ? low : (value > high ? high : value);
@@ -153,18 +128,26 @@ static cjpeg_status pad_to_length(uint8_t *jpeg, size_t length, size_t target, u
     return CJPEG_OK;
 }
 
-cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height, int quality,
-                                size_t padded_length, uint8_t **out, size_t *out_length,
-                                char *message, size_t message_capacity) {
-    if (scene == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
-        width > 65500 || height > 65500 || quality < 1 || quality > 100 ||
-        (scene->shape_count > 0 && scene->shapes == NULL)) {
-        copy_message(message, message_capacity, "invalid encoder arguments");
-        return CJPEG_ERR_ARGUMENT;
-    }
-    *out = NULL;
-    *out_length = 0;
+/// Writes an EXIF APP1 segment holding only IFD0's Orientation tag (big-endian TIFF).
+static void write_orientation(j_compress_ptr cinfo, int orientation) {
+    const JOCTET exif[] = {
+        'E', 'x', 'i', 'f', 0, 0,
+        'M', 'M', 0, 42, 0, 0, 0, 8,            // TIFF header, IFD0 at offset 8
+        0, 1,                                    // one entry
+        0x01, 0x12, 0, 3, 0, 0, 0, 1,            // Orientation, SHORT, count 1
+        0, (JOCTET)orientation, 0, 0,            // the value, left-justified
+        0, 0, 0, 0,                              // no next IFD
+    };
+    jpeg_write_marker(cinfo, JPEG_APP0 + 1, exif, sizeof(exif));
+}
 
+/// Supplies row `row` (width * 3 RGB bytes) of the picture being encoded.
+typedef void (*row_source)(const void *context, int width, int height, int row, uint8_t *pixels);
+
+/// Encodes width x height RGB rows from `source` into a malloc'd buffer.
+static cjpeg_status encode_image(int width, int height, int quality, int progressive, int orientation,
+                                 row_source source, const void *context, uint8_t **out, size_t *out_length,
+                                 char *message, size_t message_capacity) {
     struct jpeg_compress_struct cinfo;
     cjpeg_error_manager errors;
     // libjpeg writes the output pointer and size through their addresses; they live on the heap
@@ -197,7 +180,9 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
     cinfo.in_color_space = JCS_RGB;
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
+    if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
+    if (orientation > 0) write_orientation(&cinfo, orientation);
 
     row = malloc((size_t)width * 3);
     if (row == NULL) {
@@ -210,25 +195,51 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
         return CJPEG_ERR_MEMORY;
     }
     while (cinfo.next_scanline < cinfo.image_height) {
-        render_row(scene, width, height, (int)cinfo.next_scanline, row);
+        source(context, width, height, (int)cinfo.next_scanline, row);
         JSAMPROW rows[1] = { row };
         jpeg_write_scanlines(&cinfo, rows, 1);
     }
     jpeg_finish_compress(&cinfo);
     jpeg_destroy_compress(&cinfo);
     free(row);
-    row = NULL;
-    uint8_t *buffer = output->buffer;
-    size_t buffer_length = output->length;
+    *out = output->buffer;
+    *out_length = output->length;
     free(output);
+    return CJPEG_OK;
+}
 
+static void scene_rows(const void *context, int width, int height, int row, uint8_t *pixels) {
+    render_row((const cjpeg_scene *)context, width, height, row, pixels);
+}
+
+static void buffer_rows(const void *context, int width, int height, int row, uint8_t *pixels) {
+    (void)height;
+    memcpy(pixels, (const uint8_t *)context + (size_t)row * (size_t)width * 3, (size_t)width * 3);
+}
+
+cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height, int quality,
+                                size_t padded_length, uint8_t **out, size_t *out_length,
+                                char *message, size_t message_capacity) {
+    if (scene == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
+        width > 65500 || height > 65500 || quality < 1 || quality > 100 ||
+        (scene->shape_count > 0 && scene->shapes == NULL)) {
+        copy_message(message, message_capacity, "invalid encoder arguments");
+        return CJPEG_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    *out_length = 0;
+    uint8_t *buffer = NULL;
+    size_t buffer_length = 0;
+    cjpeg_status status = encode_image(width, height, quality, 0, 0, scene_rows, scene, &buffer, &buffer_length,
+                                       message, message_capacity);
+    if (status != CJPEG_OK) return status;
     if (padded_length == 0) {
         *out = buffer;
         *out_length = buffer_length;
         return CJPEG_OK;
     }
     uint8_t *padded = NULL;
-    cjpeg_status status = pad_to_length(buffer, buffer_length, padded_length, &padded);
+    status = pad_to_length(buffer, buffer_length, padded_length, &padded);
     free(buffer);
     if (status != CJPEG_OK) {
         copy_message(message, message_capacity,
@@ -238,6 +249,20 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
     *out = padded;
     *out_length = padded_length;
     return CJPEG_OK;
+}
+
+cjpeg_status cjpeg_encode_rgb(const uint8_t *pixels, int width, int height, int quality, int progressive,
+                              int orientation, uint8_t **out, size_t *out_length,
+                              char *message, size_t message_capacity) {
+    if (pixels == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
+        width > 65500 || height > 65500 || quality < 1 || quality > 100 || orientation < 0 || orientation > 8) {
+        copy_message(message, message_capacity, "invalid encoder arguments");
+        return CJPEG_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    *out_length = 0;
+    return encode_image(width, height, quality, progressive, orientation, buffer_rows, pixels, out, out_length,
+                        message, message_capacity);
 }
 
 cjpeg_status cjpeg_inspect(const uint8_t *data, size_t length, int *width, int *height,

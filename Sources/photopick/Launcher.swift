@@ -134,7 +134,17 @@ struct Launcher {
             logger: sessionLogger
         ))
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
-        return OpenedLibrary(session: session, name: name)
+        let disk: PreviewDiskCache?
+        do {
+            disk = try PreviewDiskCache(library: library, directory: PreviewDiskCache.defaultDirectory(environment: environment))
+        } catch {
+            // Previews still work, fetched each time; the log says why nothing is kept.
+            logger.warning("no preview cache: \(error)")
+            disk = nil
+        }
+        let previews = PreviewLoader(client: client, disk: disk)
+        resources.previews = previews
+        return OpenedLibrary(session: session, name: name, previews: previews)
     }
 
     private func makeLogger() -> Logger {
@@ -171,13 +181,15 @@ struct AccessRefused: Error {
     let reason: String
 }
 
-/// What must be closed after the terminal is restored: the client, then the demo server.
+/// What must be closed after the terminal is restored: the previews, the client, then the demo server.
 @MainActor
 final class Resources {
     var client: APIClient?
     var server: PhotoPickServer?
+    var previews: PreviewLoader?
 
     func close() async {
+        await previews?.stop()
         try? await client?.shutdown()
         await server?.stop()
     }

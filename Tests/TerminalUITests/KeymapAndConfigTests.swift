@@ -26,7 +26,8 @@ import Testing
             (.character("/"), .filter), (.character("f"), .tagFilter), (.character("s"), .cycleSort), (.character("3"), .tag3),
             (.character("t"), .tagPicker), (.character("T"), .manageTags), (.character("u"), .undo), (.character("d"), .download),
             (.character("o"), .chooseVariant), (.character("D"), .queuePanel), (.enter, .details), (.character("?"), .help),
-            (.character("q"), .quit),
+            (.character("q"), .quit), (.character("p"), .preview), (.tab, .grid), (.character("h"), .left),
+            (.character("l"), .right), (.left, .left), (.right, .right),
         ]
         for (key, action) in expected {
             #expect(map.action(for: key, in: .browse) == action, "\(key.name)")
@@ -34,7 +35,7 @@ import Testing
         #expect(map.action(for: .character("p"), in: .queue) == .queuePause)
         #expect(map.action(for: .character("x"), in: .queue) == .queueCancel)
         #expect(map.action(for: .character("+"), in: .queue) == .concurrencyUp)
-        #expect(map.action(for: .character("p"), in: .browse) == nil)
+        #expect(map.action(for: .character("x"), in: .browse) == nil)
     }
 
     @Test func everyActionHasAKeyAndNoKeyIsBoundTwiceInAContext() {
@@ -54,9 +55,10 @@ import Testing
         try map.rebind(.down, to: [.character("n")])
         #expect(map.action(for: .character("n"), in: .browse) == .down)
         #expect(map.action(for: .character("j"), in: .browse) == nil)
-        // The queue has its own context: p there does not clash with a browse key.
-        try map.rebind(.help, to: [.character("p")])
-        #expect(map.action(for: .character("p"), in: .queue) == .queuePause)
+        // The queue has its own context: x there does not clash with a browse key.
+        try map.rebind(.help, to: [.character("x")])
+        #expect(map.action(for: .character("x"), in: .queue) == .queueCancel)
+        #expect(map.action(for: .character("x"), in: .browse) == .help)
     }
 }
 

@@ -14,6 +14,12 @@ typedef enum {
     CJPEG_ERR_TOO_LARGE = 4,
     /// The gap to the requested length is 1 to 3 bytes, smaller than a comment segment.
     CJPEG_ERR_GAP_TOO_SMALL = 5,
+    /// The header claims more pixels than the decoder's cap allows.
+    CJPEG_ERR_TOO_MANY_PIXELS = 6,
+    /// The data does not start with a JPEG start-of-image marker.
+    CJPEG_ERR_NOT_JPEG = 7,
+    /// The data ends early or holds damaged entropy-coded segments.
+    CJPEG_ERR_CORRUPT = 8,
 } cjpeg_status;
 
 typedef struct { uint8_t r, g, b; } cjpeg_rgb;
@@ -58,6 +64,47 @@ cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height,
 /// error code, never a longjmp or exit.
 cjpeg_status cjpeg_inspect(const uint8_t *data, size_t length, int *width, int *height,
                            char *message, size_t message_capacity);
+
+/// Encodes `width` x `height` packed RGB pixels; `progressive` selects libjpeg's progressive script,
+/// and `orientation` 1...8 writes an EXIF segment with that Orientation (0 writes none).
+cjpeg_status cjpeg_encode_rgb(const uint8_t *pixels, int width, int height, int quality, int progressive,
+                              int orientation, uint8_t **out, size_t *out_length,
+                              char *message, size_t message_capacity);
+
+/// What a decode found and did.
+typedef struct {
+    /// The size the file declares, before orientation.
+    int source_width, source_height;
+    /// The EXIF orientation applied, 1...8 (1 when the file has none).
+    int orientation;
+    /// libjpeg's DCT scale: the image was decoded at scale_numerator / 8.
+    int scale_numerator;
+    /// The output's size, after orientation.
+    int width, height;
+    /// Whether the file is progressive.
+    int progressive;
+} cjpeg_decode_info;
+
+/// The smallest n in 1...8 for which a DCT-scaled decode at n/8 (libjpeg rounds sizes up) is at least
+/// target_width x target_height; 8 when even full size is smaller.
+int cjpeg_scale_numerator(int source_width, int source_height, int target_width, int target_height);
+
+/// The size, after orientation, of an image of source_width x source_height shown with `orientation`
+/// and fitted inside box_width x box_height with its aspect kept; never larger than the image.
+void cjpeg_fit(int source_width, int source_height, int orientation, int box_width, int box_height,
+               int *width, int *height);
+
+/// Reads the header only: the declared size and the EXIF orientation.
+cjpeg_status cjpeg_read_info(const uint8_t *data, size_t length, cjpeg_decode_info *info,
+                             char *message, size_t message_capacity);
+
+/// Decodes `data` to packed RGB fitted inside box_width x box_height (see cjpeg_fit), upright per its
+/// EXIF orientation: a DCT-scaled decode at the smallest sufficient scale, then an area-averaging
+/// downscale to the exact size. Files declaring more than `max_pixels` pixels are refused before any
+/// allocation. On success `*out` is a malloc'd buffer of info->width * info->height * 3 bytes.
+cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width, int box_height,
+                              uint64_t max_pixels, uint8_t **out, cjpeg_decode_info *info,
+                              char *message, size_t message_capacity);
 
 void cjpeg_free(uint8_t *buffer);
 

@@ -41,8 +41,10 @@ extension APIClient {
         _ request: Request<Response>, url: URL, deadline: ContinuousClock.Instant
     ) async throws(APIError) -> AttemptOutcome {
         let remaining = deadline - ContinuousClock.now
+        // Storage on another origin (a signed file URL) does not count against the API's budget.
+        let isPaced = isPaced(url)
         do {
-            try await pacer.admit(deadline: Date().addingTimeInterval(remaining.timeInterval))
+            if isPaced { try await pacer.admit(deadline: Date().addingTimeInterval(remaining.timeInterval)) }
         } catch let hold as RateLimitPacer.HoldOutlastsDeadline {
             throw .response(ErrorResponse(
                 status: 429, code: .rateLimited,
@@ -56,18 +58,18 @@ extension APIClient {
         do {
             http = try await httpRequest(request.method.rawValue, url, body: request.body)
         } catch {
-            await pacer.recordNoResponse()
+            if isPaced { await pacer.recordNoResponse() }
             throw error
         }
         let response: RawResponse
         do {
             response = try await executeOnce(http, url: url)
         } catch {
-            await pacer.recordNoResponse()
+            if isPaced { await pacer.recordNoResponse() }
             if case .cancelled = error.error { throw error.error }
             return .failed(error.error, isRetryable: error.isRetryable && request.isIdempotent, advised: nil)
         }
-        await pacer.record(status: response.status, headers: response.headers)
+        if isPaced { await pacer.record(status: response.status, headers: response.headers) }
         if let sunset = response.headers.first(name: "Sunset") { await noteSunset(sunset, path: request.path) }
         if response.isSuccess || (300..<400).contains(response.status) { return .answer(response) }
         let error = APIError.response(await errorResponse(from: response))
@@ -75,8 +77,13 @@ extension APIClient {
             && (request.isIdempotent || response.status == 429)
             && error.code != .tariffNotSupported
         // After a 429 the pacer holds everyone until the reset; this request then waits its turn like the rest.
-        let advised = response.status == 429 ? nil : RetryAdvice.wait(in: response.headers, orReset: false)
+        let advised = response.status == 429 && isPaced ? nil : RetryAdvice.wait(in: response.headers, orReset: !isPaced)
         return .failed(error, isRetryable: isRetryable, advised: advised)
+    }
+
+    /// Requests below the API's base URL count against its budget; storage elsewhere does not.
+    nonisolated func isPaced(_ url: URL) -> Bool {
+        Origin(url) == baseOrigin && url.path.hasPrefix(baseURL.path)
     }
 
     /// The error envelope of a response, tolerating a missing or malformed one; the key is scrubbed from it.

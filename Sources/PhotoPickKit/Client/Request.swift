@@ -10,6 +10,8 @@ public struct Request<Response: Sendable>: Sendable {
     public var query: [(name: String, value: String)]
     /// The JSON body, already encoded.
     public var body: Data?
+    /// A whole URL to ask instead of `path` below the base URL, such as a signed file URL.
+    var absoluteURL: URL?
     let decode: @Sendable (RawResponse) throws -> Response
 
     init(
@@ -31,6 +33,7 @@ public struct Request<Response: Sendable>: Sendable {
 
     /// The absolute URL of this request below `baseURL`.
     public func url(relativeTo baseURL: URL) -> URL {
+        if let absoluteURL { return absoluteURL }
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
         components.percentEncodedPath = components.percentEncodedPath.trimmingSuffix("/") + path
         if !query.isEmpty {
@@ -63,6 +66,14 @@ public struct RequestMethod: RawRepresentable, Sendable, Hashable {
 extension Request where Response: Decodable {
     init(_ method: Method, _ path: String, query: [(name: String, value: String)] = [], body: (any Encodable & Sendable)? = nil) {
         self.init(method, path, query: query, body: body) { try $0.decodeJSON(Response.self) }
+    }
+}
+
+extension Request where Response == RawResponse {
+    /// A GET of a whole URL, such as the signed URL a download redirects to, answered as it came.
+    init(get url: URL) {
+        self.init(.get, url.path) { $0 }
+        absoluteURL = url
     }
 }
 

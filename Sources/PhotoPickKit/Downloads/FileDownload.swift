@@ -112,7 +112,7 @@ struct FileDownload {
     /// Sends the GET for the bytes, with a range when some are already here. Requests to the API's own
     /// origin go through the pacer like every other call.
     private func request(_ location: URL) async throws -> HTTPClientResponse {
-        let isPaced = isPaced(location)
+        let isPaced = client.isPaced(location)
         if isPaced {
             do {
                 try await client.pacer.admit()
@@ -128,11 +128,6 @@ struct FileDownload {
             if isPaced { await client.pacer.recordNoResponse() }
             throw error
         }
-    }
-
-    /// Requests below the API's base URL count against its budget; storage elsewhere does not.
-    private func isPaced(_ url: URL) -> Bool {
-        Origin(url) == client.baseOrigin && url.path.hasPrefix(client.baseURL.path)
     }
 
     private func send(_ location: URL) async throws -> HTTPClientResponse {
@@ -215,7 +210,7 @@ struct FileDownload {
             location = endpoint
             return
         }
-        if raw.status == 429, !isPaced(url) {
+        if raw.status == 429, !client.isPaced(url) {
             await client.pacer.holdAfterRefusal(headers: response.headers)  // the API's own 429s were recorded already
         }
         if APIClient.retryableStatuses.contains(raw.status) {

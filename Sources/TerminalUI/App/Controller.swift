@@ -43,7 +43,7 @@ public struct Controller: Sendable {
         case .key(let key):
             if ui.filterField != nil { return handleFilterTyping(key, state: state) }
             switch ui.overlay {
-            case nil: return handleBrowsing(key, state: state)
+            case nil: return handleBrowsing(key, state: state, layout: layout)
             case .help(let scroll):
                 ui.overlay = scrolled(key, scroll).map { .help(scroll: min($0, helpLineCount)) }
             case .details(let scroll):
@@ -79,10 +79,28 @@ public struct Controller: Sendable {
         }
     }
 
-    private mutating func handleBrowsing(_ key: Key, state: BrowserState) -> Outcome {
+    private mutating func handleBrowsing(_ key: Key, state: BrowserState, layout: ScreenLayout) -> Outcome {
         guard let action = keymap.action(for: key, in: .browse) else { return Outcome() }
         var outcome = Outcome()
         func send(_ event: BrowserEvent) { outcome.events.append(event) }
+        if let travel = Self.travel(of: action) { ui.travel = travel }
+        if ui.fullPreview {
+            // One photo at a time: every movement steps to the next or previous photo.
+            switch action {
+            case .down, .right: send(.cursorMoved(.down))
+            case .up, .left: send(.cursorMoved(.up))
+            case .preview, .cancel: ui.fullPreview = false
+            case .grid:
+                ui.fullPreview = false
+                ui.mode = ui.mode == .list ? .grid : .list
+            default: return handleCommand(action, state: state)
+            }
+            return outcome
+        }
+        if let grid = layout.grid, let motion = Self.gridMotion(action, grid: grid, list: state.list) {
+            if let motion { send(.cursorMoved(motion)) }
+            return outcome
+        }
         switch action {
         case .down: send(.cursorMoved(.down))
         case .up: send(.cursorMoved(.up))
@@ -92,6 +110,53 @@ public struct Controller: Sendable {
         case .pageUp: send(.cursorMoved(.pageUp))
         case .top: send(.cursorMoved(.top))
         case .bottom: send(.cursorMoved(.bottom))
+        case .left, .right: break  // the list has one column
+        case .preview: if state.currentPhoto != nil { ui.fullPreview = true }
+        case .grid: ui.mode = ui.mode == .list ? .grid : .list
+        default: return handleCommand(action, state: state)
+        }
+        return outcome
+    }
+
+    /// Which way an action moves the cursor through the photos, for fetching previews ahead.
+    private static func travel(of action: Action) -> Int? {
+        switch action {
+        case .down, .right, .halfPageDown, .pageDown, .bottom: 1
+        case .up, .left, .halfPageUp, .pageUp, .top: -1
+        default: nil
+        }
+    }
+
+    /// Movement in the grid: up and down go a row of tiles, left and right one photo, half a page is
+    /// half the rows; the column is kept. `.some(nil)` when the move goes nowhere, nil for other actions.
+    private static func gridMotion(_ action: Action, grid: ScreenLayout.Grid, list: PhotoList) -> CursorMotion?? {
+        guard list.count > 0 else { return nil }
+        let cursor = list.cursor, columns = grid.columns
+        let lastRow = (list.count - 1) / columns
+        func rows(_ delta: Int) -> CursorMotion? {
+            let row = min(max(0, cursor / columns + delta), lastRow)
+            let target = min(row * columns + cursor % columns, list.count - 1)
+            return target == cursor ? nil : .position(target)
+        }
+        switch action {
+        case .down: return .some(rows(1))
+        case .up: return .some(rows(-1))
+        case .halfPageDown: return .some(rows(max(1, grid.rows / 2)))
+        case .halfPageUp: return .some(rows(-max(1, grid.rows / 2)))
+        case .pageDown: return .some(rows(grid.rows))
+        case .pageUp: return .some(rows(-grid.rows))
+        case .left: return .some(cursor > 0 ? .up : nil)
+        case .right: return .some(cursor < list.count - 1 ? .down : nil)
+        default: return nil
+        }
+    }
+
+    /// Actions that work the same in the list, the grid and the full-screen preview.
+    private mutating func handleCommand(_ action: Action, state: BrowserState) -> Outcome {
+        var outcome = Outcome()
+        func send(_ event: BrowserEvent) { outcome.events.append(event) }
+        switch action {
+        case .down, .up, .left, .right, .halfPageDown, .halfPageUp, .pageDown, .pageUp, .top, .bottom, .preview, .grid: break
         case .toggleSelection: send(.selectionToggledAndAdvanced)
         case .visualRange: send(.visualRangeToggled)
         case .selectAll: send(.allMatchingSelected)
@@ -333,6 +398,24 @@ public struct Controller: Sendable {
         return "#" + digits.joined()
     }
 
+    /// The wheel moves a row of tiles; a click puts the cursor on the tile.
+    private func handleGridMouse(_ mouse: MouseEvent, grid: ScreenLayout.Grid, list: PhotoList) -> Outcome {
+        guard list.count > 0 else { return Outcome() }
+        switch mouse.kind {
+        case .wheelDown, .wheelUp:
+            let delta = mouse.kind == .wheelDown ? grid.columns : -grid.columns
+            let target = min(max(0, list.cursor + delta), list.count - 1)
+            return Outcome(events: target == list.cursor ? [] : [.cursorMoved(.position(target))])
+        case .click:
+            let area = grid.area
+            guard mouse.x >= area.x, mouse.y >= area.y else { return Outcome() }
+            let column = (mouse.x - area.x) / grid.tileWidth, row = (mouse.y - area.y) / grid.tileHeight
+            guard column < grid.columns, row < grid.rows else { return Outcome() }
+            let position = (grid.firstRow(top: list.top, cursor: list.cursor) + row) * grid.columns + column
+            return Outcome(events: position < list.count ? [.cursorMoved(.position(position))] : [])
+        }
+    }
+
     private mutating func handleMouse(_ mouse: MouseEvent, state: BrowserState, layout: ScreenLayout) -> Outcome {
         guard !layout.tooSmall else { return Outcome() }
         switch ui.overlay {
@@ -347,6 +430,14 @@ public struct Controller: Sendable {
         case .some: return Outcome()
         case nil: break
         }
+        if ui.fullPreview {
+            switch mouse.kind {
+            case .wheelDown: return Outcome(events: [.cursorMoved(.down)])
+            case .wheelUp: return Outcome(events: [.cursorMoved(.up)])
+            case .click: return Outcome()
+            }
+        }
+        if let grid = layout.grid { return handleGridMouse(mouse, grid: grid, list: state.list) }
         let rows = layout.listRows
         switch mouse.kind {
         case .wheelDown: return Outcome(events: Array(repeating: .cursorMoved(.down), count: 3))
@@ -372,7 +463,7 @@ public struct Controller: Sendable {
 
     /// Tells the model how many rows the list shows, when that changes.
     public mutating func layoutChanged(_ layout: ScreenLayout) -> [BrowserEvent] {
-        let rows = max(1, layout.listRows.height)
+        let rows = layout.pageItems
         guard rows != pageRows else { return [] }
         pageRows = rows
         return [.viewResized(rows: rows)]

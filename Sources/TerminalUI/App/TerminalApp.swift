@@ -2,14 +2,17 @@ import Foundation
 import Logging
 import PhotoBrowser
 
-/// What opening a library gives the app: the session, and the account's name for the header.
+/// What opening a library gives the app: the session, the account's name for the header, and the
+/// loader that fetches its previews.
 public struct OpenedLibrary: Sendable {
     public let session: BrowserSession
     public let name: String?
+    public let previews: PreviewLoader?
 
-    public init(session: BrowserSession, name: String?) {
+    public init(session: BrowserSession, name: String?, previews: PreviewLoader?) {
         self.session = session
         self.name = name
+        self.previews = previews
     }
 }
 
@@ -46,6 +49,9 @@ public final class TerminalApp {
     private var continuation: AsyncStream<Event>.Continuation?
     /// The session, once the library is open.
     public private(set) var session: BrowserSession?
+    /// The previews drawn in the last frame and those likely next, for the loader.
+    private var previewWants: AsyncStream<[PreviewRequest]>.Continuation?
+    private var lastWants: [PreviewRequest] = []
     private var openingMessage = ""
 
     public init(driver: TerminalDriver, screen: Screen, controller: Controller, logger: Logger) {
@@ -85,6 +91,7 @@ public final class TerminalApp {
             tasks.forEach { $0.cancel() }
             session?.onEvent = nil
             self.continuation = nil
+            previewWants?.finish()
         }
         draw()
         for await event in events {
@@ -99,6 +106,14 @@ public final class TerminalApp {
                 screen.context.libraryName = library.name
                 session.onEvent = { [weak self] event, _ in self?.observe(event) }
                 tasks.append(Task { for await _ in session.changes { continuation.yield(.changed) } })
+                if let loader = library.previews {
+                    screen.context.previews = loader.store
+                    let (wants, wanted) = AsyncStream.makeStream(of: [PreviewRequest].self, bufferingPolicy: .bufferingNewest(1))
+                    previewWants = wanted
+                    tasks.append(Task { for await _ in loader.updates { continuation.yield(.changed) } })
+                    // One task hands the loader each frame's wants in order; only the newest waiting one counts.
+                    tasks.append(Task { for await requests in wants { await loader.want(requests) } })
+                }
                 do {
                     try session.start()
                 } catch {
@@ -127,7 +142,7 @@ public final class TerminalApp {
             if case .key(let key) = input, key == .control("c") || controller.keymap.action(for: key, in: .browse) == .quit { return true }
             return false
         }
-        let layout = screen.layout(width: driver.width, height: driver.height, state: session.state)
+        let layout = screen.layout(width: driver.width, height: driver.height, state: session.state, mode: controller.ui.mode)
         let outcome = controller.handle(input, state: session.state, layout: layout)
         for event in outcome.events { session.send(event) }
         if outcome.suspend {
@@ -164,9 +179,15 @@ public final class TerminalApp {
         lastFrame = .now
         var canvas = Canvas(width: driver.width, height: driver.height)
         if let session {
-            let layout = screen.layout(width: driver.width, height: driver.height, state: session.state)
+            let layout = screen.layout(width: driver.width, height: driver.height, state: session.state, mode: controller.ui.mode)
             for event in controller.layoutChanged(layout) { session.send(event) }
-            screen.render(session.state, controller.ui, into: &canvas)
+            var wants: [PreviewRequest] = []
+            screen.render(session.state, controller.ui, into: &canvas, wants: &wants)
+            wants += screen.prefetch(session.state, controller.ui, layout: layout)
+            if wants != lastWants {
+                lastWants = wants
+                previewWants?.yield(wants)
+            }
         } else {
             screen.renderOpening(openingMessage, into: &canvas)
         }

@@ -65,6 +65,16 @@ public struct UIState: Sendable, Equatable {
         }
     }
 
+    /// How the photos are shown: one per row, or a contact sheet of thumbnails.
+    public enum Mode: Sendable, Equatable {
+        case list, grid
+    }
+
+    public var mode = Mode.list
+    /// `p`: the current photo fills the body; `j`/`k` step through the photos.
+    public var fullPreview = false
+    /// The way the cursor last moved, +1 or -1: previews are fetched ahead in that direction.
+    public var travel = 1
     public var overlay: Overlay?
     /// The filter being typed after `/`; `nil` when not typing.
     public var filterField: TextField?

@@ -130,6 +130,15 @@ public struct Canvas: Sendable, Equatable {
         return maxX - width
     }
 
+    /// Sets one cell to a single-column glyph, such as a pixel of a preview; outside the canvas it does nothing.
+    public mutating func set(x: Int, y: Int, text: String, style: Style) {
+        guard x >= 0, x < width, y >= 0, y < height else { return }
+        let index = y * width + x
+        breakWideGlyph(at: index, x: x)
+        cells[index] = Cell(text: text, width: 1, style: style)
+        if x + 1 < width, cells[index + 1].width == 0 { cells[index + 1] = Cell(style: cells[index + 1].style) }
+    }
+
     /// Sets the style of cells in a rectangle and keeps their text.
     public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
         let (left, right) = (max(0, rect.x), min(width, rect.maxX))

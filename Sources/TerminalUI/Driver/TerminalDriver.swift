@@ -21,14 +21,10 @@ public final class TerminalDriver {
     private var screen: OpaquePointer?
     private var output: UnsafeMutablePointer<FILE>?
     private var previous: Canvas?
-    private var pairs: [PairKey: Int32] = [:]
-    private var nextPair: Int32 = 1
+    private var pairs = ColorPairAllocator(capacity: 0)
+    /// The pair each cell on screen shows, so a pair is recycled only when no cell shows it.
+    private var screenPairs: [Int32] = []
     private var isActive = false
-
-    private struct PairKey: Hashable {
-        let foreground: TerminalColor
-        let background: TerminalColor
-    }
 
     public init() {}
 
@@ -80,6 +76,7 @@ public final class TerminalDriver {
             use_default_colors()
             let count = cnc_colors()
             depth = count >= 256 ? .colors256 : count >= 8 ? .colors8 : .monochrome
+            pairs = ColorPairAllocator(capacity: Int(cnc_color_pairs()) - 1)
         }
     }
 
@@ -101,6 +98,10 @@ public final class TerminalDriver {
         let window = cnc_stdscr()
         let last = previous.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
         let rows = last.map { canvas.changedRows(since: $0) } ?? Array(0..<canvas.height)
+        if last == nil {
+            pairs.releaseAll()
+            screenPairs = Array(repeating: 0, count: canvas.width * canvas.height)
+        }
         var wide = [wchar_t](repeating: 0, count: 8)
         for y in rows where y < height {
             let start = y * canvas.width
@@ -114,7 +115,10 @@ public final class TerminalDriver {
                 }
                 wide[count] = 0
                 var glyph = cchar_t()
-                cnc_setcchar(&glyph, wide, attributes(cell.style.attributes), pair(for: cell.style))
+                pairs.release(screenPairs[start + x])
+                let pair = pair(for: cell.style)
+                screenPairs[start + x] = pair
+                cnc_setcchar(&glyph, wide, attributes(cell.style.attributes), pair)
                 mvwadd_wch(window, Int32(y), Int32(x), &glyph)
             }
         }
@@ -133,18 +137,12 @@ public final class TerminalDriver {
         return result
     }
 
-    /// The colour pair for a style, made the first time it is needed; pair 0 (the terminal's
-    /// colours) when the terminal has no more.
+    /// The colour pair for a style, from the allocator, defined when it is new or recycled.
     private func pair(for style: Style) -> Int32 {
         guard depth != .monochrome, style.foreground != .terminalDefault || style.background != .terminalDefault else { return 0 }
-        let key = PairKey(foreground: style.foreground, background: style.background)
-        if let pair = pairs[key] { return pair }
-        guard nextPair < cnc_color_pairs() else { return 0 }
-        let pair = nextPair
-        nextPair += 1
-        init_extended_pair(pair, number(style.foreground), number(style.background))
-        pairs[key] = pair
-        return pair
+        let grant = pairs.acquire(.init(foreground: number(style.foreground), background: number(style.background)))
+        if grant.mustDefine { init_extended_pair(grant.pair, number(style.foreground), number(style.background)) }
+        return grant.pair
     }
 
     private func number(_ color: TerminalColor) -> Int32 {

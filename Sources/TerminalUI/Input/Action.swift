@@ -1,7 +1,7 @@
 /// Everything a key can be bound to. The raw value is the name config files use.
 public enum Action: String, Sendable, CaseIterable, Hashable {
     // Browsing
-    case down, up, halfPageDown = "half-page-down", halfPageUp = "half-page-up", pageDown = "page-down", pageUp = "page-up"
+    case down, up, left, right, halfPageDown = "half-page-down", halfPageUp = "half-page-up", pageDown = "page-down", pageUp = "page-up"
     case top, bottom
     case toggleSelection = "toggle-selection", visualRange = "visual-range", selectAll = "select-all", invert
     case cancel
@@ -11,6 +11,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case tagPicker = "tag-picker", manageTags = "manage-tags", undo
     case download, chooseVariant = "choose-variant", queuePanel = "queue-panel"
     case details, help, quit, reload
+    case preview, grid
     // The queue panel
     case queuePause = "queue-pause", queueRetry = "queue-retry", queueCancel = "queue-cancel"
     case concurrencyUp = "concurrency-up", concurrencyDown = "concurrency-down", clearFinished = "clear-finished"
@@ -32,6 +33,10 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
         switch self {
         case .down: "move down"
         case .up: "move up"
+        case .left: "move left (grid)"
+        case .right: "move right (grid)"
+        case .preview: "full-screen preview"
+        case .grid: "list / thumbnail grid"
         case .halfPageDown: "half a page down"
         case .halfPageUp: "half a page up"
         case .pageDown: "a page down"

@@ -7,6 +7,8 @@ public struct Keymap: Sendable, Equatable {
 
     public static let standard = Keymap(bindings: [
         .down: [.character("j"), .down], .up: [.character("k"), .up],
+        .left: [.character("h"), .left], .right: [.character("l"), .right],
+        .preview: [.character("p")], .grid: [.tab],
         .halfPageDown: [.control("d")], .halfPageUp: [.control("u")],
         .pageDown: [.pageDown, .control("f")], .pageUp: [.pageUp, .control("b")],
         .top: [.character("g"), .home], .bottom: [.character("G"), .end],

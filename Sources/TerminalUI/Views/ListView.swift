@@ -102,7 +102,7 @@ extension Screen {
         }
     }
 
-    private func drawScrollBar(top: Int, visible: Int, total: Int, in rect: Rect, into canvas: inout Canvas) {
+    func drawScrollBar(top: Int, visible: Int, total: Int, in rect: Rect, into canvas: inout Canvas) {
         guard rect.height > 0, total > visible else { return }
         let thumbHeight = max(1, rect.height * visible / total)
         let thumbTop = min(rect.height - thumbHeight, (rect.height - thumbHeight) * top / max(1, total - visible))
@@ -112,7 +112,7 @@ extension Screen {
         }
     }
 
-    private func drawEmptyList(_ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
+    func drawEmptyList(_ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
         let message: String
         if state.library.count > 0 {
             message = "No photos match the filter; \(context.keymap.hint(.cancel)) or \(context.keymap.hint(.filter)) then esc clears it."

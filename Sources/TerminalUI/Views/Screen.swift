@@ -11,15 +11,23 @@ public struct Screen: Sendable {
 
     var theme: Theme { context.theme }
 
-    /// The layout for a canvas size and state.
-    public func layout(width: Int, height: Int, state: BrowserState) -> ScreenLayout {
-        ScreenLayout(width: width, height: height, showsStrip: !state.downloads.items.isEmpty)
+    /// The layout for a canvas size, state and mode.
+    public func layout(width: Int, height: Int, state: BrowserState, mode: UIState.Mode = .list) -> ScreenLayout {
+        ScreenLayout(width: width, height: height, showsStrip: !state.downloads.items.isEmpty, mode: mode)
     }
 
     /// Draws everything and returns where it went.
     @discardableResult
     public func render(_ state: BrowserState, _ ui: UIState, into canvas: inout Canvas) -> ScreenLayout {
-        let layout = layout(width: canvas.width, height: canvas.height, state: state)
+        var wants: [PreviewRequest] = []
+        return render(state, ui, into: &canvas, wants: &wants)
+    }
+
+    /// Draws everything, appends the previews it showed or would show to `wants` (most important
+    /// first), and returns where it went.
+    @discardableResult
+    public func render(_ state: BrowserState, _ ui: UIState, into canvas: inout Canvas, wants: inout [PreviewRequest]) -> ScreenLayout {
+        let layout = layout(width: canvas.width, height: canvas.height, state: state, mode: ui.mode)
         canvas.fill(canvas.bounds)
         if layout.tooSmall {
             drawTooSmall(into: &canvas)
@@ -30,9 +38,13 @@ public struct Screen: Sendable {
             drawQueuePanel(state, cursor: cursor, in: layout.body, into: &canvas)
         } else if case .details(let scroll) = ui.overlay {
             drawDetails(state, scroll: scroll, in: layout.body, into: &canvas)
+        } else if ui.fullPreview {
+            drawFullPreview(state, in: layout.body, wants: &wants, into: &canvas)
+        } else if let grid = layout.grid {
+            drawGrid(state, grid, scrollBar: layout.scrollBar, wants: &wants, into: &canvas)
         } else {
             drawList(state, layout, into: &canvas)
-            if let pane = layout.sidePane { drawSidePane(state, in: pane, into: &canvas) }
+            if let pane = layout.sidePane { drawSidePane(state, in: pane, wants: &wants, into: &canvas) }
         }
         if let strip = layout.strip { drawQueueStrip(state, in: strip, into: &canvas) }
         drawStatus(state, ui, layout, into: &canvas)

@@ -26,8 +26,59 @@ public struct ScreenLayout: Sendable, Equatable {
     public let scrollBar: Rect
     public let sidePane: Rect?
     public let columns: Columns
+    /// The contact sheet, in grid mode.
+    public let grid: Grid?
 
-    public init(width: Int, height: Int, showsStrip: Bool) {
+    /// How many photos a page holds: rows of the list, or tiles of the grid.
+    public var pageItems: Int { grid.map { $0.columns * $0.rows } ?? max(1, listRows.height) }
+
+    /// Tiles of thumbnails, each a thumbnail above the mark and name and a row of tag chips, inside
+    /// a border that only the current tile shows.
+    public struct Grid: Sendable, Equatable {
+        /// Columns a tile aims for; the sheet's width is shared out evenly.
+        public static let preferredTileWidth = 22
+
+        public let area: Rect
+        public let columns: Int
+        /// Tile rows that fit whole.
+        public let rows: Int
+        public let tileWidth: Int
+        public let tileHeight: Int
+        /// Rows of the thumbnail itself.
+        public let thumbnailRows: Int
+
+        init(area: Rect) {
+            self.area = area
+            columns = max(1, area.width / Self.preferredTileWidth)
+            tileWidth = max(6, area.width / columns)
+            // About 3:2 with two pixels per row, as a landscape photo; less when the window is low.
+            thumbnailRows = max(1, min((tileWidth - 2) / 3, area.height - 4))
+            tileHeight = thumbnailRows + 4
+            rows = max(1, area.height / tileHeight)
+        }
+
+        /// The tile at a row and column of the sheet as it is shown.
+        public func tile(row: Int, column: Int) -> Rect {
+            Rect(x: area.x + column * tileWidth, y: area.y + row * tileHeight, width: tileWidth, height: tileHeight)
+        }
+
+        /// Where the thumbnail of a tile goes.
+        public func thumbnail(in tile: Rect) -> Rect {
+            Rect(x: tile.x + 1, y: tile.y + 1, width: tile.width - 2, height: thumbnailRows)
+        }
+
+        /// The first tile row shown, for the list's window onto the photos: it keeps the cursor's row in
+        /// view and otherwise stays where the list's top puts it.
+        public func firstRow(top: Int, cursor: Int) -> Int {
+            let cursorRow = cursor / columns
+            var first = top / columns
+            if cursorRow >= first + rows { first = cursorRow - rows + 1 }
+            if cursorRow < first { first = cursorRow }
+            return max(0, first)
+        }
+    }
+
+    public init(width: Int, height: Int, showsStrip: Bool, mode: UIState.Mode = .list) {
         let bounds = Rect(x: 0, y: 0, width: width, height: height)
         tooSmall = width < Self.minimumWidth || height < Self.minimumHeight
         let (header, rest) = bounds.splitTop(1)
@@ -38,7 +89,8 @@ public struct ScreenLayout: Sendable, Equatable {
         self.strip = showsStrip ? strip : nil
         self.body = body
         var list = body
-        if width >= 80 && body.height >= 8 {
+        // The grid is a sheet across the whole body; the list shares it with the side pane when wide enough.
+        if mode == .list && width >= 80 && body.height >= 8 {
             let paneWidth = min(56, width * 3 / 8)
             let (pane, rest) = body.splitRight(paneWidth)
             sidePane = pane
@@ -47,10 +99,16 @@ public struct ScreenLayout: Sendable, Equatable {
             sidePane = nil
         }
         let (scrollBar, listArea) = list.splitRight(1)
-        self.scrollBar = Rect(x: scrollBar.x, y: scrollBar.y + 1, width: 1, height: scrollBar.height - 1)
         let (listHeader, listRows) = listArea.splitTop(1)
         self.listHeader = listHeader
         self.listRows = listRows
         columns = Columns(chips: listArea.width >= 30, date: listArea.width >= 48, size: listArea.width >= 34)
+        if mode == .grid && !tooSmall {
+            self.scrollBar = scrollBar
+            grid = Grid(area: listArea)
+        } else {
+            self.scrollBar = Rect(x: scrollBar.x, y: scrollBar.y + 1, width: 1, height: scrollBar.height - 1)
+            grid = nil
+        }
     }
 }

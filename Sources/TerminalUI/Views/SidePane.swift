@@ -2,39 +2,23 @@ import PhotoBrowser
 import PhotoPickKit
 
 extension Screen {
-    /// The side pane: the current photo's name, the area the preview is drawn in (outlined at the
-    /// photo's aspect ratio until then), and its metadata rows.
-    func drawSidePane(_ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
+    /// The side pane: the current photo's name, its preview, and its metadata rows.
+    func drawSidePane(_ state: BrowserState, in rect: Rect, wants: inout [PreviewRequest], into canvas: inout Canvas) {
         for y in rect.y..<rect.maxY { canvas.draw("│", x: rect.x, y: y, style: theme.border) }
         let inner = Rect(x: rect.x + 2, y: rect.y, width: rect.width - 3, height: rect.height)
         guard let photo = state.currentPhoto, inner.width > 4 else { return }
         canvas.draw(TerminalText.sanitized(photo.filename), x: inner.x, y: inner.y, style: theme.title, limit: inner.width)
-        let previewHeight = min(inner.height * 2 / 5, max(4, inner.width / 2))
-        let preview = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: previewHeight)
-        drawPreviewArea(photo, in: preview, into: &canvas)
+        let preview = Self.sidePanePreview(in: rect)
+        drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: preview, wants: &wants, into: &canvas)
         let rowsArea = Rect(x: inner.x, y: preview.maxY + 1, width: inner.width, height: inner.maxY - preview.maxY - 1)
         drawMetadata(context.presenter.rows(for: photo, tags: state.tags), in: rowsArea, labelWidth: 10, into: &canvas)
     }
 
-    /// The photo's frame at its aspect ratio, centred, with its pixel size inside; cells are about
-    /// twice as tall as wide.
-    private func drawPreviewArea(_ photo: Photo, in rect: Rect, into canvas: inout Canvas) {
-        guard rect.height >= 3, rect.width >= 6 else { return }
-        var width = rect.width, height = rect.height
-        if let pixelWidth = photo.width, let pixelHeight = photo.height, pixelWidth > 0, pixelHeight > 0 {
-            // Columns per row that keep the photo's shape.
-            let aspect = Double(pixelWidth) / Double(pixelHeight) * 2
-            if Double(rect.width) / Double(rect.height) > aspect {
-                width = max(6, Int((Double(rect.height) * aspect).rounded()))
-            } else {
-                height = max(3, Int((Double(rect.width) / aspect).rounded()))
-            }
-        }
-        let frame = rect.centred(width: min(width, rect.width), height: min(height, rect.height))
-        canvas.drawBox(frame, style: theme.border)
-        let size = photo.width.flatMap { w in photo.height.map { "\(w.formatted()) × \($0.formatted())" } } ?? "size unknown"
-        let label = frame.width - 2 >= DisplayWidth.of(size) ? size : ""
-        canvas.draw(label, x: frame.x + (frame.width - DisplayWidth.of(label)) / 2, y: frame.y + frame.height / 2, style: theme.dim)
+    /// Where the side pane in `rect` shows the preview: below the name, two fifths of its height.
+    static func sidePanePreview(in rect: Rect) -> Rect {
+        let inner = Rect(x: rect.x + 2, y: rect.y, width: rect.width - 3, height: rect.height)
+        let previewHeight = min(inner.height * 2 / 5, max(4, inner.width / 2))
+        return Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: previewHeight)
     }
 
     /// Label and value rows; long values wrap while there is room, tags show as coloured chips.

@@ -64,6 +64,10 @@ public struct Theme: Sendable, Equatable {
     public var border: Style {
         depth == .monochrome ? .plain : Style(foreground: color(isLight ? 248 : 240, 7))
     }
+    /// The grey box where a preview cannot be shown.
+    public var noPreview: Style {
+        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 240 : 250, 0), background: color(isLight ? 252 : 239, 7))
+    }
     public var info: Style {
         depth == .monochrome ? .plain : Style(foreground: color(isLight ? 24 : 153, 6))
     }

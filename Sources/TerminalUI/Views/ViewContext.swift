@@ -12,6 +12,8 @@ public struct ViewContext: Sendable {
     public var presenter: MetadataPresenter
     /// Written as `~` in paths.
     public var homeDirectory: String
+    /// Decoded previews; without it, views show the placeholder where a preview would go.
+    public var previews: PreviewStore?
 
     public init(
         theme: Theme, keymap: Keymap = .standard, demo: Bool, presenter: MetadataPresenter = MetadataPresenter(),

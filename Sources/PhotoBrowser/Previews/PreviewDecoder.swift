@@ -1,0 +1,85 @@
+import CJPEG
+
+/// Why a preview could not be made; shown as a grey "no preview" box with this text.
+public enum PreviewError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The body is not a JPEG at all.
+    case notJPEG
+    /// The JPEG ends early or is damaged.
+    case corrupt(String)
+    /// The file declares more pixels than the decoder allows.
+    case tooLarge(width: Int, height: Int)
+    /// Fetching it failed; `message` is the client's one line.
+    case unavailable(String)
+    case outOfMemory
+
+    public var description: String {
+        switch self {
+        case .notJPEG: "not a JPEG"
+        case .corrupt: "damaged JPEG"
+        case .tooLarge(let width, let height): "too large (\(width)×\(height))"
+        case .unavailable(let message): message
+        case .outOfMemory: "out of memory"
+        }
+    }
+}
+
+/// What a decode found: the file's own size, its orientation and the DCT scale used.
+public struct PreviewDecodeInfo: Hashable, Sendable {
+    public var sourceSize: PixelSize
+    public var orientation: Int
+    /// The image was decoded at `scaleNumerator` / 8 before the area-averaging downscale.
+    public var scaleNumerator: Int
+    public var isProgressive: Bool
+}
+
+/// Decodes JPEGs into previews through the CJPEG target, so libjpeg's errors come back as values and
+/// never unwind through Swift.
+public struct PreviewDecoder: Sendable {
+    /// Like yazi's `image_alloc`: 2^27 pixels is 512 MB as RGBA, far past any camera, and refuses a
+    /// header that claims 65,535 × 65,535 before anything is allocated for it.
+    public static let defaultPixelLimit = 1 << 27
+
+    public var pixelLimit: Int
+
+    public init(pixelLimit: Int = Self.defaultPixelLimit) {
+        self.pixelLimit = pixelLimit
+    }
+
+    /// The image fitted inside `box` with its aspect kept (never enlarged), upright per its EXIF orientation.
+    public func decode(_ bytes: [UInt8], fitting box: PixelSize) throws(PreviewError) -> (image: PreviewImage, info: PreviewDecodeInfo) {
+        precondition(box.width > 0 && box.height > 0, "the box must not be empty")
+        var info = cjpeg_decode_info()
+        var output: UnsafeMutablePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 200)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            cjpeg_decode_fit(buffer.baseAddress, buffer.count, Int32(box.width), Int32(box.height), UInt64(pixelLimit),
+                             &output, &info, &message, message.count)
+        }
+        let text = String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
+        switch status {
+        case CJPEG_OK:
+            guard let output else { throw .outOfMemory }
+            defer { cjpeg_free(output) }
+            let count = Int(info.width) * Int(info.height) * 3
+            let image = PreviewImage(width: Int(info.width), height: Int(info.height), pixels: Array(UnsafeBufferPointer(start: output, count: count)))
+            return (image, Self.info(info))
+        case CJPEG_ERR_NOT_JPEG: throw .notJPEG
+        case CJPEG_ERR_TOO_MANY_PIXELS: throw .tooLarge(width: Int(info.source_width), height: Int(info.source_height))
+        case CJPEG_ERR_MEMORY: throw .outOfMemory
+        default: throw .corrupt(text)
+        }
+    }
+
+    /// The DCT scale numerator (of 8) libjpeg decodes at for a target size: the smallest that is still
+    /// at least as large.
+    public static func scaleNumerator(source: PixelSize, target: PixelSize) -> Int {
+        Int(cjpeg_scale_numerator(Int32(source.width), Int32(source.height), Int32(target.width), Int32(target.height)))
+    }
+
+    private static func info(_ info: cjpeg_decode_info) -> PreviewDecodeInfo {
+        PreviewDecodeInfo(
+            sourceSize: PixelSize(width: Int(info.source_width), height: Int(info.source_height)),
+            orientation: Int(info.orientation), scaleNumerator: Int(info.scale_numerator), isProgressive: info.progressive != 0
+        )
+    }
+}

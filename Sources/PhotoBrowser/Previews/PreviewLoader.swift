@@ -1,0 +1,146 @@
+import Foundation
+import PhotoPickKit
+
+/// Fetches, caches and decodes previews in the background, in the order the views want them.
+///
+/// The views call `want` with what they show now, most important first, then what is likely next.
+/// Work on anything no longer wanted is cancelled at once, and new work starts only after the wanted
+/// list has held still for the debounce, so holding a key never builds a backlog. Finished previews
+/// land in `store`, and `updates` yields after each one so the screen can be drawn again.
+public actor PreviewLoader {
+    public typealias Fetch = @Sendable (_ photoID: Int) async throws(APIError) -> FetchedVariant
+
+    /// The decoded previews, for the views to read synchronously.
+    public nonisolated let store: PreviewStore
+    /// Yields after each preview lands in the store.
+    public nonisolated let updates: AsyncStream<Void>
+
+    private let fetch: Fetch
+    private let disk: PreviewDiskCache?
+    private let variant: String
+    private let decoder: PreviewDecoder
+    private let debounce: Duration
+    private let maximumJobs: Int
+    private let continuation: AsyncStream<Void>.Continuation
+
+    private var wanted: [PreviewRequest] = []
+    private var running: [PreviewRequest: Task<Void, Never>] = [:]
+    private var timer: Task<Void, Never>?
+    /// Work started and work cancelled before it finished, for tests and the benchmark.
+    public private(set) var started = 0
+    public private(set) var cancelled = 0
+
+    /// - Parameters:
+    ///   - fetch: gets a photo's `variant` from the server; normally `APIClient.fetchVariant`.
+    ///   - disk: the disk cache, or nil to keep nothing on disk.
+    ///   - debounce: how long the wanted list must hold still before new work starts.
+    ///   - maximumJobs: previews fetched and decoded at once.
+    public init(
+        variant: DownloadSize = .web, store: PreviewStore = PreviewStore(), disk: PreviewDiskCache?,
+        decoder: PreviewDecoder = PreviewDecoder(), debounce: Duration = .milliseconds(30), maximumJobs: Int = 2,
+        fetch: @escaping Fetch
+    ) {
+        self.variant = variant.rawValue
+        self.store = store
+        self.disk = disk
+        self.decoder = decoder
+        self.debounce = debounce
+        self.maximumJobs = maximumJobs
+        self.fetch = fetch
+        (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// A loader that fetches through `client`, so the pacer, retries and key rules apply.
+    public init(client: APIClient, disk: PreviewDiskCache?, store: PreviewStore = PreviewStore()) {
+        self.init(store: store, disk: disk) { photoID async throws(APIError) in
+            try await client.fetchVariant(photoID: photoID, size: .web)
+        }
+    }
+
+    /// Replaces what is wanted, most important first. Work on previews not in `requests` is cancelled
+    /// now; new work starts once the list has stayed the same for the debounce.
+    public func want(_ requests: [PreviewRequest]) {
+        var seen = Set<PreviewRequest>()
+        let missing = requests.filter { seen.insert($0).inserted && !store.contains($0) }
+        for (request, task) in running where !seen.contains(request) {
+            task.cancel()
+            running[request] = nil
+            cancelled += 1
+        }
+        guard missing != wanted else { return }
+        wanted = missing
+        timer?.cancel()
+        guard !missing.isEmpty else { return }
+        let debounce = self.debounce
+        timer = Task { [weak self] in
+            do {
+                try await Task.sleep(for: debounce)
+            } catch {
+                return
+            }
+            await self?.startWork()
+        }
+    }
+
+    /// Stops all work; nothing lands in the store afterwards.
+    public func stop() {
+        timer?.cancel()
+        for task in running.values { task.cancel() }
+        running = [:]
+        wanted = []
+        continuation.finish()
+    }
+
+    /// Whether anything is being fetched or decoded.
+    public var isBusy: Bool { !running.isEmpty }
+
+    private func startWork() {
+        while running.count < maximumJobs,
+              let next = wanted.first(where: { running[$0] == nil && !store.contains($0) }) {
+            started += 1
+            running[next] = Task { [weak self] in
+                guard let self else { return }
+                let state = await self.load(next)
+                await self.finish(next, state)
+            }
+        }
+    }
+
+    private func finish(_ request: PreviewRequest, _ state: PreviewState?) {
+        guard running[request] != nil else { return }  // cancelled meanwhile: its result is stale
+        running[request] = nil
+        wanted.removeAll { $0 == request }
+        if let state {
+            store.store(state, for: request)
+            continuation.yield()
+        }
+        startWork()
+    }
+
+    /// The bytes from the disk cache or the server, decoded to the request's box; nil when cancelled.
+    private nonisolated func load(_ request: PreviewRequest) async -> PreviewState? {
+        let bytes: [UInt8]
+        if let cached = disk?.bytes(photoID: request.photoID, variant: variant) {
+            bytes = cached.bytes
+        } else {
+            let fetched: FetchedVariant
+            do {
+                fetched = try await fetch(request.photoID)
+            } catch .cancelled {
+                return nil
+            } catch {
+                return Task.isCancelled ? nil : .failed(.unavailable(error.userMessage))
+            }
+            if Task.isCancelled { return nil }
+            // A disk that is full or read-only costs the cache, not the preview.
+            try? disk?.store(photoID: request.photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
+            bytes = fetched.bytes
+        }
+        if Task.isCancelled { return nil }
+        do {
+            return .loaded(try decoder.decode(bytes, fitting: request.box).image)
+        } catch {
+            return .failed(error)
+        }
+    }
+}

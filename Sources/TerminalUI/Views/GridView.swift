@@ -1,0 +1,70 @@
+import PhotoBrowser
+import PhotoPickKit
+
+extension Screen {
+    /// The contact sheet: a tile per photo with its thumbnail, mark and name, and tag chips. The
+    /// current tile is framed; selection and the visual range colour the name as in the list.
+    /// Thumbnails are wanted nearest the cursor first.
+    func drawGrid(_ state: BrowserState, _ grid: ScreenLayout.Grid, scrollBar: Rect, wants: inout [PreviewRequest], into canvas: inout Canvas) {
+        let list = state.list
+        guard list.count > 0 else {
+            drawEmptyList(state, in: grid.area, into: &canvas)
+            return
+        }
+        let first = grid.firstRow(top: list.top, cursor: list.cursor)
+        let visual = state.visualRange.map { min($0.anchor, list.cursor)...max($0.anchor, list.cursor) }
+        var tiles: [(distance: Int, request: PreviewRequest)] = []
+        for row in 0..<grid.rows {
+            for column in 0..<grid.columns {
+                let position = (first + row) * grid.columns + column
+                guard position < list.count else { break }
+                let index = list.libraryIndex(at: position)
+                var requests: [PreviewRequest] = []
+                drawTile(
+                    state.library[index], tags: state.tags, selected: state.selection.contains(index),
+                    current: position == list.cursor, inVisualRange: visual?.contains(position) ?? false,
+                    tile: grid.tile(row: row, column: column), grid: grid, wants: &requests, into: &canvas
+                )
+                tiles += requests.map { (abs(position - list.cursor), $0) }
+            }
+        }
+        wants += tiles.sorted { $0.distance < $1.distance }.map(\.request)
+        drawScrollBar(top: first * grid.columns, visible: grid.rows * grid.columns, total: list.count, in: scrollBar, into: &canvas)
+    }
+
+    private func drawTile(
+        _ photo: LibraryPhoto, tags: TagCatalog, selected: Bool, current: Bool, inVisualRange: Bool, tile: Rect,
+        grid: ScreenLayout.Grid, wants: inout [PreviewRequest], into canvas: inout Canvas
+    ) {
+        if current { canvas.drawBox(tile, style: theme.title) }
+        drawPreview(
+            photoID: photo.id, pixelWidth: photo.pixelWidth, pixelHeight: photo.pixelHeight,
+            in: grid.thumbnail(in: tile), wants: &wants, into: &canvas
+        )
+        let inner = tile.inset(1)
+        let nameY = tile.y + 1 + grid.thumbnailRows
+        guard nameY < tile.maxY - 1 else { return }
+        var base = theme.text
+        if inVisualRange { base = theme.visualRow }
+        if current { base = theme.currentRow }
+        let nameRow = Rect(x: inner.x, y: nameY, width: inner.width, height: 1)
+        canvas.fill(nameRow, style: base)
+        var mark = selected ? theme.selectedMark : base
+        mark.background = base.background
+        if current { mark.attributes.formUnion(base.attributes) }
+        let monochrome = theme.depth == .monochrome
+        canvas.draw(selected ? (monochrome ? "*" : "●") : " ", x: nameRow.x, y: nameY, style: mark)
+        var nameStyle = selected && !current ? theme.selectedText.on(base.background) : base
+        if selected && monochrome { nameStyle.attributes.insert(.bold) }
+        canvas.draw(TerminalText.sanitized(photo.filename), x: nameRow.x + 2, y: nameY, style: nameStyle, limit: nameRow.width - 2)
+        let chipsY = nameY + 1
+        guard chipsY < tile.maxY - 1 else { return }
+        var x = inner.x + 2
+        for tagID in photo.tagIDs {
+            guard let tag = tags.tag(id: tagID) else { continue }
+            let room = inner.maxX - x
+            guard room > 2 else { break }
+            x += drawChip(tag, x: x, y: chipsY, limit: room, into: &canvas) + 1
+        }
+    }
+}

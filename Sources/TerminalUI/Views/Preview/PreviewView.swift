@@ -1,0 +1,133 @@
+import PhotoBrowser
+import PhotoPickKit
+
+extension Screen {
+    /// Draws a photo's preview in `area`: the image once decoded, until then an outline at the photo's
+    /// aspect ratio, and a grey "no preview" box when it cannot be shown. The request for it is
+    /// appended to `wants`, for the loader.
+    func drawPreview(
+        photoID: Int, pixelWidth: Int?, pixelHeight: Int?, in area: Rect, wants: inout [PreviewRequest],
+        into canvas: inout Canvas
+    ) {
+        guard area.width >= 2, area.height >= 1 else { return }
+        let request = PreviewRequest(photoID: photoID, box: ImagePainter.pixelBox(for: area))
+        wants.append(request)
+        switch context.previews?.state(for: request) {
+        case .loaded(let image)?:
+            ImagePainter.draw(image, in: area, theme: theme, into: &canvas)
+        case .failed(let error)?:
+            drawNoPreview(TerminalText.sanitized(error.description), pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas)
+        case nil:
+            drawPlaceholder(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas)
+        }
+    }
+
+    /// The frame an image of the photo's shape would fill in `area`; cells are about twice as tall as wide.
+    func previewFrame(pixelWidth: Int?, pixelHeight: Int?, in area: Rect) -> Rect {
+        var width = area.width, height = area.height
+        if let pixelWidth, let pixelHeight, pixelWidth > 0, pixelHeight > 0 {
+            let aspect = Double(pixelWidth) / Double(pixelHeight) * 2  // columns per row that keep the shape
+            if Double(area.width) / Double(area.height) > aspect {
+                width = max(2, Int((Double(area.height) * aspect).rounded()))
+            } else {
+                height = max(1, Int((Double(area.width) / aspect).rounded()))
+            }
+        }
+        return area.centred(width: min(width, area.width), height: min(height, area.height))
+    }
+
+    /// Until the image arrives: its outline with the pixel size, so the layout does not jump.
+    private func drawPlaceholder(pixelWidth: Int?, pixelHeight: Int?, in area: Rect, into canvas: inout Canvas) {
+        let frame = previewFrame(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area)
+        guard frame.height >= 3, frame.width >= 6 else {
+            canvas.fill(frame, style: theme.dim)
+            canvas.draw("…", x: frame.x + frame.width / 2, y: frame.y + frame.height / 2, style: theme.dim)
+            return
+        }
+        canvas.drawBox(frame, style: theme.border)
+        let size = pixelWidth.flatMap { w in pixelHeight.map { "\(w.formatted()) × \($0.formatted())" } }
+        let lines = ["loading…", size].compactMap { $0 }.filter { DisplayWidth.of($0) <= frame.width - 2 }
+        let top = frame.y + (frame.height - lines.count) / 2
+        for (offset, line) in lines.enumerated() where top + offset < frame.maxY - 1 {
+            canvas.draw(line, x: frame.x + (frame.width - DisplayWidth.of(line)) / 2, y: top + offset, style: theme.dim)
+        }
+    }
+
+    /// A grey box saying there is no preview, and why when there is room.
+    private func drawNoPreview(_ reason: String, pixelWidth: Int?, pixelHeight: Int?, in area: Rect, into canvas: inout Canvas) {
+        let frame = previewFrame(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area)
+        canvas.fill(frame, style: theme.noPreview)
+        let lines = ["no preview"] + (frame.height >= 3 ? Formatting.wrap(reason, width: max(1, frame.width - 2), maxLines: frame.height - 2) : [])
+        let top = frame.y + (frame.height - lines.count) / 2
+        for (offset, line) in lines.enumerated() {
+            canvas.draw(line, x: frame.x + max(0, (frame.width - DisplayWidth.of(line)) / 2), y: top + offset, style: theme.noPreview, limit: frame.width)
+        }
+    }
+
+    // MARK: Fetching ahead
+
+    /// How many photos ahead of the cursor previews are fetched, in the direction it last moved.
+    static let prefetchCount = 3
+
+    /// Previews likely to be wanted next: the next few photos the way the cursor last moved, at the
+    /// size they will be shown; in the grid, the row of tiles beyond the edge of the sheet.
+    public func prefetch(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout) -> [PreviewRequest] {
+        let list = state.list
+        guard list.count > 0, !layout.tooSmall else { return [] }
+        switch ui.overlay {
+        case .queue?, .details?: return []  // they cover the body
+        default: break
+        }
+        func request(_ position: Int, _ area: Rect) -> PreviewRequest? {
+            guard position >= 0, position < list.count else { return nil }
+            return PreviewRequest(photoID: state.library[list.libraryIndex(at: position)].id, box: ImagePainter.pixelBox(for: area))
+        }
+        if ui.fullPreview {
+            let area = layout.body.splitBottom(1).1
+            return (1...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
+        }
+        if let grid = layout.grid {
+            let first = grid.firstRow(top: list.top, cursor: list.cursor)
+            let row = ui.travel > 0 ? first + grid.rows : first - 1
+            let area = grid.thumbnail(in: grid.tile(row: 0, column: 0))
+            return (0..<grid.columns).compactMap { request(row * grid.columns + $0, area) }
+        }
+        guard let pane = layout.sidePane else { return [] }
+        let area = Self.sidePanePreview(in: pane)
+        return (1...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
+    }
+
+    // MARK: Full screen
+
+    /// `p`: the current photo as large as the body allows, with a caption: position, mark, name, tags.
+    func drawFullPreview(_ state: BrowserState, in body: Rect, wants: inout [PreviewRequest], into canvas: inout Canvas) {
+        guard let photo = state.currentPhoto, let index = state.list.currentIndex else {
+            canvas.draw("No photo to show.", x: body.x + 2, y: body.y + 1, style: theme.dim)
+            return
+        }
+        let (caption, imageArea) = body.splitBottom(1)
+        drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, wants: &wants, into: &canvas)
+        let selected = state.selection.contains(index)
+        var x = caption.x + 1
+        x += canvas.draw("\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())", x: x, y: caption.y, style: theme.dim) + 1
+        if selected { x += canvas.draw(theme.depth == .monochrome ? "*" : "●", x: x, y: caption.y, style: theme.selectedMark) + 1 }
+        x += canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: caption.y, style: selected ? theme.selectedText : theme.title, limit: caption.maxX - x) + 2
+        for tagID in photo.tagIDs {
+            guard x < caption.maxX - 2, let tag = state.tags.tag(id: tagID) else { continue }
+            x += drawChip(tag, x: x, y: caption.y, limit: caption.maxX - x, into: &canvas) + 1
+        }
+        let hint = "\(context.keymap.hint(.preview)) or esc returns"
+        if caption.maxX - x > DisplayWidth.of(hint) + 1 { canvas.drawRight(hint, maxX: caption.maxX - 1, y: caption.y, style: theme.dim, limit: DisplayWidth.of(hint)) }
+    }
+
+    /// A tag as a coloured dot and its name; returns the columns drawn.
+    @discardableResult
+    func drawChip(_ tag: PhotoPickKit.Tag, x: Int, y: Int, limit: Int, background: TerminalColor = .terminalDefault, into canvas: inout Canvas) -> Int {
+        guard limit > 2 else { return 0 }
+        let dot = theme.depth == .monochrome ? "#" : "●"
+        var style = Style(foreground: theme.tagColor(tag.color.flatMap(TagColor.init(hex:))))
+        style.background = background
+        canvas.draw(dot, x: x, y: y, style: style)
+        return 1 + canvas.draw(TerminalText.sanitized(tag.name), x: x + 1, y: y, style: theme.text.on(background), limit: limit - 1)
+    }
+}
