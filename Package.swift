@@ -145,6 +145,7 @@ let package = Package(
         .testTarget(
             name: "PhotoBrowserTests",
             dependencies: [
+                "CJPEG",
                 "PhotoBrowser",
                 "PhotoPickKit",
                 "PhotoPickServer",

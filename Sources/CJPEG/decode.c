@@ -5,6 +5,8 @@
 
 #include "internal.h"
 
+#include <jerror.h>
+
 int cjpeg_scale_numerator(int source_width, int source_height, int target_width, int target_height) {
     for (int n = 1; n < 8; n++) {
         // libjpeg sizes a DCT-scaled output by rounding up: jdiv_round_up(size * n, 8).
@@ -181,10 +183,17 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     cinfo.err = cjpeg_errors(&errors);
     if (setjmp(errors.escape)) {
         copy_message(message, message_capacity, errors.message);
+        // Past libjpeg's own limit of 65,500 per side: a claim too large, like one past ours.
+        int too_big = errors.base.msg_code == JERR_IMAGE_TOO_BIG;
+        if (too_big) {
+            info->source_width = (int)cinfo.image_width;
+            info->source_height = (int)cinfo.image_height;
+        }
         jpeg_destroy_decompress(&cinfo);
         free_buffers(&buffers);
-        return CJPEG_ERR_CORRUPT;
+        return too_big ? CJPEG_ERR_TOO_MANY_PIXELS : CJPEG_ERR_CORRUPT;
     }
+    memset(info, 0, sizeof(*info));
     begin(&cinfo, data, length, info);
     if ((uint64_t)cinfo.image_width * (uint64_t)cinfo.image_height > max_pixels) {
         char text[160];

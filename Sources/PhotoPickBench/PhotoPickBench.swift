@@ -7,7 +7,10 @@ struct PhotoPickBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photopick-bench",
         abstract: "Measure photopick against reference tools, side by side in one run.",
-        subcommands: [ListBenchmark.self, DownloadBenchmark.self, ModelBenchmark.self, RenderBenchmark.self, ServerHelper.self, WalkHelper.self, DownloadHelper.self, ModelHelper.self]
+        subcommands: [
+            ListBenchmark.self, DownloadBenchmark.self, ModelBenchmark.self, RenderBenchmark.self, PreviewBenchmark.self,
+            ServerHelper.self, WalkHelper.self, DownloadHelper.self, ModelHelper.self, ScrollHelper.self,
+        ]
     )
 }
 

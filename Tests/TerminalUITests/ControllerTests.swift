@@ -10,6 +10,7 @@ import Testing
     struct Harness {
         var state = Fixture.state()
         var controller = Controller()
+        var width = 120, height = 40
         var layout = ScreenLayout(width: 120, height: 40, showsStrip: false)
         var quit = false
 
@@ -32,6 +33,9 @@ import Testing
                 for follow in controller.observe(event) { _ = state.apply(follow) }
             }
             quit = quit || outcome.quit
+            // As the app does before each frame: the layout follows the mode, and the list its page.
+            layout = ScreenLayout(width: width, height: height, showsStrip: false, mode: controller.ui.mode)
+            for event in controller.layoutChanged(layout) { _ = state.apply(event) }
         }
 
         var currentName: String? { state.currentPhoto?.filename }
@@ -168,6 +172,7 @@ import Testing
 
     @Test func belowTheMinimumSizeOnlyQuittingWorks() {
         var harness = Harness()
+        (harness.width, harness.height) = (30, 8)
         harness.layout = ScreenLayout(width: 30, height: 8, showsStrip: false)
         harness.press(.character("j"), .character(" "), .character("1"))
         harness.send(.mouse(MouseEvent(.click, x: 1, y: 3)))

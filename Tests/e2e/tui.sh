@@ -87,7 +87,7 @@ fail() {
   echo "not ok $((CHECKS + 1)) - $*" >&2
   show_pane
   if [ -n "$RUN" ] && [ -f "$RUN/code" ]; then echo "# photopick exited with $(cat "$RUN/code")" >&2; fi
-  local log=$XDG/state/photopick/photopick.log
+  local log=${RUN_LOG:-$XDG/state/photopick/photopick.log}   # RUN_LOG: a scenario with its own XDG directories
   if [ -f "$log" ]; then echo "---- last lines of $log ----" >&2; tail -n 15 "$log" >&2; fi
   echo "# FAILED after $CHECKS passing checks ($((SECONDS - START)) s)" >&2
   exit 1
@@ -333,8 +333,8 @@ verify_server_state() {
   stop_server
 }
 
-# download_listing: every entry in the download folder, hidden ones included.
-download_listing() { (cd "$DOWNLOADS" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort); }
+# download_listing [DIR]: every entry in the download folder (DIR, or $DOWNLOADS), hidden ones included.
+download_listing() { (cd "${1:-$DOWNLOADS}" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort); }
 
 # snapshot_downloads OUT: SHA-256, then name, inode, size and mtime, of every downloaded file, into OUT.
 snapshot_downloads() {
@@ -558,5 +558,149 @@ quit_with_q
 expect_exit 0
 expect_same_tty --ignore-size
 end_session
+
+# ---- Scenario 6: the contact sheet -----------------------------------------------------------
+echo "# scenario 6: grid on a fresh library: thumbnails, 2-D moves, select 2 tiles, download, full-screen preview, back"
+# Its own XDG directories, so the demo library, the state and the preview cache start empty. The
+# download folder is where XDG_DOWNLOAD_DIR leads, and is also given as --download-dir (launch
+# always passes one). VAR=VALUE given to launch come after the shared ones, so they win.
+S6=$TMP/s6
+S6_XDG=$S6/xdg
+S6_DEMO_DATA=$S6_XDG/data/photopick/demo
+S6_PREVIEWS=$S6_XDG/cache/photopick/previews
+S6_DOWNLOADS=$S6/downloads/photopick
+mkdir -p "$S6_XDG/data" "$S6_XDG/state" "$S6_XDG/config" "$S6_XDG/cache" "$S6_DOWNLOADS"
+RUN_LOG=$S6_XDG/state/photopick/photopick.log
+launch s6 "$S6_DOWNLOADS" \
+  "XDG_DATA_HOME=$S6_XDG/data" "XDG_STATE_HOME=$S6_XDG/state" "XDG_CONFIG_HOME=$S6_XDG/config" \
+  "XDG_CACHE_HOME=$S6_XDG/cache" "XDG_DOWNLOAD_DIR=$S6/downloads"
+wait_for "/2,000" 90
+grep -qF "demo library: 2000 photos in $S6_DEMO_DATA, served at http://127.0.0.1:" "$RUN_LOG" \
+  || fail "s6: the log has no 'demo library: 2000 photos in $S6_DEMO_DATA' line"
+ok "s6: a fresh demo library made in the scenario's own \$XDG_DATA_HOME lists all 2,000 photos"
+
+# At 120x40 the sheet is 5 tiles of 23 columns across, and 3 rows of 11 lines (7 thumbnail rows, the
+# mark and name, the tag chips, the frame) below the header. Only the current tile is framed, and
+# thumbnails are at most 21 columns wide.
+tm send-keys -t s6 Tab
+wait_for_re '┌(─){21}┐'
+wait_for "▀" 10
+! pane | grep -qE 'Name +Taken' || fail "s6: the list's column titles are still drawn in the grid"
+ok "s6: Tab shows the contact sheet: the current tile framed, thumbnails drawn (▀), no column titles"
+
+tm send-keys -t s6 l
+wait_for_re ' 2/2,000$'
+ok "s6: l moves one tile right, to 2/2,000"
+tm send-keys -t s6 j
+wait_for_re ' 7/2,000$'
+ok "s6: j moves one row of 5 tiles down, to 7/2,000"
+
+tm send-keys -t s6 Space Space
+wait_for "2 selected"
+wait_for_re ' 9/2,000$'
+header=$(pane | head -n 1)
+grep -qF "2 selected" <<<"$header" || fail "s6: the header does not say '2 selected': $header"
+ok "s6: space x2 selects 2 tiles and leaves the cursor on 9/2,000 ($(grep -oE '2 selected( \([^)]*\))?' <<<"$header"))"
+
+# Marked tiles carry "● " before the name (a tag chip is ● with no space); where the mark is gives
+# the tile's position, as the sheet still starts at the first row.
+mapfile -t MARKED < <(pane | python3 -c '
+import re, sys, unicodedata
+
+def width(text):
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+for number, line in enumerate(sys.stdin.read().split("\n")):
+    if number == 0:
+        continue
+    for m in re.finditer(r"(?:^|(?<=[ │]))● (\S(?:.*?\S)?)(?= {2,}|│| *$)", line):
+        column = width(line[:m.start()])
+        print(f"{(number - 1) // 11 * 5 + column // 23 + 1}\t{m.group(1)}")
+' | LC_ALL=C sort -n)
+[ "$(printf '%s\n' "${MARKED[@]%%$'\t'*}" | paste -sd ' ')" = "7 8" ] \
+  || fail "s6: expected the tiles at 7 and 8 to be marked, found: $(printf '[%s] ' "${MARKED[@]}")"
+GRID_SELECTED=("${MARKED[@]#*$'\t'}")
+ok "s6: the marked tiles are 7 and 8 (${GRID_SELECTED[*]})"
+
+tm send-keys -t s6 d
+wait_for "Downloads finished: 2 fetched" 120
+status=$(pane | grep -F "Downloads finished:")
+grep -qF "2 fetched, 0 already there, 0 failed." <<<"$status" || fail "s6: unexpected download summary: $status"
+wait_for_re '↓ 2 done .*100%'
+ok "s6: d downloads the 2 photos ($(sed 's/^ *//; s/ *[0-9]*\/[0-9,]*$//' <<<"$status"))"
+
+# The full-screen picture is wider than any thumbnail (21 columns) once it has loaded.
+tm send-keys -t s6 p
+wait_for "p or esc returns"
+wait_for_re '(▀){30,}' 10
+caption=$(pane | grep -F "p or esc returns")
+grep -qE '^ 9/2,000 ' <<<"$caption" || fail "s6: the preview's caption does not start with the position 9/2,000: $caption"
+! pane | grep -qF '┌' || fail "s6: a frame (┌) is still drawn over the full-screen preview"
+ok "s6: p shows photo 9 full screen (▀ wider than a tile), caption '$(sed 's/^ *//; s/  \+/ … /' <<<"$caption")'"
+
+tm send-keys -t s6 Escape
+wait_gone "p or esc returns"
+wait_for_re '┌(─){21}┐'
+ok "s6: Esc returns from the preview to the contact sheet (current tile framed again)"
+
+tm send-keys -t s6 Tab
+wait_for_re 'Name +Taken'
+mapfile -t LIST_SELECTED < <(pane | python3 -c '
+import re, sys
+for line in sys.stdin:
+    m = re.match(r"^ [●*] .{3}(\S.*?)\s{2,}\d{4}-\d\d-\d\d ", line)
+    if m:
+        print(m.group(1))
+')
+[ "$(printf '%s\n' "${LIST_SELECTED[@]}")" = "$(printf '%s\n' "${GRID_SELECTED[@]}")" ] \
+  || fail "s6: the list marks ${LIST_SELECTED[*]}, the grid marked ${GRID_SELECTED[*]}"
+ok "s6: Tab returns to the list: column titles back, the same 2 rows marked (${LIST_SELECTED[*]})"
+
+quit_with_q
+expect_exit 0
+expect_same_tty
+end_session
+
+mapfile -t S6_DOWNLOADED < <(download_listing "$S6_DOWNLOADS")
+[ "${#S6_DOWNLOADED[@]}" = 2 ] \
+  || fail "s6: expected exactly 2 entries in the download folder, found ${#S6_DOWNLOADED[@]}: ${S6_DOWNLOADED[*]}"
+for name in "${S6_DOWNLOADED[@]}"; do
+  [[ $name != *.part ]] || fail "s6: a .part file was left behind: $name"
+  [ -f "$S6_DOWNLOADS/$name" ] || fail "s6: $name in the download folder is not a regular file"
+done
+[ "$(printf '%s\n' "${S6_DOWNLOADED[@]}")" = "$(printf '%s\n' "${LIST_SELECTED[@]}" | LC_ALL=C sort)" ] \
+  || fail "s6: downloaded ${S6_DOWNLOADED[*]}, but selected ${LIST_SELECTED[*]}"
+ok "s6: exactly 2 files downloaded to \$XDG_DOWNLOAD_DIR/photopick, no .part left, named as the marked tiles"
+
+previews=$(find "$S6_PREVIEWS" -maxdepth 1 -type f -name '*.jpg' 2>/dev/null | wc -l)
+[ "$previews" -ge 1 ] || fail "s6: no .jpg preview under $S6_PREVIEWS"
+ok "s6: the preview cache \$XDG_CACHE_HOME/photopick/previews holds $previews .jpg files"
+
+# With the browser closed, serve its data directory: each file is the server's original, byte for byte.
+start_server s6 "$S6_DEMO_DATA"
+ok "s6: photopick serve on the scenario's demo data answers at $API"
+python3 "$TMP/api.py" "$API" "$KEY" "$TMP/library-s6.json" || fail "s6: could not read the library from $API"
+chosen=$(python3 - "$TMP/library-s6.json" "${S6_DOWNLOADED[@]}" <<'EOF'
+import json, sys
+
+library = json.load(open(sys.argv[1]))
+for name in sys.argv[2:]:
+    matches = [p for p in library["photos"] if p["filename"] == name]
+    if len(matches) != 1:
+        raise SystemExit(f"{len(matches)} photos on the server are named {name!r}, expected 1")
+    print(f"{matches[0]['id']}\t{matches[0]['bytes']}\t{name}")
+EOF
+) || fail "s6: the downloaded names do not map to photos on the server (above)"
+mkdir -p "$TMP/originals-s6"
+while IFS=$'\t' read -r id bytes name; do
+  original=$TMP/originals-s6/$id
+  curl -fsSL --max-time 60 -H "Authorization: Bearer $KEY" -o "$original" "$API/photos/$id/download" \
+    || fail "s6: could not fetch the original of photo $id"
+  [ "$(stat -c %s "$original")" = "$bytes" ] || fail "s6: the server's original of photo $id is not $bytes bytes"
+  cmp -s "$original" "$S6_DOWNLOADS/$name" || fail "s6: $S6_DOWNLOADS/$name differs from the original of photo $id"
+  ok "s6: $name is byte-identical to the server's original of photo $id ($bytes bytes)"
+done <<<"$chosen"
+stop_server
+RUN_LOG=""
 
 echo "# all $CHECKS checks passed in $((SECONDS - START)) s"

@@ -54,7 +54,8 @@ public final class PreviewStore: Sendable {
         cache.withLockedValue { $0.peek(request) != nil }
     }
 
-    func store(_ state: PreviewState, for request: PreviewRequest) {
+    /// Keeps a finished preview; the least recently used go when the bytes would pass the limit.
+    public func store(_ state: PreviewState, for request: PreviewRequest) {
         let entry: Entry
         let cost: Int
         switch state {

@@ -63,15 +63,28 @@ enum Fixture {
 
     /// Renders like the app does: the list is told its height first.
     static func render(
-        _ state: BrowserState, ui: UIState = UIState(), width: Int, height: Int, depth: Theme.Depth = .colors256, demo: Bool = true
+        _ state: BrowserState, ui: UIState = UIState(), width: Int, height: Int, depth: Theme.Depth = .colors256, demo: Bool = true,
+        previews: PreviewStore? = nil
     ) -> (Canvas, ScreenLayout) {
-        var state = state
-        let screen = Screen(context: context(depth, demo: demo))
-        var controller = Controller()
-        for event in controller.layoutChanged(screen.layout(width: width, height: height, state: state)) { _ = state.apply(event) }
-        var canvas = Canvas(width: width, height: height)
-        let layout = screen.render(state, ui, into: &canvas)
+        let (canvas, layout, _) = renderWanting(state, ui: ui, width: width, height: height, depth: depth, demo: demo, previews: previews)
         return (canvas, layout)
+    }
+
+    /// Renders like `render`, and returns the previews the frame wanted too.
+    static func renderWanting(
+        _ state: BrowserState, ui: UIState = UIState(), width: Int, height: Int, depth: Theme.Depth = .colors256, demo: Bool = true,
+        previews: PreviewStore? = nil
+    ) -> (Canvas, ScreenLayout, [PreviewRequest]) {
+        var state = state
+        var context = context(depth, demo: demo)
+        context.previews = previews
+        let screen = Screen(context: context)
+        var controller = Controller()
+        for event in controller.layoutChanged(screen.layout(width: width, height: height, state: state, mode: ui.mode)) { _ = state.apply(event) }
+        var canvas = Canvas(width: width, height: height)
+        var wants: [PreviewRequest] = []
+        let layout = screen.render(state, ui, into: &canvas, wants: &wants)
+        return (canvas, layout, wants)
     }
 
     /// The sizes every view is checked at, and the colour depths.

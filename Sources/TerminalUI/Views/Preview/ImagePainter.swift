@@ -3,13 +3,13 @@ import PhotoBrowser
 /// Draws decoded pixels into the canvas. In colour each cell shows two pixels stacked, `▀` with the
 /// upper pixel as foreground and the lower as background, so a cell about twice as tall as wide holds
 /// two square pixels. In monochrome each cell is a character from a density ramp.
-enum ImagePainter {
+public enum ImagePainter {
     /// From sparse to dense; on a dark background dense reads as bright.
     static let ramp: [String] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
     static let upperHalf = "▀"
 
     /// The pixels an image may have to fill `area`: one per column, two per row.
-    static func pixelBox(for area: Rect) -> PixelSize {
+    public static func pixelBox(for area: Rect) -> PixelSize {
         PixelSize(width: max(1, area.width), height: max(1, area.height * 2))
     }
 
@@ -21,7 +21,7 @@ enum ImagePainter {
     }
 
     /// Draws `image` centred in `area`.
-    static func draw(_ image: PreviewImage, in area: Rect, theme: Theme, into canvas: inout Canvas) {
+    public static func draw(_ image: PreviewImage, in area: Rect, theme: Theme, into canvas: inout Canvas) {
         let frame = frame(of: image, in: area)
         guard frame.width > 0, frame.height > 0 else { return }
         // When the image is larger than the area (a preview made for a larger pane), show its middle.

@@ -1,0 +1,261 @@
+import ArgumentParser
+import Foundation
+import PhotoBrowser
+import PhotoPickKit
+import PhotoPickServer
+import TerminalUI
+
+/// `preview`: decoding and drawing previews. A web variant and a 24 MP JPEG decoded and drawn into
+/// 100×50 cells, the latter against `djpeg -scale 1/8` and `chafa`; a grid frame of 24 thumbnails from
+/// the memory cache, rendered and presented through the ncurses driver; and the peak memory of a client
+/// scrolling through 1,000 side-pane previews.
+struct PreviewBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview", abstract: "Preview decode and draw time against djpeg and chafa, grid frame time, and memory while scrolling."
+    )
+
+    @OptionGroup var options: BenchOptions
+
+    @Option(help: "Previews scrolled through for the memory figure.")
+    var previews = 1_000
+
+    @Option(help: "Grid frames measured per round.")
+    var frames = 500
+
+    /// The canvas previews are drawn into, as a large pane would show them.
+    static let area = Rect(x: 0, y: 0, width: 100, height: 50)
+
+    @MainActor
+    func run() async throws {
+        try Installer.ensure(["djpeg": "libjpeg-turbo-progs", "chafa": "chafa"])
+        let scratch = try scratchDirectory("preview")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // First, so nothing else this run does is running while the client's memory is measured.
+        let scrolling = try scroll(scratch)
+
+        let web = try DemoImage.jpeg(seed: 7, width: 1024, height: 683, quality: 85)
+        note("encoding a 6000×4000 JPEG (a few seconds)")
+        let large = try DemoImage.jpeg(seed: 11, width: 6000, height: 4000, quality: 90)
+        let file = scratch.appending(path: "24mp.jpg")
+        try Data(large).write(to: file)
+        var webTimes: [Double] = [], largeTimes: [Double] = [], djpegTimes: [Double] = [], chafaTimes: [Double] = []
+        for round in 1...options.rounds {
+            note("round \(round) of \(options.rounds): web variant, then 24 MP against djpeg and chafa")
+            webTimes += try drawTimes(web, iterations: 200)
+            largeTimes += try drawTimes(large, iterations: 15)
+            djpegTimes += try (0..<15).map { _ in try toolTime("djpeg", ["-scale", "1/8", "-outfile", "/dev/null", file.path]) }
+            chafaTimes += try (0..<15).map { _ in try toolTime("chafa", ["--size", "100x50", "--format", "symbols", file.path]) }
+        }
+        let gridTimes = try gridFrameTimes()
+
+        let webMedian = median(webTimes), ours = median(largeTimes), djpeg = median(djpegTimes), chafa = median(chafaTimes)
+        let grid = median(gridTimes)
+        Report.print([
+            Figure(name: "web variant decode+draw", value: webMedian, unit: "ms", reference: "budget", referenceValue: 10,
+                   ratio: webMedian / 10, target: "<= 10 ms", met: webMedian <= 10),
+            Figure(name: "24 MP decode+draw", value: ours, unit: "ms", reference: "djpeg -scale 1/8", referenceValue: djpeg,
+                   ratio: ours / djpeg, target: "<= 1.3x djpeg", met: ours / djpeg <= 1.3),
+            Figure(name: "24 MP decode+draw", value: ours, unit: "ms", reference: "chafa --size 100x50", referenceValue: chafa,
+                   ratio: chafa / ours, target: ">= 2x faster than chafa", met: chafa / ours >= 2),
+            Figure(name: "grid frame, 24 thumbnails", value: grid, unit: "ms", reference: "budget", referenceValue: 8,
+                   ratio: grid / 8, target: "<= 8 ms", met: grid <= 8),
+        ] + scrolling, json: options.json)
+    }
+
+    /// Milliseconds of each decode of `bytes` and draw into `area`'s cells, as the full-screen preview does.
+    private func drawTimes(_ bytes: [UInt8], iterations: Int) throws -> [Double] {
+        let area = Self.area, box = ImagePainter.pixelBox(for: Self.area), theme = Theme(depth: .colors256)
+        var times: [Double] = []
+        var canvas = Canvas(width: area.width, height: area.height)
+        for _ in 0..<iterations {
+            let start = ContinuousClock.now
+            let image = try decodePreview(bytes, fitting: box)
+            canvas = Canvas(width: area.width, height: area.height)
+            ImagePainter.draw(image, in: area, theme: theme, into: &canvas)
+            times.append((ContinuousClock.now - start).inSeconds * 1000)
+        }
+        guard canvas.text.contains("▀") else { throw BenchError("the preview drew no pixels") }
+        return times
+    }
+
+    /// Wall time in milliseconds of one run of a reference tool, start to exit, its output discarded.
+    private func toolTime(_ executable: String, _ arguments: [String]) throws -> Double {
+        let run = try ChildProcess.spawn(executable, arguments, environment: ["TERM": "xterm-256color"]).wait()
+        guard run.exitStatus == 0 else { throw BenchError("\(executable) exited with status \(run.exitStatus)") }
+        return run.seconds * 1000
+    }
+
+    /// Milliseconds of each grid frame at 133×46 (6×4 tiles), built and presented through a headless
+    /// ncurses driver, every thumbnail from the memory cache and the cursor moving among the 24 tiles.
+    @MainActor
+    private func gridFrameTimes() throws -> [Double] {
+        let (width, height) = (133, 46)
+        note("loading 2,000 synthetic photos and 24 thumbnails")
+        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-bench"))
+        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        _ = state.apply(.tagsLoaded(RenderBenchmark.tags))
+        for start in stride(from: 0, to: 2_000, by: 1_000) {
+            _ = state.apply(.photosArrived((start..<start + 1_000).map(RenderBenchmark.photo), nextCursor: nil))
+        }
+        _ = state.apply(.photosFinished)
+        let store = PreviewStore()
+        var context = ViewContext(theme: Theme(depth: .colors256), demo: true)
+        context.previews = store
+        let screen = Screen(context: context)
+        var ui = UIState()
+        ui.mode = .grid
+        let layout = screen.layout(width: width, height: height, state: state, mode: .grid)
+        guard let grid = layout.grid, grid.columns * grid.rows == 24 else { throw BenchError("a \(width)×\(height) grid does not hold 24 tiles") }
+        _ = state.apply(.viewResized(rows: layout.pageItems))
+
+        // A first frame says which thumbnails it wants; they go into the store, as the loader would put them.
+        var canvas = Canvas(width: width, height: height)
+        var wants: [PreviewRequest] = []
+        screen.render(state, ui, into: &canvas, wants: &wants)
+        for request in wants {
+            let jpeg = try DemoImage.jpeg(seed: Int64(request.photoID), width: 300, height: 200, quality: 80)
+            let image = try decodePreview(jpeg, fitting: request.box)
+            store.store(.loaded(image), for: request)
+        }
+        canvas = Canvas(width: width, height: height)
+        wants = []
+        screen.render(state, ui, into: &canvas, wants: &wants)
+        guard wants.count == 24, canvas.text.contains("▀") else { throw BenchError("the grid shows \(wants.count) tiles and no thumbnails") }
+
+        guard let output = tmpfile(), let input = fopen("/dev/null", "r") else { throw BenchError("cannot open a scratch terminal") }
+        defer { fclose(output); fclose(input) }
+        let driver = TerminalDriver()
+        do {
+            try driver.startHeadless(width: width, height: height, output: output, input: input)
+        } catch {
+            throw BenchError(error.description)
+        }
+        defer { driver.stop() }
+        driver.present(canvas)  // the full first frame is not counted
+        let positions = [0, 7, 14, 21, 4, 11, 18, 23]
+        var times: [Double] = []
+        for round in 1...options.rounds {
+            note("round \(round) of \(options.rounds): \(frames) grid frames")
+            for frame in 0..<frames {
+                _ = state.apply(.cursorMoved(.position(positions[frame % positions.count])))
+                let start = ContinuousClock.now
+                canvas = Canvas(width: width, height: height)
+                wants.removeAll(keepingCapacity: true)
+                screen.render(state, ui, into: &canvas, wants: &wants)
+                driver.present(canvas)
+                times.append((ContinuousClock.now - start).inSeconds * 1000)
+            }
+        }
+        guard canvas.text.contains("▀"), wants.allSatisfy({ store.state(for: $0) != nil }) else {
+            throw BenchError("the measured grid frames lost their thumbnails")
+        }
+        return times
+    }
+
+    /// Runs `_scroll` against a server of 2 MP photos, a fresh process and disk cache each round, so the
+    /// peak memory is the scrolling client's alone.
+    private func scroll(_ scratch: URL) throws -> [Figure] {
+        note("starting a server with \(previews) photos of 2 MP")
+        let server = try BenchServer.start(photos: previews, megapixels: 2)
+        defer { server.stop() }
+        var results: [ScrollFigures] = []
+        for round in 1...options.rounds {
+            note("round \(round) of \(options.rounds): scrolling through \(previews) previews")
+            let child = try ChildProcess.spawn(
+                ChildProcess.ownExecutable,
+                ["_scroll", "--base-url", server.baseURL.absoluteString, "--count", String(previews), "--cache", scratch.appending(path: "cache-\(round)").path],
+                environment: server.environment, captureOutput: true
+            )
+            let line = child.readLine()
+            guard child.wait().exitStatus == 0, let line else { throw BenchError("the scroll helper failed") }
+            results.append(try JSONDecoder().decode(ScrollFigures.self, from: Data(line.utf8)))
+        }
+        let peak = results.map(\.peakMegabytes).max()!, seconds = median(results.map(\.seconds))
+        let rate = Double(previews) / seconds
+        note("scrolling took \(String(format: "%.1f", seconds)) s (median); \(results.map(\.failed).max()!) previews failed at most")
+        return [
+            Figure(name: "scroll \(previews) previews RSS", value: peak, unit: "MB", reference: "target", referenceValue: 150,
+                   ratio: peak / 150, target: "<= 150 MB", met: peak <= 150),
+            // Reported only: the loader's debounce paces one preview at a time.
+            Figure(name: "scroll previews per second", value: rate, unit: "/s", reference: "scroll time (s)", referenceValue: seconds,
+                   ratio: 1, target: "report", met: true),
+        ]
+    }
+}
+
+/// Decodes with photopick's decoder; its error becomes a BenchError.
+private func decodePreview(_ bytes: [UInt8], fitting box: PixelSize) throws -> PreviewImage {
+    do {
+        return try PreviewDecoder().decode(bytes, fitting: box).image
+    } catch {
+        throw BenchError("cannot decode a benchmark JPEG: \(error)")
+    }
+}
+
+/// What one `_scroll` run measured.
+struct ScrollFigures: Codable {
+    let peakMegabytes: Double
+    let seconds: Double
+    let failed: Int
+}
+
+/// `_scroll`: moves through the first photos one at a time, wanting each one's side-pane preview (53×15
+/// cells at 120×40) from a `PreviewLoader` with a disk cache, waiting for it and drawing it; prints one JSON line.
+struct ScrollHelper: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "_scroll", shouldDisplay: false)
+
+    @Option var baseURL: String
+    @Option var count: Int
+    @Option var cache: String
+
+    func run() async throws {
+        let client = helperClient(baseURL)
+        let ids = try await firstPhotos(count, client: client).map(\.id)
+        guard ids.count == count else { throw BenchError("listed \(ids.count) photos, expected \(count)") }
+        let disk = try PreviewDiskCache(library: "bench", directory: URL(fileURLWithPath: cache))
+        let loader = PreviewLoader(client: client, disk: disk, store: PreviewStore())
+        let area = Rect(x: 0, y: 0, width: 53, height: 15), theme = Theme(depth: .colors256)
+        var failed = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        for id in ids {
+            let request = PreviewRequest(photoID: id, box: ImagePainter.pixelBox(for: area))
+            await loader.want([request])
+            let deadline = clock.now + .seconds(30)
+            var state = loader.store.state(for: request)
+            while state == nil {
+                guard clock.now < deadline else { throw BenchError("no preview of photo \(id) after 30 s") }
+                try await Task.sleep(for: .milliseconds(1))
+                state = loader.store.state(for: request)
+            }
+            switch state {
+            case .loaded(let image)?:
+                var canvas = Canvas(width: area.width, height: area.height)
+                ImagePainter.draw(image, in: area, theme: theme, into: &canvas)
+                guard canvas.text.contains("▀") else { throw BenchError("the preview of photo \(id) drew no pixels") }
+            case .failed(let error)?:
+                failed += 1
+                note("no preview of photo \(id): \(error)")
+            case nil:
+                break
+            }
+        }
+        let seconds = (clock.now - start).inSeconds
+        await loader.stop()
+        try await client.shutdown()
+        guard failed <= 5 else { throw BenchError("\(failed) of \(count) previews failed") }
+        let figures = ScrollFigures(peakMegabytes: try peakResidentMegabytes(), seconds: seconds, failed: failed)
+        print(String(decoding: try JSONEncoder().encode(figures), as: UTF8.self))
+    }
+
+    /// This process's peak resident memory (VmHWM), in MB. Not `ru_maxrss`: a child spawned by the
+    /// benchmark starts there with its parent's high-water mark (see `ChildProcess.measure`).
+    private func peakResidentMegabytes() throws -> Double {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        guard let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Double($0) }) else {
+            throw BenchError("no VmHWM in /proc/self/status")
+        }
+        return kilobytes / 1024
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import PhotoBrowser
+import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+
+struct LRUCacheTests {
+    @Test func keepsWithinItsCostEvictingTheLeastRecentlyUsed() {
+        var cache = LRUCache<String, Int>(costLimit: 100)
+        #expect(cache.insert(1, for: "a", cost: 40).isEmpty)
+        #expect(cache.insert(2, for: "b", cost: 40).isEmpty)
+        #expect(cache.value(for: "a") == 1)  // a is now newer than b
+        let evicted = cache.insert(3, for: "c", cost: 40)
+        #expect(evicted.map(\.key) == ["b"])
+        #expect(cache.totalCost == 80 && cache.keysByAge == ["a", "c"])
+        // Replacing a value replaces its cost.
+        cache.insert(4, for: "a", cost: 10)
+        #expect(cache.totalCost == 50 && cache.keysByAge == ["c", "a"])
+        // A value larger than the whole limit is not kept, and nothing else is lost for it.
+        #expect(cache.insert(5, for: "huge", cost: 101).map(\.key) == ["huge"])
+        #expect(cache.count == 2 && cache.peek("huge") == nil)
+        #expect(cache.removeValue(for: "c") == 3 && cache.keysByAge == ["a"])
+    }
+
+    @Test func aLongRunStaysConsistent() {
+        var cache = LRUCache<Int, Int>(costLimit: 1_000)
+        for index in 0..<10_000 {
+            cache.insert(index, for: index % 300, cost: 7 + index % 13)
+            if index % 3 == 0 { _ = cache.value(for: (index * 7) % 300) }
+            #expect(cache.totalCost <= 1_000)
+        }
+        #expect(cache.keysByAge.count == cache.count)
+    }
+}
+
+struct PreviewStoreTests {
+    private func image(_ width: Int, _ height: Int) -> PreviewImage {
+        PreviewImage(width: width, height: height, pixels: Array(repeating: 9, count: width * height * 3))
+    }
+
+    @Test func theMemoryCacheIsBoundedInBytes() {
+        // Each 10×10 preview is 300 bytes of pixels (and 64 of bookkeeping): three fit in 1,100.
+        let store = PreviewStore(byteLimit: 1_100)
+        let requests = (1...4).map { PreviewRequest(photoID: $0, box: PixelSize(width: 10, height: 10)) }
+        for request in requests.prefix(3) { store.store(.loaded(image(10, 10)), for: request) }
+        #expect(store.usage.count == 3 && store.usage.bytes == 3 * 364)
+        _ = store.state(for: requests[0])  // used: now the newest
+        store.store(.loaded(image(10, 10)), for: requests[3])
+        #expect(store.state(for: requests[1]) == nil)
+        #expect(store.state(for: requests[0]) != nil && store.state(for: requests[3]) != nil)
+        #expect(store.usage.bytes <= 1_100)
+    }
+
+    @Test func theSamePhotoAtAnotherSizeIsAnotherEntry() {
+        let store = PreviewStore()
+        store.store(.loaded(image(10, 10)), for: PreviewRequest(photoID: 1, box: PixelSize(width: 10, height: 10)))
+        #expect(store.state(for: PreviewRequest(photoID: 1, box: PixelSize(width: 20, height: 20))) == nil)
+    }
+}
+
+struct PreviewDiskCacheTests {
+    private let directory = TestServer.temporaryDirectory()
+
+    private func bytes(_ count: Int, _ fill: UInt8) -> [UInt8] { Array(repeating: fill, count: count) }
+
+    private func files() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    }
+
+    @Test func storesReadsAndKeepsWithinItsBytesEvictingTheLeastRecentlyUsed() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try PreviewDiskCache(library: "test", directory: directory, byteLimit: 1_000)
+        try cache.store(photoID: 1, variant: "web", etag: "\"a\"", bytes: bytes(400, 1))
+        try cache.store(photoID: 2, variant: "web", etag: "\"b\"", bytes: bytes(400, 2))
+        #expect(cache.bytes(photoID: 1, variant: "web")?.bytes == bytes(400, 1))  // 1 is now newer than 2
+        try cache.store(photoID: 3, variant: "web", etag: "\"c\"", bytes: bytes(400, 3))
+        #expect(cache.bytes(photoID: 2, variant: "web") == nil)
+        #expect(cache.bytes(photoID: 1, variant: "web") != nil && cache.bytes(photoID: 3, variant: "web") != nil)
+        #expect(cache.usage == (bytes: 800, count: 2))
+        #expect(files().count == 2, "the evicted file is gone from disk")
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int == 0o700)
+    }
+
+    @Test func aNewETagReplacesTheOldFileAndAnOldETagMisses() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try PreviewDiskCache(library: "test", directory: directory)
+        try cache.store(photoID: 7, variant: "web", etag: "\"v1\"", bytes: bytes(10, 1))
+        #expect(cache.bytes(photoID: 7, variant: "web", etag: "\"v1\"")?.bytes == bytes(10, 1))
+        #expect(cache.bytes(photoID: 7, variant: "web", etag: "\"v2\"") == nil, "a different version is a miss")
+        try cache.store(photoID: 7, variant: "web", etag: "\"v2\"", bytes: bytes(12, 2))
+        #expect(cache.bytes(photoID: 7, variant: "web", etag: "\"v1\"") == nil)
+        #expect(cache.bytes(photoID: 7, variant: "web")?.bytes == bytes(12, 2))
+        #expect(files().count == 1 && cache.usage == (bytes: 12, count: 1))
+        // Another variant of the same photo is its own entry.
+        try cache.store(photoID: 7, variant: "fhd", etag: nil, bytes: bytes(5, 3))
+        #expect(cache.bytes(photoID: 7, variant: "fhd")?.entry.tag == "none")
+        #expect(cache.usage.count == 2)
+    }
+
+    @Test func aReopenedCacheKeepsItsFilesTheirOrderAndItsBound() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let cache = try PreviewDiskCache(library: "test", directory: directory, byteLimit: 1_000)
+            for id in 1...3 {
+                try cache.store(photoID: id, variant: "web", etag: "\"\(id)\"", bytes: bytes(300, UInt8(id)))
+                // Modification times record use; make them distinct.
+                let path = directory.appending(path: files().first { $0.contains("-\(id)-web-") }!).path
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: Double(id - 10))], ofItemAtPath: path)
+            }
+        }
+        FileManager.default.createFile(atPath: directory.appending(path: "x.jpg.tmp-1").path, contents: Data([1]))
+        let other = try PreviewDiskCache(library: "another library", directory: directory, byteLimit: 1_000)
+        #expect(other.bytes(photoID: 1, variant: "web") == nil, "photo ids belong to their library")
+        #expect(!files().contains("x.jpg.tmp-1"), "an unfinished write is removed")
+        let reopened = try PreviewDiskCache(library: "test", directory: directory, byteLimit: 700)
+        // 900 bytes over a 700 limit: the least recently used, photo 1, goes.
+        #expect(reopened.usage == (bytes: 600, count: 2))
+        #expect(reopened.bytes(photoID: 1, variant: "web") == nil)
+        #expect(reopened.bytes(photoID: 3, variant: "web")?.bytes == bytes(300, 3))
+    }
+
+    @Test func aFileDamagedOnDiskIsAMissNotBadBytes() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try PreviewDiskCache(library: "test", directory: directory)
+        try cache.store(photoID: 1, variant: "web", etag: "\"a\"", bytes: bytes(100, 1))
+        let path = directory.appending(path: try #require(files().first)).path
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
+        #expect(cache.bytes(photoID: 1, variant: "web") == nil)
+        #expect(files().isEmpty && cache.usage.count == 0)
+    }
+}
+
+/// The loader against the real embedded server.
+struct PreviewLoaderTests {
+    private let box = PixelSize(width: 53, height: 30)
+
+    private func waitForState(_ loader: PreviewLoader, _ request: PreviewRequest, within timeout: Duration = .seconds(20)) async throws -> PreviewState {
+        var found: PreviewState?
+        _ = try await eventually(within: timeout) {
+            found = loader.store.state(for: request)
+            return found != nil
+        }
+        return try #require(found)
+    }
+
+    @Test func fetchesThroughTheClientDecodesToTheBoxAndFilesTheVariantOnDisk() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let request = PreviewRequest(photoID: 4, box: box)
+        try await TestServer.with(photos: 10) { server, _ in
+            let client = APIClient.forTesting(server)
+            let loader = PreviewLoader(client: client, disk: try PreviewDiskCache(library: "t", directory: directory))
+            await loader.want([request])
+            guard case .loaded(let image) = try await waitForState(loader, request) else { Issue.record("not loaded"); return }
+            #expect(image.width <= box.width && image.height <= box.height)
+            #expect(image.width == box.width || image.height == box.height, "fitted to the box")
+            await loader.stop()
+            try await client.shutdown()
+        }
+        // The server is gone: a new loader on the same disk cache still has the preview, at a new size too.
+        let offline = PreviewLoader(disk: try PreviewDiskCache(library: "t", directory: directory)) { _ async throws(APIError) in
+            throw APIError.transport(host: "nowhere", reason: "offline")
+        }
+        let larger = PreviewRequest(photoID: 4, box: PixelSize(width: 100, height: 80))
+        await offline.want([larger])
+        guard case .loaded(let image) = try await waitForState(offline, larger) else { Issue.record("not from disk"); return }
+        #expect(image.width == 100 || image.height == 80)
+    }
+
+    @Test func workNoLongerWantedIsCancelledAndNeverLands() async throws {
+        try await TestServer.with(photos: 10, { configuration in
+            configuration.faultRate = 1
+            configuration.faults = [.slow]
+            configuration.latency = .milliseconds(800)
+        }) { server, _ in
+            let client = APIClient.forTesting(server)
+            let loader = PreviewLoader(client: client, disk: nil)
+            let first = PreviewRequest(photoID: 1, box: box), second = PreviewRequest(photoID: 2, box: box)
+            await loader.want([first])
+            while await loader.started == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            await loader.want([second])
+            #expect(await loader.cancelled == 1)
+            guard case .loaded = try await waitForState(loader, second) else { Issue.record("second not loaded"); return }
+            try await Task.sleep(for: .milliseconds(900))
+            #expect(loader.store.state(for: first) == nil, "the cancelled preview never landed")
+            #expect(await loader.started == 2)
+            await loader.stop()
+            try await client.shutdown()
+        }
+    }
+
+    @Test func keysThatRepeatFasterThanTheDebounceStartNoWork() async throws {
+        try await TestServer.with(photos: 30) { server, _ in
+            let client = APIClient.forTesting(server)
+            let loader = PreviewLoader(store: PreviewStore(), disk: nil, debounce: .milliseconds(100)) { id async throws(APIError) in
+                try await client.fetchVariant(photoID: id, size: .web)
+            }
+            // Holding j: a new photo every 10 ms, each wanted with the next three ahead of it.
+            for id in 1...20 {
+                await loader.want((id...(id + 3)).map { PreviewRequest(photoID: $0, box: box) })
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(await loader.started == 0, "no backlog while the key repeats")
+            let last = PreviewRequest(photoID: 20, box: box)
+            guard case .loaded = try await waitForState(loader, last) else { Issue.record("not loaded"); return }
+            // The current photo first, then the three ahead; nothing for the photos passed on the way.
+            _ = try await eventually { loader.store.state(for: PreviewRequest(photoID: 23, box: box)) != nil }
+            #expect(await loader.started == 4)
+            #expect(loader.store.state(for: PreviewRequest(photoID: 10, box: box)) == nil)
+            await loader.stop()
+            try await client.shutdown()
+        }
+    }
+
+    @Test func aFailedFetchIsAnUnavailablePreviewNotACrash() async throws {
+        try await TestServer.with(photos: 3) { server, _ in
+            let client = APIClient.forTesting(server)
+            let loader = PreviewLoader(client: client, disk: nil)
+            let missing = PreviewRequest(photoID: 404, box: box)
+            await loader.want([missing])
+            guard case .failed(.unavailable(let message)) = try await waitForState(loader, missing) else { Issue.record("expected unavailable"); return }
+            #expect(!message.isEmpty)
+            await loader.stop()
+            try await client.shutdown()
+        }
+    }
+}
