@@ -99,46 +99,21 @@ static size_t stored_index(int orientation, int x, int y, int stored_width, int 
     return ((size_t)sy * (size_t)stored_width + (size_t)sx) * 3;
 }
 
-static cjpeg_status begin(j_decompress_ptr cinfo, const uint8_t *data, size_t length, cjpeg_decode_info *info) {
+/// Reads the header, filling in the declared size, orientation and progression.
+static void read_header(j_decompress_ptr cinfo, const uint8_t *data, size_t length, cjpeg_decode_info *info) {
     jpeg_CreateDecompress(cinfo, JPEG_LIB_VERSION, sizeof(*cinfo));
     jpeg_mem_src(cinfo, data, (unsigned long)length);
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(cinfo, TRUE);
-    memset(info, 0, sizeof(*info));
     info->source_width = (int)cinfo->image_width;
     info->source_height = (int)cinfo->image_height;
     info->orientation = orientation_of(cinfo);
     info->progressive = cinfo->progressive_mode ? 1 : 0;
     info->scale_numerator = 8;
-    return CJPEG_OK;
 }
 
 static int is_jpeg(const uint8_t *data, size_t length) {
     return length >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
-}
-
-cjpeg_status cjpeg_read_info(const uint8_t *data, size_t length, cjpeg_decode_info *info,
-                             char *message, size_t message_capacity) {
-    if (data == NULL || info == NULL) {
-        copy_message(message, message_capacity, "invalid decoder arguments");
-        return CJPEG_ERR_ARGUMENT;
-    }
-    if (!is_jpeg(data, length)) {
-        copy_message(message, message_capacity, "not a JPEG file");
-        return CJPEG_ERR_NOT_JPEG;
-    }
-    struct jpeg_decompress_struct cinfo;
-    cjpeg_error_manager errors;
-    memset(&cinfo, 0, sizeof(cinfo));
-    cinfo.err = cjpeg_errors(&errors);
-    if (setjmp(errors.escape)) {
-        copy_message(message, message_capacity, errors.message);
-        jpeg_destroy_decompress(&cinfo);
-        return CJPEG_ERR_CORRUPT;
-    }
-    begin(&cinfo, data, length, info);
-    jpeg_destroy_decompress(&cinfo);
-    return CJPEG_OK;
 }
 
 /// Buffers a decode owns; all freed on every exit path.
@@ -194,7 +169,7 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
         return too_big ? CJPEG_ERR_TOO_MANY_PIXELS : CJPEG_ERR_CORRUPT;
     }
     memset(info, 0, sizeof(*info));
-    begin(&cinfo, data, length, info);
+    read_header(&cinfo, data, length, info);
     if ((uint64_t)cinfo.image_width * (uint64_t)cinfo.image_height > max_pixels) {
         char text[160];
         snprintf(text, sizeof(text), "the image declares %ux%u pixels, more than the %llu allowed",

@@ -334,6 +334,17 @@ verify_server_state() {
 }
 
 # download_listing [DIR]: every entry in the download folder (DIR, or $DOWNLOADS), hidden ones included.
+# Presses d in session $1 and waits until its $2 photos are fetched and the strip shows them done.
+download_all() {
+  local session=$1 count=$2 status
+  tm send-keys -t "$session" d
+  wait_for "Downloads finished: $count fetched" 120
+  status=$(pane | grep -F "Downloads finished:")
+  grep -qF "$count fetched, 0 already there, 0 failed." <<<"$status" || fail "$session: unexpected download summary: $status"
+  wait_for_re "↓ $count done .*100%"
+  ok "$session: d downloads the $count photos ($(sed 's/^ *//; s/ *[0-9]*\/[0-9,]*$//' <<<"$status"))"
+}
+
 download_listing() { (cd "${1:-$DOWNLOADS}" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort); }
 
 # snapshot_downloads OUT: SHA-256, then name, inode, size and mtime, of every downloaded file, into OUT.
@@ -415,12 +426,7 @@ tm send-keys -t s1 Escape
 wait_gone "Tag 3 photos"
 ok "s1: Esc closes the tag picker"
 
-tm send-keys -t s1 d
-wait_for "Downloads finished: 3 fetched" 120
-status=$(pane | grep -F "Downloads finished:")
-grep -qF "3 fetched, 0 already there, 0 failed." <<<"$status" || fail "s1: unexpected download summary: $status"
-wait_for_re '↓ 3 done .*100%'
-ok "s1: d downloads the 3 photos ($(sed 's/^ *//; s/ *[0-9]*\/[0-9,]*$//' <<<"$status"))"
+download_all s1 3
 
 quit_with_q
 expect_exit 0
@@ -622,12 +628,7 @@ for number, line in enumerate(sys.stdin.read().split("\n")):
 GRID_SELECTED=("${MARKED[@]#*$'\t'}")
 ok "s6: the marked tiles are 7 and 8 (${GRID_SELECTED[*]})"
 
-tm send-keys -t s6 d
-wait_for "Downloads finished: 2 fetched" 120
-status=$(pane | grep -F "Downloads finished:")
-grep -qF "2 fetched, 0 already there, 0 failed." <<<"$status" || fail "s6: unexpected download summary: $status"
-wait_for_re '↓ 2 done .*100%'
-ok "s6: d downloads the 2 photos ($(sed 's/^ *//; s/ *[0-9]*\/[0-9,]*$//' <<<"$status"))"
+download_all s6 2
 
 # The full-screen picture is wider than any thumbnail (21 columns) once it has loaded.
 tm send-keys -t s6 p

@@ -94,10 +94,6 @@ int cjpeg_scale_numerator(int source_width, int source_height, int target_width,
 void cjpeg_fit(int source_width, int source_height, int orientation, int box_width, int box_height,
                int *width, int *height);
 
-/// Reads the header only: the declared size and the EXIF orientation.
-cjpeg_status cjpeg_read_info(const uint8_t *data, size_t length, cjpeg_decode_info *info,
-                             char *message, size_t message_capacity);
-
 /// Decodes `data` to packed RGB fitted inside box_width x box_height (see cjpeg_fit), upright per its
 /// EXIF orientation: a DCT-scaled decode at the smallest sufficient scale, then an area-averaging
 /// downscale to the exact size. Files declaring more than `max_pixels` pixels are refused before any

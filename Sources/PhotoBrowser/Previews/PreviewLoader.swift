@@ -24,7 +24,8 @@ public actor PreviewLoader {
     private let continuation: AsyncStream<Void>.Continuation
 
     private var wanted: [PreviewRequest] = []
-    private var running: [PreviewRequest: Task<Void, Never>] = [:]
+    /// Work under way, with a number that tells a restarted request's task from the one cancelled before it.
+    private var running: [PreviewRequest: (job: Int, task: Task<Void, Never>)] = [:]
     private var timer: Task<Void, Never>?
     /// Work started and work cancelled before it finished, for tests and the benchmark.
     public private(set) var started = 0
@@ -62,8 +63,8 @@ public actor PreviewLoader {
     public func want(_ requests: [PreviewRequest]) {
         var seen = Set<PreviewRequest>()
         let missing = requests.filter { seen.insert($0).inserted && !store.contains($0) }
-        for (request, task) in running where !seen.contains(request) {
-            task.cancel()
+        for (request, work) in running where !seen.contains(request) {
+            work.task.cancel()
             running[request] = nil
             cancelled += 1
         }
@@ -85,7 +86,7 @@ public actor PreviewLoader {
     /// Stops all work; nothing lands in the store afterwards.
     public func stop() {
         timer?.cancel()
-        for task in running.values { task.cancel() }
+        for work in running.values { work.task.cancel() }
         running = [:]
         wanted = []
         continuation.finish()
@@ -98,16 +99,17 @@ public actor PreviewLoader {
         while running.count < maximumJobs,
               let next = wanted.first(where: { running[$0] == nil && !store.contains($0) }) {
             started += 1
-            running[next] = Task { [weak self] in
+            let job = started
+            running[next] = (job, Task { [weak self] in
                 guard let self else { return }
                 let state = await self.load(next)
-                await self.finish(next, state)
-            }
+                await self.finish(next, job: job, state)
+            })
         }
     }
 
-    private func finish(_ request: PreviewRequest, _ state: PreviewState?) {
-        guard running[request] != nil else { return }  // cancelled meanwhile: its result is stale
+    private func finish(_ request: PreviewRequest, job: Int, _ state: PreviewState?) {
+        guard running[request]?.job == job else { return }  // cancelled meanwhile: its result is stale
         running[request] = nil
         wanted.removeAll { $0 == request }
         if let state {

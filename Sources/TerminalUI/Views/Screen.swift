@@ -167,7 +167,14 @@ public struct Screen: Sendable {
         if state.visualRange != nil {
             return "visual: move to extend · \(keys.hint(.visualRange)) keep · \(keys.hint(.cancel)) undo"
         }
-        return "\(keys.hint(.help)) help · \(keys.hint(.toggleSelection)) select · \(keys.hint(.tagPicker)) tag · \(keys.hint(.download)) download · \(keys.hint(.quit)) quit"
+        if ui.fullPreview {
+            return "\(keys.hint(.down))/\(keys.hint(.up)) next/previous · \(keys.hint(.toggleSelection)) select · \(keys.hint(.tagPicker)) tag · \(keys.hint(.preview)) back"
+        }
+        let select = "\(keys.hint(.toggleSelection)) select · \(keys.hint(.tagPicker)) tag · \(keys.hint(.download)) download"
+        if ui.mode == .grid {
+            return "\(keys.hint(.help)) help · \(select) · \(keys.hint(.preview)) preview · \(keys.hint(.grid)) list"
+        }
+        return "\(keys.hint(.help)) help · \(select) · \(keys.hint(.grid)) grid · \(keys.hint(.quit)) quit"
     }
 }
 
