@@ -134,9 +134,14 @@ struct Launcher {
             logger: sessionLogger
         ))
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
-        let disk: PreviewDiskCache?
+        var disk: PreviewDiskCache?
+        let megabytes = config.previewCacheMegabytes ?? PreviewDiskCache.defaultByteLimit >> 20
         do {
-            disk = try PreviewDiskCache(library: library, directory: PreviewDiskCache.defaultDirectory(environment: environment))
+            if megabytes > 0 {
+                disk = try PreviewDiskCache(
+                    library: library, directory: PreviewDiskCache.defaultDirectory(environment: environment), byteLimit: megabytes << 20
+                )
+            }
         } catch {
             // Previews still work, fetched each time; the log says why nothing is kept.
             logger.warning("no preview cache: \(error)")

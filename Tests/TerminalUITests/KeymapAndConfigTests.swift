@@ -72,6 +72,7 @@ import Testing
             variant = "fhd"
             concurrency = 6
             theme = "light"
+            preview_cache_mb = 64
 
             [keys]
             down = ["n", "down"]
@@ -85,6 +86,7 @@ import Testing
         #expect(config.variant == .fhd)
         #expect(config.concurrency == 6)
         #expect(config.theme == .light)
+        #expect(config.previewCacheMegabytes == 64)
         #expect(config.keymap.action(for: .character("n"), in: .browse) == .down)
         #expect(config.keymap.action(for: .character("e"), in: .browse) == .up)
         #expect(config.keymap.action(for: .character("k"), in: .browse) == nil)
@@ -110,7 +112,8 @@ import Testing
         ("theme = \"neon\"", "/c.toml:1, key theme: unknown theme \"neon\"; use one of dark, light, mono"),
         ("api_url = \"ftp://x\"", "/c.toml:1, key api_url: \"ftp://x\" is not an http(s) URL; write it like https://api.photopick.cz/api/v1"),
         ("download_dir = \"Pictures\"", "/c.toml:1, key download_dir: write an absolute path or one starting with ~/, not \"Pictures\""),
-        ("colour = \"red\"", "/c.toml:1, key colour: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme and [keys]"),
+        ("colour = \"red\"", "/c.toml:1, key colour: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, preview_cache_mb and [keys]"),
+        ("preview_cache_mb = -1", "/c.toml:1, key preview_cache_mb: -1 is out of range; use 0 (no disk cache) to 100000"),
         ("\n\n[keys]\njump = \"x\"", "/c.toml:4, key keys.jump: no action is called \"jump\"; the actions are listed in the README under Keys"),
         ("[keys]\ndown = \"ctrl-dd\"", "/c.toml:2, key keys.down: \"ctrl-dd\" is not a key; write keys like j, G, ctrl-d, pgdn, space, enter, esc or f2"),
         ("[keys]\ndown = [1]", "/c.toml:2, key keys.down: expected key names as strings, found an integer"),

@@ -13,6 +13,8 @@ public struct Config: Sendable, Equatable {
     public var variant: DownloadSize?
     public var concurrency: Int?
     public var theme: Theme.Name?
+    /// The bound of the preview cache on disk, in MB; 0 keeps no previews on disk.
+    public var previewCacheMegabytes: Int?
     public var keymap = Keymap.standard
     /// Things worth telling the user that do not stop photopick, such as a key file others can read.
     public var warnings: [String] = []
@@ -69,6 +71,10 @@ public struct Config: Sendable, Equatable {
                 let range = DownloadQueue.concurrencyRange
                 guard range.contains(value) else { throw fail("\(value) is out of range; use \(range.lowerBound) to \(range.upperBound)") }
                 concurrency = value
+            case ["preview_cache_mb"]:
+                guard case .integer(let value) = entry.value else { throw fail("expected an integer, found \(entry.value.typeName)") }
+                guard (0...100_000).contains(value) else { throw fail("\(value) is out of range; use 0 (no disk cache) to 100000") }
+                previewCacheMegabytes = value
             case ["theme"]:
                 let value = try string()
                 guard let name = Theme.Name(rawValue: value) else {
@@ -97,7 +103,7 @@ public struct Config: Sendable, Equatable {
                 }
                 rebindings.append((action, keys, entry))
             default:
-                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme and [keys]")
+                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, preview_cache_mb and [keys]")
             }
         }
         // Rebound actions give up their old keys first, so two actions can swap keys.
