@@ -99,9 +99,14 @@ static size_t stored_index(int orientation, int x, int y, int stored_width, int 
     return ((size_t)sy * (size_t)stored_width + (size_t)sx) * 3;
 }
 
+/// libjpeg's own memory for one decode (coefficients of a progressive file, mostly); past it, the
+/// decode fails instead of growing.
+static const long maximum_decoder_memory = 256L << 20;
+
 /// Reads the header, filling in the declared size, orientation and progression.
 static void read_header(j_decompress_ptr cinfo, const uint8_t *data, size_t length, cjpeg_decode_info *info) {
     jpeg_CreateDecompress(cinfo, JPEG_LIB_VERSION, sizeof(*cinfo));
+    cinfo->mem->max_memory_to_use = maximum_decoder_memory;
     jpeg_mem_src(cinfo, data, (unsigned long)length);
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(cinfo, TRUE);
@@ -126,14 +131,26 @@ typedef struct {
     uint8_t *result;
 } decode_buffers;
 
-static void free_buffers(decode_buffers *buffers) {
+static void release_buffers(decode_buffers *buffers) {
     free(buffers->row);
     free(buffers->sums);
     free(buffers->column_bin);
     free(buffers->column_count);
     free(buffers->small);
     free(buffers->result);
-    memset(buffers, 0, sizeof(*buffers));
+    free(buffers);
+}
+
+/// libjpeg-turbo's advice against files with a flood of tiny progressive scans: stop after this many.
+static const int maximum_scans = 500;
+
+static void limit_scans(j_common_ptr cinfo) {
+    j_decompress_ptr decompress = (j_decompress_ptr)cinfo;
+    if (decompress->input_scan_number > maximum_scans) {
+        cjpeg_error_manager *manager = (cjpeg_error_manager *)cinfo->err;
+        snprintf(manager->message, sizeof(manager->message), "more than %d progressive scans", maximum_scans);
+        longjmp(manager->escape, 1);  // as error_exit does
+    }
 }
 
 cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width, int box_height,
@@ -150,32 +167,39 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     }
     struct jpeg_decompress_struct cinfo;
     cjpeg_error_manager errors;
-    // Heap pointers live in a struct whose address does not change, so they are well defined after
-    // a longjmp back into this frame.
-    decode_buffers buffers;
-    memset(&buffers, 0, sizeof(buffers));
+    // The buffers' pointers live on the heap, behind a pointer that does not change after setjmp, so
+    // their values are well defined after a longjmp back into this frame.
+    decode_buffers *const buffers = calloc(1, sizeof(decode_buffers));
+    if (buffers == NULL) {
+        copy_message(message, message_capacity, "out of memory");
+        return CJPEG_ERR_MEMORY;
+    }
     memset(&cinfo, 0, sizeof(cinfo));
     cinfo.err = cjpeg_errors(&errors);
+    struct jpeg_progress_mgr progress = { .progress_monitor = limit_scans };
     if (setjmp(errors.escape)) {
         copy_message(message, message_capacity, errors.message);
-        // Past libjpeg's own limit of 65,500 per side: a claim too large, like one past ours.
-        int too_big = errors.base.msg_code == JERR_IMAGE_TOO_BIG;
+        // Past libjpeg's own limit of 65,500 per side, or needing more memory than the decoder may use:
+        // too large, like a claim past the pixel cap.
+        int too_big = errors.base.msg_code == JERR_IMAGE_TOO_BIG || errors.base.msg_code == JERR_NO_BACKING_STORE;
         if (too_big) {
             info->source_width = (int)cinfo.image_width;
             info->source_height = (int)cinfo.image_height;
         }
         jpeg_destroy_decompress(&cinfo);
-        free_buffers(&buffers);
+        release_buffers(buffers);
         return too_big ? CJPEG_ERR_TOO_MANY_PIXELS : CJPEG_ERR_CORRUPT;
     }
     memset(info, 0, sizeof(*info));
     read_header(&cinfo, data, length, info);
+    cinfo.progress = &progress;
     if ((uint64_t)cinfo.image_width * (uint64_t)cinfo.image_height > max_pixels) {
         char text[160];
         snprintf(text, sizeof(text), "the image declares %ux%u pixels, more than the %llu allowed",
                  (unsigned)cinfo.image_width, (unsigned)cinfo.image_height, (unsigned long long)max_pixels);
         copy_message(message, message_capacity, text);
         jpeg_destroy_decompress(&cinfo);
+        release_buffers(buffers);
         return CJPEG_ERR_TOO_MANY_PIXELS;
     }
 
@@ -188,6 +212,7 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     cinfo.scale_num = (unsigned)numerator;
     cinfo.scale_denom = 8;
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    int inverted = cinfo.saw_Adobe_marker;
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(&cinfo);
     info->scale_numerator = numerator;
@@ -200,37 +225,38 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     width = swapped ? target_height : target_width;
     height = swapped ? target_width : target_height;
 
-    buffers.row = malloc((size_t)scaled_width * (size_t)components);
-    buffers.sums = calloc((size_t)target_width * 3, sizeof(uint64_t));
-    buffers.column_bin = malloc((size_t)scaled_width * sizeof(int));
-    buffers.column_count = calloc((size_t)target_width, sizeof(int));
-    buffers.small = malloc((size_t)target_width * (size_t)target_height * 3);
-    if (!buffers.row || !buffers.sums || !buffers.column_bin || !buffers.column_count || !buffers.small) {
+    buffers->row = malloc((size_t)scaled_width * (size_t)components);
+    buffers->sums = calloc((size_t)target_width * 3, sizeof(uint64_t));
+    buffers->column_bin = malloc((size_t)scaled_width * sizeof(int));
+    buffers->column_count = calloc((size_t)target_width, sizeof(int));
+    buffers->small = malloc((size_t)target_width * (size_t)target_height * 3);
+    if (!buffers->row || !buffers->sums || !buffers->column_bin || !buffers->column_count || !buffers->small) {
         jpeg_destroy_decompress(&cinfo);
-        free_buffers(&buffers);
+        release_buffers(buffers);
         copy_message(message, message_capacity, "out of memory");
         return CJPEG_ERR_MEMORY;
     }
     // Area averaging: source column x falls in output column x * target / scaled, and likewise for rows.
     for (int x = 0; x < scaled_width; x++) {
         int bin = (int)((long long)x * target_width / scaled_width);
-        buffers.column_bin[x] = bin;
-        buffers.column_count[bin]++;
+        buffers->column_bin[x] = bin;
+        buffers->column_count[bin]++;
     }
     int rows_in_bin = 0;
     while (cinfo.output_scanline < cinfo.output_height) {
         int y = (int)cinfo.output_scanline;
-        JSAMPROW rows[1] = { buffers.row };
+        JSAMPROW rows[1] = { buffers->row };
         jpeg_read_scanlines(&cinfo, rows, 1);
-        const uint8_t *pixel = buffers.row;
+        const uint8_t *pixel = buffers->row;
         for (int x = 0; x < scaled_width; x++, pixel += components) {
-            uint64_t *sum = buffers.sums + buffers.column_bin[x] * 3;
+            uint64_t *sum = buffers->sums + buffers->column_bin[x] * 3;
             if (cmyk) {
-                // Adobe writes CMYK inverted: each channel is already (255 - ink).
-                unsigned k = pixel[3];
-                sum[0] += pixel[0] * k / 255;
-                sum[1] += pixel[1] * k / 255;
-                sum[2] += pixel[2] * k / 255;
+                // Adobe writes CMYK inverted, each channel already (255 - ink); others write ink.
+                unsigned c = pixel[0], m = pixel[1], y = pixel[2], k = pixel[3];
+                if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+                sum[0] += c * k / 255;
+                sum[1] += m * k / 255;
+                sum[2] += y * k / 255;
             } else {
                 sum[0] += pixel[0];
                 sum[1] += pixel[1];
@@ -241,14 +267,14 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
         int bin = (int)((long long)y * target_height / scaled_height);
         int next_bin = (int)((long long)(y + 1) * target_height / scaled_height);
         if (y + 1 == scaled_height || next_bin != bin) {
-            uint8_t *destination = buffers.small + (size_t)bin * (size_t)target_width * 3;
+            uint8_t *destination = buffers->small + (size_t)bin * (size_t)target_width * 3;
             for (int x = 0; x < target_width; x++) {
-                uint64_t area = (uint64_t)buffers.column_count[x] * (uint64_t)rows_in_bin;
+                uint64_t area = (uint64_t)buffers->column_count[x] * (uint64_t)rows_in_bin;
                 for (int c = 0; c < 3; c++) {
-                    destination[x * 3 + c] = (uint8_t)((buffers.sums[x * 3 + c] + area / 2) / area);
+                    destination[x * 3 + c] = (uint8_t)((buffers->sums[x * 3 + c] + area / 2) / area);
                 }
             }
-            memset(buffers.sums, 0, (size_t)target_width * 3 * sizeof(uint64_t));
+            memset(buffers->sums, 0, (size_t)target_width * 3 * sizeof(uint64_t));
             rows_in_bin = 0;
         }
     }
@@ -256,31 +282,31 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     jpeg_destroy_decompress(&cinfo);
     if (errors.damage_warnings > 0) {
         copy_message(message, message_capacity, errors.message[0] ? errors.message : "corrupt or truncated JPEG data");
-        free_buffers(&buffers);
+        release_buffers(buffers);
         return CJPEG_ERR_CORRUPT;
     }
 
     if (info->orientation == 1) {
-        buffers.result = buffers.small;
-        buffers.small = NULL;
+        buffers->result = buffers->small;
+        buffers->small = NULL;
     } else {
-        buffers.result = malloc((size_t)width * (size_t)height * 3);
-        if (buffers.result == NULL) {
-            free_buffers(&buffers);
+        buffers->result = malloc((size_t)width * (size_t)height * 3);
+        if (buffers->result == NULL) {
+            release_buffers(buffers);
             copy_message(message, message_capacity, "out of memory");
             return CJPEG_ERR_MEMORY;
         }
-        uint8_t *destination = buffers.result;
+        uint8_t *destination = buffers->result;
         for (int y = 0; y < height; y++) {
             for (int x = 0; x < width; x++, destination += 3) {
-                memcpy(destination, buffers.small + stored_index(info->orientation, x, y, target_width, target_height), 3);
+                memcpy(destination, buffers->small + stored_index(info->orientation, x, y, target_width, target_height), 3);
             }
         }
     }
     info->width = width;
     info->height = height;
-    *out = buffers.result;
-    buffers.result = NULL;
-    free_buffers(&buffers);
+    *out = buffers->result;
+    buffers->result = NULL;
+    release_buffers(buffers);
     return CJPEG_OK;
 }

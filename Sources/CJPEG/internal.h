@@ -11,7 +11,7 @@ typedef struct {
     struct jpeg_error_mgr base;
     jmp_buf escape;
     char message[JMSG_LENGTH_MAX];
-    /// Warnings that mean damaged data: everything but stray bytes between markers.
+    /// Warnings that mean damaged data, as opposed to merely unusual data.
     long damage_warnings;
 } cjpeg_error_manager;
 

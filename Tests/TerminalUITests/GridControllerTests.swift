@@ -86,14 +86,34 @@ struct GridControllerTests {
         #expect(harness.controller.ui.overlay == .picker(UIState.Picker(kind: .tags)))
     }
 
-    @Test func clicksPickTilesAndTheWheelMovesRows() throws {
+    @Test func clicksPickTilesTheMarkSelectsAndTheWheelMovesRows() throws {
         var harness = Harness()
         harness.press(.tab)
         let grid = try #require(harness.layout.grid)
         let tile = grid.tile(row: 1, column: 3)
         harness.send(.mouse(MouseEvent(.click, x: tile.x + 4, y: tile.y + 2)))
-        #expect(harness.state.list.cursor == 8)
+        #expect(harness.state.list.cursor == 8 && harness.state.selection.isEmpty)
+        harness.send(.mouse(MouseEvent(.click, x: tile.x + 1, y: tile.y + 1 + grid.thumbnailRows)))
+        #expect(harness.state.list.cursor == 8 && harness.state.selection.count == 1)
         harness.send(.mouse(MouseEvent(.wheelDown, x: 10, y: 10)))
-        #expect(harness.state.list.cursor == 13)
+        #expect(harness.state.list.cursor == 13 && harness.controller.ui.travel == 1)
+        harness.send(.mouse(MouseEvent(.wheelUp, x: 10, y: 10)))
+        #expect(harness.state.list.cursor == 8 && harness.controller.ui.travel == -1)
+        // The scroll bar jumps, as in the list: its last row is the last photos.
+        let bar = harness.layout.scrollBar
+        harness.send(.mouse(MouseEvent(.click, x: bar.x, y: bar.maxY - 1)))
+        #expect(harness.state.list.cursor >= 38)
+    }
+
+    @Test func escInTheFullScreenPreviewUndoesAVisualRangeBeforeLeaving() {
+        var harness = Harness()
+        harness.press(.character("p"), .character("v"), .character("j"), .character("j"))
+        #expect(harness.state.visualRange != nil)
+        harness.press(.escape)
+        #expect(harness.state.visualRange == nil && harness.controller.ui.fullPreview)
+        harness.press(.character("G"))
+        #expect(harness.state.list.cursor == 39)
+        harness.press(.escape)
+        #expect(!harness.controller.ui.fullPreview)
     }
 }

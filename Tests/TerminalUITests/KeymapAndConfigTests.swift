@@ -94,6 +94,18 @@ import Testing
         #expect(config.apiKey == nil)
     }
 
+    @Test func aKeyTheFileBindsIsTakenFromAnActionThatHasItByDefault() throws {
+        // A config written before `p` previewed: its binding still holds, and the preview loses the key.
+        let config = try Config(parsing: "[keys]\nhelp = \"p\"\ndetails = \"k\"", file: "/c.toml")
+        #expect(config.keymap.action(for: .character("p"), in: .browse) == .help)
+        #expect(config.keymap.action(for: .character("k"), in: .browse) == .details)
+        #expect(config.keymap.action(for: .up, in: .browse) == .up)
+        #expect(config.warnings == [
+            "/c.toml:2, key keys.help: p now does help instead of preview, which has no key left",
+            "/c.toml:3, key keys.details: k now does details instead of up",
+        ])
+    }
+
     @Test func anEmptyConfigKeepsTheDefaults() throws {
         let config = try Config(parsing: "", file: "/c.toml")
         #expect(config == Config())
@@ -117,7 +129,7 @@ import Testing
         ("\n\n[keys]\njump = \"x\"", "/c.toml:4, key keys.jump: no action is called \"jump\"; the actions are listed in the README under Keys"),
         ("[keys]\ndown = \"ctrl-dd\"", "/c.toml:2, key keys.down: \"ctrl-dd\" is not a key; write keys like j, G, ctrl-d, pgdn, space, enter, esc or f2"),
         ("[keys]\ndown = [1]", "/c.toml:2, key keys.down: expected key names as strings, found an integer"),
-        ("[keys]\nhelp = \"k\"", "/c.toml:2, key keys.help: k already does up; rebind up too, or choose another key"),
+        ("[keys]\nhelp = \"k\"\nreload = \"k\"", "/c.toml:3, key keys.reload: k already does help; rebind help too, or choose another key"),
         ("theme = \"dark", "/c.toml:1, key theme: unterminated string"),
     ])
     func aBadConfigIsOneLineNamingTheFileLineAndKey(text: String, message: String) {

@@ -27,6 +27,10 @@ public actor PreviewLoader {
     /// Work under way, with a number that tells a restarted request's task from the one cancelled before it.
     private var running: [PreviewRequest: (job: Int, task: Task<Void, Never>)] = [:]
     private var timer: Task<Void, Never>?
+    /// Whether the wanted list has held still for the debounce; until then nothing new starts, not even
+    /// when other work finishes.
+    private var settled = false
+    private var isStopped = false
     /// Work started and work cancelled before it finished, for tests and the benchmark.
     public private(set) var started = 0
     public private(set) var cancelled = 0
@@ -61,8 +65,9 @@ public actor PreviewLoader {
     /// Replaces what is wanted, most important first. Work on previews not in `requests` is cancelled
     /// now; new work starts once the list has stayed the same for the debounce.
     public func want(_ requests: [PreviewRequest]) {
+        guard !isStopped else { return }
         var seen = Set<PreviewRequest>()
-        let missing = requests.filter { seen.insert($0).inserted && !store.contains($0) }
+        let missing = requests.filter { seen.insert($0).inserted && !store.holds($0) }
         for (request, work) in running where !seen.contains(request) {
             work.task.cancel()
             running[request] = nil
@@ -70,21 +75,27 @@ public actor PreviewLoader {
         }
         guard missing != wanted else { return }
         wanted = missing
+        settled = false
         timer?.cancel()
         guard !missing.isEmpty else { return }
         let debounce = self.debounce
         timer = Task { [weak self] in
-            do {
-                try await Task.sleep(for: debounce)
-            } catch {
-                return
-            }
-            await self?.startWork()
+            try? await Task.sleep(for: debounce)
+            await self?.settle()
         }
+    }
+
+    /// The debounce ran out; a timer cancelled by a newer list (even one already waiting for the actor)
+    /// does nothing.
+    private func settle() {
+        guard !Task.isCancelled, !isStopped else { return }
+        settled = true
+        startWork()
     }
 
     /// Stops all work; nothing lands in the store afterwards.
     public func stop() {
+        isStopped = true
         timer?.cancel()
         for work in running.values { work.task.cancel() }
         running = [:]
@@ -96,8 +107,9 @@ public actor PreviewLoader {
     public var isBusy: Bool { !running.isEmpty }
 
     private func startWork() {
+        guard settled, !isStopped else { return }
         while running.count < maximumJobs,
-              let next = wanted.first(where: { running[$0] == nil && !store.contains($0) }) {
+              let next = wanted.first(where: { running[$0] == nil && !store.holds($0) }) {
             started += 1
             let job = started
             running[next] = (job, Task { [weak self] in
@@ -121,26 +133,25 @@ public actor PreviewLoader {
 
     /// The bytes from the disk cache or the server, decoded to the request's box; nil when cancelled.
     private nonisolated func load(_ request: PreviewRequest) async -> PreviewState? {
-        let bytes: [UInt8]
         if let cached = disk?.bytes(photoID: request.photoID, variant: variant) {
-            bytes = cached.bytes
-        } else {
-            let fetched: FetchedVariant
-            do {
-                fetched = try await fetch(request.photoID)
-            } catch .cancelled {
-                return nil
-            } catch {
-                return Task.isCancelled ? nil : .failed(.unavailable(error.userMessage))
-            }
             if Task.isCancelled { return nil }
-            // A disk that is full or read-only costs the cache, not the preview.
-            try? disk?.store(photoID: request.photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
-            bytes = fetched.bytes
+            if let image = try? decoder.decode(cached.bytes, fitting: request.box).image { return .loaded(image) }
+            // Damaged on disk (or a bad answer kept earlier): drop it and ask the server once more.
+            disk?.remove(photoID: request.photoID, variant: variant)
+        }
+        let fetched: FetchedVariant
+        do {
+            fetched = try await fetch(request.photoID)
+        } catch .cancelled {
+            return nil
+        } catch {
+            return Task.isCancelled ? nil : .failed(.unavailable(error.userMessage))
         }
         if Task.isCancelled { return nil }
+        // A disk that is full or read-only costs the cache, not the preview.
+        try? disk?.store(photoID: request.photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
         do {
-            return .loaded(try decoder.decode(bytes, fitting: request.box).image)
+            return .loaded(try decoder.decode(fetched.bytes, fitting: request.box).image)
         } catch {
             return .failed(error)
         }

@@ -38,20 +38,18 @@ public final class PreviewStore: Sendable {
         cache = NIOLockedValueBox(LRUCache(costLimit: byteLimit))
     }
 
-    /// The finished preview for `request`, or nil while there is none (yet, or any longer).
+    /// The finished preview for `request`, or nil while there is none (yet, or any longer). A failed
+    /// fetch stays on show until a new try replaces it.
     public func state(for request: PreviewRequest) -> PreviewState? {
-        cache.withLockedValue { cache in
-            guard let entry = cache.value(for: request) else { return nil }
-            if let retryAt = entry.retryAt, ContinuousClock.now >= retryAt {
-                cache.removeValue(for: request)
-                return nil
-            }
-            return entry.state
-        }
+        cache.withLockedValue { $0.value(for: request)?.state }
     }
 
-    func contains(_ request: PreviewRequest) -> Bool {
-        cache.withLockedValue { $0.peek(request) != nil }
+    /// Whether `request` needs no more work: it is here, and is not a failed fetch due another try.
+    public func holds(_ request: PreviewRequest) -> Bool {
+        cache.withLockedValue { cache in
+            guard let entry = cache.peek(request) else { return false }
+            return entry.retryAt.map { ContinuousClock.now < $0 } ?? true
+        }
     }
 
     /// Keeps a finished preview; the least recently used go when the bytes would pass the limit.

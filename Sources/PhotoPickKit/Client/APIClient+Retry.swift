@@ -56,7 +56,7 @@ extension APIClient {
         }
         let http: HTTPClientRequest
         do {
-            http = try await httpRequest(request.method.rawValue, url, body: request.body)
+            http = try await httpRequest(request.method.rawValue, url, body: request.body, headers: request.headers)
         } catch {
             if isPaced { await pacer.recordNoResponse() }
             throw error
@@ -69,7 +69,11 @@ extension APIClient {
             if case .cancelled = error.error { throw error.error }
             return .failed(error.error, isRetryable: error.isRetryable && request.isIdempotent, advised: nil)
         }
-        if isPaced { await pacer.record(status: response.status, headers: response.headers) }
+        if isPaced {
+            await pacer.record(status: response.status, headers: response.headers)
+        } else if response.status == 429 {
+            await pacer.holdAfterRefusal(headers: response.headers)  // storage refused: hold everyone, as downloads do
+        }
         if let sunset = response.headers.first(name: "Sunset") { await noteSunset(sunset, path: request.path) }
         if response.isSuccess || (300..<400).contains(response.status) { return .answer(response) }
         let error = APIError.response(await errorResponse(from: response))

@@ -12,6 +12,8 @@ public struct Request<Response: Sendable>: Sendable {
     public var body: Data?
     /// A whole URL to ask instead of `path` below the base URL, such as a signed file URL.
     var absoluteURL: URL?
+    /// Headers besides the client's own, such as an `Accept` for file bytes.
+    var headers: [(String, String)] = []
     let decode: @Sendable (RawResponse) throws -> Response
 
     init(
@@ -74,6 +76,7 @@ extension Request where Response == RawResponse {
     init(get url: URL) {
         self.init(.get, url.path) { $0 }
         absoluteURL = url
+        headers = [("Accept", "*/*")]
     }
 }
 

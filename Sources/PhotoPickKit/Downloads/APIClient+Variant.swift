@@ -6,21 +6,23 @@ public struct FetchedVariant: Sendable {
     public let bytes: [UInt8]
     /// The file's strong validator, when the server sent one.
     public let etag: String?
+
+    public init(bytes: [UInt8], etag: String?) {
+        self.bytes = bytes
+        self.etag = etag
+    }
 }
 
 extension APIClient {
-    /// How many times an expired signed link is asked for again before giving up.
-    static let maximumVariantRefreshes = 2
-    /// How many redirects are followed from the download endpoint.
-    static let maximumVariantRedirects = 5
 
     /// Fetches a rendition of a photo, as JPEG, into memory: through the pacer, retries and the rule that
     /// the key never leaves the API's origin, like every other call. Renditions are small (`web` is 1024
     /// pixels on the long edge); answers over 32 MB are refused.
     public nonisolated func fetchVariant(photoID: Int, size: DownloadSize) async throws(APIError) -> FetchedVariant {
-        let endpoint = Request<RawResponse>(
+        var endpoint = Request<RawResponse>(
             .get, "/photos/\(photoID)/download", query: [("size", size.rawValue), ("format", DownloadFormat.jpeg.rawValue)]
         ) { $0 }
+        endpoint.headers = [("Accept", "*/*")]
         var refreshes = 0
         while true {
             var response = try await perform(endpoint)
@@ -28,7 +30,7 @@ extension APIClient {
             do throws(APIError) {
                 while (300..<400).contains(response.status) {
                     redirects += 1
-                    guard redirects <= Self.maximumVariantRedirects,
+                    guard redirects <= FileDownload.maximumRedirects,
                           let location = response.headers.first(name: "Location"),
                           let url = URL(string: location, relativeTo: response.url)?.absoluteURL
                     else {
@@ -39,7 +41,7 @@ extension APIClient {
                     }
                     response = try await perform(Request<RawResponse>(get: url))
                 }
-            } catch let error where Self.isExpiredLink(error) && refreshes < Self.maximumVariantRefreshes {
+            } catch let error where Self.isExpiredLink(error) && refreshes < FileDownload.maximumRefreshes {
                 refreshes += 1
                 continue
             }

@@ -89,6 +89,13 @@ public struct Controller: Sendable {
             switch action {
             case .down, .right: send(.cursorMoved(.down))
             case .up, .left: send(.cursorMoved(.up))
+            case .top: send(.cursorMoved(.top))
+            case .bottom: send(.cursorMoved(.bottom))
+            case .pageDown: send(.cursorMoved(.pageDown))
+            case .pageUp: send(.cursorMoved(.pageUp))
+            case .halfPageDown: send(.cursorMoved(.halfPageDown))
+            case .halfPageUp: send(.cursorMoved(.halfPageUp))
+            case .cancel where state.visualRange != nil: send(.visualRangeCancelled)
             case .preview, .cancel: ui.fullPreview = false
             case .grid:
                 ui.fullPreview = false
@@ -121,7 +128,7 @@ public struct Controller: Sendable {
     /// Which way an action moves the cursor through the photos, for fetching previews ahead.
     private static func travel(of action: Action) -> Int? {
         switch action {
-        case .down, .right, .halfPageDown, .pageDown, .bottom: 1
+        case .down, .right, .halfPageDown, .pageDown, .bottom, .toggleSelection: 1
         case .up, .left, .halfPageUp, .pageUp, .top: -1
         default: nil
         }
@@ -398,8 +405,15 @@ public struct Controller: Sendable {
         return "#" + digits.joined()
     }
 
-    /// The wheel moves a row of tiles; a click puts the cursor on the tile.
-    private func handleGridMouse(_ mouse: MouseEvent, grid: ScreenLayout.Grid, list: PhotoList) -> Outcome {
+    /// The position a click on the scroll bar jumps to, or nil when it missed the bar.
+    private func scrollBarPosition(_ mouse: MouseEvent, bar: Rect, count: Int) -> Int? {
+        guard count > 0, mouse.x == bar.x, mouse.y >= bar.y, mouse.y < bar.maxY, bar.height > 0 else { return nil }
+        return min(count - 1, (mouse.y - bar.y) * count / bar.height)
+    }
+
+    /// The wheel moves a row of tiles; a click puts the cursor on the tile, and one on its mark also
+    /// selects it, as in the list; the scroll bar jumps.
+    private func handleGridMouse(_ mouse: MouseEvent, grid: ScreenLayout.Grid, scrollBar: Rect, list: PhotoList) -> Outcome {
         guard list.count > 0 else { return Outcome() }
         switch mouse.kind {
         case .wheelDown, .wheelUp:
@@ -407,12 +421,18 @@ public struct Controller: Sendable {
             let target = min(max(0, list.cursor + delta), list.count - 1)
             return Outcome(events: target == list.cursor ? [] : [.cursorMoved(.position(target))])
         case .click:
+            if let position = scrollBarPosition(mouse, bar: scrollBar, count: list.count) {
+                return Outcome(events: [.cursorMoved(.position(position))])
+            }
             let area = grid.area
             guard mouse.x >= area.x, mouse.y >= area.y else { return Outcome() }
             let column = (mouse.x - area.x) / grid.tileWidth, row = (mouse.y - area.y) / grid.tileHeight
             guard column < grid.columns, row < grid.rows else { return Outcome() }
             let position = (grid.firstRow(top: list.top, cursor: list.cursor) + row) * grid.columns + column
-            return Outcome(events: position < list.count ? [.cursorMoved(.position(position))] : [])
+            guard position < list.count else { return Outcome() }
+            let tile = grid.tile(row: row, column: column)
+            let onMark = mouse.y == tile.y + 1 + grid.thumbnailRows && mouse.x <= tile.x + 2
+            return Outcome(events: [.cursorMoved(.position(position))] + (onMark ? [.selectionToggled] : []))
         }
     }
 
@@ -430,6 +450,7 @@ public struct Controller: Sendable {
         case .some: return Outcome()
         case nil: break
         }
+        if mouse.kind != .click { ui.travel = mouse.kind == .wheelDown ? 1 : -1 }
         if ui.fullPreview {
             switch mouse.kind {
             case .wheelDown: return Outcome(events: [.cursorMoved(.down)])
@@ -437,7 +458,7 @@ public struct Controller: Sendable {
             case .click: return Outcome()
             }
         }
-        if let grid = layout.grid { return handleGridMouse(mouse, grid: grid, list: state.list) }
+        if let grid = layout.grid { return handleGridMouse(mouse, grid: grid, scrollBar: layout.scrollBar, list: state.list) }
         let rows = layout.listRows
         switch mouse.kind {
         case .wheelDown: return Outcome(events: Array(repeating: .cursorMoved(.down), count: 3))
@@ -445,9 +466,7 @@ public struct Controller: Sendable {
         case .click:
             let count = state.list.count
             guard count > 0 else { return Outcome() }
-            let bar = layout.scrollBar
-            if mouse.x == bar.x, mouse.y >= bar.y, mouse.y < bar.maxY, bar.height > 0 {
-                let position = min(count - 1, (mouse.y - bar.y) * count / bar.height)
+            if let position = scrollBarPosition(mouse, bar: layout.scrollBar, count: count) {
                 return Outcome(events: [.cursorMoved(.position(position))])
             }
             guard mouse.y >= rows.y, mouse.y < rows.maxY, mouse.x >= rows.x, mouse.x < rows.maxX else { return Outcome() }

@@ -184,7 +184,8 @@ public final class TerminalApp {
             var wants: [PreviewRequest] = []
             screen.render(session.state, controller.ui, into: &canvas, wants: &wants)
             wants += screen.prefetch(session.state, controller.ui, layout: layout)
-            if wants != lastWants {
+            // Again when something shown still needs work: a failed fetch is tried again once due.
+            if wants != lastWants || wants.contains(where: { screen.context.previews?.holds($0) == false }) {
                 lastWants = wants
                 previewWants?.yield(wants)
             }

@@ -106,9 +106,21 @@ public struct Config: Sendable, Equatable {
                 throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, preview_cache_mb and [keys]")
             }
         }
-        // Rebound actions give up their old keys first, so two actions can swap keys.
+        // Rebound actions give up their old keys first, so two actions can swap keys; a key the file
+        // binds is taken from an action that has it only by default (as `p`, added in a later version).
+        // Only two bindings in the file can clash.
+        let rebound = Set(rebindings.map(\.action))
         for rebinding in rebindings {
             for key in keymap.bindings[rebinding.action, default: []] { keymap.unbind(key, in: rebinding.action.context) }
+        }
+        for rebinding in rebindings {
+            for key in rebinding.keys {
+                if let holder = keymap.action(for: key, in: rebinding.action.context), !rebound.contains(holder) {
+                    keymap.unbind(key, in: rebinding.action.context)
+                    let left = keymap.keyNames(holder)
+                    warnings.append("\(file):\(rebinding.entry.line), key \(rebinding.entry.dottedKey): \(key.name) now does \(rebinding.action.rawValue) instead of \(holder.rawValue)" + (left.isEmpty ? ", which has no key left" : ""))
+                }
+            }
         }
         for rebinding in rebindings {
             do {

@@ -44,19 +44,11 @@ extension Screen {
         let inner = tile.inset(1)
         let nameY = tile.y + 1 + grid.thumbnailRows
         guard nameY < tile.maxY - 1 else { return }
-        var base = theme.text
-        if inVisualRange { base = theme.visualRow }
-        if current { base = theme.currentRow }
+        let look = rowLook(selected: selected, current: current, inVisualRange: inVisualRange)
         let nameRow = Rect(x: inner.x, y: nameY, width: inner.width, height: 1)
-        canvas.fill(nameRow, style: base)
-        var mark = selected ? theme.selectedMark : base
-        mark.background = base.background
-        if current { mark.attributes.formUnion(base.attributes) }
-        let monochrome = theme.depth == .monochrome
-        canvas.draw(selected ? (monochrome ? "*" : "●") : " ", x: nameRow.x, y: nameY, style: mark)
-        var nameStyle = selected && !current ? theme.selectedText.on(base.background) : base
-        if selected && monochrome { nameStyle.attributes.insert(.bold) }
-        canvas.draw(TerminalText.sanitized(photo.filename), x: nameRow.x + 2, y: nameY, style: nameStyle, limit: nameRow.width - 2)
+        canvas.fill(nameRow, style: look.base)
+        canvas.draw(look.markGlyph, x: nameRow.x, y: nameY, style: look.mark)
+        canvas.draw(TerminalText.sanitized(photo.filename), x: nameRow.x + 2, y: nameY, style: look.name, limit: nameRow.width - 2)
         let chipsY = nameY + 1
         guard chipsY < tile.maxY - 1 else { return }
         var x = inner.x + 2
@@ -64,7 +56,7 @@ extension Screen {
             guard let tag = tags.tag(id: tagID) else { continue }
             let room = inner.maxX - x
             guard room > 2 else { break }
-            x += drawChip(tag, x: x, y: chipsY, limit: room, into: &canvas) + 1
+            x += drawChip(name: tag.name, color: tag.color.flatMap(TagColor.init(hex:)), x: x, y: chipsY, limit: room, into: &canvas) + 1
         }
     }
 }

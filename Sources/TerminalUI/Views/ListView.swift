@@ -61,27 +61,41 @@ extension Screen {
         _ photo: LibraryPhoto, selected: Bool, current: Bool, inVisualRange: Bool, tags: TagCatalog,
         columns: ScreenLayout.Columns, in rect: Rect, into canvas: inout Canvas
     ) {
-        var base = theme.text
-        if inVisualRange { base = theme.visualRow }
-        if current { base = theme.currentRow }
+        let look = rowLook(selected: selected, current: current, inVisualRange: inVisualRange)
+        let base = look.base
         canvas.fill(rect, style: base)
-        var mark = selected ? theme.selectedMark : base
-        mark.background = base.background
-        if current { mark.attributes.formUnion(base.attributes) }
-        let monochrome = theme.depth == .monochrome
-        canvas.draw(selected ? (monochrome ? "*" : "●") : " ", x: rect.x + 1, y: rect.y, style: mark)
+        canvas.draw(look.markGlyph, x: rect.x + 1, y: rect.y, style: look.mark)
         var x = rect.x + 2
         if columns.chips {
             drawChips(photo.tagIDs, tags: tags, x: x + 1, y: rect.y, base: base, into: &canvas)
             x += 4
         }
         let (nameWidth, dateX, sizeX) = columnPositions(columns, in: rect)
-        var nameStyle = selected && !current ? theme.selectedText.on(base.background) : base
-        if selected && monochrome { nameStyle.attributes.insert(.bold) }
-        canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: rect.y, style: nameStyle, limit: nameWidth)
+        canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: rect.y, style: look.name, limit: nameWidth)
         let detail = current ? base : theme.dim.on(base.background)
         if let dateX { canvas.draw(Formatting.captureTime(photo.takenAt), x: dateX, y: rect.y, style: detail) }
         if let sizeX { canvas.drawRight(ByteText.format(photo.bytes), maxX: sizeX + 9, y: rect.y, style: detail, limit: 9) }
+    }
+
+    /// How a photo's row (or grid tile name) looks: its background, the selection mark and the name.
+    struct RowLook {
+        var base: Style
+        var mark: Style
+        var markGlyph: String
+        var name: Style
+    }
+
+    func rowLook(selected: Bool, current: Bool, inVisualRange: Bool) -> RowLook {
+        var base = theme.text
+        if inVisualRange { base = theme.visualRow }
+        if current { base = theme.currentRow }
+        var mark = selected ? theme.selectedMark : base
+        mark.background = base.background
+        if current { mark.attributes.formUnion(base.attributes) }
+        let monochrome = theme.depth == .monochrome
+        var name = selected && !current ? theme.selectedText.on(base.background) : base
+        if selected && monochrome { name.attributes.insert(.bold) }
+        return RowLook(base: base, mark: mark, markGlyph: selected ? (monochrome ? "*" : "●") : " ", name: name)
     }
 
     /// Up to three tag chips in the tags' colours (initials in monochrome), then `+` for more.

@@ -33,13 +33,14 @@ extension Screen {
     /// Sections of a key map as the help screen lists them.
     static func helpLines(for keymap: Keymap) -> [HelpLine] {
         let sections: [(String, [Action])] = [
-            ("Move", [.down, .up, .halfPageDown, .halfPageUp, .pageDown, .pageUp, .top, .bottom]),
+            ("Move", [.down, .up, .left, .right, .halfPageDown, .halfPageUp, .pageDown, .pageUp, .top, .bottom]),
+            ("View", [.grid, .preview, .details]),
             ("Select", [.toggleSelection, .visualRange, .selectAll, .invert, .cancel]),
             ("Find", [.filter, .tagFilter, .cycleSort]),
             ("Tag", [.tag1, .tagPicker, .manageTags, .undo]),
             ("Download", [.download, .chooseVariant, .queuePanel]),
             ("Download queue (in the panel)", [.queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished]),
-            ("Other", [.details, .reload, .help, .quit]),
+            ("Other", [.reload, .help, .quit]),
         ]
         var lines: [HelpLine] = []
         for (title, actions) in sections {

@@ -40,12 +40,7 @@ extension Screen {
                         y += 1
                     }
                     guard y < rect.maxY else { break }
-                    if y >= rect.y {
-                        let color = Style(foreground: theme.tagColor(chip.color))
-                        let dot = theme.depth == .monochrome ? "#" : "●"
-                        canvas.draw(dot, x: x, y: y, style: color)
-                        canvas.draw(name, x: x + 1, y: y, style: theme.text, limit: rect.maxX - x - 1)
-                    }
+                    if y >= rect.y { drawChip(name: chip.name, color: chip.color, x: x, y: y, limit: rect.maxX - x, into: &canvas) }
                     x += width
                 }
                 y += 1

@@ -155,6 +155,25 @@ struct DecoderTests {
         #expect(throws: PreviewError.self) { try decoder.decode(header, fitting: PixelSize(width: 64, height: 64)) }
     }
 
+    @Test func strayBytesBetweenMarkersAreNotDamage() throws {
+        var bytes = TestJPEG.quadrants()
+        let sof = try #require(bytes.indices.first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes.insert(contentsOf: [0x00, 0x11, 0x22], at: sof)
+        let (image, _) = try decoder.decode(bytes, fitting: PixelSize(width: 64, height: 64))
+        #expect(colour(image, 16, 8) == "red")
+    }
+
+    @Test func aProgressiveFileNeedingTooMuchMemoryIsRefused() throws {
+        // 11,000 × 11,000 is under the pixel cap, but a progressive decode keeps every coefficient:
+        // about 360 MB, past the decoder's 256 MB.
+        var bytes = TestJPEG.quadrants(progressive: true)
+        let sof = try #require(bytes.indices.first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC2 })
+        bytes.replaceSubrange((sof + 5)...(sof + 8), with: [0x2A, 0xF8, 0x2A, 0xF8])
+        #expect(throws: PreviewError.tooLarge(width: 11_000, height: 11_000)) {
+            try decoder.decode(bytes, fitting: PixelSize(width: 100, height: 100))
+        }
+    }
+
     @Test func aBodyThatIsNotAJPEGSaysSo() {
         let inputs: [[UInt8]] = [[], [0xFF], Array("GIF89a....".utf8), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("<html>nope</html>".utf8)]
         for bytes in inputs {

@@ -213,6 +213,34 @@ struct PreviewLoaderTests {
         }
     }
 
+    @Test func aDamagedFileInTheDiskCacheIsFetchedAgain() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try PreviewDiskCache(library: "t", directory: directory)
+        try disk.store(photoID: 2, variant: "web", etag: "\"old\"", bytes: Array("not a picture".utf8))
+        try await TestServer.with(photos: 5) { server, _ in
+            let client = APIClient.forTesting(server)
+            let loader = PreviewLoader(client: client, disk: disk)
+            let request = PreviewRequest(photoID: 2, box: box)
+            await loader.want([request])
+            guard case .loaded = try await waitForState(loader, request) else { Issue.record("not fetched again"); return }
+            #expect(disk.bytes(photoID: 2, variant: "web")?.bytes.prefix(2) == [0xFF, 0xD8])
+            await loader.stop()
+            try await client.shutdown()
+        }
+    }
+
+    @Test func aStoppedLoaderStaysStopped() async throws {
+        let loader = PreviewLoader(disk: nil, debounce: .milliseconds(1)) { _ async throws(APIError) in
+            FetchedVariant(bytes: [], etag: nil)
+        }
+        await loader.stop()
+        let request = PreviewRequest(photoID: 1, box: box)
+        await loader.want([request])
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await loader.started == 0 && loader.store.state(for: request) == nil)
+    }
+
     @Test func aFailedFetchIsAnUnavailablePreviewNotACrash() async throws {
         try await TestServer.with(photos: 3) { server, _ in
             let client = APIClient.forTesting(server)

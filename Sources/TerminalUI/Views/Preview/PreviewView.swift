@@ -114,20 +114,18 @@ extension Screen {
         x += canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: caption.y, style: selected ? theme.selectedText : theme.title, limit: caption.maxX - x) + 2
         for tagID in photo.tagIDs {
             guard x < caption.maxX - 2, let tag = state.tags.tag(id: tagID) else { continue }
-            x += drawChip(tag, x: x, y: caption.y, limit: caption.maxX - x, into: &canvas) + 1
+            x += drawChip(name: tag.name, color: tag.color.flatMap(TagColor.init(hex:)), x: x, y: caption.y, limit: caption.maxX - x, into: &canvas) + 1
         }
         let hint = "\(context.keymap.hint(.preview)) or esc returns"
         if caption.maxX - x > DisplayWidth.of(hint) + 1 { canvas.drawRight(hint, maxX: caption.maxX - 1, y: caption.y, style: theme.dim, limit: DisplayWidth.of(hint)) }
     }
 
-    /// A tag as a coloured dot and its name; returns the columns drawn.
+    /// A tag as a dot in its colour (`#` in monochrome) and its name, within `limit` columns; returns
+    /// the columns drawn.
     @discardableResult
-    func drawChip(_ tag: PhotoPickKit.Tag, x: Int, y: Int, limit: Int, background: TerminalColor = .terminalDefault, into canvas: inout Canvas) -> Int {
+    func drawChip(name: String, color: TagColor?, x: Int, y: Int, limit: Int, into canvas: inout Canvas) -> Int {
         guard limit > 2 else { return 0 }
-        let dot = theme.depth == .monochrome ? "#" : "●"
-        var style = Style(foreground: theme.tagColor(tag.color.flatMap(TagColor.init(hex:))))
-        style.background = background
-        canvas.draw(dot, x: x, y: y, style: style)
-        return 1 + canvas.draw(TerminalText.sanitized(tag.name), x: x + 1, y: y, style: theme.text.on(background), limit: limit - 1)
+        canvas.draw(theme.depth == .monochrome ? "#" : "●", x: x, y: y, style: Style(foreground: theme.tagColor(color)))
+        return 1 + canvas.draw(TerminalText.sanitized(name), x: x + 1, y: y, style: theme.text, limit: limit - 1)
     }
 }
