@@ -345,6 +345,17 @@ download_all() {
   ok "$session: d downloads the $count photos ($(sed 's/^ *//; s/ *[0-9]*\/[0-9,]*$//' <<<"$status"))"
 }
 
+# The names of the list rows marked selected (● in colour, * in mono), top to bottom.
+marked_rows() {
+  pane | python3 -c '
+import re, sys
+for line in sys.stdin:
+    m = re.match(r"^ [●*] .{3}(\S.*?)\s{2,}\d{4}-\d\d-\d\d ", line)
+    if m:
+        print(m.group(1))
+'
+}
+
 download_listing() { (cd "${1:-$DOWNLOADS}" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort); }
 
 # snapshot_downloads OUT: SHA-256, then name, inode, size and mtime, of every downloaded file, into OUT.
@@ -402,13 +413,7 @@ ok "s1: the filter R00068 is kept after Enter ($shown)"
 tm send-keys -t s1 Space Space Space
 wait_for "3 selected"
 # Selected rows carry ● in column 1; their names are what must be downloaded and tagged.
-mapfile -t SELECTED < <(pane | python3 -c '
-import re, sys
-for line in sys.stdin:
-    m = re.match(r"^ [●*] .{3}(\S.*?)\s{2,}\d{4}-\d\d-\d\d ", line)
-    if m:
-        print(m.group(1))
-')
+mapfile -t SELECTED < <(marked_rows)
 [ "${#SELECTED[@]}" = 3 ] || fail "s1: expected 3 rows marked selected, found ${#SELECTED[@]}: ${SELECTED[*]}"
 ok "s1: space x3 selects 3 photos (${SELECTED[*]})"
 
@@ -646,13 +651,7 @@ ok "s6: Esc returns from the preview to the contact sheet (current tile framed a
 
 tm send-keys -t s6 Tab
 wait_for_re 'Name +Taken'
-mapfile -t LIST_SELECTED < <(pane | python3 -c '
-import re, sys
-for line in sys.stdin:
-    m = re.match(r"^ [●*] .{3}(\S.*?)\s{2,}\d{4}-\d\d-\d\d ", line)
-    if m:
-        print(m.group(1))
-')
+mapfile -t LIST_SELECTED < <(marked_rows)
 [ "$(printf '%s\n' "${LIST_SELECTED[@]}")" = "$(printf '%s\n' "${GRID_SELECTED[@]}")" ] \
   || fail "s6: the list marks ${LIST_SELECTED[*]}, the grid marked ${GRID_SELECTED[*]}"
 ok "s6: Tab returns to the list: column titles back, the same 2 rows marked (${LIST_SELECTED[*]})"

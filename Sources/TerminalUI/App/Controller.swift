@@ -86,15 +86,16 @@ public struct Controller: Sendable {
         if let travel = Self.travel(of: action) { ui.travel = travel }
         if ui.fullPreview {
             // One photo at a time: every movement steps to the next or previous photo.
+            let step: CursorMotion? = switch action {
+            case .right: .down
+            case .left: .up
+            default: Self.listMotion(action)
+            }
+            if let step {
+                send(.cursorMoved(step))
+                return outcome
+            }
             switch action {
-            case .down, .right: send(.cursorMoved(.down))
-            case .up, .left: send(.cursorMoved(.up))
-            case .top: send(.cursorMoved(.top))
-            case .bottom: send(.cursorMoved(.bottom))
-            case .pageDown: send(.cursorMoved(.pageDown))
-            case .pageUp: send(.cursorMoved(.pageUp))
-            case .halfPageDown: send(.cursorMoved(.halfPageDown))
-            case .halfPageUp: send(.cursorMoved(.halfPageUp))
             case .cancel where state.visualRange != nil: send(.visualRangeCancelled)
             case .preview, .cancel: ui.fullPreview = false
             case .grid:
@@ -108,21 +109,32 @@ public struct Controller: Sendable {
             if let motion { send(.cursorMoved(motion)) }
             return outcome
         }
+        if let motion = Self.listMotion(action) {
+            send(.cursorMoved(motion))
+            return outcome
+        }
         switch action {
-        case .down: send(.cursorMoved(.down))
-        case .up: send(.cursorMoved(.up))
-        case .halfPageDown: send(.cursorMoved(.halfPageDown))
-        case .halfPageUp: send(.cursorMoved(.halfPageUp))
-        case .pageDown: send(.cursorMoved(.pageDown))
-        case .pageUp: send(.cursorMoved(.pageUp))
-        case .top: send(.cursorMoved(.top))
-        case .bottom: send(.cursorMoved(.bottom))
         case .left, .right: break  // the list has one column
         case .preview: if state.currentPhoto != nil { ui.fullPreview = true }
         case .grid: ui.mode = ui.mode == .list ? .grid : .list
         default: return handleCommand(action, state: state)
         }
         return outcome
+    }
+
+    /// How an action moves the cursor through the list, one photo per row.
+    private static func listMotion(_ action: Action) -> CursorMotion? {
+        switch action {
+        case .down: .down
+        case .up: .up
+        case .halfPageDown: .halfPageDown
+        case .halfPageUp: .halfPageUp
+        case .pageDown: .pageDown
+        case .pageUp: .pageUp
+        case .top: .top
+        case .bottom: .bottom
+        default: nil
+        }
     }
 
     /// Which way an action moves the cursor through the photos, for fetching previews ahead.
