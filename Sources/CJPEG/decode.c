@@ -99,14 +99,13 @@ static size_t stored_index(int orientation, int x, int y, int stored_width, int 
     return ((size_t)sy * (size_t)stored_width + (size_t)sx) * 3;
 }
 
-/// libjpeg's own memory for one decode (coefficients of a progressive file, mostly); past it, the
-/// decode fails instead of growing.
+/// libjpeg's own memory for a progressive decode, which keeps every coefficient; past it, the decode
+/// fails instead of growing.
 static const long maximum_decoder_memory = 256L << 20;
 
 /// Reads the header, filling in the declared size, orientation and progression.
 static void read_header(j_decompress_ptr cinfo, const uint8_t *data, size_t length, cjpeg_decode_info *info) {
     jpeg_CreateDecompress(cinfo, JPEG_LIB_VERSION, sizeof(*cinfo));
-    cinfo->mem->max_memory_to_use = maximum_decoder_memory;
     jpeg_mem_src(cinfo, data, (unsigned long)length);
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(cinfo, TRUE);
@@ -193,6 +192,9 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     memset(info, 0, sizeof(*info));
     read_header(&cinfo, data, length, info);
     cinfo.progress = &progress;
+    // Only a progressive file keeps the whole image's coefficients; the limit would slow a baseline
+    // decode's allocations for nothing.
+    if (cinfo.progressive_mode) cinfo.mem->max_memory_to_use = maximum_decoder_memory;
     if ((uint64_t)cinfo.image_width * (uint64_t)cinfo.image_height > max_pixels) {
         char text[160];
         snprintf(text, sizeof(text), "the image declares %ux%u pixels, more than the %llu allowed",
