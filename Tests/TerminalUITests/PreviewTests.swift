@@ -212,6 +212,15 @@ struct PreviewViewTests {
         }
     }
 
+    @Test func theGridFillsALowWindowWithSmallerTilesRatherThanAGap() throws {
+        let low = try #require(ScreenLayout(width: 80, height: 24, showsStrip: false, mode: .grid).grid)
+        #expect(low.columns == 3 && low.rows == 2 && low.thumbnailRows == 7)
+        let tall = try #require(ScreenLayout(width: 120, height: 40, showsStrip: false, mode: .grid).grid)
+        #expect(tall.columns == 5 && tall.rows == 3 && tall.thumbnailRows == 7)
+        let small = try #require(ScreenLayout(width: 40, height: 12, showsStrip: false, mode: .grid).grid)
+        #expect(small.columns == 1 && small.rows == 1 && small.tileHeight <= small.area.height)
+    }
+
     @Test func gridThumbnailsAreWantedNearestTheCursorFirstAndDrawnFromTheStore() throws {
         var state = Fixture.state()
         var ui = UIState()

@@ -51,8 +51,11 @@ public struct ScreenLayout: Sendable, Equatable {
             self.area = area
             columns = max(1, area.width / Self.preferredTileWidth)
             tileWidth = max(6, area.width / columns)
-            // About 3:2 with two pixels per row, as a landscape photo; less when the window is low.
-            thumbnailRows = max(1, min((tileWidth - 2) / 3, area.height - 4))
+            // About 3:2 with two pixels per row, as a landscape photo; lower when that fills the height
+            // better, so a low window shows two rows of tiles rather than one and a gap.
+            let tallest = max(1, (tileWidth - 2) / 3)
+            let rowsThatFit = max(1, Int((Double(area.height) / Double(tallest + 4)).rounded()))
+            thumbnailRows = max(1, min(tallest, area.height / rowsThatFit - 4))
             tileHeight = thumbnailRows + 4
             rows = max(1, area.height / tileHeight)
         }
