@@ -100,6 +100,7 @@ struct Launcher {
         let client: APIClient
         let library: String
         var name: String?
+        var account: Me?
         var apiLogger = logger
         apiLogger[metadataKey: "component"] = "api"
         switch source {
@@ -115,9 +116,10 @@ struct Launcher {
             client = APIClient(configuration: .init(baseURL: url, apiKey: key, logger: apiLogger))
             resources.client = client
             let me = try await client.send(API.me())
-            var account = AccountStatus()
-            account.update(with: me)
-            if let reason = account.disabledReason(.browsing) { throw AccessRefused(reason: reason) }
+            account = me
+            var status = AccountStatus()
+            status.update(with: me)
+            if let reason = status.disabledReason(.browsing) { throw AccessRefused(reason: reason) }
             library = "\(url.absoluteString)#customer-\(me.customerId)"
             // The account's name for the header; the key's name stands in if it cannot be read.
             name = try? await client.send(API.customer()).name
@@ -131,7 +133,7 @@ struct Launcher {
                 ?? config.downloadDirectory ?? DownloadLocation.defaultDirectory(environment: environment),
             downloadVariant: config.variant ?? .original,
             concurrency: options.concurrency ?? config.concurrency ?? DownloadQueue.defaultConcurrency,
-            logger: sessionLogger
+            logger: sessionLogger, account: account
         ))
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
         var disk: PreviewDiskCache?

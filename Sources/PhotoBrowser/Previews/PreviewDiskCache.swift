@@ -110,10 +110,10 @@ public final class PreviewDiskCache: Sendable {
         let entry = Entry(tag: Self.tag(forETag: etag), bytes: bytes.count)
         guard bytes.count <= byteLimit else { return }
         let path = Self.path(directory, key, entry.tag)
-        // A name of its own, so two writers of the same file never share one; synced before the rename,
-        // so a crash leaves the old file or the whole new one.
+        // A name of its own, so two writers of the same file never share one. Not synced: a file cut short
+        // by a crash fails to decode, and the loader then drops it and fetches it again.
         let temporary = "\(path).tmp-\(getpid())-\(UUID().uuidString)"
-        try Self.writeSynced(bytes, to: temporary)
+        try Data(bytes).write(to: URL(fileURLWithPath: temporary), options: .withoutOverwriting)
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
@@ -132,26 +132,6 @@ public final class PreviewDiskCache: Sendable {
         let key = Key(library: library, photoID: photoID, variant: variant)
         index.withLockedValue { index in
             if let entry = index.removeValue(for: key) { unlink(Self.path(directory, key, entry.tag)) }
-        }
-    }
-
-    private static func writeSynced(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create \(path): \(String(cString: strerror(errno)))"]) }
-        defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-            guard count > 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(path)
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write \(path): \(reason)"])
-            }
-            written += count
-        }
-        guard fsync(descriptor) == 0 else {
-            unlink(path)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot sync \(path)"])
         }
     }
 

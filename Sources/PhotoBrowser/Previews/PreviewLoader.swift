@@ -17,10 +17,12 @@ public actor PreviewLoader {
 
     private let fetch: Fetch
     private let disk: PreviewDiskCache?
-    private let variant: String
-    private let decoder: PreviewDecoder
+    /// What previews are drawn from: the smallest rendition that fits any pane.
+    private let variant = DownloadSize.web.rawValue
+    private let decoder = PreviewDecoder()
     private let debounce: Duration
-    private let maximumJobs: Int
+    /// Previews fetched and decoded at once.
+    private let maximumJobs = 2
     private let continuation: AsyncStream<Void>.Continuation
 
     private var wanted: [PreviewRequest] = []
@@ -36,21 +38,16 @@ public actor PreviewLoader {
     public private(set) var cancelled = 0
 
     /// - Parameters:
-    ///   - fetch: gets a photo's `variant` from the server; normally `APIClient.fetchVariant`.
+    ///   - fetch: gets a photo's `web` rendition from the server; normally `APIClient.fetchVariant`.
     ///   - disk: the disk cache, or nil to keep nothing on disk.
     ///   - debounce: how long the wanted list must hold still before new work starts.
-    ///   - maximumJobs: previews fetched and decoded at once.
     public init(
-        variant: DownloadSize = .web, store: PreviewStore = PreviewStore(), disk: PreviewDiskCache?,
-        decoder: PreviewDecoder = PreviewDecoder(), debounce: Duration = .milliseconds(30), maximumJobs: Int = 2,
+        store: PreviewStore = PreviewStore(), disk: PreviewDiskCache?, debounce: Duration = .milliseconds(30),
         fetch: @escaping Fetch
     ) {
-        self.variant = variant.rawValue
         self.store = store
         self.disk = disk
-        self.decoder = decoder
         self.debounce = debounce
-        self.maximumJobs = maximumJobs
         self.fetch = fetch
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
@@ -102,9 +99,6 @@ public actor PreviewLoader {
         wanted = []
         continuation.finish()
     }
-
-    /// Whether anything is being fetched or decoded.
-    public var isBusy: Bool { !running.isEmpty }
 
     private func startWork() {
         guard settled, !isStopped else { return }

@@ -23,12 +23,14 @@ public final class BrowserSession {
         public var messageLifetime: Duration
         /// Receives the session's own log lines.
         public var logger: Logger
+        /// The key's `/me`, when the caller already asked for it; the session asks otherwise.
+        public var account: Me?
 
         public init(
             library: String, stateDirectory: URL = StateDatabase.defaultDirectory(),
             downloadDirectory: URL = DownloadLocation.defaultDirectory(), downloadVariant: DownloadSize = .original,
             concurrency: Int = DownloadQueue.defaultConcurrency,
-            messageLifetime: Duration = .seconds(5), logger: Logger = Logger(label: "photopick.browser")
+            messageLifetime: Duration = .seconds(5), logger: Logger = Logger(label: "photopick.browser"), account: Me? = nil
         ) {
             self.library = library
             self.stateDirectory = stateDirectory
@@ -37,6 +39,7 @@ public final class BrowserSession {
             self.concurrency = concurrency
             self.messageLifetime = messageLifetime
             self.logger = logger
+            self.account = account
         }
     }
 
@@ -80,12 +83,16 @@ public final class BrowserSession {
         let sender = TagSender(client: client, outbox: outbox) { [weak self] event in await self?.send(event) }
         self.sender = sender
         background { await sender.run() }
-        background { [client] in
-            do {
-                let me = try await client.send(API.me())
-                self.send(.accountLoaded(me))
-            } catch {
-                self.send(.accountFailed(Self.describe(error)))
+        if let me = configuration.account {
+            send(.accountLoaded(me))
+        } else {
+            background { [client] in
+                do {
+                    let me = try await client.send(API.me())
+                    self.send(.accountLoaded(me))
+                } catch {
+                    self.send(.accountFailed(Self.describe(error)))
+                }
             }
         }
         background { [client] in

@@ -138,23 +138,35 @@ extension BrowserState {
 
     mutating func requestTagCreation(name: String, color: String?) -> [BrowserEffect] {
         if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { return post(.warning, "A tag needs a name; type one and press Enter.") }
-        if let color, TagColor(hex: color) == nil { return post(.warning, "“\(color)” is not a colour; use #rrggbb, like #e94b60.") }
+        guard let name = Self.tagName(name) else { return post(.warning, Self.unnamedTag) }
+        if let problem = Self.colourProblem(color) { return post(.warning, problem) }
         return [.createTag(name: name, color: color)]
     }
 
     mutating func requestTagRename(id: Int, name: String) -> [BrowserEffect] {
         if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { return post(.warning, "A tag needs a name; type one and press Enter.") }
+        guard let name = Self.tagName(name) else { return post(.warning, Self.unnamedTag) }
         return [.renameTag(id: id, name: name)]
     }
 
     mutating func requestTagRecolour(id: Int, color: String?) -> [BrowserEffect] {
         if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
-        if let color, TagColor(hex: color) == nil { return post(.warning, "“\(color)” is not a colour; use #rrggbb, like #e94b60.") }
+        if let problem = Self.colourProblem(color) { return post(.warning, problem) }
         return [.recolourTag(id: id, color: color)]
+    }
+
+    private static let unnamedTag = "A tag needs a name; type one and press Enter."
+
+    /// A typed tag name without its surrounding blanks, or nil when nothing is left.
+    private static func tagName(_ typed: String) -> String? {
+        let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.isEmpty ? nil : name
+    }
+
+    /// Why a typed colour is refused, or nil for none or a valid `#rrggbb`.
+    private static func colourProblem(_ color: String?) -> String? {
+        guard let color, TagColor(hex: color) == nil else { return nil }
+        return "“\(color)” is not a colour; use #rrggbb, like #e94b60."
     }
 
     mutating func requestTagDeletion(id: Int) -> [BrowserEffect] {

@@ -103,7 +103,7 @@ public struct BrowserState: Sendable {
         case .downloadRetried(let id): return retryDownloads([id])
         case .allDownloadsPaused: return pauseDownloads(downloads.items.map(\.id))
         case .allDownloadsResumed: return resumeDownloads(downloads.items.map(\.id))
-        case .allDownloadsCancelled: return cancelDownloads(downloads.items.filter { !$0.status.isFinished }.map(\.id))
+        case .allDownloadsCancelled: return cancelDownloads(downloads.items.map(\.id))
         case .failedDownloadsRetried: return retryDownloads(downloads.items.map(\.id))
         case .finishedDownloadsCleared: return clearFinishedDownloads()
         case .concurrencyChanged(let delta): return changeConcurrency(by: delta)
@@ -166,7 +166,7 @@ public struct BrowserState: Sendable {
         downloads.restore(restored, nextID: nextDownloadID)
         loading.phase = .loading
         var effects: [BrowserEffect] = [.loadPhotos(from: nil)]
-        effects += downloads.startNext().map(BrowserEffect.startDownload)
+        effects += startDownloads()
         let resumed = restored.count { !$0.status.isFinished && $0.status != .paused && $0.status.failure == nil }
         if resumed > 0 { effects += post(.info, "Resuming \(resumed) download\(resumed == 1 ? "" : "s") from the last session.") }
         return effects

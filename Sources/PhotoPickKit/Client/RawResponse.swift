@@ -13,6 +13,16 @@ struct RawResponse: Sendable {
     var requestID: String? { headers.first(name: "X-Request-Id") }
     var isSuccess: Bool { (200..<300).contains(status) }
 
+    /// Where a redirect points, resolved against the URL asked.
+    func redirectTarget() throws(APIError) -> URL {
+        guard let location = headers.first(name: "Location"), let url = URL(string: location, relativeTo: url) else {
+            throw .decoding(DecodingFailure(
+                path: "Location", reason: "a \(status) redirect without a usable Location header", requestID: requestID
+            ))
+        }
+        return url.absoluteURL
+    }
+
     func decodeJSON<Value: Decodable>(_ type: Value.Type) throws -> Value {
         do {
             return try JSONDecoder().decode(Value.self, from: Data(body.readableBytesView))

@@ -45,9 +45,9 @@ extension FileDownload {
     /// Opens and locks a `.part` for this photo, unless another download holds it or it holds another photo.
     static func claimPart(_ partName: String, in directory: DownloadDirectory, for source: String) throws(DownloadError) -> Claim {
         let part = try directory.openPart(partName)
-        let owner = part.source
         guard part.lockExclusively() else {
             // Held by a download that may not have said whose it is yet: wait rather than guess.
+            let owner = part.source
             return owner == nil || owner == source ? .heldByTheSamePhoto : .heldByAnotherPhoto
         }
         // A download that finished (or gave up) may have unlinked the name after this one opened it.

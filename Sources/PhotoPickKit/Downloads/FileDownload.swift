@@ -203,7 +203,7 @@ struct FileDownload {
         let raw = RawResponse(status: Int(response.status.code), headers: response.headers, body: body, url: url)
         let error = await client.errorResponse(from: raw)
         let isStorage = url.path != endpoint.path
-        if raw.status == 403, isStorage, [.urlExpired, .invalidSignature, .unknown].contains(error.code) {
+        if isStorage, error.isExpiredLink {
             guard refreshes < Self.maximumRefreshes else { throw APIError.response(error) }
             refreshes += 1
             redirects = 0

@@ -1,9 +1,10 @@
 import Foundation
 
 extension API {
-    /// `GET /photos`: one page of photos; omit the cursor for the first.
+    /// `GET /photos`: one page of photos; omit the cursor for the first. Decoded by `PhotoPageDecoder`:
+    /// a library walk's hot path skips Foundation's decoder.
     public static func photos(limit: Int? = nil, cursor: String? = nil) -> Request<Page<Photo>> {
-        Request(.get, "/photos", query: pageQuery(limit: limit, cursor: cursor))
+        Request(.get, "/photos", query: pageQuery(limit: limit, cursor: cursor), decode: PhotoPageDecoder.decode)
     }
 
     /// `GET /photos/{id}`.
@@ -25,15 +26,7 @@ extension API {
     /// or the endpoint's own URL when it serves the bytes itself.
     public static func downloadLocation(id: Int, size: DownloadSize = .original, format: DownloadFormat = .original) -> Request<URL> {
         Request(.get, "/photos/\(id)/download", query: [("size", size.rawValue), ("format", format.rawValue)]) { response in
-            guard (300..<400).contains(response.status) else { return response.url }
-            guard let location = response.headers.first(name: "Location"), let url = URL(string: location, relativeTo: response.url)
-            else {
-                throw APIError.decoding(DecodingFailure(
-                    path: "Location", reason: "a \(response.status) redirect without a usable Location header",
-                    requestID: response.requestID
-                ))
-            }
-            return url.absoluteURL
+            try (300..<400).contains(response.status) ? response.redirectTarget() : response.url
         }
     }
 

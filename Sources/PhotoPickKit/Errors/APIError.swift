@@ -47,6 +47,11 @@ public struct ErrorResponse: Sendable, Hashable {
     public let details: JSONValue?
     public let requestID: String?
 
+    /// A signed file link refused because it expired or its signature no longer holds: ask for a new one.
+    var isExpiredLink: Bool {
+        status == 403 && [.urlExpired, .invalidSignature, .unknown].contains(code)
+    }
+
     /// The tag a `409 conflict` on a tag name names, when the server says (`details.existingTagId`).
     public var existingTagID: Int? {
         details?["existingTagId"]?.integerValue.flatMap { Int(exactly: $0) }

@@ -5,10 +5,8 @@ public protocol PagedItem: Sendable, Decodable, Identifiable where ID == Int {
 }
 
 extension Photo: PagedItem {
-    /// `GET /photos`, decoded by `PhotoPageDecoder`: a library walk's hot path skips Foundation's decoder.
     public static func pageRequest(limit: Int, cursor: String?) -> Request<Page<Photo>> {
-        let request = API.photos(limit: limit, cursor: cursor)
-        return Request(request.method, request.path, query: request.query, decode: PhotoPageDecoder.decode)
+        API.photos(limit: limit, cursor: cursor)
     }
 }
 
