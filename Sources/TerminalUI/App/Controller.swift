@@ -33,7 +33,7 @@ public struct Controller: Sendable {
         case .key(let key) where layout.tooSmall:
             // Only the request for a bigger window shows, so only quitting means anything, and there is no
             // room to ask: unfinished work resumes next time anyway.
-            return Outcome(quit: key == .control("c") || keymap.action(for: key, in: .browse) == .quit)
+            return Outcome(quit: isQuitKey(key))
         case .key(.control("c")):
             // Ctrl-C always quits, as in any terminal program; it asks first like `q` when work is pending.
             if ui.overlay == .confirmQuit || !state.hasUnfinishedWork { return Outcome(quit: true) }
@@ -45,13 +45,12 @@ public struct Controller: Sendable {
             switch ui.overlay {
             case nil: return handleBrowsing(key, state: state, layout: layout)
             case .help(let scroll):
-                ui.overlay = scrolled(key, scroll).map { .help(scroll: min($0, helpLineCount)) }
+                ui.overlay = scrolled(key, scroll).map { bounded(.help(scroll: $0), state: state) }
             case .details(let scroll):
                 if key == .escape || key == .enter || keymap.action(for: key, in: .browse) == .quit {
                     ui.overlay = nil
                 } else {
-                    let rows = state.currentPhoto.map { MetadataPresenter().rows(for: $0, tags: state.tags).count } ?? 0
-                    ui.overlay = .details(scroll: min(scrolled(key, scroll) ?? scroll, rows))
+                    ui.overlay = bounded(.details(scroll: scrolled(key, scroll) ?? scroll), state: state)
                 }
             case .queue(let cursor): return handleQueue(key, cursor: cursor, state: state)
             case .picker(let picker): return handlePicker(key, picker, state: state)
@@ -77,6 +76,22 @@ public struct Controller: Sendable {
         case .top: 0
         default: nil
         }
+    }
+
+    /// The help or details panel with its scroll kept within its lines.
+    private func bounded(_ overlay: UIState.Overlay, state: BrowserState) -> UIState.Overlay {
+        switch overlay {
+        case .help(let scroll): return .help(scroll: min(max(0, scroll), helpLineCount))
+        case .details(let scroll):
+            let rows = state.currentPhoto.map { MetadataPresenter().rows(for: $0, tags: state.tags).count } ?? 0
+            return .details(scroll: min(max(0, scroll), rows))
+        default: return overlay
+        }
+    }
+
+    /// Ctrl-C, or a key bound to quit.
+    public func isQuitKey(_ key: Key) -> Bool {
+        key == .control("c") || keymap.action(for: key, in: .browse) == .quit
     }
 
     private mutating func handleBrowsing(_ key: Key, state: BrowserState, layout: ScreenLayout) -> Outcome {
@@ -417,6 +432,15 @@ public struct Controller: Sendable {
         return "#" + digits.joined()
     }
 
+    /// Rows a wheel turn scrolls a panel: 3 either way, none for a click.
+    private static func wheelRows(_ mouse: MouseEvent) -> Int {
+        switch mouse.kind {
+        case .wheelDown: 3
+        case .wheelUp: -3
+        case .click: 0
+        }
+    }
+
     /// The position a click on the scroll bar jumps to, or nil when it missed the bar.
     private func scrollBarPosition(_ mouse: MouseEvent, bar: Rect, count: Int) -> Int? {
         guard count > 0, mouse.x == bar.x, mouse.y >= bar.y, mouse.y < bar.maxY, bar.height > 0 else { return nil }
@@ -452,12 +476,10 @@ public struct Controller: Sendable {
         guard !layout.tooSmall else { return Outcome() }
         switch ui.overlay {
         case .help(let scroll):
-            if mouse.kind == .wheelDown { ui.overlay = .help(scroll: scroll + 3) }
-            if mouse.kind == .wheelUp { ui.overlay = .help(scroll: max(0, scroll - 3)) }
+            ui.overlay = bounded(.help(scroll: scroll + Self.wheelRows(mouse)), state: state)
             return Outcome()
         case .details(let scroll):
-            if mouse.kind == .wheelDown { ui.overlay = .details(scroll: scroll + 3) }
-            if mouse.kind == .wheelUp { ui.overlay = .details(scroll: max(0, scroll - 3)) }
+            ui.overlay = bounded(.details(scroll: scroll + Self.wheelRows(mouse)), state: state)
             return Outcome()
         case .some: return Outcome()
         case nil: break

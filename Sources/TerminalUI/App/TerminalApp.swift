@@ -139,7 +139,7 @@ public final class TerminalApp {
     private func handle(_ input: InputEvent) -> Bool {
         guard let session else {
             // Still opening: only quitting means anything.
-            if case .key(let key) = input, key == .control("c") || controller.keymap.action(for: key, in: .browse) == .quit { return true }
+            if case .key(let key) = input, controller.isQuitKey(key) { return true }
             return false
         }
         let layout = screen.layout(width: driver.width, height: driver.height, state: session.state, mode: controller.ui.mode)

@@ -12,7 +12,7 @@ public struct TextField: Sendable, Equatable {
         switch key {
         case .character(let character) where !character.isNewline:
             text.append(character)
-        case .backspace, .control("h"):
+        case .backspace:
             guard !text.isEmpty else { return false }
             text.removeLast()
         case .control("w"):

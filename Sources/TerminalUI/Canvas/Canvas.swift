@@ -107,15 +107,16 @@ public struct Canvas: Sendable, Equatable {
         let available = right - x
         guard available > 0 else { return 0 }
         let glyphs = text.lazy.map(TerminalGlyph.init)
-        let needed = glyphs.reduce(0) { $0 + $1.width }
-        let budget = needed <= available ? available : available - 1
+        // No character is wider than its UTF-8 bytes, so most text is known to fit without measuring it.
+        let fits = text.utf8.count <= available || glyphs.reduce(0, { $0 + $1.width }) <= available
+        let budget = fits ? available : available - 1
         var column = x
         for glyph in glyphs {
             guard column + glyph.width <= x + budget else { break }
             put(glyph, x: column, y: y, style: style, clipLeft: max(0, clip.x))
             column += glyph.width
         }
-        if needed > available {
+        if !fits {
             put(TerminalGlyph("…"), x: column, y: y, style: style, clipLeft: max(0, clip.x))
             column += 1
         }

@@ -61,7 +61,7 @@ public struct TerminalGlyph: Sendable, Equatable {
             return
         }
         var scalars = character.unicodeScalars.makeIterator()
-        guard let first = scalars.next(), DisplayWidth.of(first) > 0 else {
+        guard let first = scalars.next(), case let firstWidth = DisplayWidth.of(first), firstWidth > 0 else {
             text = "\u{FFFD}"
             width = 1
             return
@@ -74,6 +74,6 @@ public struct TerminalGlyph: Sendable, Equatable {
             drawn.append(next)
         }
         text = String(drawn)
-        width = DisplayWidth.of(first)
+        width = firstWidth
     }
 }

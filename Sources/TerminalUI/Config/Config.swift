@@ -40,6 +40,10 @@ public struct Config: Sendable, Equatable {
                 guard case .string(let value) = entry.value else { throw fail("expected a string, found \(entry.value.typeName)") }
                 return value
             }
+            func integer() throws(ConfigError) -> Int {
+                guard case .integer(let value) = entry.value else { throw fail("expected an integer, found \(entry.value.typeName)") }
+                return value
+            }
             func path() throws(ConfigError) -> URL {
                 let value = try string()
                 guard !value.isEmpty else { throw fail("the path is empty") }
@@ -67,12 +71,12 @@ public struct Config: Sendable, Equatable {
                 }
                 variant = size
             case ["concurrency"]:
-                guard case .integer(let value) = entry.value else { throw fail("expected an integer, found \(entry.value.typeName)") }
+                let value = try integer()
                 let range = DownloadQueue.concurrencyRange
                 guard range.contains(value) else { throw fail("\(value) is out of range; use \(range.lowerBound) to \(range.upperBound)") }
                 concurrency = value
             case ["preview_cache_mb"]:
-                guard case .integer(let value) = entry.value else { throw fail("expected an integer, found \(entry.value.typeName)") }
+                let value = try integer()
                 guard (0...100_000).contains(value) else { throw fail("\(value) is out of range; use 0 (no disk cache) to 100000") }
                 previewCacheMegabytes = value
             case ["theme"]:

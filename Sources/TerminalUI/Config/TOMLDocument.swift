@@ -5,6 +5,8 @@
 // arrays of tables and dates are rejected with a message saying so. Every error carries the line
 // it was found on and, once the key is known, the key's full dotted path.
 
+import PhotoPickKit
+
 /// A TOML document, flattened into entries with full key paths, in file order.
 public struct TOMLDocument: Sendable, Equatable {
     /// One key and its value; the enclosing `[table]` and any dotted parts are folded into `path`.
@@ -82,21 +84,11 @@ private enum TOMLKey {
         path.map(component).joined(separator: ".")
     }
 
-    /// One component, quoted and escaped only if it cannot be written bare.
+    /// One component, quoted and escaped (as a JSON string is, which TOML reads alike) only if it
+    /// cannot be written bare.
     private static func component(_ name: String) -> String {
         if !name.isEmpty, name.unicodeScalars.allSatisfy(isBare) { return name }
-        var quoted = "\""
-        for c in name.unicodeScalars {
-            switch c {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            case _ where isControl(c): quoted += "\\u" + hex(c.value, digits: 4)
-            default: quoted.unicodeScalars.append(c)
-            }
-        }
-        return quoted + "\""
+        return JSONValue.string(name).description
     }
 }
 

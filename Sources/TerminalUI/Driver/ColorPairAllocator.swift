@@ -41,9 +41,6 @@ struct ColorPairAllocator {
         idleOlder = Array(repeating: 0, count: self.capacity + 1)
     }
 
-    /// How many pairs have been given colours.
-    var definedCount: Int { Int(nextFresh) - 1 }
-
     /// A pair for `wanted`, counted as shown by one more cell until `release`.
     mutating func acquire(_ wanted: Colors) -> Grant {
         if let pair = pairs[wanted] {

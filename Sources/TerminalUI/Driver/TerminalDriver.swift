@@ -140,8 +140,9 @@ public final class TerminalDriver {
     /// The colour pair for a style, from the allocator, defined when it is new or recycled.
     private func pair(for style: Style) -> Int32 {
         guard depth != .monochrome, style.foreground != .terminalDefault || style.background != .terminalDefault else { return 0 }
-        let grant = pairs.acquire(.init(foreground: number(style.foreground), background: number(style.background)))
-        if grant.mustDefine { init_extended_pair(grant.pair, number(style.foreground), number(style.background)) }
+        let colors = ColorPairAllocator.Colors(foreground: number(style.foreground), background: number(style.background))
+        let grant = pairs.acquire(colors)
+        if grant.mustDefine { init_extended_pair(grant.pair, colors.foreground, colors.background) }
         return grant.pair
     }
 

@@ -73,7 +73,6 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
 
     /// 1–9 for the tag actions.
     public var tagNumber: Int? {
-        let numbers: [Action: Int] = [.tag1: 1, .tag2: 2, .tag3: 3, .tag4: 4, .tag5: 5, .tag6: 6, .tag7: 7, .tag8: 8, .tag9: 9]
-        return numbers[self]
+        rawValue.hasPrefix("tag-") ? Int(rawValue.dropFirst(4)) : nil
     }
 }
