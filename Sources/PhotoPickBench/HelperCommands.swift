@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PhotoPickKit
 import PhotoPickServer
+import TerminalUI
 
 /// `_server`: the embedded server for a benchmark; prints `READY <base URL> <key>` and serves until killed.
 struct ServerHelper: AsyncParsableCommand {
@@ -86,4 +87,40 @@ func download(_ photos: [Photo], with client: APIClient, concurrency: Int, into 
         }
         try await group.waitForAll()
     }
+}
+
+/// Runs a hidden helper command of this executable in a process of its own and decodes the one JSON
+/// line it prints.
+func runHelper<Figures: Decodable>(_ arguments: [String], environment: [String: String]) throws -> Figures {
+    let child = try ChildProcess.spawn(ChildProcess.ownExecutable, arguments, environment: environment, captureOutput: true)
+    let line = child.readLine()
+    guard child.wait().exitStatus == 0, let line else { throw BenchError("the \(arguments.first ?? "") helper failed") }
+    return try JSONDecoder().decode(Figures.self, from: Data(line.utf8))
+}
+
+/// A helper's answer: its figures as one JSON line.
+func printJSONLine(_ figures: some Encodable) throws {
+    print(String(decoding: try JSONEncoder().encode(figures), as: UTF8.self))
+}
+
+/// A field of `/proc/self/status` given in kB, such as `VmRSS` or `VmHWM`.
+func processStatusKilobytes(_ field: String) -> Int? {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
+    return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
+}
+
+/// Runs `body` with the ncurses driver drawing headless into a scratch file, as a terminal would be sent.
+@MainActor
+func withHeadlessDriver<Result>(width: Int, height: Int, _ body: (TerminalDriver) throws -> Result) throws -> Result {
+    guard let output = tmpfile(), let input = fopen("/dev/null", "r") else { throw BenchError("cannot open a scratch terminal") }
+    defer { fclose(output); fclose(input) }
+    let driver = TerminalDriver()
+    do {
+        try driver.startHeadless(width: width, height: height, output: output, input: input)
+    } catch {
+        throw BenchError(error.description)
+    }
+    defer { driver.stop() }
+    return try body(driver)
 }

@@ -24,14 +24,10 @@ struct ModelBenchmark: AsyncParsableCommand {
         for round in 1...options.rounds {
             note("round \(round) of \(options.rounds)")
             // Each round is a fresh process, so its resident memory starts from nothing photopick allocated.
-            let child = try ChildProcess.spawn(
-                ChildProcess.ownExecutable,
+            results.append(try runHelper(
                 ["_model", "--base-url", server.baseURL.absoluteString, "--expect", String(photos), "--state", scratch.appending(path: "state-\(round)").path],
-                environment: server.environment, captureOutput: true
-            )
-            let line = child.readLine()
-            guard child.wait().exitStatus == 0, let line else { throw BenchError("the model helper failed") }
-            results.append(try JSONDecoder().decode(ModelFigures.self, from: Data(line.utf8)))
+                environment: server.environment
+            ))
         }
         let perPhoto = median(results.map(\.bytesPerPhoto))
         let filter = median(results.map(\.filterMilliseconds))
@@ -102,8 +98,7 @@ struct ModelHelper: AsyncParsableCommand {
         )
         await session.stop()
         try await client.shutdown()
-        let encoder = JSONEncoder()
-        print(String(decoding: try encoder.encode(figures), as: UTF8.self))
+        try printJSONLine(figures)
     }
 
     private func milliseconds(_ work: () -> Void) -> Double {
@@ -112,8 +107,6 @@ struct ModelHelper: AsyncParsableCommand {
 
     /// VmRSS from /proc, in bytes.
     private func residentBytes() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        (processStatusKilobytes("VmRSS") ?? 0) * 1024
     }
 }

@@ -91,13 +91,7 @@ struct PreviewBenchmark: AsyncParsableCommand {
     private func gridFrameTimes() throws -> [Double] {
         let (width, height) = (133, 46)
         note("loading 2,000 synthetic photos and 24 thumbnails")
-        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-bench"))
-        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
-        _ = state.apply(.tagsLoaded(RenderBenchmark.tags))
-        for start in stride(from: 0, to: 2_000, by: 1_000) {
-            _ = state.apply(.photosArrived((start..<start + 1_000).map(RenderBenchmark.photo), nextCursor: nil))
-        }
-        _ = state.apply(.photosFinished)
+        var state = RenderBenchmark.syntheticState(photos: 2_000)
         let store = PreviewStore()
         var context = ViewContext(theme: Theme(depth: .colors256), demo: true)
         context.previews = store
@@ -122,34 +116,27 @@ struct PreviewBenchmark: AsyncParsableCommand {
         screen.render(state, ui, into: &canvas, wants: &wants)
         guard wants.count == 24, canvas.text.contains("▀") else { throw BenchError("the grid shows \(wants.count) tiles and no thumbnails") }
 
-        guard let output = tmpfile(), let input = fopen("/dev/null", "r") else { throw BenchError("cannot open a scratch terminal") }
-        defer { fclose(output); fclose(input) }
-        let driver = TerminalDriver()
-        do {
-            try driver.startHeadless(width: width, height: height, output: output, input: input)
-        } catch {
-            throw BenchError(error.description)
-        }
-        defer { driver.stop() }
-        driver.present(canvas)  // the full first frame is not counted
-        let positions = [0, 7, 14, 21, 4, 11, 18, 23]
-        var times: [Double] = []
-        for round in 1...options.rounds {
-            note("round \(round) of \(options.rounds): \(frames) grid frames")
-            for frame in 0..<frames {
-                _ = state.apply(.cursorMoved(.position(positions[frame % positions.count])))
-                let start = ContinuousClock.now
-                canvas = Canvas(width: width, height: height)
-                wants.removeAll(keepingCapacity: true)
-                screen.render(state, ui, into: &canvas, wants: &wants)
-                driver.present(canvas)
-                times.append((ContinuousClock.now - start).inSeconds * 1000)
+        return try withHeadlessDriver(width: width, height: height) { driver in
+            driver.present(canvas)  // the full first frame is not counted
+            let positions = [0, 7, 14, 21, 4, 11, 18, 23]
+            var times: [Double] = []
+            for round in 1...options.rounds {
+                note("round \(round) of \(options.rounds): \(frames) grid frames")
+                for frame in 0..<frames {
+                    _ = state.apply(.cursorMoved(.position(positions[frame % positions.count])))
+                    let start = ContinuousClock.now
+                    canvas = Canvas(width: width, height: height)
+                    wants.removeAll(keepingCapacity: true)
+                    screen.render(state, ui, into: &canvas, wants: &wants)
+                    driver.present(canvas)
+                    times.append((ContinuousClock.now - start).inSeconds * 1000)
+                }
             }
+            guard canvas.text.contains("▀"), wants.allSatisfy({ store.state(for: $0) != nil }) else {
+                throw BenchError("the measured grid frames lost their thumbnails")
+            }
+            return times
         }
-        guard canvas.text.contains("▀"), wants.allSatisfy({ store.state(for: $0) != nil }) else {
-            throw BenchError("the measured grid frames lost their thumbnails")
-        }
-        return times
     }
 
     /// Runs `_scroll` against a server of 2 MP photos, a fresh process and disk cache each round, so the
@@ -161,14 +148,10 @@ struct PreviewBenchmark: AsyncParsableCommand {
         var results: [ScrollFigures] = []
         for round in 1...options.rounds {
             note("round \(round) of \(options.rounds): scrolling through \(previews) previews")
-            let child = try ChildProcess.spawn(
-                ChildProcess.ownExecutable,
+            results.append(try runHelper(
                 ["_scroll", "--base-url", server.baseURL.absoluteString, "--count", String(previews), "--cache", scratch.appending(path: "cache-\(round)").path],
-                environment: server.environment, captureOutput: true
-            )
-            let line = child.readLine()
-            guard child.wait().exitStatus == 0, let line else { throw BenchError("the scroll helper failed") }
-            results.append(try JSONDecoder().decode(ScrollFigures.self, from: Data(line.utf8)))
+                environment: server.environment
+            ))
         }
         let peak = results.map(\.peakMegabytes).max()!, seconds = median(results.map(\.seconds))
         let rate = Double(previews) / seconds
@@ -245,17 +228,13 @@ struct ScrollHelper: AsyncParsableCommand {
         try await client.shutdown()
         guard failed <= 5 else { throw BenchError("\(failed) of \(count) previews failed") }
         let figures = ScrollFigures(peakMegabytes: try peakResidentMegabytes(), seconds: seconds, failed: failed)
-        print(String(decoding: try JSONEncoder().encode(figures), as: UTF8.self))
+        try printJSONLine(figures)
     }
 
     /// This process's peak resident memory (VmHWM), in MB. Not `ru_maxrss`: a child spawned by the
     /// benchmark starts there with its parent's high-water mark (see `ChildProcess.measure`).
     private func peakResidentMegabytes() throws -> Double {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        guard let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Double($0) }) else {
-            throw BenchError("no VmHWM in /proc/self/status")
-        }
-        return kilobytes / 1024
+        guard let kilobytes = processStatusKilobytes("VmHWM") else { throw BenchError("no VmHWM in /proc/self/status") }
+        return Double(kilobytes) / 1024
     }
 }

@@ -23,13 +23,7 @@ struct RenderBenchmark: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         note("loading \(photos) synthetic photos")
-        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-bench"))
-        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
-        _ = state.apply(.tagsLoaded(Self.tags))
-        for start in stride(from: 0, to: photos, by: 1000) {
-            _ = state.apply(.photosArrived((start..<min(photos, start + 1000)).map(Self.photo), nextCursor: nil))
-        }
-        _ = state.apply(.photosFinished)
+        var state = Self.syntheticState(photos: photos)
         let (width, height) = (120, 40)
         let screen = Screen(context: ViewContext(theme: Theme(depth: .colors256), demo: true))
         var controller = Controller()
@@ -92,34 +86,39 @@ struct RenderBenchmark: AsyncParsableCommand {
         state: BrowserState, screen: Screen, ui: UIState, width: Int, height: Int, motion: (Int) -> CursorMotion
     ) throws -> Bytes {
         var state = state
-        guard let output = tmpfile(), let input = fopen("/dev/null", "r") else { throw BenchError("cannot open a scratch terminal") }
-        defer { fclose(output); fclose(input) }
-        let driver = TerminalDriver()
-        do {
-            try driver.startHeadless(width: width, height: height, output: output, input: input)
-        } catch {
-            throw BenchError(error.description)
+        return try withHeadlessDriver(width: width, height: height) { driver in
+            // A blank frame first, so the start-up sequences are not counted as part of the full frame.
+            driver.present(Canvas(width: width, height: height))
+            var canvas = Canvas(width: width, height: height)
+            screen.render(state, ui, into: &canvas)
+            let before = driver.bytesWritten
+            driver.present(canvas)
+            let fullFrame = driver.bytesWritten - before
+            var bytes: [Double] = [], rows: [Double] = []
+            for move in 0..<200 {
+                _ = state.apply(.cursorMoved(motion(move)))
+                var next = Canvas(width: width, height: height)
+                screen.render(state, ui, into: &next)
+                rows.append(Double(next.changedRows(since: canvas).count))
+                let start = driver.bytesWritten
+                driver.present(next)
+                bytes.append(Double(driver.bytesWritten - start))
+                canvas = next
+            }
+            return Bytes(perMove: median(bytes), fullFrame: fullFrame, rowsChanged: median(rows))
         }
-        defer { driver.stop() }
-        // A blank frame first, so the start-up sequences are not counted as part of the full frame.
-        driver.present(Canvas(width: width, height: height))
-        var canvas = Canvas(width: width, height: height)
-        screen.render(state, ui, into: &canvas)
-        let before = driver.bytesWritten
-        driver.present(canvas)
-        let fullFrame = driver.bytesWritten - before
-        var bytes: [Double] = [], rows: [Double] = []
-        for move in 0..<200 {
-            _ = state.apply(.cursorMoved(motion(move)))
-            var next = Canvas(width: width, height: height)
-            screen.render(state, ui, into: &next)
-            rows.append(Double(next.changedRows(since: canvas).count))
-            let start = driver.bytesWritten
-            driver.present(next)
-            bytes.append(Double(driver.bytesWritten - start))
-            canvas = next
+    }
+
+    /// A loaded browser state of `photos` synthetic photos (see `photo(_:)`) and the bench's tags.
+    static func syntheticState(photos: Int) -> BrowserState {
+        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-bench"))
+        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        _ = state.apply(.tagsLoaded(tags))
+        for start in stride(from: 0, to: photos, by: 1000) {
+            _ = state.apply(.photosArrived((start..<min(photos, start + 1000)).map(photo), nextCursor: nil))
         }
-        return Bytes(perMove: median(bytes), fullFrame: fullFrame, rowsChanged: median(rows))
+        _ = state.apply(.photosFinished)
+        return state
     }
 
     /// Mostly single steps down, as a held `j` makes, with a step up now and then: the list scrolls.

@@ -183,10 +183,7 @@ import Testing
 
     @Test func theQueueCursorFollowsItemsThatWentAway() {
         var harness = Harness()
-        harness.press(.character("a"))
-        let effects = harness.state.apply(.downloadRequested)
-        guard case .checkSpace(let items, _, let needed)? = effects.first else { Issue.record("\(effects)"); return }
-        _ = harness.state.apply(.downloadSpaceChecked(items, needed: needed, free: 1 << 40))
+        let items = Fixture.queueEverything(&harness.state)
         harness.press(.character("D"), .character("G"))
         #expect(harness.controller.ui.overlay == .queue(cursor: 39))
         for id in items.prefix(30).map(\.id) { _ = harness.state.apply(.downloadCancelled(id: id)) }
@@ -206,10 +203,7 @@ import Testing
 
     @Test func theQueuePanelHasItsOwnKeys() {
         var harness = Harness()
-        harness.press(.character("a"))
-        let effects = harness.state.apply(.downloadRequested)
-        guard case .checkSpace(let items, _, let needed)? = effects.first else { Issue.record("\(effects)"); return }
-        _ = harness.state.apply(.downloadSpaceChecked(items, needed: needed, free: 1 << 40))
+        let items = Fixture.queueEverything(&harness.state)
         harness.press(.character("D"), .character("j"), .character("p"))
         #expect(harness.state.downloads.items[1].status == .paused)
         harness.press(.character("p"))

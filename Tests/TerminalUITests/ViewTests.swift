@@ -128,13 +128,7 @@ import Testing
     @Test(arguments: cases)
     func theQueueStripAndPanelShowEachDownload(width: Int, height: Int, depth: Theme.Depth) {
         var state = Fixture.state()
-        _ = state.apply(.allMatchingSelected)
-        let effects = state.apply(.downloadRequested)
-        guard case .checkSpace(let items, _, let needed)? = effects.first(where: { if case .checkSpace = $0 { true } else { false } }) else {
-            Issue.record("no space check in \(effects)")
-            return
-        }
-        _ = state.apply(.downloadSpaceChecked(items, needed: needed, free: 1 << 40))
+        _ = Fixture.queueEverything(&state)
         var (canvas, layout) = Fixture.render(state, width: width, height: height, depth: depth)
         let strip = canvas.lines[height - 2]
         #expect(layout.strip != nil)

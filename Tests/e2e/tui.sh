@@ -244,8 +244,7 @@ start_server() {
 
 stop_server() {
   kill -TERM "$SERVER_PID" 2>/dev/null || true
-  local code=0
-  wait "$SERVER_PID" 2>/dev/null || code=$?
+  wait "$SERVER_PID" 2>/dev/null || true
   local remaining=()
   local pid
   for pid in "${SERVER_PIDS[@]}"; do [ "$pid" = "$SERVER_PID" ] || remaining+=("$pid"); done
@@ -281,17 +280,13 @@ def walk(resource):
 json.dump({"tags": walk("tags"), "photos": walk("photos")}, open(out, "w"))
 EOF
 
-# check_library DUMP TAG FILE...: the tag exists once, and exactly the photos named FILE... carry it.
-# Prints "id<TAB>bytes<TAB>filename" for those photos.
+# check.py DUMP TAG FILE...: each FILE names one photo and, unless TAG is empty, the tag exists once
+# and exactly those photos carry it. Prints "id<TAB>bytes<TAB>filename" for them.
 cat >"$TMP/check.py" <<'EOF'
 import json, sys
 
 dump, tag_name, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 library = json.load(open(dump))
-tags = [t for t in library["tags"] if t["name"] == tag_name]
-if len(tags) != 1:
-    raise SystemExit(f"tag {tag_name!r}: {len(tags)} on the server, expected 1")
-tag = tags[0]["id"]
 by_name = {}
 for photo in library["photos"]:
     by_name.setdefault(photo["filename"], []).append(photo)
@@ -301,25 +296,31 @@ for name in files:
     if len(matches) != 1:
         raise SystemExit(f"{len(matches)} photos on the server are named {name!r}, expected 1")
     chosen.append(matches[0])
-carrying = sorted(p["id"] for p in library["photos"] if tag in p.get("tagIds", []))
-expected = sorted(p["id"] for p in chosen)
-if carrying != expected:
-    raise SystemExit(f"photos carrying {tag_name!r} (id {tag}): {carrying}, expected {expected}")
+if tag_name:
+    tags = [t for t in library["tags"] if t["name"] == tag_name]
+    if len(tags) != 1:
+        raise SystemExit(f"tag {tag_name!r}: {len(tags)} on the server, expected 1")
+    tag = tags[0]["id"]
+    carrying = sorted(p["id"] for p in library["photos"] if tag in p.get("tagIds", []))
+    expected = sorted(p["id"] for p in chosen)
+    if carrying != expected:
+        raise SystemExit(f"photos carrying {tag_name!r} (id {tag}): {carrying}, expected {expected}")
 for photo in chosen:
     print(f"{photo['id']}\t{photo['bytes']}\t{photo['filename']}")
 EOF
 
-# verify_server_state LABEL: with the browser closed, serve its data directory and check the tag on
-# the server and every downloaded file against the original bytes.
+# verify_server_state LABEL DATA FOLDER TAG: with the browser closed, serve its data directory DATA and
+# check every file downloaded to FOLDER (listed in DOWNLOADED) against the original bytes, and, unless
+# TAG is empty, that exactly those photos carry TAG on the server.
 verify_server_state() {
-  local label=$1
-  start_server "$label" "$DEMO_DATA"
+  local label=$1 data=$2 folder=$3 tag=$4
+  start_server "$label" "$data"
   ok "$label: photopick serve on the demo data answers at $API"
   python3 "$TMP/api.py" "$API" "$KEY" "$TMP/library-$label.json" || fail "$label: could not read the library from $API"
   local chosen
-  chosen=$(python3 "$TMP/check.py" "$TMP/library-$label.json" "$TAG" "${DOWNLOADED[@]}") \
-    || fail "$label: server-side tags are wrong (above)"
-  ok "$label: tag '$TAG' exists on the server and exactly the 3 photos ${DOWNLOADED[*]} carry it"
+  chosen=$(python3 "$TMP/check.py" "$TMP/library-$label.json" "$tag" "${DOWNLOADED[@]}") \
+    || fail "$label: the downloaded files do not match the server (above)"
+  [ -z "$tag" ] || ok "$label: tag '$tag' exists on the server and exactly the ${#DOWNLOADED[@]} photos ${DOWNLOADED[*]} carry it"
   local id bytes name original
   mkdir -p "$TMP/originals-$label"
   while IFS=$'\t' read -r id bytes name; do
@@ -327,10 +328,27 @@ verify_server_state() {
     curl -fsSL --max-time 60 -H "Authorization: Bearer $KEY" -o "$original" "$API/photos/$id/download" \
       || fail "$label: could not fetch the original of photo $id"
     [ "$(stat -c %s "$original")" = "$bytes" ] || fail "$label: the server's original of photo $id is not $bytes bytes"
-    cmp -s "$original" "$DOWNLOADS/$name" || fail "$label: $DOWNLOADS/$name differs from the original of photo $id"
+    cmp -s "$original" "$folder/$name" || fail "$label: $folder/$name differs from the original of photo $id"
     ok "$label: $name is byte-identical to the server's original of photo $id ($bytes bytes)"
   done <<<"$chosen"
   stop_server
+}
+
+# expect_downloads LABEL FOLDER WHAT NAME...: FOLDER holds exactly the regular files NAME... and no
+# .part, the NAME... being WHAT (as the check says); DOWNLOADED is set to its listing.
+expect_downloads() {
+  local label=$1 folder=$2 what=$3 name
+  shift 3
+  mapfile -t DOWNLOADED < <(download_listing "$folder")
+  [ "${#DOWNLOADED[@]}" = $# ] \
+    || fail "$label: expected exactly $# entries in the download folder, found ${#DOWNLOADED[@]}: ${DOWNLOADED[*]}"
+  for name in "${DOWNLOADED[@]}"; do
+    [[ $name != *.part ]] || fail "$label: a .part file was left behind: $name"
+    [ -f "$folder/$name" ] || fail "$label: $name in the download folder is not a regular file"
+  done
+  [ "$(printf '%s\n' "${DOWNLOADED[@]}")" = "$(printf '%s\n' "$@" | LC_ALL=C sort)" ] \
+    || fail "$label: downloaded ${DOWNLOADED[*]}, but selected $*"
+  ok "$label: exactly $# files downloaded, no .part left, named as the $what"
 }
 
 # download_listing [DIR]: every entry in the download folder (DIR, or $DOWNLOADS), hidden ones included.
@@ -438,16 +456,8 @@ expect_exit 0
 expect_same_tty
 end_session
 
-mapfile -t DOWNLOADED < <(download_listing)
-[ "${#DOWNLOADED[@]}" = 3 ] || fail "s1: expected exactly 3 entries in the download folder, found ${#DOWNLOADED[@]}: ${DOWNLOADED[*]}"
-for name in "${DOWNLOADED[@]}"; do
-  [[ $name != *.part ]] || fail "s1: a .part file was left behind: $name"
-  [ -f "$DOWNLOADS/$name" ] || fail "s1: $name in the download folder is not a regular file"
-done
-[ "$(printf '%s\n' "${DOWNLOADED[@]}")" = "$(printf '%s\n' "${SELECTED[@]}" | LC_ALL=C sort)" ] \
-  || fail "s1: downloaded ${DOWNLOADED[*]}, but selected ${SELECTED[*]}"
-ok "s1: exactly 3 files downloaded, no .part left, named as the selected photos"
-verify_server_state s1
+expect_downloads s1 "$DOWNLOADS" "selected photos" "${SELECTED[@]}"
+verify_server_state s1 "$DEMO_DATA" "$DOWNLOADS" "$TAG"
 snapshot_downloads "$TMP/downloads-s1.txt"
 
 # ---- Scenario 2: restart -------------------------------------------------------------------
@@ -480,7 +490,7 @@ mapfile -t again < <(download_listing)
 snapshot_downloads "$TMP/downloads-s2.txt"
 diff -u "$TMP/downloads-s1.txt" "$TMP/downloads-s2.txt" >&2 || fail "s2: downloaded files changed (checksum, inode, size or mtime)"
 ok "s2: the 3 files are still there, unchanged (same SHA-256, inode, size and mtime)"
-verify_server_state s2
+verify_server_state s2 "$DEMO_DATA" "$DOWNLOADS" "$TAG"
 
 # ---- Scenario 3: signals restore the terminal -------------------------------------------------
 echo "# scenario 3: SIGTERM, SIGHUP and Ctrl-C restore the terminal"
@@ -661,46 +671,14 @@ expect_exit 0
 expect_same_tty
 end_session
 
-mapfile -t S6_DOWNLOADED < <(download_listing "$S6_DOWNLOADS")
-[ "${#S6_DOWNLOADED[@]}" = 2 ] \
-  || fail "s6: expected exactly 2 entries in the download folder, found ${#S6_DOWNLOADED[@]}: ${S6_DOWNLOADED[*]}"
-for name in "${S6_DOWNLOADED[@]}"; do
-  [[ $name != *.part ]] || fail "s6: a .part file was left behind: $name"
-  [ -f "$S6_DOWNLOADS/$name" ] || fail "s6: $name in the download folder is not a regular file"
-done
-[ "$(printf '%s\n' "${S6_DOWNLOADED[@]}")" = "$(printf '%s\n' "${LIST_SELECTED[@]}" | LC_ALL=C sort)" ] \
-  || fail "s6: downloaded ${S6_DOWNLOADED[*]}, but selected ${LIST_SELECTED[*]}"
-ok "s6: exactly 2 files downloaded to \$XDG_DOWNLOAD_DIR/photopick, no .part left, named as the marked tiles"
+expect_downloads s6 "$S6_DOWNLOADS" "marked tiles" "${LIST_SELECTED[@]}"
 
 previews=$(find "$S6_PREVIEWS" -maxdepth 1 -type f -name '*.jpg' 2>/dev/null | wc -l)
 [ "$previews" -ge 1 ] || fail "s6: no .jpg preview under $S6_PREVIEWS"
 ok "s6: the preview cache \$XDG_CACHE_HOME/photopick/previews holds $previews .jpg files"
 
 # With the browser closed, serve its data directory: each file is the server's original, byte for byte.
-start_server s6 "$S6_DEMO_DATA"
-ok "s6: photopick serve on the scenario's demo data answers at $API"
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/library-s6.json" || fail "s6: could not read the library from $API"
-chosen=$(python3 - "$TMP/library-s6.json" "${S6_DOWNLOADED[@]}" <<'EOF'
-import json, sys
-
-library = json.load(open(sys.argv[1]))
-for name in sys.argv[2:]:
-    matches = [p for p in library["photos"] if p["filename"] == name]
-    if len(matches) != 1:
-        raise SystemExit(f"{len(matches)} photos on the server are named {name!r}, expected 1")
-    print(f"{matches[0]['id']}\t{matches[0]['bytes']}\t{name}")
-EOF
-) || fail "s6: the downloaded names do not map to photos on the server (above)"
-mkdir -p "$TMP/originals-s6"
-while IFS=$'\t' read -r id bytes name; do
-  original=$TMP/originals-s6/$id
-  curl -fsSL --max-time 60 -H "Authorization: Bearer $KEY" -o "$original" "$API/photos/$id/download" \
-    || fail "s6: could not fetch the original of photo $id"
-  [ "$(stat -c %s "$original")" = "$bytes" ] || fail "s6: the server's original of photo $id is not $bytes bytes"
-  cmp -s "$original" "$S6_DOWNLOADS/$name" || fail "s6: $S6_DOWNLOADS/$name differs from the original of photo $id"
-  ok "s6: $name is byte-identical to the server's original of photo $id ($bytes bytes)"
-done <<<"$chosen"
-stop_server
+verify_server_state s6 "$S6_DEMO_DATA" "$S6_DOWNLOADS" ""
 RUN_LOG=""
 
 echo "# all $CHECKS checks passed in $((SECONDS - START)) s"

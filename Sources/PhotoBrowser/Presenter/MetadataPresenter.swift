@@ -9,11 +9,14 @@ public struct MetadataRow: Sendable, Equatable {
     public let value: String
     /// The tags, with their colours, on the "Tags" row.
     public let tags: [TagChip]
+    /// Prose, such as a description, that may wrap over every line there is rather than two.
+    public let isProse: Bool
 
-    init(_ label: String, _ value: String, tags: [TagChip] = []) {
+    init(_ label: String, _ value: String, tags: [TagChip] = [], isProse: Bool = false) {
         self.label = TerminalText.sanitized(label)
         self.value = TerminalText.sanitized(value)
         self.tags = tags
+        self.isProse = isProse
     }
 }
 
@@ -52,10 +55,10 @@ public struct MetadataPresenter: Sendable {
         if let location = photo.location { rows.append(MetadataRow("Location", Self.location(location))) }
         let chips = photo.tagIDs.map { id in
             let tag = tags.tag(id: id)
-            return TagChip(id: id, name: TerminalText.sanitized(tag?.name ?? "tag \(id)"), color: tag?.color.flatMap(TagColor.init(hex:)))
+            return TagChip(id: id, name: TerminalText.sanitized(tag?.name ?? "tag \(id)"), color: tags.color(id: id))
         }
         rows.append(MetadataRow("Tags", chips.isEmpty ? "none" : chips.map(\.name).joined(separator: ", "), tags: chips))
-        if let description = photo.description, !description.isEmpty { rows.append(MetadataRow("Description", description)) }
+        if let description = photo.description, !description.isEmpty { rows.append(MetadataRow("Description", description, isProse: true)) }
         if let mimeType = photo.mimeType { rows.append(MetadataRow("Type", mimeType)) }
         if let createdAt = photo.createdAt { rows.append(MetadataRow("Added", localTime(createdAt))) }
         rows.append(MetadataRow("ID", String(photo.id)))

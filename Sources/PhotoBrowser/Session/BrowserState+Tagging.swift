@@ -7,6 +7,11 @@ extension BrowserState {
         selection.isEmpty ? list.currentIndex.map { [$0] } ?? [] : selection.indices
     }
 
+    /// How many photos a tag key acts on, without listing them.
+    public var tagTargetCount: Int {
+        selection.isEmpty ? (list.currentIndex == nil ? 0 : 1) : selection.count
+    }
+
     mutating func toggleTag(number: Int) -> [BrowserEffect] {
         guard let tag = tags.tag(number: number) else {
             return post(.warning, "No tag \(number): there are \(tags.tags.count) tags; press t to pick one or create it.")

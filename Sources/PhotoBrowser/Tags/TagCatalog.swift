@@ -8,10 +8,19 @@ public struct TagCatalog: Sendable {
     public private(set) var counts: [Int: Int] = [:]
     /// Whether the list has arrived.
     public private(set) var isLoaded = false
+    /// Where each tag id sits in `tags`, and each tag's colour parsed once: views look both up for
+    /// every chip on every frame.
+    private var positions: [Int: Int] = [:]
+    private var colors: [Int: TagColor] = [:]
 
     /// The tag with this id.
     public func tag(id: Int) -> PhotoPickKit.Tag? {
-        tags.first { $0.id == id }
+        positions[id].map { tags[$0] }
+    }
+
+    /// The colour of the tag with this id, when it has a valid one.
+    public func color(id: Int) -> TagColor? {
+        colors[id]
     }
 
     /// The tag a number key (1–9) stands for.
@@ -25,19 +34,28 @@ public struct TagCatalog: Sendable {
     mutating func replaceAll(_ tags: [PhotoPickKit.Tag]) {
         self.tags = tags
         isLoaded = true
+        reindex()
     }
 
     mutating func upsert(_ tag: PhotoPickKit.Tag) {
-        if let index = tags.firstIndex(where: { $0.id == tag.id }) {
+        if let index = positions[tag.id] {
             tags[index] = tag
         } else {
             tags.append(tag)
         }
+        reindex()
     }
 
     mutating func remove(id: Int) {
         tags.removeAll { $0.id == id }
         counts[id] = nil
+        reindex()
+    }
+
+    /// Tags change rarely (a load, a create, a rename): the lookups are rebuilt whole.
+    private mutating func reindex() {
+        positions = Dictionary(tags.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        colors = tags.reduce(into: [:]) { colors, tag in colors[tag.id] = tag.color.flatMap(TagColor.init(hex:)) }
     }
 
     /// Accounts for a photo's tags changing from `old` to `new`.

@@ -13,22 +13,23 @@ extension Screen {
         }
         let first = grid.firstRow(top: list.top, cursor: list.cursor)
         let visual = state.visualRange.map { min($0.anchor, list.cursor)...max($0.anchor, list.cursor) }
-        var tiles: [(distance: Int, request: PreviewRequest)] = []
+        // Thumbnails are wanted nearest the cursor first: each tile's requests carry its distance.
+        var requests: [PreviewRequest] = []
+        var distances: [Int] = []
         for row in 0..<grid.rows {
             for column in 0..<grid.columns {
                 let position = (first + row) * grid.columns + column
                 guard position < list.count else { break }
                 let index = list.libraryIndex(at: position)
-                var requests: [PreviewRequest] = []
                 drawTile(
                     state.library[index], tags: state.tags, selected: state.selection.contains(index),
                     current: position == list.cursor, inVisualRange: visual?.contains(position) ?? false,
                     tile: grid.tile(row: row, column: column), grid: grid, wants: &requests, into: &canvas
                 )
-                tiles += requests.map { (abs(position - list.cursor), $0) }
+                distances += repeatElement(abs(position - list.cursor), count: requests.count - distances.count)
             }
         }
-        wants += tiles.sorted { $0.distance < $1.distance }.map(\.request)
+        wants += requests.indices.sorted { distances[$0] < distances[$1] }.map { requests[$0] }
         drawScrollBar(top: first * grid.columns, visible: grid.rows * grid.columns, total: list.count, in: scrollBar, into: &canvas)
     }
 
@@ -51,12 +52,6 @@ extension Screen {
         canvas.draw(TerminalText.sanitized(photo.filename), x: nameRow.x + 2, y: nameY, style: look.name, limit: nameRow.width - 2)
         let chipsY = nameY + 1
         guard chipsY < tile.maxY - 1 else { return }
-        var x = inner.x + 2
-        for tagID in photo.tagIDs {
-            guard let tag = tags.tag(id: tagID) else { continue }
-            let room = inner.maxX - x
-            guard room > 2 else { break }
-            x += drawChip(name: tag.name, color: tag.color.flatMap(TagColor.init(hex:)), x: x, y: chipsY, limit: room, into: &canvas) + 1
-        }
+        drawChips(photo.tagIDs, tags: tags, x: inner.x + 2, y: chipsY, maxX: inner.maxX, into: &canvas)
     }
 }

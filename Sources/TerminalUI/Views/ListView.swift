@@ -105,12 +105,11 @@ extension Screen {
                 canvas.draw("+", x: x + offset, y: y, style: base)
                 break
             }
-            let tag = tags.tag(id: tagID)
             if theme.depth == .monochrome {
-                let initial = tag.flatMap { TerminalText.sanitized($0.name).first }.map(String.init) ?? "?"
+                let initial = tags.tag(id: tagID).flatMap { TerminalText.sanitized($0.name).first }.map(String.init) ?? "?"
                 canvas.draw(initial, x: x + offset, y: y, style: base, limit: 1)
             } else {
-                let color = theme.tagColor(tag?.color.flatMap(TagColor.init(hex:)))
+                let color = theme.tagColor(tags.color(id: tagID))
                 canvas.draw("●", x: x + offset, y: y, style: Style(foreground: color, background: base.background))
             }
         }

@@ -65,7 +65,7 @@ extension Screen {
         let title: String, hint: String
         switch picker.kind {
         case .tags:
-            let targets = state.tagTargets.count
+            let targets = state.tagTargetCount
             title = "Tag \(targets == 1 ? "this photo" : "\(targets.formatted()) photos")"
             hint = "type to find · enter toggle · esc close"
         case .tagFilter:

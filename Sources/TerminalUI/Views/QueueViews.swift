@@ -62,7 +62,7 @@ extension Screen {
         case .running: (monochrome ? ">" : "↓", theme.info)
         case .paused: (monochrome ? "=" : "‖", theme.warning)
         case .done: (monochrome ? "+" : "✓", theme.selectedMark)
-        case .skipped: (monochrome ? "=" : "=", theme.dim)
+        case .skipped: ("=", theme.dim)
         case .failed: (monochrome ? "!" : "✗", theme.warning)
         }
         canvas.draw(symbol, x: rect.x + 1, y: rect.y, style: current ? base : symbolStyle.on(base.background))

@@ -5,7 +5,7 @@ extension Screen {
     /// The side pane: the current photo's name, its preview, and its metadata rows.
     func drawSidePane(_ state: BrowserState, in rect: Rect, wants: inout [PreviewRequest], into canvas: inout Canvas) {
         for y in rect.y..<rect.maxY { canvas.draw("│", x: rect.x, y: y, style: theme.border) }
-        let inner = Rect(x: rect.x + 2, y: rect.y, width: rect.width - 3, height: rect.height)
+        let inner = Self.sidePaneInner(rect)
         guard let photo = state.currentPhoto, inner.width > 4 else { return }
         canvas.draw(TerminalText.sanitized(photo.filename), x: inner.x, y: inner.y, style: theme.title, limit: inner.width)
         let preview = Self.sidePanePreview(in: rect)
@@ -16,9 +16,14 @@ extension Screen {
 
     /// Where the side pane in `rect` shows the preview: below the name, two fifths of its height.
     static func sidePanePreview(in rect: Rect) -> Rect {
-        let inner = Rect(x: rect.x + 2, y: rect.y, width: rect.width - 3, height: rect.height)
+        let inner = sidePaneInner(rect)
         let previewHeight = min(inner.height * 2 / 5, max(4, inner.width / 2))
         return Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: previewHeight)
+    }
+
+    /// The side pane inside its border and margins.
+    private static func sidePaneInner(_ rect: Rect) -> Rect {
+        Rect(x: rect.x + 2, y: rect.y, width: rect.width - 3, height: rect.height)
     }
 
     /// Label and value rows; long values wrap while there is room, tags show as coloured chips.
@@ -46,7 +51,7 @@ extension Screen {
                 y += 1
                 continue
             }
-            let maxLines = row.label == "Description" ? max(1, rect.maxY - y) : 2
+            let maxLines = row.isProse ? max(1, rect.maxY - y) : 2
             for line in Formatting.wrap(row.value, width: valueWidth, maxLines: maxLines) {
                 if y >= rect.y && y < rect.maxY { canvas.draw(line, x: valueX, y: y, style: theme.text, limit: valueWidth) }
                 y += 1

@@ -106,7 +106,7 @@ public struct Theme: Sendable, Equatable {
     /// The nearest colour in the xterm-256 cube or grey ramp; the 16 system colours are skipped, since
     /// every terminal shows them differently.
     static func nearest256(_ color: TagColor) -> UInt8 {
-        let levels = [0, 95, 135, 175, 215, 255]
+        let levels = ColorQuantizer.cubeLevels
         func nearestLevel(_ value: UInt8) -> Int {
             (0..<6).min { abs(levels[$0] - Int(value)) < abs(levels[$1] - Int(value)) } ?? 0
         }
@@ -120,8 +120,9 @@ public struct Theme: Sendable, Equatable {
     }
 
     /// The nearest of the eight ANSI colours.
+    private static let ansi = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229)]
+
     static func nearest8(_ color: TagColor) -> UInt8 {
-        let ansi = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229)]
         let best = ansi.indices.min { distance(color, ansi[$0].0, ansi[$0].1, ansi[$0].2) < distance(color, ansi[$1].0, ansi[$1].1, ansi[$1].2) }
         return UInt8(best ?? 7)
     }

@@ -87,6 +87,18 @@ enum Fixture {
         return (canvas, layout, wants)
     }
 
+    /// Selects every photo and queues them all for download, past the free-space check; the items queued.
+    static func queueEverything(_ state: inout BrowserState) -> [DownloadItem] {
+        _ = state.apply(.allMatchingSelected)
+        let effects = state.apply(.downloadRequested)
+        guard case .checkSpace(let items, _, let needed)? = effects.first(where: { if case .checkSpace = $0 { true } else { false } }) else {
+            Issue.record("no space check in \(effects)")
+            return []
+        }
+        _ = state.apply(.downloadSpaceChecked(items, needed: needed, free: 1 << 40))
+        return items
+    }
+
     /// The sizes every view is checked at, and the colour depths.
     static let sizes = [(120, 40), (80, 24), (40, 12)]
     static let depths: [Theme.Depth] = [.colors256, .monochrome]

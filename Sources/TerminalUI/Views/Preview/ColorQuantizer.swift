@@ -4,7 +4,6 @@
 /// bands; a colour that sits on the palette is never dithered.
 struct ColorQuantizer: Sendable {
     let depth: Theme.Depth
-    let dither: Bool
 
     /// The cube's six levels per channel.
     static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
@@ -31,7 +30,7 @@ struct ColorQuantizer: Sendable {
     /// The palette index for the pixel (red, green, blue) at (x, y); the position picks the dither threshold.
     @inline(__always)
     func color(_ red: UInt8, _ green: UInt8, _ blue: UInt8, x: Int, y: Int) -> UInt8 {
-        let threshold = dither ? Self.bayer[(y & 3) * 4 + (x & 3)] : 127
+        let threshold = Self.bayer[(y & 3) * 4 + (x & 3)]
         switch depth {
         case .colors8:
             // One bit per channel: 0 black, 1 red, 2 green, 3 yellow, 4 blue, 5 magenta, 6 cyan, 7 white.

@@ -31,7 +31,7 @@ public enum ImagePainter {
             drawDensity(image, frame: frame, offsetX: offsetX, offsetY: offsetY, inverted: theme.name == .light, into: &canvas)
             return
         }
-        let quantizer = ColorQuantizer(depth: theme.depth, dither: true)
+        let quantizer = ColorQuantizer(depth: theme.depth)
         image.pixels.withUnsafeBufferPointer { pixels in
             for row in 0..<frame.height {
                 let top = offsetY + row * 2

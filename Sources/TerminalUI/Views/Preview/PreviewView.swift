@@ -83,7 +83,7 @@ extension Screen {
             return PreviewRequest(photoID: state.library[list.libraryIndex(at: position)].id, box: ImagePainter.pixelBox(for: area))
         }
         if ui.fullPreview {
-            let area = layout.body.splitBottom(1).1
+            let area = Self.fullPreviewImage(in: layout.body)
             return (1...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
         }
         if let grid = layout.grid {
@@ -99,25 +99,39 @@ extension Screen {
 
     // MARK: Full screen
 
+    /// Where the full-screen preview draws the photo: the body above its one-line caption.
+    static func fullPreviewImage(in body: Rect) -> Rect {
+        body.splitBottom(1).1
+    }
+
     /// `p`: the current photo as large as the body allows, with a caption: position, mark, name, tags.
     func drawFullPreview(_ state: BrowserState, in body: Rect, wants: inout [PreviewRequest], into canvas: inout Canvas) {
         guard let photo = state.currentPhoto, let index = state.list.currentIndex else {
             canvas.draw("No photo to show.", x: body.x + 2, y: body.y + 1, style: theme.dim)
             return
         }
-        let (caption, imageArea) = body.splitBottom(1)
+        let imageArea = Self.fullPreviewImage(in: body), caption = Rect(x: body.x, y: imageArea.maxY, width: body.width, height: 1)
         drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, wants: &wants, into: &canvas)
         let selected = state.selection.contains(index)
         var x = caption.x + 1
         x += canvas.draw("\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())", x: x, y: caption.y, style: theme.dim) + 1
         if selected { x += canvas.draw(theme.depth == .monochrome ? "*" : "●", x: x, y: caption.y, style: theme.selectedMark) + 1 }
         x += canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: caption.y, style: selected ? theme.selectedText : theme.title, limit: caption.maxX - x) + 2
-        for tagID in photo.tagIDs {
-            guard x < caption.maxX - 2, let tag = state.tags.tag(id: tagID) else { continue }
-            x += drawChip(name: tag.name, color: tag.color.flatMap(TagColor.init(hex:)), x: x, y: caption.y, limit: caption.maxX - x, into: &canvas) + 1
-        }
+        x = drawChips(photo.tagIDs, tags: state.tags, x: x, y: caption.y, maxX: caption.maxX, into: &canvas)
         let hint = "\(context.keymap.hint(.preview)) or esc returns"
         if caption.maxX - x > DisplayWidth.of(hint) + 1 { canvas.drawRight(hint, maxX: caption.maxX - 1, y: caption.y, style: theme.dim, limit: DisplayWidth.of(hint)) }
+    }
+
+    /// Tags as chips from `x` on, a space apart, as many as fit before `maxX`; returns where they end.
+    @discardableResult
+    func drawChips(_ tagIDs: [Int], tags: TagCatalog, x: Int, y: Int, maxX: Int, into canvas: inout Canvas) -> Int {
+        var x = x
+        for tagID in tagIDs {
+            guard maxX - x > 2 else { break }
+            guard let tag = tags.tag(id: tagID) else { continue }
+            x += drawChip(name: tag.name, color: tags.color(id: tagID), x: x, y: y, limit: maxX - x, into: &canvas) + 1
+        }
+        return x
     }
 
     /// A tag as a dot in its colour (`#` in monochrome) and its name, within `limit` columns; returns
