@@ -11,8 +11,12 @@ struct ModelBenchmark: AsyncParsableCommand {
 
     @OptionGroup var options: BenchOptions
 
-    @Option(help: "Photos in the library.")
+    @Option(help: "Photos in the library; at least 10,000.")
     var photos = 100_000
+
+    func validate() throws {
+        guard photos >= 10_000 else { throw ValidationError("--photos must be at least 10,000: the toggle figure tags 10,000 photos") }
+    }
 
     func run() async throws {
         note("starting a server with \(photos) photos")
