@@ -35,6 +35,7 @@ public struct ServerConfiguration: Sendable {
     /// Receives one line per request (method, path, status, milliseconds); nil logs nothing.
     public var requestLog: (@Sendable (String) -> Void)?
 
+    /// A configuration with the defaults of `photopick serve` for whatever is not given.
     public init(
         host: String = "127.0.0.1",
         port: Int = 8787,
@@ -105,6 +106,7 @@ public enum ServerError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// The message: one line that names the problem and the fix.
     public var description: String {
         switch self {
         case .invalidOption(let text), .invalidKey(let text), .cannotBind(let text), .library(let text):

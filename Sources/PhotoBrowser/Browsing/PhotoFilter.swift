@@ -15,6 +15,7 @@ public struct PhotoFilter: Sendable, Equatable {
 
     private(set) var query = SearchQuery("")
 
+    /// A filter that lets every photo through.
     public init() {}
 
     /// Whether nothing is filtered out.

@@ -66,6 +66,7 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
         return photo
     }
 
+    /// The same item with the same status and progress; the rate's internal sample is ignored.
     public static func == (a: DownloadItem, b: DownloadItem) -> Bool {
         a.id == b.id && a.status == b.status && a.receivedBytes == b.receivedBytes && a.totalBytes == b.totalBytes
             && a.bytesPerSecond == b.bytesPerSecond && a.resultPath == b.resultPath && a.run == b.run && a.resumedFrom == b.resumedFrom

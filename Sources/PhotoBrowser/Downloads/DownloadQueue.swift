@@ -25,6 +25,7 @@ public struct DownloadQueue: Sendable, Equatable {
 
     /// Figures across every item, for the queue strip.
     public struct Totals: Sendable, Equatable {
+        /// How many items are in each status.
         public var queued = 0, running = 0, paused = 0, done = 0, skipped = 0, failed = 0
         /// Bytes on disk across all items, and what they will weigh when all are done.
         public var receivedBytes: Int64 = 0, expectedBytes: Int64 = 0

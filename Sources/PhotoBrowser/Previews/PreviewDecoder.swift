@@ -12,6 +12,7 @@ public enum PreviewError: Error, Hashable, Sendable, CustomStringConvertible {
     case unavailable(String)
     case outOfMemory
 
+    /// A few words for the "no preview" box.
     public var description: String {
         switch self {
         case .notJPEG: "not a JPEG"
@@ -25,10 +26,13 @@ public enum PreviewError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// What a decode found: the file's own size, its orientation and the DCT scale used.
 public struct PreviewDecodeInfo: Hashable, Sendable {
+    /// The size the file declares, before orientation.
     public var sourceSize: PixelSize
+    /// The EXIF orientation applied, 1...8 (1 when the file has none).
     public var orientation: Int
     /// The image was decoded at `scaleNumerator` / 8 before the area-averaging downscale.
     public var scaleNumerator: Int
+    /// Whether the file is a progressive JPEG.
     public var isProgressive: Bool
 }
 
@@ -39,8 +43,10 @@ public struct PreviewDecoder: Sendable {
     /// header that claims 65,535 × 65,535 before anything is allocated for it.
     public static let defaultPixelLimit = 1 << 27
 
+    /// The most pixels a file may declare; larger ones fail with `tooLarge`.
     public var pixelLimit: Int
 
+    /// A decoder that refuses files declaring more than `pixelLimit` pixels.
     public init(pixelLimit: Int = Self.defaultPixelLimit) {
         self.pixelLimit = pixelLimit
     }

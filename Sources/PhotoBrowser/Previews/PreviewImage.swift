@@ -1,23 +1,30 @@
 /// A size in pixels.
 public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// A size of `width` by `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
+    /// `width×height`, such as `1024×768`.
     public var description: String { "\(width)×\(height)" }
 }
 
 /// Decoded pixels, upright, as packed 8-bit RGB rows.
 public struct PreviewImage: Hashable, Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// `width * height * 3` bytes, row by row.
     public let pixels: [UInt8]
 
+    /// An image from packed RGB rows; `pixels` must hold exactly `width * height * 3` bytes.
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width > 0 && height > 0 && pixels.count == width * height * 3, "pixels must be width * height * 3 bytes")
         self.width = width
@@ -25,6 +32,7 @@ public struct PreviewImage: Hashable, Sendable {
         self.pixels = pixels
     }
 
+    /// Its width and height as a `PixelSize`.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
     /// The red, green and blue of the pixel at (x, y).

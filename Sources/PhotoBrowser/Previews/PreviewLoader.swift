@@ -8,6 +8,7 @@ import PhotoPickKit
 /// list has held still for the debounce, so holding a key never builds a backlog. Finished previews
 /// land in `store`, and `updates` yields after each one so the screen can be drawn again.
 public actor PreviewLoader {
+    /// Gets a photo's `web` rendition from the server, as `APIClient.fetchVariant` does.
     public typealias Fetch = @Sendable (_ photoID: Int) async throws(APIError) -> FetchedVariant
 
     /// The decoded previews, for the views to read synchronously.
@@ -35,6 +36,7 @@ public actor PreviewLoader {
     private var isStopped = false
     /// Work started and work cancelled before it finished, for tests and the benchmark.
     public private(set) var started = 0
+    /// Work cancelled before it finished.
     public private(set) var cancelled = 0
 
     /// - Parameters:

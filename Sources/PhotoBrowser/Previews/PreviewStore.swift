@@ -3,9 +3,12 @@ import NIOConcurrencyHelpers
 
 /// Which preview: a photo fitted inside a box of pixels.
 public struct PreviewRequest: Hashable, Sendable {
+    /// The photo's id.
     public var photoID: Int
+    /// The box the preview must fit inside, in pixels.
     public var box: PixelSize
 
+    /// The preview of `photoID` fitted inside `box`.
     public init(photoID: Int, box: PixelSize) {
         self.photoID = photoID
         self.box = box
@@ -34,6 +37,7 @@ public final class PreviewStore: Sendable {
 
     private let cache: NIOLockedValueBox<LRUCache<PreviewRequest, Entry>>
 
+    /// An empty store that holds up to `byteLimit` bytes of previews.
     public init(byteLimit: Int = PreviewStore.defaultByteLimit) {
         cache = NIOLockedValueBox(LRUCache(costLimit: byteLimit))
     }

@@ -7,6 +7,7 @@ public struct Selection: Sendable, Equatable {
     /// Their combined size in bytes.
     public private(set) var totalBytes: Int64 = 0
 
+    /// An empty selection.
     public init() {}
 
     /// Whether nothing is selected.

@@ -11,6 +11,7 @@ public struct LRUCache<Key: Hashable, Value> {
 
     /// The most the costs may add up to; inserting past it evicts the least recently used entries.
     public let costLimit: Int
+    /// What the stored values cost together; never more than `costLimit`.
     public private(set) var totalCost = 0
     private var entries: [Entry?] = []
     private var freeSlots: [Int] = []
@@ -18,11 +19,13 @@ public struct LRUCache<Key: Hashable, Value> {
     private var newest: Int?
     private var oldest: Int?
 
+    /// An empty cache whose values may cost `costLimit` in all.
     public init(costLimit: Int) {
         precondition(costLimit >= 0)
         self.costLimit = costLimit
     }
 
+    /// How many entries it holds.
     public var count: Int { slots.count }
 
     /// The value for `key`, which becomes the most recently used.
@@ -69,6 +72,7 @@ public struct LRUCache<Key: Hashable, Value> {
         return evicted
     }
 
+    /// Removes the entry for `key` and returns its value, or nil when there was none.
     @discardableResult
     public mutating func removeValue(for key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }

@@ -37,10 +37,12 @@ extension APIClient {
 
     /// How long to wait for a connection, and for the next bytes of an answer.
     public struct Timeouts: Sendable, Hashable {
+        /// The longest wait for a connection to open.
         public var connect: Duration
         /// The longest silence while reading an answer; a stalled download fails after this, then resumes.
         public var read: Duration
 
+        /// Timeouts of 10 seconds to connect and 30 seconds of read silence unless given.
         public init(connect: Duration = .seconds(10), read: Duration = .seconds(30)) {
             self.connect = connect
             self.read = read

@@ -5,6 +5,7 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     /// The secret, for the `Authorization` header and nothing else.
     public let secret: String
 
+    /// A key from its secret; surrounding whitespace and newlines are dropped.
     public init(_ secret: String) {
         self.secret = secret.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -15,6 +16,7 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
         return prefix + "…(redacted)"
     }
 
+    /// The same redacted form as `description`.
     public var debugDescription: String { description }
 }
 

@@ -28,6 +28,7 @@ public struct Request<Response: Sendable>: Sendable {
         self.decode = decode
     }
 
+    /// The HTTP method, such as `GET`.
     public typealias Method = RequestMethod
 
     /// Whether repeating the call is harmless, so failures may be retried blindly: every method but POST.
@@ -55,13 +56,20 @@ private let queryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(Charact
 
 /// An HTTP method.
 public struct RequestMethod: RawRepresentable, Sendable, Hashable {
+    /// The method's name, such as `GET`.
     public let rawValue: String
+    /// A method by its name, such as `HEAD`.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// `GET`: read.
     public static let get = RequestMethod(rawValue: "GET")
+    /// `POST`: create; not idempotent, so a failure is not retried blindly.
     public static let post = RequestMethod(rawValue: "POST")
+    /// `PUT`: replace.
     public static let put = RequestMethod(rawValue: "PUT")
+    /// `PATCH`: change some fields.
     public static let patch = RequestMethod(rawValue: "PATCH")
+    /// `DELETE`: remove.
     public static let delete = RequestMethod(rawValue: "DELETE")
 }
 

@@ -9,6 +9,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// No retry starts after this much time from the first try.
     public var deadline: Duration
 
+    /// A policy; by default five tries in all, backoff ceilings up to 8 seconds, none started after 90 seconds.
     public init(
         maximumAttempts: Int = 5, baseDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(8),
         deadline: Duration = .seconds(90)

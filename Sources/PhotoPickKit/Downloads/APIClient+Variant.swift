@@ -7,6 +7,7 @@ public struct FetchedVariant: Sendable {
     /// The file's strong validator, when the server sent one.
     public let etag: String?
 
+    /// A rendition from its bytes and ETag.
     public init(bytes: [UInt8], etag: String?) {
         self.bytes = bytes
         self.etag = etag

@@ -15,6 +15,7 @@ public enum DownloadError: UserFacingError, Sendable, Equatable {
     /// The server kept answering in a way a download cannot use.
     case unusableResponse(String)
 
+    /// One line that says what went wrong and what to do.
     public var userMessage: String {
         switch self {
         case .digestMismatch(let filename):

@@ -1,4 +1,5 @@
 extension APIError {
+    /// One line that says what went wrong and what to do.
     public var userMessage: String {
         switch self {
         case .response(let response): response.userMessage

@@ -8,6 +8,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Reads any JSON value; whole numbers that fit in 64 bits become `integer`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -27,6 +28,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Writes the value back as the same JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

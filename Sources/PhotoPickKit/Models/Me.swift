@@ -24,21 +24,33 @@ public struct Me: Sendable, Hashable, Decodable {
 
 /// A permission a key holds, such as `photos:write`; scopes this code does not know are kept.
 public struct Scope: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The scope as the server writes it, such as `photos:write`.
     public let rawValue: String
 
+    /// A scope by its name, known or not.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// A scope by its name, known or not.
     public init(stringLiteral value: String) { rawValue = value }
+    /// Reads the scope's name from a JSON string.
     public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    /// Writes the scope's name as a JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
+    /// The scope's name, such as `photos:write`.
     public var description: String { rawValue }
 
+    /// Read the key (`GET /me`) and the account (`GET /customer`).
     public static let customerRead: Scope = "customer:read"
+    /// List and read photos, their tags and their files.
     public static let photosRead: Scope = "photos:read"
+    /// Change photos and replace their tags.
     public static let photosWrite: Scope = "photos:write"
+    /// Delete photos.
     public static let photosDelete: Scope = "photos:delete"
+    /// List and read tags.
     public static let tagsRead: Scope = "tags:read"
+    /// Create, change and delete tags.
     public static let tagsWrite: Scope = "tags:write"
 }

@@ -52,6 +52,7 @@ public struct Photo: Sendable, Hashable, Identifiable {
         /// The model, such as `X-T5`.
         public var model: String?
 
+        /// A camera from its maker and model, either unknown.
         public init(make: String?, model: String?) {
             self.make = make
             self.model = model
@@ -69,6 +70,7 @@ public struct Photo: Sendable, Hashable, Identifiable {
         /// In millimetres.
         public var focalLength: Double?
 
+        /// Exposure settings, any of them unknown.
         public init(iso: Int?, fNumber: Double?, exposureTime: String?, focalLength: Double?) {
             self.iso = iso
             self.fNumber = fNumber
@@ -84,6 +86,7 @@ public struct Photo: Sendable, Hashable, Identifiable {
         /// Degrees east.
         public var longitude: Double
 
+        /// A place in degrees north and east.
         public init(latitude: Double, longitude: Double) {
             self.latitude = latitude
             self.longitude = longitude
@@ -92,6 +95,7 @@ public struct Photo: Sendable, Hashable, Identifiable {
 }
 
 extension Photo: Decodable {
+    /// Reads a photo object; fails, naming the field, when a documented field is missing or mistyped.
     public init(from decoder: any Decoder) throws {
         let json = try JSONValue(from: decoder)
         do {

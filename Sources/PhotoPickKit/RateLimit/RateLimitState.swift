@@ -13,6 +13,7 @@ public struct RateLimitState: Sendable, Hashable {
     /// Whether every request is held until `reset`, after a 429 or an exhausted budget.
     public var isHolding: Bool
 
+    /// A state with whatever is known; by default nothing is known and nothing is held.
     public init(limit: Int? = nil, remaining: Int? = nil, reset: Date? = nil, waiting: Int = 0, isHolding: Bool = false) {
         self.limit = limit
         self.remaining = remaining

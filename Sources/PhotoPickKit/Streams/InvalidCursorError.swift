@@ -7,6 +7,7 @@ public struct InvalidCursorError: UserFacingError, Sendable {
     /// The refusal itself.
     public let underlying: APIError
 
+    /// One line that says the listing restarts and what it skips.
     public var userMessage: String {
         "The listing position expired after \(deliveredCount) items; restarting from the beginning skips what is already loaded."
     }

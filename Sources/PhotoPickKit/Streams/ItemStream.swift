@@ -6,15 +6,18 @@ public typealias TagStream = ItemStream<Tag>
 
 /// Every item of a listing, one at a time, over a `PageStream`; memory stays at two pages whatever the size.
 public struct ItemStream<Item: PagedItem>: AsyncSequence, Sendable {
+    /// Each element is one item.
     public typealias Element = Item
 
     /// The pages underneath, for callers that want them whole.
     public let pages: PageStream<Item>
 
+    /// Every item, fetched in pages of `pageSize` (at most 100).
     public init(client: APIClient, pageSize: Int = API.maximumPageSize) {
         pages = PageStream(client: client, pageSize: pageSize)
     }
 
+    /// Starts a walk from the first page.
     public func makeAsyncIterator() -> Iterator {
         Iterator(pages: pages.makeAsyncIterator())
     }
@@ -29,6 +32,7 @@ public struct ItemStream<Item: PagedItem>: AsyncSequence, Sendable {
             self.pages = pages
         }
 
+        /// The next item, or nil after the last; throws what the page stream throws.
         public mutating func next() async throws -> Item? {
             while index == items.count {
                 guard let page = try await pages.next() else { return nil }

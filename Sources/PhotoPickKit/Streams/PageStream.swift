@@ -5,6 +5,7 @@ import NIOConcurrencyHelpers
 /// Nothing is requested until iteration starts, and at most one page is fetched ahead, so a slow
 /// consumer costs no memory and a fast one rarely waits. Cancelling the iterating task stops it.
 public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
+    /// Each element is one whole page.
     public typealias Element = Page<Item>
 
     let client: APIClient
@@ -19,6 +20,7 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
         startCursor = cursor
     }
 
+    /// Starts a walk; the first page is asked for on the first `next()`.
     public func makeAsyncIterator() -> Iterator {
         Iterator(client: client, pageSize: pageSize, cursor: startCursor)
     }
@@ -40,6 +42,7 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
             self.cursor = cursor
         }
 
+        /// The next page, or nil after the last; the page after it is fetched meanwhile.
         public mutating func next() async throws -> Page<Item>? {
             guard !isFinished else { return nil }
             guard !Task.isCancelled else {

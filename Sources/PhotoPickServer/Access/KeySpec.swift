@@ -2,10 +2,12 @@
 public struct KeySpec: Sendable, Equatable {
     /// The secret itself; always starts with `pp_test_`.
     public var key: String
+    /// What the key may do; every scope unless limited.
     public var scopes: Set<Scope>
     /// Source addresses allowed to use the key; nil allows any.
     public var allowedIPs: [String]?
 
+    /// A key with all scopes from any address unless told otherwise.
     public init(key: String, scopes: Set<Scope> = Set(Scope.allCases), allowedIPs: [String]? = nil) {
         self.key = key
         self.scopes = scopes

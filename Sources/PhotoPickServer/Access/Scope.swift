@@ -7,5 +7,6 @@ public enum Scope: String, CaseIterable, Comparable, Sendable {
     case tagsRead = "tags:read"
     case tagsWrite = "tags:write"
 
+    /// Orders scopes by name.
     public static func < (lhs: Scope, rhs: Scope) -> Bool { lhs.rawValue < rhs.rawValue }
 }
