@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        // Hummingbird brings these; the server imports them, so it declares them.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // ncursesw for the terminal front end; SwiftPM drops the .pc file's -D flags, so the shim sets them.
@@ -72,6 +76,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Settings: config.toml through TOMLKit, the XDG paths and where the key comes from. TerminalUI
+        // gets typed values from it and never sees TOML.
+        .target(
+            name: "PhotoPickConfig",
+            dependencies: [
+                "PhotoBrowser",
+                "PhotoPickKit",
+                "TerminalUI",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
         .target(
             name: "PhotoPickServer",
             dependencies: [
@@ -80,6 +95,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
@@ -89,6 +107,7 @@ let package = Package(
         .executableTarget(
             name: "photopick",
             dependencies: [
+                "PhotoPickConfig",
                 "TerminalUI",
                 "PhotoBrowser",
                 "PhotoPickKit",
@@ -152,6 +171,7 @@ let package = Package(
                 "PhotoPickTestSupport",
             ]
         ),
+        .testTarget(name: "PhotoPickConfigTests", dependencies: ["PhotoPickConfig", "PhotoPickKit", "TerminalUI"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: [

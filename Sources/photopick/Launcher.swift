@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhotoBrowser
+import PhotoPickConfig
 import PhotoPickKit
 import PhotoPickServer
 import TerminalUI
@@ -21,25 +22,17 @@ struct ExitStatus {
 struct Launcher {
     let options: BrowseCommand
     let environment = ProcessInfo.processInfo.environment
-
-    /// Where the library comes from.
-    private enum Source {
-        case demo
-        case api(URL, APIKeyProvider)
-    }
+    let paths = Paths()
 
     func run() async -> ExitStatus {
-        let configURL = options.config.map { URL(fileURLWithPath: $0) } ?? Config.defaultLocation(environment: environment)
+        let configURL = options.config.map { URL(fileURLWithPath: $0) } ?? paths.configFile
         let config: Config
+        let source: LibrarySource
         do {
             config = try Config.load(from: configURL, mustExist: options.config != nil)
+            source = try LibrarySource.resolve(config, apiURL: options.apiURL.flatMap(URL.init(string:)), environment: environment)
         } catch {
             return .usage("\(error)")
-        }
-        let source: Source
-        switch keySource(config) {
-        case .success(let resolved): source = resolved
-        case .failure(let problem): return .usage(problem.description)
         }
         let logger = makeLogger()
         let colors = !options.noColor && (environment["NO_COLOR"] ?? "").isEmpty
@@ -50,7 +43,7 @@ struct Launcher {
             return .usage(error.description)
         }
         let context = ViewContext(
-            theme: Theme(name: config.theme ?? .dark, depth: driver.depth), keymap: config.keymap, demo: isDemo(source)
+            theme: Theme(name: config.theme ?? .dark, depth: driver.depth), keymap: config.keymap, demo: source.isDemo
         )
         let app = TerminalApp(driver: driver, screen: Screen(context: context), controller: Controller(keymap: config.keymap), logger: logger)
         let resources = Resources()
@@ -74,29 +67,8 @@ struct Launcher {
         }
     }
 
-    /// The key from PHOTOPICK_API_KEY, else the config's api_key, else its api_key_file; none means demo.
-    private func keySource(_ config: Config) -> Result<Source, ConfigError> {
-        let url = options.apiURL.flatMap(URL.init(string:)) ?? config.apiURL ?? URL(string: "https://api.photopick.cz/api/v1")!
-        if let key = environment["PHOTOPICK_API_KEY"].map(APIKey.init), !key.secret.isEmpty {
-            return .success(.api(url, .fixed(key)))
-        }
-        if let key = config.apiKey { return .success(.api(url, .fixed(key))) }
-        if let file = config.apiKeyFile {
-            guard FileManager.default.isReadableFile(atPath: file.path) else {
-                return .failure(ConfigError(file: file.path, line: nil, key: nil, reason: "the api_key_file cannot be read; check the path and its permissions"))
-            }
-            return .success(.api(url, .file(file)))
-        }
-        return .success(.demo)
-    }
-
-    private func isDemo(_ source: Source) -> Bool {
-        if case .demo = source { return true }
-        return false
-    }
-
     /// Opens the library and makes the session; throws what should end the program.
-    private func open(_ source: Source, config: Config, logger: Logger, resources: Resources) async throws -> OpenedLibrary {
+    private func open(_ source: LibrarySource, config: Config, logger: Logger, resources: Resources) async throws -> OpenedLibrary {
         let client: APIClient
         let library: String
         var name: String?
@@ -105,7 +77,7 @@ struct Launcher {
         apiLogger[metadataKey: "component"] = "api"
         switch source {
         case .demo:
-            let directory = DemoLibraryLocation.directory
+            let directory = paths.demoLibrary
             let server = try await PhotoPickServer.start(ServerConfiguration(port: 0, dataDirectory: directory))
             resources.server = server
             client = APIClient(configuration: .init(baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey)), logger: apiLogger))
@@ -128,9 +100,9 @@ struct Launcher {
         var sessionLogger = logger
         sessionLogger[metadataKey: "component"] = "browser"
         let session = try BrowserSession(client: client, configuration: .init(
-            library: library,
+            library: library, stateDirectory: paths.stateDirectory,
             downloadDirectory: options.downloadDirectory.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
-                ?? config.downloadDirectory ?? DownloadLocation.defaultDirectory(environment: environment),
+                ?? config.downloadDirectory ?? paths.downloads,
             downloadVariant: config.variant ?? .original,
             concurrency: options.concurrency ?? config.concurrency ?? DownloadQueue.defaultConcurrency,
             logger: sessionLogger, account: account
@@ -141,7 +113,7 @@ struct Launcher {
         do {
             if megabytes > 0 {
                 disk = try PreviewDiskCache(
-                    library: library, directory: PreviewDiskCache.defaultDirectory(environment: environment), byteLimit: megabytes << 20
+                    library: library, directory: paths.previewCache, byteLimit: megabytes << 20
                 )
             }
         } catch {
@@ -155,7 +127,7 @@ struct Launcher {
     }
 
     private func makeLogger() -> Logger {
-        let directory = StateDatabase.defaultDirectory(environment: environment)
+        let directory = paths.stateDirectory
         // Every logger in the process, the embedded server's and the libraries' included, writes to the
         // file or nowhere: a line on stderr would land in the middle of the screen.
         let sink = FileLogHandler.sink(in: directory)
@@ -199,12 +171,5 @@ final class Resources {
         await previews?.stop()
         try? await client?.shutdown()
         await server?.stop()
-    }
-}
-
-/// Where the demo library lives: `$XDG_DATA_HOME/photopick/demo`, by default `~/.local/share/photopick/demo`.
-enum DemoLibraryLocation {
-    static var directory: URL {
-        XDGDirectory.resolve("XDG_DATA_HOME", fallback: ".local/share", components: "photopick/demo")
     }
 }

@@ -22,11 +22,6 @@ public final class StateDatabase: Sendable {
         try Self.migrator.migrate(queue)
     }
 
-    /// `$XDG_STATE_HOME/photopick`, or `~/.local/state/photopick` when it is unset or not absolute.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        XDGDirectory.resolve("XDG_STATE_HOME", fallback: ".local/state", components: "photopick", environment: environment)
-    }
-
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

@@ -5,13 +5,16 @@ import NIOConcurrencyHelpers
 /// variant and ETag, bounded in bytes with least-recently-used eviction across all libraries. Use is
 /// recorded in the files' modification times, so the order survives restarts.
 public final class PreviewDiskCache: Sendable {
+    /// The default bound: 500 MiB of files across all libraries.
     public static let defaultByteLimit = 500 << 20
 
     /// A cached file's identity: a newer ETag for the same photo and variant replaces the older file.
     public struct Key: Hashable, Sendable {
         /// A digest of the library's name: photo ids are only unique within one library.
         public var library: String
+        /// The photo's id.
         public var photoID: Int
+        /// The rendition's name, such as `web`.
         public var variant: String
     }
 
@@ -19,25 +22,23 @@ public final class PreviewDiskCache: Sendable {
     public struct Entry: Sendable, Equatable {
         /// A digest of the ETag, or `none` when the server sent none.
         public var tag: String
+        /// The file's size in bytes.
         public var bytes: Int
     }
 
+    /// The folder the files live in.
     public let directory: URL
+    /// The most bytes the files of every library may take together.
     public let byteLimit: Int
     /// The library this instance reads and writes; the bound covers every library's files.
     public let library: String
     private let index: NIOLockedValueBox<LRUCache<Key, Entry>>
 
-    /// `$XDG_CACHE_HOME/photopick/previews`, or `~/.cache/photopick/previews`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        XDGDirectory.resolve("XDG_CACHE_HOME", fallback: ".cache", components: "photopick/previews", environment: environment)
-    }
-
     /// Opens (creating it, mode 0700) the cache in `directory` for `library` (any name that tells
     /// libraries apart), indexing what earlier runs left, oldest use first, and removing files over the
     /// limit and unfinished writes.
     public init(
-        library: String, directory: URL = PreviewDiskCache.defaultDirectory(), byteLimit: Int = PreviewDiskCache.defaultByteLimit
+        library: String, directory: URL, byteLimit: Int = PreviewDiskCache.defaultByteLimit
     ) throws {
         self.directory = directory
         self.byteLimit = byteLimit

@@ -26,9 +26,10 @@ public final class BrowserSession {
         /// The key's `/me`, when the caller already asked for it; the session asks otherwise.
         public var account: Me?
 
+        /// A configuration with defaults for everything but the library and its two directories.
         public init(
-            library: String, stateDirectory: URL = StateDatabase.defaultDirectory(),
-            downloadDirectory: URL = DownloadLocation.defaultDirectory(), downloadVariant: DownloadSize = .original,
+            library: String, stateDirectory: URL,
+            downloadDirectory: URL, downloadVariant: DownloadSize = .original,
             concurrency: Int = DownloadQueue.defaultConcurrency,
             messageLifetime: Duration = .seconds(5), logger: Logger = Logger(label: "photopick.browser"), account: Me? = nil
         ) {

@@ -1,66 +1,8 @@
 import Foundation
+@testable import PhotoPickConfig
 import PhotoPickKit
 import Testing
-@testable import TerminalUI
-
-@Suite struct KeymapTests {
-    @Test func keyNamesRoundTrip() {
-        let names = ["j", "G", "?", "space", "ctrl-d", "pgdn", "pgup", "home", "end", "enter", "esc", "f2", "shift-tab", "backspace", "1"]
-        for name in names {
-            #expect(Key(name: name)?.name == name, "\(name)")
-        }
-        #expect(Key(name: "C-d") == .control("d"))
-        #expect(Key(name: "Escape") == .escape)
-        #expect(Key(name: "ctrl-dd") == nil)
-        #expect(Key(name: "f25") == nil)
-        #expect(Key(name: "") == nil)
-    }
-
-    @Test func theStandardMapMatchesTheREADMETable() {
-        let map = Keymap.standard
-        let expected: [(Key, Action)] = [
-            (.character("j"), .down), (.down, .down), (.character("k"), .up), (.control("d"), .halfPageDown),
-            (.control("u"), .halfPageUp), (.pageDown, .pageDown), (.pageUp, .pageUp), (.character("g"), .top),
-            (.character("G"), .bottom), (.home, .top), (.end, .bottom), (.character(" "), .toggleSelection),
-            (.character("v"), .visualRange), (.character("a"), .selectAll), (.character("i"), .invert), (.escape, .cancel),
-            (.character("/"), .filter), (.character("f"), .tagFilter), (.character("s"), .cycleSort), (.character("3"), .tag3),
-            (.character("t"), .tagPicker), (.character("T"), .manageTags), (.character("u"), .undo), (.character("d"), .download),
-            (.character("o"), .chooseVariant), (.character("D"), .queuePanel), (.enter, .details), (.character("?"), .help),
-            (.character("q"), .quit), (.character("p"), .preview), (.tab, .grid), (.character("h"), .left),
-            (.character("l"), .right), (.left, .left), (.right, .right),
-        ]
-        for (key, action) in expected {
-            #expect(map.action(for: key, in: .browse) == action, "\(key.name)")
-        }
-        #expect(map.action(for: .character("p"), in: .queue) == .queuePause)
-        #expect(map.action(for: .character("x"), in: .queue) == .queueCancel)
-        #expect(map.action(for: .character("+"), in: .queue) == .concurrencyUp)
-        #expect(map.action(for: .character("x"), in: .browse) == nil)
-    }
-
-    @Test func everyActionHasAKeyAndNoKeyIsBoundTwiceInAContext() {
-        let map = Keymap.standard
-        for action in Action.allCases {
-            #expect(!(map.bindings[action] ?? []).isEmpty, "\(action.rawValue)")
-        }
-        for context in Action.Context.allCases {
-            let keys = Action.allCases.filter { $0.context == context }.flatMap { map.bindings[$0] ?? [] }
-            #expect(Set(keys).count == keys.count, "\(context)")
-        }
-    }
-
-    @Test func rebindingRefusesAKeyAnotherActionHolds() throws {
-        var map = Keymap.standard
-        #expect(throws: Keymap.Conflict.taken(.character("k"), by: .up)) { try map.rebind(.down, to: [.character("k")]) }
-        try map.rebind(.down, to: [.character("n")])
-        #expect(map.action(for: .character("n"), in: .browse) == .down)
-        #expect(map.action(for: .character("j"), in: .browse) == nil)
-        // The queue has its own context: x there does not clash with a browse key.
-        try map.rebind(.help, to: [.character("x")])
-        #expect(map.action(for: .character("x"), in: .queue) == .queueCancel)
-        #expect(map.action(for: .character("x"), in: .browse) == .help)
-    }
-}
+import TerminalUI
 
 @Suite struct ConfigTests {
     @Test func aFullConfigIsRead() throws {
@@ -106,6 +48,48 @@ import Testing
         ])
     }
 
+    @Test func inlineTablesAndTOMLOneFeaturesAreRead() throws {
+        // The hand-written parser refused inline tables; TOMLKit reads all of TOML 1.0.
+        let text = [
+            "concurrency = 0x4  # hexadecimal",
+            #"'theme' = """"#,
+            #"light""""#,
+            #"keys = { down = ["n", "down"], "up" = 'e' }"#,
+        ].joined(separator: "\n")
+        let config = try Config(parsing: text, file: "/c.toml")
+        #expect(config.concurrency == 4)
+        #expect(config.theme == .light)
+        #expect(config.keymap.action(for: .character("n"), in: .browse) == .down)
+        #expect(config.keymap.action(for: .character("e"), in: .browse) == .up)
+    }
+
+    @Test func anErrorInsideAnInlineTableNamesItsLineAndFullKey() {
+        #expect(throws: ConfigError(file: "/c.toml", line: 3, key: "keys.jump", reason: "no action is called \"jump\"; the actions are listed in the README under Keys")) {
+            try Config(parsing: "theme = \"dark\"\n\nkeys = { down = \"n\", jump = \"x\" }\n", file: "/c.toml")
+        }
+    }
+
+    @Test func aDottedOrQuotedKeyIsFoundOnItsLine() {
+        #expect(throws: ConfigError(file: "/c.toml", line: 4, key: "keys.\"select all\"", reason: "no action is called \"select all\"; the actions are listed in the README under Keys")) {
+            try Config(parsing: "# keys\n[keys]\ndown = \"n\"\n\"select all\" = \"A\"\n", file: "/c.toml")
+        }
+        #expect(throws: ConfigError(file: "/c.toml", line: 2, key: "keys.top", reason: "\"ctrl-gg\" is not a key; write keys like j, G, ctrl-d, pgdn, space, enter, esc or f2")) {
+            try Config(parsing: "theme = \"mono\"\nkeys . top = \"ctrl-gg\"\n", file: "/c.toml")
+        }
+    }
+
+    @Test func aKeyWrittenBadlyIsNeverQuotedBack() {
+        for text in ["api_key = pp_live_s3cret", "api_key = \"pp_live_s3cret", "api_key = 'pp_live_s3cret\\"] {
+            do {
+                _ = try Config(parsing: text, file: "/c.toml")
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.description == "/c.toml:1, key api_key: write the key as a quoted string")
+                #expect(!error.description.contains("s3cret"))
+            }
+        }
+    }
+
     @Test func anEmptyConfigKeepsTheDefaults() throws {
         let config = try Config(parsing: "", file: "/c.toml")
         #expect(config == Config())
@@ -130,7 +114,11 @@ import Testing
         ("[keys]\ndown = \"ctrl-dd\"", "/c.toml:2, key keys.down: \"ctrl-dd\" is not a key; write keys like j, G, ctrl-d, pgdn, space, enter, esc or f2"),
         ("[keys]\ndown = [1]", "/c.toml:2, key keys.down: expected key names as strings, found an integer"),
         ("[keys]\nhelp = \"k\"\nreload = \"k\"", "/c.toml:3, key keys.reload: k already does help; rebind help too, or choose another key"),
-        ("theme = \"dark", "/c.toml:1, key theme: unterminated string"),
+        ("theme = \"dark", "/c.toml:1, key theme: not valid TOML: error while parsing string: encountered end-of-file"),
+        ("theme = 1979-05-27", "/c.toml:1, key theme: expected a string, found a date or time"),
+        ("\n[[keys]]\ndown = \"n\"", "/c.toml:2, key keys: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, preview_cache_mb and [keys]"),
+        ("notes = \"\"\"\nconcurrency = 1\n\"\"\"\nconcurrency = 99", "/c.toml:1, key notes: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, preview_cache_mb and [keys]"),
+        ("variant = \"web\"\nlist = [\n  1,\n  2,\n]\nconcurrency = 99", "/c.toml:2, key list: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, preview_cache_mb and [keys]"),
     ])
     func aBadConfigIsOneLineNamingTheFileLineAndKey(text: String, message: String) {
         do {
@@ -165,8 +153,22 @@ import Testing
         }
     }
 
-    @Test func theDefaultLocationFollowsXDG() {
-        #expect(Config.defaultLocation(environment: ["XDG_CONFIG_HOME": "/x/conf", "HOME": "/home/ana"]).path == "/x/conf/photopick/config.toml")
-        #expect(Config.defaultLocation(environment: ["HOME": "/home/ana"]).path == "/home/ana/.config/photopick/config.toml")
+    @Test func thePathsFollowXDG() {
+        let set = Paths(environment: [
+            "XDG_CONFIG_HOME": "/x/conf", "XDG_STATE_HOME": "/x/state", "XDG_CACHE_HOME": "/x/cache", "XDG_DATA_HOME": "/x/data",
+            "XDG_DOWNLOAD_DIR": "/x/dl", "HOME": "/home/ana",
+        ])
+        #expect(set.configFile.path == "/x/conf/photopick/config.toml")
+        #expect(set.stateDirectory.path == "/x/state/photopick")
+        #expect(set.previewCache.path == "/x/cache/photopick/previews")
+        #expect(set.demoLibrary.path == "/x/data/photopick/demo")
+        #expect(set.downloads.path == "/x/dl/photopick")
+        // A relative value is ignored, as the XDG specification says.
+        let fallback = Paths(environment: ["HOME": "/home/ana", "XDG_STATE_HOME": "state"])
+        #expect(fallback.configFile.path == "/home/ana/.config/photopick/config.toml")
+        #expect(fallback.stateDirectory.path == "/home/ana/.local/state/photopick")
+        #expect(fallback.previewCache.path == "/home/ana/.cache/photopick/previews")
+        #expect(fallback.demoLibrary.path == "/home/ana/.local/share/photopick/demo")
+        #expect(fallback.downloads.path == "/home/ana/Downloads/photopick")
     }
 }

@@ -1,37 +1,46 @@
 import Foundation
 import PhotoBrowser
 import PhotoPickKit
+import TerminalUI
 
 /// photopick's settings from `$XDG_CONFIG_HOME/photopick/config.toml`. Every key is optional; a
 /// setting that is wrong is refused with the file, line and key, never guessed at.
 public struct Config: Sendable, Equatable {
+    /// `api_url`: the API's base URL.
     public var apiURL: URL?
     /// A key written in the file itself; the file must then be private.
     public var apiKey: APIKey?
+    /// `api_key_file`: a file that holds the key.
     public var apiKeyFile: URL?
+    /// `download_dir`: where downloads go.
     public var downloadDirectory: URL?
+    /// `variant`: what `d` downloads.
     public var variant: DownloadSize?
+    /// `concurrency`: downloads at once.
     public var concurrency: Int?
+    /// `theme`: the colours.
     public var theme: Theme.Name?
     /// The bound of the preview cache on disk, in MB; 0 keeps no previews on disk.
     public var previewCacheMegabytes: Int?
+    /// The standard keys with the file's `[keys]` rebindings.
     public var keymap = Keymap.standard
     /// Things worth telling the user that do not stop photopick, such as a key file others can read.
     public var warnings: [String] = []
 
+    /// The defaults: no file.
     public init() {}
 
     /// The settings in `text`, read from `file` (named in errors). `home` expands `~`.
     public init(parsing text: String, file: String, home: String = NSHomeDirectory()) throws(ConfigError) {
-        let document: TOMLDocument
+        let document: ConfigFile
         do {
-            document = try TOMLDocument(parsing: text)
+            document = try ConfigFile(parsing: text)
         } catch {
-            // The parser quotes what it could not read; for a key, that would be the secret.
+            // The parser may quote what it could not read; for a key, that would be the secret.
             let secret = error.key == "api_key"
             throw ConfigError(file: file, line: error.line, key: error.key, reason: secret ? "write the key as a quoted string" : error.reason)
         }
-        var rebindings: [(action: Action, keys: [Key], entry: TOMLDocument.Entry)] = []
+        var rebindings: [KeyRebinding] = []
         for entry in document.entries {
             func fail(_ reason: String) -> ConfigError {
                 ConfigError(file: file, line: entry.line, key: entry.dottedKey, reason: reason)
@@ -86,57 +95,12 @@ public struct Config: Sendable, Equatable {
                 }
                 theme = name
             case let path where path.count == 2 && path[0] == "keys":
-                guard let action = Action(rawValue: path[1]) else {
-                    throw fail("no action is called \"\(path[1])\"; the actions are listed in the README under Keys")
-                }
-                let names: [String]
-                switch entry.value {
-                case .string(let name): names = [name]
-                case .array(let values):
-                    names = try values.map { value throws(ConfigError) -> String in
-                        guard case .string(let name) = value else { throw fail("expected key names as strings, found \(value.typeName)") }
-                        return name
-                    }
-                default: throw fail("expected a key name or an array of them, found \(entry.value.typeName)")
-                }
-                let keys = try names.map { name throws(ConfigError) -> Key in
-                    guard let key = Key(name: name) else {
-                        throw fail("\"\(name)\" is not a key; write keys like j, G, ctrl-d, pgdn, space, enter, esc or f2")
-                    }
-                    return key
-                }
-                rebindings.append((action, keys, entry))
+                rebindings.append(try KeyRebinding(entry, file: file))
             default:
                 throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, preview_cache_mb and [keys]")
             }
         }
-        // Rebound actions give up their old keys first, so two actions can swap keys; a key the file
-        // binds is taken from an action that has it only by default (as `p`, added in a later version).
-        // Only two bindings in the file can clash.
-        let rebound = Set(rebindings.map(\.action))
-        for rebinding in rebindings {
-            for key in keymap.bindings[rebinding.action, default: []] { keymap.unbind(key, in: rebinding.action.context) }
-        }
-        for rebinding in rebindings {
-            for key in rebinding.keys {
-                if let holder = keymap.action(for: key, in: rebinding.action.context), !rebound.contains(holder) {
-                    keymap.unbind(key, in: rebinding.action.context)
-                    let left = keymap.keyNames(holder)
-                    warnings.append("\(file):\(rebinding.entry.line), key \(rebinding.entry.dottedKey): \(key.name) now does \(rebinding.action.rawValue) instead of \(holder.rawValue)" + (left.isEmpty ? ", which has no key left" : ""))
-                }
-            }
-        }
-        for rebinding in rebindings {
-            do {
-                try keymap.rebind(rebinding.action, to: rebinding.keys)
-            } catch {
-                guard case .taken(let key, let holder) = error else { continue }
-                throw ConfigError(
-                    file: file, line: rebinding.entry.line, key: rebinding.entry.dottedKey,
-                    reason: "\(key.name) already does \(holder.rawValue); rebind \(holder.rawValue) too, or choose another key"
-                )
-            }
-        }
+        try apply(rebindings, file: file)
     }
 
     /// The config at `url`, or the defaults when there is none. The file's permissions are checked when
@@ -174,33 +138,5 @@ public struct Config: Sendable, Equatable {
             return nil
         }
         return url
-    }
-
-    /// `$XDG_CONFIG_HOME/photopick/config.toml`, by default `~/.config/photopick/config.toml`.
-    public static func defaultLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        XDGDirectory.resolve("XDG_CONFIG_HOME", fallback: ".config", components: "photopick", environment: environment)
-            .appending(path: "config.toml", directoryHint: .notDirectory)
-    }
-}
-
-/// A config file photopick cannot use, as one line naming the file, line, key and fix.
-public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let file: String
-    public let line: Int?
-    public let key: String?
-    public let reason: String
-
-    public init(file: String, line: Int?, key: String?, reason: String) {
-        self.file = file
-        self.line = line
-        self.key = key
-        self.reason = reason
-    }
-
-    public var description: String {
-        var place = file
-        if let line { place += ":\(line)" }
-        if let key { place += ", key \(key)" }
-        return "\(place): \(reason)"
     }
 }
