@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncurses.h>
+#include <term.h>
 #include <sys/ioctl.h>
 
 // Glibc's Swift module hides wcwidth.
@@ -37,13 +38,25 @@ static inline int cnc_setcchar(cchar_t *cell, const wchar_t *text, attr_t attrib
 }
 
 /// The terminal's size from the kernel; ioctl is variadic, which Swift cannot call.
-static inline int cnc_terminal_size(int fd, int *rows, int *columns) {
+// (term.h defines `lines` and `columns` as macros, so the names here avoid them.)
+static inline int cnc_terminal_size(int fd, int *row_count, int *column_count) {
     struct winsize size;
     if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return -1;
-    *rows = size.ws_row;
-    *columns = size.ws_col;
+    *row_count = size.ws_row;
+    *column_count = size.ws_col;
     return 0;
 }
 
-
+/// Whether a terminal type's terminfo entry can move the cursor: 1 yes, 0 no (as `dumb`), -1 when the
+/// system has no entry for it. Reads the entry without starting curses or writing anything.
+static inline int cnc_terminal_addresses_cursor(const char *term) {
+    int status = 0;
+    TERMINAL *previous = cur_term;
+    if (setupterm((char *)term, -1, &status) != OK) return -1;
+    const char *cup = tigetstr("cup");
+    int addresses = cup != NULL && cup != (const char *)-1;
+    del_curterm(cur_term);
+    set_curterm(previous);
+    return addresses;
+}
 #endif

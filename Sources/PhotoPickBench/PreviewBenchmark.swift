@@ -103,18 +103,14 @@ struct PreviewBenchmark: AsyncParsableCommand {
         _ = state.apply(.viewResized(rows: layout.pageItems))
 
         // A first frame says which thumbnails it wants; they go into the store, as the loader would put them.
-        var canvas = Canvas(width: width, height: height)
-        var wants: [PreviewRequest] = []
-        screen.render(state, ui, into: &canvas, wants: &wants)
+        var wants = screen.frame(state, ui, width: width, height: height).wants
         for request in wants {
             let jpeg = try DemoImage.jpeg(seed: Int64(request.photoID), width: 300, height: 200, quality: 80)
             let image = try decodePreview(jpeg, fitting: request.box)
             store.store(.loaded(image), for: request)
         }
-        canvas = Canvas(width: width, height: height)
-        wants = []
-        screen.render(state, ui, into: &canvas, wants: &wants)
-        guard wants.count == 24, canvas.text.contains("▀") else { throw BenchError("the grid shows \(wants.count) tiles and no thumbnails") }
+        var canvas = screen.frame(state, ui, width: width, height: height).canvas
+        guard canvas.images.count == 24, canvas.text.contains("▀") else { throw BenchError("the grid shows \(canvas.images.count) thumbnails, not 24") }
 
         return try withHeadlessDriver(width: width, height: height) { driver in
             driver.present(canvas)  // the full first frame is not counted
@@ -125,10 +121,10 @@ struct PreviewBenchmark: AsyncParsableCommand {
                 for frame in 0..<frames {
                     _ = state.apply(.cursorMoved(.position(positions[frame % positions.count])))
                     let start = ContinuousClock.now
-                    canvas = Canvas(width: width, height: height)
-                    wants.removeAll(keepingCapacity: true)
-                    screen.render(state, ui, into: &canvas, wants: &wants)
-                    driver.present(canvas)
+                    let frame = screen.frame(state, ui, width: width, height: height)
+                    driver.present(frame.canvas)
+                    canvas = frame.canvas
+                    wants = frame.wants
                     times.append((ContinuousClock.now - start).inSeconds * 1000)
                 }
             }

@@ -26,8 +26,8 @@ struct RenderBenchmark: AsyncParsableCommand {
         var state = Self.syntheticState(photos: photos)
         let (width, height) = (120, 40)
         let screen = Screen(context: ViewContext(theme: Theme(depth: .colors256), demo: true))
-        var controller = Controller()
-        for event in controller.layoutChanged(screen.layout(width: width, height: height, state: state)) { _ = state.apply(event) }
+        let controller = Controller()
+        _ = state.apply(.viewResized(rows: screen.layout(width: width, height: height, state: state).pageItems))
         var frameTimes: [Double] = []
         for round in 1...options.rounds {
             note("round \(round) of \(options.rounds): \(moves) moves")

@@ -15,7 +15,7 @@ import Testing
         var quit = false
 
         init() {
-            for event in controller.layoutChanged(layout) { _ = state.apply(event) }
+            _ = state.apply(.viewResized(rows: layout.pageItems))
         }
 
         mutating func press(_ keys: Key...) {
@@ -28,14 +28,12 @@ import Testing
 
         mutating func send(_ input: InputEvent) {
             let outcome = controller.handle(input, state: state, layout: layout)
-            for event in outcome.events {
-                _ = state.apply(event)
-                for follow in controller.observe(event) { _ = state.apply(follow) }
-            }
+            for event in outcome.events { _ = state.apply(event) }
             quit = quit || outcome.quit
             // As the app does before each frame: the layout follows the mode, and the list its page.
-            layout = ScreenLayout(width: width, height: height, showsStrip: false, mode: controller.ui.mode)
-            for event in controller.layoutChanged(layout) { _ = state.apply(event) }
+            let next = ScreenLayout(width: width, height: height, showsStrip: false, mode: controller.ui.mode)
+            if next.pageItems != layout.pageItems { _ = state.apply(.viewResized(rows: next.pageItems)) }
+            layout = next
         }
 
         var currentName: String? { state.currentPhoto?.filename }
@@ -110,11 +108,12 @@ import Testing
         harness.press(.control("u"))
         harness.type("Kyoto")
         harness.press(.enter)
-        // The server answers; the new tag then goes on both photos.
-        let created = PhotoPickKit.Tag(id: 9, name: "Kyoto", color: nil)
-        _ = harness.state.apply(.tagSaved(created))
-        for follow in harness.controller.observe(.tagSaved(created)) { _ = harness.state.apply(follow) }
+        #expect(!harness.state.selection.indices.contains { harness.state.library[$0].tagIDs.contains(9) })
+        // The server answers; the state then puts the new tag on both photos, with no help from the front end.
+        let effects = harness.state.apply(.tagSaved(PhotoPickKit.Tag(id: 9, name: "kyoto", color: nil)))
         #expect(harness.state.selection.indices.allSatisfy { harness.state.library[$0].tagIDs.contains(9) })
+        #expect(effects.contains { if case .recordTagDeltas(let deltas) = $0 { deltas.count == 2 } else { false } })
+        #expect(harness.state.messages.current?.text == "Created the tag “kyoto”. Tagged 2 photos “kyoto”.")
         harness.press(.escape)
         #expect(harness.controller.ui.overlay == nil)
     }

@@ -175,7 +175,8 @@ struct PreviewViewTests {
         let (canvas, layout, wants) = Fixture.renderWanting(Fixture.state(), width: 120, height: 40)
         let pane = try #require(layout.sidePane)
         let request = PreviewRequest(photoID: 1, box: ImagePainter.pixelBox(for: Screen.sidePanePreview(in: pane)))
-        #expect(wants == [request])
+        // The shown preview first, then the three the cursor moves towards.
+        #expect(wants == [1, 2, 3, 4].map { PreviewRequest(photoID: $0, box: request.box) })
         #expect(canvas.contains("loading…") && canvas.contains("4,000 × 3,000"))
 
         let (loaded, _) = Fixture.render(Fixture.state(), width: 120, height: 40, previews: store([(request, .loaded(image(PixelSize(width: 40, height: 30))))]))
@@ -206,7 +207,8 @@ struct PreviewViewTests {
             #expect(canvas[grid.area.x, grid.area.y].text == "┌", "the current tile is framed")
             #expect(canvas.contains("R0001.JPG"))
             #expect(canvas.contains(depth == .monochrome ? "#Favourite" : "●Favourite"))
-            #expect(wants.count == min(40, grid.columns * grid.rows))
+            // Every tile in view, then the next row of them.
+            #expect(wants.count == min(40, grid.columns * (grid.rows + 1)))
             #expect(wants.first?.photoID == 1)
             #expect(wants.first?.box == ImagePainter.pixelBox(for: grid.thumbnail(in: grid.tile(row: 0, column: 0))))
         }
@@ -254,7 +256,7 @@ struct PreviewViewTests {
         #expect(loaded.text.filter { $0 == "▀" }.count == 20 * 5)
     }
 
-    @Test func prefetchLooksAheadTheWayTheCursorLastMoved() throws {
+    @Test func wantsAreTheShownPhotoThenTheNextTheWayTheCursorLastMoved() throws {
         var state = Fixture.state()
         let screen = Screen(context: Fixture.context(.colors256))
         let layout = screen.layout(width: 120, height: 40, state: state)
@@ -262,15 +264,18 @@ struct PreviewViewTests {
         _ = state.apply(.cursorMoved(.position(10)))
         var ui = UIState()
         let box = ImagePainter.pixelBox(for: Screen.sidePanePreview(in: try #require(layout.sidePane)))
-        #expect(screen.prefetch(state, ui, layout: layout) == [12, 13, 14].map { PreviewRequest(photoID: $0, box: box) })
+        #expect(screen.previewWants(state, ui, layout: layout) == [11, 12, 13, 14].map { PreviewRequest(photoID: $0, box: box) })
         ui.travel = -1
-        #expect(screen.prefetch(state, ui, layout: layout).map(\.photoID) == [10, 9, 8])
+        #expect(screen.previewWants(state, ui, layout: layout).map(\.photoID) == [11, 10, 9, 8])
         ui.mode = .grid
         ui.travel = 1
         let gridLayout = screen.layout(width: 120, height: 40, state: state, mode: .grid)
         _ = state.apply(.viewResized(rows: gridLayout.pageItems))
         _ = state.apply(.cursorMoved(.position(0)))
-        // The sheet shows rows 0–2 (photos 1–15): the next row is photos 16–20.
-        #expect(screen.prefetch(state, ui, layout: gridLayout).map(\.photoID) == [16, 17, 18, 19, 20])
+        // The sheet shows rows 0–2 (photos 1–15), nearest the cursor first; then the next row, photos 16–20.
+        let wants = screen.previewWants(state, ui, layout: gridLayout).map(\.photoID)
+        #expect(wants == Array(1...15) + [16, 17, 18, 19, 20])
+        // The drawn frame asks for the same.
+        #expect(screen.frame(state, ui, width: 120, height: 40).wants.map(\.photoID) == wants)
     }
 }

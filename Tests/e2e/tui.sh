@@ -681,4 +681,18 @@ ok "s6: the preview cache \$XDG_CACHE_HOME/photopick/previews holds $previews .j
 verify_server_state s6 "$S6_DEMO_DATA" "$S6_DOWNLOADS" ""
 RUN_LOG=""
 
+# ---- Scenario 7: terminals that cannot address the cursor ------------------------------------
+echo "# scenario 7: TERM=dumb and an unknown TERM are refused before the screen is touched"
+launch s7-dumb "$TMP/s7-downloads" TERM=dumb
+expect_exit 2
+expect_one_line "photopick: TERM=dumb cannot move the cursor" "one line naming TERM=dumb and the fix"
+expect_same_tty
+end_session
+
+launch s7-unknown "$TMP/s7-downloads" TERM=photopick-no-such-term
+expect_exit 2
+expect_one_line "photopick: TERM=photopick-no-such-term is not a terminal type this system knows" "one line naming the unknown TERM and the fix"
+expect_same_tty
+end_session
+
 echo "# all $CHECKS checks passed in $((SECONDS - START)) s"

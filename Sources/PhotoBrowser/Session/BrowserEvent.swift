@@ -26,7 +26,8 @@ public enum BrowserEvent: Sendable {
     case tagToggled(tagID: Int)
     case tagNumberPressed(Int)
     case undoRequested
-    case tagCreationRequested(name: String, color: String?)
+    /// Creates a tag, then adds it to the photos with these ids once the server has made it.
+    case tagCreationRequested(name: String, color: String?, applyTo: [Int] = [])
     case tagRenameRequested(tagID: Int, name: String)
     case tagRecolourRequested(tagID: Int, color: String?)
     case tagDeletionRequested(tagID: Int)

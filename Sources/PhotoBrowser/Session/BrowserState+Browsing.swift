@@ -41,7 +41,7 @@ extension BrowserState {
 
     mutating func photosFailed(_ reason: String) -> [BrowserEffect] {
         loading.phase = .failed(reason)
-        return post(.error, "Loading stopped after \(library.count.formatted()) photos: \(reason) Press r to resume.")
+        return post(.error, "Loading stopped after \(library.count.formatted()) photos: \(reason)", remedy: .resumeLoading)
     }
 
     mutating func restartLoading() -> [BrowserEffect] {
@@ -53,7 +53,7 @@ extension BrowserState {
     mutating func cancelLoading() -> [BrowserEffect] {
         guard loading.phase == .loading else { return [] }
         loading.phase = .cancelled
-        return [.cancelLoading] + post(.info, "Loading paused at \(library.count.formatted()) photos; press r to resume.")
+        return [.cancelLoading] + post(.info, "Loading paused at \(library.count.formatted()) photos.", remedy: .resumeLoading)
     }
 
     mutating func retryLoading() -> [BrowserEffect] {

@@ -152,6 +152,6 @@ extension BrowserState {
         guard let item = downloads.item(id: id), item.run == run, item.status == .running else { return [] }
         let updated = downloads.update(id) { $0.status = .failed(reason); $0.bytesPerSecond = nil }!
         return [.saveDownloads([updated])] + startDownloads()
-            + post(.error, "Download of \(item.filename) failed: \(reason) Press r in the queue (D) to retry.")
+            + post(.error, "Download of \(item.filename) failed: \(reason)", remedy: .retryDownload)
     }
 }

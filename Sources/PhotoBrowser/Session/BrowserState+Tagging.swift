@@ -14,7 +14,7 @@ extension BrowserState {
 
     mutating func toggleTag(number: Int) -> [BrowserEffect] {
         guard let tag = tags.tag(number: number) else {
-            return post(.warning, "No tag \(number): there are \(tags.tags.count) tags; press t to pick one or create it.")
+            return post(.warning, "No tag \(number): there are \(tags.tags.count) tags.", remedy: .pickTag)
         }
         return toggleTag(tag.id)
     }
@@ -23,16 +23,21 @@ extension BrowserState {
     /// to those that lack it.
     mutating func toggleTag(_ tagID: Int) -> [BrowserEffect] {
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
-        guard let tag = tags.tag(id: tagID) else { return post(.warning, "That tag no longer exists; press t to pick another.") }
+        guard let tag = tags.tag(id: tagID) else { return post(.warning, "That tag no longer exists.", remedy: .pickTag) }
         let targets = tagTargets
         guard !targets.isEmpty else { return [] }
         let everyTargetHasIt = targets.allSatisfy { library[$0].tagIDs.contains(tagID) }
         let change: TagDelta.Change = everyTargetHasIt ? .remove : .add
         let changing = everyTargetHasIt ? targets : targets.filter { !library[$0].tagIDs.contains(tagID) }
         let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { library[$0].id })
+        remember(edit)
+        return record(edit, at: changing) + post(.info, describe(edit, tagName: tag.name))
+    }
+
+    /// Keeps an edit for undo, the last hundred at most.
+    private mutating func remember(_ edit: TagEdit) {
         undoStack.append(edit)
         if undoStack.count > 100 { undoStack.removeFirst() }
-        return record(edit, at: changing) + post(.info, describe(edit, tagName: tag.name))
     }
 
     /// Undoes the last tag change by recording its inverse, so the undo is as durable as the edit.
@@ -141,10 +146,11 @@ extension BrowserState {
 
     // MARK: - Managing tags
 
-    mutating func requestTagCreation(name: String, color: String?) -> [BrowserEffect] {
+    mutating func requestTagCreation(name: String, color: String?, applyTo photoIDs: [Int]) -> [BrowserEffect] {
         if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
         guard let name = Self.tagName(name) else { return post(.warning, Self.unnamedTag) }
         if let problem = Self.colourProblem(color) { return post(.warning, problem) }
+        if !photoIDs.isEmpty { tagsToApply[PhotoPickKit.Tag.nameKey(name)] = photoIDs }
         return [.createTag(name: name, color: color)]
     }
 
@@ -179,10 +185,19 @@ extension BrowserState {
         return [.deleteTag(id: id)]
     }
 
+    /// A tag the server made or changed; a new one goes onto the photos it was created for.
     mutating func tagSaved(_ tag: PhotoPickKit.Tag) -> [BrowserEffect] {
         let isNew = tags.tag(id: tag.id) == nil
         tags.upsert(tag)
-        return post(.info, isNew ? "Created the tag “\(tag.name)”." : "Saved the tag “\(tag.name)”.")
+        guard let photoIDs = tagsToApply.removeValue(forKey: PhotoPickKit.Tag.nameKey(tag.name)) else {
+            return post(.info, isNew ? "Created the tag “\(tag.name)”." : "Saved the tag “\(tag.name)”.")
+        }
+        if let reason = account.disabledReason(.tagging) { return post(.warning, "Created the tag “\(tag.name)”. \(reason)") }
+        let changing = photoIDs.compactMap(library.index(ofID:)).filter { !library[$0].tagIDs.contains(tag.id) }
+        let edit = TagEdit(tagID: tag.id, change: .add, photoIDs: changing.map { library[$0].id })
+        guard !changing.isEmpty else { return post(.info, "Created the tag “\(tag.name)”.") }
+        remember(edit)
+        return record(edit, at: changing) + post(.info, "Created the tag “\(tag.name)”. " + describe(edit, tagName: tag.name))
     }
 
     /// The server removed the tag from every photo; so does photopick, including edits not yet sent.

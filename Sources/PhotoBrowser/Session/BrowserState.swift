@@ -34,6 +34,8 @@ public struct BrowserState: Sendable {
     var nextSequence: Int64 = 1
     /// Tag edits made this session, newest last, for undo.
     var undoStack: [TagEdit] = []
+    /// Photos to tag once a tag being created exists, by the new tag's name key.
+    var tagsToApply: [String: [Int]] = [:]
     /// Deltas restored from the last session that are not yet sent, and how that replay went.
     var replay: Replay?
 
@@ -86,7 +88,7 @@ public struct BrowserState: Sendable {
         case .tagToggled(let tagID): return toggleTag(tagID)
         case .tagNumberPressed(let number): return toggleTag(number: number)
         case .undoRequested: return undo()
-        case .tagCreationRequested(let name, let color): return requestTagCreation(name: name, color: color)
+        case .tagCreationRequested(let name, let color, let photoIDs): return requestTagCreation(name: name, color: color, applyTo: photoIDs)
         case .tagRenameRequested(let id, let name): return requestTagRename(id: id, name: name)
         case .tagRecolourRequested(let id, let color): return requestTagRecolour(id: id, color: color)
         case .tagDeletionRequested(let id): return requestTagDeletion(id: id)
@@ -137,7 +139,10 @@ public struct BrowserState: Sendable {
             return post(.warning, "Tag edits are saved and will be sent when the server answers: \(reason)")
         case .tagSaved(let tag): return tagSaved(tag)
         case .tagDeleted(let id): return tagDeleted(id)
-        case .tagOperationFailed(let reason), .stateNotSaved(let reason): return post(.error, reason)
+        case .tagOperationFailed(let reason):
+            tagsToApply.removeAll()
+            return post(.error, reason)
+        case .stateNotSaved(let reason): return post(.error, reason)
         case .downloadSpaceChecked(let items, let needed, let free): return spaceChecked(items, needed: needed, free: free)
         case .downloadProgressed(let id, let run, let received, let expected, let seconds):
             downloads.recordProgress(id, run: run, received: received, expected: expected, at: seconds)
@@ -154,8 +159,8 @@ public struct BrowserState: Sendable {
     }
 
     /// Posts a message; information and warnings are scheduled to fade, errors stay.
-    mutating func post(_ severity: StatusMessage.Severity, _ text: String) -> [BrowserEffect] {
-        guard let message = messages.post(severity, text), severity != .error else { return [] }
+    mutating func post(_ severity: StatusMessage.Severity, _ text: String, remedy: StatusMessage.Remedy? = nil) -> [BrowserEffect] {
+        guard let message = messages.post(severity, text, remedy: remedy), severity != .error else { return [] }
         return [.expireMessage(id: message.id)]
     }
 

@@ -2,28 +2,17 @@ import Foundation
 import Logging
 import PhotoBrowser
 
-/// What opening a library gives the app: the session, the account's name for the header, and the
-/// loader that fetches its previews.
-public struct OpenedLibrary: Sendable {
-    public let session: BrowserSession
-    public let name: String?
-    public let previews: PreviewLoader?
-
-    public init(session: BrowserSession, name: String?, previews: PreviewLoader?) {
-        self.session = session
-        self.name = name
-        self.previews = previews
-    }
-}
-
-/// The event loop: keys, session changes, resizes and signals arrive as one stream on the main actor;
-/// each is handled, and the screen is redrawn at most once per frame. The network never blocks it:
-/// the session runs its work in tasks and reports back through `changes`.
+/// The event loop: keys, session changes, resizes and signals arrive as one stream on the main actor.
+/// Each frame goes one way: events change the state; the layout is computed once; the views draw into a
+/// canvas; the driver writes it. Drawing changes no state. The network never blocks the loop: the session
+/// runs its work in tasks and reports back through `changes`.
 @MainActor
 public final class TerminalApp {
     /// Why the loop ended.
     public enum Ending: Sendable {
+        /// The user quit.
         case quit
+        /// A signal asked photopick to stop.
         case signal(Int32)
         /// Opening the library failed; the terminal is still the app's, so the caller restores it first
         /// and then prints the error.
@@ -43,17 +32,19 @@ public final class TerminalApp {
     private var screen: Screen
     private var controller: Controller
     private let logger: Logger
-    private let frameInterval: Duration = .milliseconds(16)
-    private var lastFrame: ContinuousClock.Instant?
-    private var frameScheduled = false
+    private var clock = FrameClock()
     private var continuation: AsyncStream<Event>.Continuation?
     /// The session, once the library is open.
     public private(set) var session: BrowserSession?
-    /// The previews drawn in the last frame and those likely next, for the loader.
-    private var previewWants: AsyncStream<[PreviewRequest]>.Continuation?
-    private var lastWants: [PreviewRequest] = []
+    private var layouts = LayoutMemo()
+    /// The layout of the frame on screen: what the user sees, and so what a click points at.
+    private var shownLayout: ScreenLayout?
+    /// The page size the session was last told.
+    private var pageItems: Int?
+    private var previews: PreviewFeed?
     private var openingMessage = ""
 
+    /// An app that draws with `screen` through `driver` and takes input through `controller`.
     public init(driver: TerminalDriver, screen: Screen, controller: Controller, logger: Logger) {
         self.driver = driver
         self.screen = screen
@@ -89,11 +80,10 @@ public final class TerminalApp {
             waker.stop()
             signals.stop()
             tasks.forEach { $0.cancel() }
-            session?.onEvent = nil
             self.continuation = nil
-            previewWants?.finish()
+            previews?.finish()
         }
-        draw()
+        drawFrame()
         for await event in events {
             switch event {
             case .input:
@@ -101,36 +91,39 @@ public final class TerminalApp {
                 waker.inputDrained()
                 for input in inputs where handle(input) { return .quit }
             case .opened(.success(let library)):
-                let session = library.session
-                self.session = session
+                session = library.session
                 screen.context.libraryName = library.name
-                session.onEvent = { [weak self] event, _ in self?.observe(event) }
-                tasks.append(Task { for await _ in session.changes { continuation.yield(.changed) } })
+                tasks.append(Task { for await _ in library.session.changes { continuation.yield(.changed) } })
                 if let loader = library.previews {
                     screen.context.previews = loader.store
-                    let (wants, wanted) = AsyncStream.makeStream(of: [PreviewRequest].self, bufferingPolicy: .bufferingNewest(1))
-                    previewWants = wanted
-                    tasks.append(Task { for await _ in loader.updates { continuation.yield(.changed) } })
-                    // One task hands the loader each frame's wants in order; only the newest waiting one counts.
-                    tasks.append(Task { for await requests in wants { await loader.want(requests) } })
+                    let feed = PreviewFeed(loader: loader)
+                    previews = feed
+                    tasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
                 }
                 do {
-                    try session.start()
+                    try library.session.start()
                 } catch {
                     return .failed(error)
                 }
             case .opened(.failure(let error)): return .failed(error)
-            case .changed: break
+            case .changed, .frame: break
             case .resized: driver.followTerminalSize()
             case .signal(SIGINT):
                 if handle(.key(.control("c"))) { return .quit }
             case .signal(let number):
                 logger.info("stopping on signal \(number)")
                 return .signal(number)
-            case .frame:
-                frameScheduled = false
             }
-            requestFrame()
+            tellPageSize()
+            if case .frame = event { clock.frameFired() }
+            if clock.shouldDraw(scheduling: { due in
+                Task { [weak self] in
+                    try? await Task.sleep(until: due)
+                    self?.continuation?.yield(.frame)
+                }
+            }) {
+                drawFrame()
+            }
         }
         return .quit
     }
@@ -142,56 +135,44 @@ public final class TerminalApp {
             if case .key(let key) = input, controller.isQuitKey(key) { return true }
             return false
         }
-        let layout = screen.layout(width: driver.width, height: driver.height, state: session.state, mode: controller.ui.mode)
+        let layout = shownLayout ?? nextLayout(session.state)
         let outcome = controller.handle(input, state: session.state, layout: layout)
         for event in outcome.events { session.send(event) }
         if outcome.suspend {
             driver.suspend()
-            draw()
+            drawFrame()
         }
         return outcome.quit
     }
 
-    private func observe(_ event: BrowserEvent) {
-        let follow = controller.observe(event)
-        guard !follow.isEmpty else { return }
-        // After the event that caused them has been applied.
-        Task { @MainActor in for event in follow { self.session?.send(event) } }
+    /// The layout for the next frame, computed only when its inputs changed.
+    private func nextLayout(_ state: BrowserState) -> ScreenLayout {
+        layouts.layout(width: driver.width, height: driver.height, state: state, mode: controller.ui.mode, screen: screen)
     }
 
-    /// Draws now if the last frame is older than a frame interval, or schedules one for then.
-    private func requestFrame() {
-        let now = ContinuousClock.now
-        if let lastFrame, now - lastFrame < frameInterval {
-            guard !frameScheduled else { return }
-            frameScheduled = true
-            let due = lastFrame + frameInterval
-            Task { [weak self] in
-                try? await Task.sleep(until: due)
-                self?.continuation?.yield(.frame)
-            }
-            return
-        }
-        draw()
+    /// Tells the session how many photos a page holds when a resize, a mode or the queue strip changed it;
+    /// part of handling the event, before the frame is drawn.
+    private func tellPageSize() {
+        guard let session else { return }
+        let items = nextLayout(session.state).pageItems
+        guard items != pageItems else { return }
+        pageItems = items
+        session.send(.viewResized(rows: items))
     }
 
-    private func draw() {
-        lastFrame = .now
+    /// Draws one frame and hands the loader the previews it wants.
+    private func drawFrame() {
+        clock.frameDrawn()
         var canvas = Canvas(width: driver.width, height: driver.height)
-        if let session {
-            let layout = screen.layout(width: driver.width, height: driver.height, state: session.state, mode: controller.ui.mode)
-            for event in controller.layoutChanged(layout) { session.send(event) }
-            var wants: [PreviewRequest] = []
-            screen.render(session.state, controller.ui, into: &canvas, wants: &wants)
-            wants += screen.prefetch(session.state, controller.ui, layout: layout)
-            // Again when something shown still needs work: a failed fetch is tried again once due.
-            if wants != lastWants || wants.contains(where: { screen.context.previews?.holds($0) == false }) {
-                lastWants = wants
-                previewWants?.yield(wants)
-            }
-        } else {
+        guard let session else {
             screen.renderOpening(openingMessage, into: &canvas)
+            return driver.present(canvas)
         }
+        let state = session.state, ui = controller.ui
+        let layout = nextLayout(state)
+        screen.render(state, ui, layout: layout, into: &canvas)
         driver.present(canvas)
+        shownLayout = layout
+        previews?.want(screen.previewWants(state, ui, layout: layout))
     }
 }

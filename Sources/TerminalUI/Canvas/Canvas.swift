@@ -1,25 +1,27 @@
 /// One cell of the screen: the glyph that starts in it, or nothing when the glyph to its left is two
 /// columns wide.
-public struct Cell: Sendable, Equatable {
+struct Cell: Sendable, Equatable {
     /// The scalars drawn here; empty in the right half of a wide glyph.
-    public var text: String
+    var text: String
     /// Columns the glyph takes: 1 or 2, or 0 for the right half of a wide glyph.
-    public var width: UInt8
-    public var style: Style
+    var width: UInt8
+    var style: Style
 
-    public init(text: String = " ", width: UInt8 = 1, style: Style = .plain) {
+    init(text: String = " ", width: UInt8 = 1, style: Style = .plain) {
         self.text = text
         self.width = width
         self.style = style
     }
 
-    public static let blank = Cell()
+    static let blank = Cell()
 }
 
 /// A rectangle of the canvas, in cells.
 public struct Rect: Sendable, Equatable {
+    /// The top-left cell and the size.
     public var x: Int, y: Int, width: Int, height: Int
 
+    /// A rectangle; a negative size is taken as none.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -27,34 +29,34 @@ public struct Rect: Sendable, Equatable {
         self.height = max(0, height)
     }
 
-    public var maxX: Int { x + width }
-    public var maxY: Int { y + height }
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
 
     /// Rows from the top, and what is left.
-    public func splitTop(_ rows: Int) -> (Rect, Rect) {
+    func splitTop(_ rows: Int) -> (Rect, Rect) {
         let rows = min(max(0, rows), height)
         return (Rect(x: x, y: y, width: width, height: rows), Rect(x: x, y: y + rows, width: width, height: height - rows))
     }
 
     /// Rows from the bottom, and what is left above them.
-    public func splitBottom(_ rows: Int) -> (Rect, Rect) {
+    func splitBottom(_ rows: Int) -> (Rect, Rect) {
         let rows = min(max(0, rows), height)
         return (Rect(x: x, y: maxY - rows, width: width, height: rows), Rect(x: x, y: y, width: width, height: height - rows))
     }
 
     /// Columns from the right, and what is left to their left.
-    public func splitRight(_ columns: Int) -> (Rect, Rect) {
+    func splitRight(_ columns: Int) -> (Rect, Rect) {
         let columns = min(max(0, columns), width)
         return (Rect(x: maxX - columns, y: y, width: columns, height: height), Rect(x: x, y: y, width: width - columns, height: height))
     }
 
     /// This rectangle shrunk by `by` on every side.
-    public func inset(_ by: Int) -> Rect {
+    func inset(_ by: Int) -> Rect {
         Rect(x: x + by, y: y + by, width: width - 2 * by, height: height - 2 * by)
     }
 
     /// A rectangle of this size centred in this one.
-    public func centred(width: Int, height: Int) -> Rect {
+    func centred(width: Int, height: Int) -> Rect {
         let width = min(width, self.width), height = min(height, self.height)
         return Rect(x: x + (self.width - width) / 2, y: y + (self.height - height) / 2, width: width, height: height)
     }
@@ -64,24 +66,27 @@ public struct Rect: Sendable, Equatable {
 /// from the last frame. Drawing never goes outside the canvas or the clip it is given, and a wide glyph
 /// that would be cut in half is left out.
 public struct Canvas: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
-    public private(set) var cells: [Cell]
+    let width: Int
+    let height: Int
+    private(set) var cells: [Cell]
+    /// The images placed on the canvas, in drawing order.
+    public internal(set) var images: [ImagePlacement] = []
 
+    /// A blank canvas of this size.
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
-    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+    var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
-    public subscript(x: Int, y: Int) -> Cell {
+    subscript(x: Int, y: Int) -> Cell {
         cells[y * width + x]
     }
 
     /// Fills a rectangle with spaces in a style.
-    public mutating func fill(_ rect: Rect, style: Style = .plain) {
+    mutating func fill(_ rect: Rect, style: Style = .plain) {
         let blank = Cell(style: style)
         let (left, right) = (max(0, rect.x), min(width, rect.maxX))
         let (top, bottom) = (max(0, rect.y), min(height, rect.maxY))
@@ -98,7 +103,7 @@ public struct Canvas: Sendable, Equatable {
     /// Draws text from column `x` of row `y`, at most `limit` columns wide and never past `clip`.
     /// Text that does not fit ends in `…`, cut between glyphs. Returns the columns drawn.
     @discardableResult
-    public mutating func draw(
+    mutating func draw(
         _ text: some StringProtocol, x: Int, y: Int, style: Style = .plain, limit: Int? = nil, clip: Rect? = nil
     ) -> Int {
         let clip = clip ?? bounds
@@ -125,14 +130,14 @@ public struct Canvas: Sendable, Equatable {
 
     /// Draws text right-aligned so that it ends at column `maxX` (exclusive). Returns its first column.
     @discardableResult
-    public mutating func drawRight(_ text: some StringProtocol, maxX: Int, y: Int, style: Style = .plain, limit: Int) -> Int {
+    mutating func drawRight(_ text: some StringProtocol, maxX: Int, y: Int, style: Style = .plain, limit: Int) -> Int {
         let width = min(DisplayWidth.of(text), limit)
         draw(text, x: maxX - width, y: y, style: style, limit: width)
         return maxX - width
     }
 
     /// Sets one cell to a single-column glyph, such as a pixel of a preview; outside the canvas it does nothing.
-    public mutating func set(x: Int, y: Int, text: String, style: Style) {
+    mutating func set(x: Int, y: Int, text: String, style: Style) {
         guard x >= 0, x < width, y >= 0, y < height else { return }
         let index = y * width + x
         breakWideGlyph(at: index, x: x)
@@ -141,7 +146,7 @@ public struct Canvas: Sendable, Equatable {
     }
 
     /// Sets the style of cells in a rectangle and keeps their text.
-    public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
+    mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
         let (left, right) = (max(0, rect.x), min(width, rect.maxX))
         let (top, bottom) = (max(0, rect.y), min(height, rect.maxY))
         guard left < right, top < bottom else { return }
@@ -169,7 +174,7 @@ public struct Canvas: Sendable, Equatable {
     }
 
     /// The text of row `y`, with wide glyphs once and trailing spaces kept.
-    public func text(row y: Int) -> String {
+    func text(row y: Int) -> String {
         var line = ""
         for x in 0..<width { line += self[x, y].text }
         return line

@@ -4,9 +4,9 @@
 /// A grapheme cluster is drawn as its first scalar plus any combining marks (`TerminalGlyph`), so a
 /// zero-width joiner sequence or a variation selector can never make the terminal and photopick
 /// disagree about where the next column is.
-public enum DisplayWidth {
+enum DisplayWidth {
     /// Columns taken by one scalar: 0, 1 or 2.
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x300 { return value < 0x20 || (0x7F..<0xA0).contains(value) ? 0 : 1 }
         switch scalar.properties.generalCategory {
@@ -18,7 +18,7 @@ public enum DisplayWidth {
     }
 
     /// Columns taken by text, once drawn as `TerminalGlyph`s.
-    public static func of(_ text: some StringProtocol) -> Int {
+    static func of(_ text: some StringProtocol) -> Int {
         var total = 0
         for character in text { total += TerminalGlyph(character).width }
         return total
@@ -48,13 +48,13 @@ public enum DisplayWidth {
 
 /// What one grapheme cluster becomes on screen: its first scalar and the combining marks after it,
 /// with joiners, variation selectors and further scalars left out, and its width in columns.
-public struct TerminalGlyph: Sendable, Equatable {
+struct TerminalGlyph: Sendable, Equatable {
     /// The scalars to draw.
-    public let text: String
+    let text: String
     /// Columns: 1 or 2 (a zero-width or control cluster becomes `�`).
-    public let width: Int
+    let width: Int
 
-    public init(_ character: Character) {
+    init(_ character: Character) {
         if character.isASCII, let ascii = character.asciiValue, ascii >= 0x20, ascii != 0x7F {
             text = String(character)
             width = 1

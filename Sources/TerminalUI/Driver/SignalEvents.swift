@@ -5,10 +5,12 @@ import Foundation
 /// process before the terminal is restored. The default action is set to ignore first, as libdispatch
 /// requires; its handler then takes over from ncurses' own.
 public final class SignalEvents {
+    /// Each signal's number as it arrives.
     public let signals: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
     private let numbers: [Int32]
 
+    /// Starts watching `numbers`.
     public init(_ numbers: [Int32]) {
         self.numbers = numbers
         let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)

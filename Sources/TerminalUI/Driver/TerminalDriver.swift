@@ -1,8 +1,10 @@
 import CNcursesw
 import Foundation
+import PhotoBrowser
 
 /// Why the terminal could not be used.
 public struct TerminalError: Error, CustomStringConvertible {
+    /// One line naming the problem and the fix.
     public let description: String
 }
 
@@ -11,8 +13,8 @@ public struct TerminalError: Error, CustomStringConvertible {
 /// terminal back. ncurses is not thread-safe, so everything here runs on the main actor.
 @MainActor
 public final class TerminalDriver {
-    public private(set) var width = 0
-    public private(set) var height = 0
+    private(set) var width = 0
+    private(set) var height = 0
     /// What the terminal can show, as ncurses reports it.
     public private(set) var depth = Theme.Depth.monochrome
     /// Bytes are counted when the driver writes to a file (benchmarks); otherwise 0.
@@ -26,6 +28,7 @@ public final class TerminalDriver {
     private var screenPairs: [Int32] = []
     private var isActive = false
 
+    /// A driver that has not taken the terminal yet.
     public init() {}
 
     /// Takes over the terminal: full screen, raw keys, no echo, mouse, colours when allowed.
@@ -33,6 +36,7 @@ public final class TerminalDriver {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError(description: "the browser needs a terminal on stdin and stdout; run it in a terminal, or use `photopick serve` for the server alone")
         }
+        try Self.checkCursorAddressing(term: ProcessInfo.processInfo.environment["TERM"])
         setlocale(LC_ALL, "")
         // The canvas measures names as UTF-8; under a C or POSIX locale ncursesw would garble them.
         if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
@@ -44,6 +48,22 @@ public final class TerminalDriver {
         isActive = true
         setUp(colors: colors)
         followTerminalSize()
+    }
+
+    /// Refuses a terminal that cannot move the cursor before ncurses touches it: ncurses would draw a
+    /// garbled screen on `dumb`, and exit on a TERM it does not know.
+    nonisolated static func checkCursorAddressing(term: String?) throws(TerminalError) {
+        guard let term, !term.isEmpty else {
+            throw TerminalError(description: "TERM is not set, so photopick cannot tell how to draw; set it to your terminal's type, such as TERM=xterm-256color")
+        }
+        let shown = TerminalText.sanitized(term)
+        switch cnc_terminal_addresses_cursor(term) {
+        case 1: return
+        case 0:
+            throw TerminalError(description: "TERM=\(shown) cannot move the cursor, and the browser needs a full screen; run it in a terminal such as xterm, or set TERM=xterm-256color")
+        default:
+            throw TerminalError(description: "TERM=\(shown) is not a terminal type this system knows; set TERM to one it knows, such as xterm-256color, or install its terminfo (ncurses-term)")
+        }
     }
 
     /// A screen that writes to a file instead of the terminal, at a fixed size: for the render
@@ -81,7 +101,7 @@ public final class TerminalDriver {
     }
 
     /// Reads the terminal's size from the kernel and resizes ncurses to it; the next frame is drawn whole.
-    public func followTerminalSize() {
+    func followTerminalSize() {
         var rows: Int32 = 0, columns: Int32 = 0
         if cnc_terminal_size(STDOUT_FILENO, &rows, &columns) == 0 {
             resize_term(rows, columns)
@@ -154,7 +174,7 @@ public final class TerminalDriver {
     }
 
     /// Every key and click waiting, without blocking.
-    public func readInput() -> [InputEvent] {
+    func readInput() -> [InputEvent] {
         guard isActive else { return [] }
         var events: [InputEvent] = []
         var code: wint_t = 0
@@ -215,7 +235,7 @@ public final class TerminalDriver {
 
     /// Ctrl-Z: restores the terminal and stops the process as the shell expects; after `fg`, the next
     /// frame takes the screen back and is drawn whole. Downloads and tag sending pause with the process.
-    public func suspend() {
+    func suspend() {
         guard isActive, output == nil else { return }
         endwin()
         TerminalRescue.restore()

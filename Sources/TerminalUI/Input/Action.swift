@@ -21,6 +21,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
         case browse, queue
     }
 
+    /// Where the action is available.
     public var context: Context {
         switch self {
         case .queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished: .queue
@@ -29,7 +30,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     }
 
     /// A short description for the help screen.
-    public var summary: String {
+    var summary: String {
         switch self {
         case .down: "move down"
         case .up: "move up"
@@ -72,7 +73,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     }
 
     /// 1–9 for the tag actions.
-    public var tagNumber: Int? {
+    var tagNumber: Int? {
         rawValue.hasPrefix("tag-") ? Int(rawValue.dropFirst(4)) : nil
     }
 }

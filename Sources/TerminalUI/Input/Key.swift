@@ -32,6 +32,12 @@ public enum Key: Sendable, Hashable {
         }
     }
 
+    /// The key as hints and help show it: the name, but function keys as `F5`.
+    var label: String {
+        if case .function(let number) = self { return "F\(number)" }
+        return name
+    }
+
     /// Parses a key name; `nil` when it names no key.
     public init?(name: String) {
         let lowered = name.lowercased()
@@ -61,16 +67,16 @@ public enum Key: Sendable, Hashable {
 }
 
 /// A mouse event in canvas coordinates.
-public struct MouseEvent: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+struct MouseEvent: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         case click, wheelUp, wheelDown
     }
 
-    public let kind: Kind
-    public let x: Int
-    public let y: Int
+    let kind: Kind
+    let x: Int
+    let y: Int
 
-    public init(_ kind: Kind, x: Int, y: Int) {
+    init(_ kind: Kind, x: Int, y: Int) {
         self.kind = kind
         self.x = x
         self.y = y
@@ -78,7 +84,7 @@ public struct MouseEvent: Sendable, Equatable {
 }
 
 /// What the terminal delivers to the app.
-public enum InputEvent: Sendable, Equatable {
+enum InputEvent: Sendable, Equatable {
     case key(Key)
     case mouse(MouseEvent)
 }

@@ -5,6 +5,7 @@ public struct Keymap: Sendable, Equatable {
     public private(set) var bindings: [Action: [Key]]
     private var lookup: [Action.Context: [Key: Action]]
 
+    /// The default keys, listed in the README under Keys.
     public static let standard = Keymap(bindings: [
         .down: [.character("j"), .down], .up: [.character("k"), .up],
         .left: [.character("h"), .left], .right: [.character("l"), .right],
@@ -65,11 +66,11 @@ public struct Keymap: Sendable, Equatable {
 
     /// The keys of an action, as the help screen writes them: `j, down`.
     public func keyNames(_ action: Action) -> String {
-        bindings[action, default: []].map(\.name).joined(separator: ", ")
+        bindings[action, default: []].map(\.label).joined(separator: ", ")
     }
 
     /// The first key of an action, for hints: `?`, or `—` when it has none.
-    public func hint(_ action: Action) -> String {
-        bindings[action]?.first?.name ?? "—"
+    func hint(_ action: Action) -> String {
+        bindings[action]?.first?.label ?? "—"
     }
 }

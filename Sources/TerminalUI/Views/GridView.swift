@@ -4,8 +4,7 @@ import PhotoPickKit
 extension Screen {
     /// The contact sheet: a tile per photo with its thumbnail, mark and name, and tag chips. The
     /// current tile is framed; selection and the visual range colour the name as in the list.
-    /// Thumbnails are wanted nearest the cursor first.
-    func drawGrid(_ state: BrowserState, _ grid: ScreenLayout.Grid, scrollBar: Rect, wants: inout [PreviewRequest], into canvas: inout Canvas) {
+    func drawGrid(_ state: BrowserState, _ grid: ScreenLayout.Grid, scrollBar: Rect, into canvas: inout Canvas) {
         let list = state.list
         guard list.count > 0 else {
             drawEmptyList(state, in: grid.area, into: &canvas)
@@ -13,9 +12,6 @@ extension Screen {
         }
         let first = grid.firstRow(top: list.top, cursor: list.cursor)
         let visual = state.visualRange.map { min($0.anchor, list.cursor)...max($0.anchor, list.cursor) }
-        // Thumbnails are wanted nearest the cursor first: each tile's requests carry its distance.
-        var requests: [PreviewRequest] = []
-        var distances: [Int] = []
         for row in 0..<grid.rows {
             for column in 0..<grid.columns {
                 let position = (first + row) * grid.columns + column
@@ -24,23 +20,21 @@ extension Screen {
                 drawTile(
                     state.library[index], tags: state.tags, selected: state.selection.contains(index),
                     current: position == list.cursor, inVisualRange: visual?.contains(position) ?? false,
-                    tile: grid.tile(row: row, column: column), grid: grid, wants: &requests, into: &canvas
+                    tile: grid.tile(row: row, column: column), grid: grid, into: &canvas
                 )
-                distances += repeatElement(abs(position - list.cursor), count: requests.count - distances.count)
             }
         }
-        wants += requests.indices.sorted { distances[$0] < distances[$1] }.map { requests[$0] }
         drawScrollBar(top: first * grid.columns, visible: grid.rows * grid.columns, total: list.count, in: scrollBar, into: &canvas)
     }
 
     private func drawTile(
         _ photo: LibraryPhoto, tags: TagCatalog, selected: Bool, current: Bool, inVisualRange: Bool, tile: Rect,
-        grid: ScreenLayout.Grid, wants: inout [PreviewRequest], into canvas: inout Canvas
+        grid: ScreenLayout.Grid, into canvas: inout Canvas
     ) {
         if current { canvas.drawBox(tile, style: theme.title) }
         drawPreview(
             photoID: photo.id, pixelWidth: photo.pixelWidth, pixelHeight: photo.pixelHeight,
-            in: grid.thumbnail(in: tile), wants: &wants, into: &canvas
+            in: grid.thumbnail(in: tile), into: &canvas
         )
         let inner = tile.inset(1)
         let nameY = tile.y + 1 + grid.thumbnailRows

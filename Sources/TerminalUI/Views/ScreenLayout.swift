@@ -2,30 +2,30 @@
 /// list's columns; below the minimum only a message is shown.
 public struct ScreenLayout: Sendable, Equatable {
     /// The smallest screen that shows the browser.
-    public static let minimumWidth = 40, minimumHeight = 10
+    static let minimumWidth = 40, minimumHeight = 10
 
     /// Which list columns fit.
-    public struct Columns: Sendable, Equatable {
-        public var chips: Bool
-        public var date: Bool
-        public var size: Bool
+    struct Columns: Sendable, Equatable {
+        var chips: Bool
+        var date: Bool
+        var size: Bool
     }
 
-    public let tooSmall: Bool
-    public let header: Rect
-    public let status: Rect
+    let tooSmall: Bool
+    let header: Rect
+    let status: Rect
     /// The queue strip, when downloads exist.
-    public let strip: Rect?
+    let strip: Rect?
     /// The list and the side pane.
-    public let body: Rect
+    let body: Rect
     /// The list's column titles.
-    public let listHeader: Rect
+    let listHeader: Rect
     /// The list's rows, scroll bar excluded.
-    public let listRows: Rect
+    let listRows: Rect
     /// The scroll bar's column.
-    public let scrollBar: Rect
-    public let sidePane: Rect?
-    public let columns: Columns
+    let scrollBar: Rect
+    let sidePane: Rect?
+    let columns: Columns
     /// The contact sheet, in grid mode.
     public let grid: Grid?
 
@@ -36,16 +36,17 @@ public struct ScreenLayout: Sendable, Equatable {
     /// a border that only the current tile shows.
     public struct Grid: Sendable, Equatable {
         /// Columns a tile aims for; the sheet's width is shared out evenly.
-        public static let preferredTileWidth = 22
+        static let preferredTileWidth = 22
 
-        public let area: Rect
+        let area: Rect
+        /// Tiles across.
         public let columns: Int
         /// Tile rows that fit whole.
         public let rows: Int
-        public let tileWidth: Int
-        public let tileHeight: Int
+        let tileWidth: Int
+        let tileHeight: Int
         /// Rows of the thumbnail itself.
-        public let thumbnailRows: Int
+        let thumbnailRows: Int
 
         init(area: Rect) {
             self.area = area
@@ -61,18 +62,18 @@ public struct ScreenLayout: Sendable, Equatable {
         }
 
         /// The tile at a row and column of the sheet as it is shown.
-        public func tile(row: Int, column: Int) -> Rect {
+        func tile(row: Int, column: Int) -> Rect {
             Rect(x: area.x + column * tileWidth, y: area.y + row * tileHeight, width: tileWidth, height: tileHeight)
         }
 
         /// Where the thumbnail of a tile goes.
-        public func thumbnail(in tile: Rect) -> Rect {
+        func thumbnail(in tile: Rect) -> Rect {
             Rect(x: tile.x + 1, y: tile.y + 1, width: tile.width - 2, height: thumbnailRows)
         }
 
         /// The first tile row shown, for the list's window onto the photos: it keeps the cursor's row in
         /// view and otherwise stays where the list's top puts it.
-        public func firstRow(top: Int, cursor: Int) -> Int {
+        func firstRow(top: Int, cursor: Int) -> Int {
             let cursorRow = cursor / columns
             var first = top / columns
             if cursorRow >= first + rows { first = cursorRow - rows + 1 }
@@ -81,7 +82,7 @@ public struct ScreenLayout: Sendable, Equatable {
         }
     }
 
-    public init(width: Int, height: Int, showsStrip: Bool, mode: UIState.Mode = .list) {
+    init(width: Int, height: Int, showsStrip: Bool, mode: UIState.Mode = .list) {
         let bounds = Rect(x: 0, y: 0, width: width, height: height)
         tooSmall = width < Self.minimumWidth || height < Self.minimumHeight
         let (header, rest) = bounds.splitTop(1)

@@ -3,13 +3,13 @@ import PhotoPickKit
 
 extension Screen {
     /// The side pane: the current photo's name, its preview, and its metadata rows.
-    func drawSidePane(_ state: BrowserState, in rect: Rect, wants: inout [PreviewRequest], into canvas: inout Canvas) {
+    func drawSidePane(_ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
         for y in rect.y..<rect.maxY { canvas.draw("│", x: rect.x, y: y, style: theme.border) }
         let inner = Self.sidePaneInner(rect)
         guard let photo = state.currentPhoto, inner.width > 4 else { return }
         canvas.draw(TerminalText.sanitized(photo.filename), x: inner.x, y: inner.y, style: theme.title, limit: inner.width)
         let preview = Self.sidePanePreview(in: rect)
-        drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: preview, wants: &wants, into: &canvas)
+        drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: preview, into: &canvas)
         let rowsArea = Rect(x: inner.x, y: preview.maxY + 1, width: inner.width, height: inner.maxY - preview.maxY - 1)
         drawMetadata(context.presenter.rows(for: photo, tags: state.tags), in: rowsArea, labelWidth: 10, into: &canvas)
     }

@@ -13,9 +13,10 @@ public struct Theme: Sendable, Equatable {
         case dark, light, mono
     }
 
-    public let depth: Depth
-    public let name: Name
+    let depth: Depth
+    let name: Name
 
+    /// The named theme at the colour depth the terminal shows.
     public init(name: Name = .dark, depth: Depth) {
         self.name = name
         self.depth = name == .mono ? .monochrome : depth
@@ -33,68 +34,68 @@ public struct Theme: Sendable, Equatable {
 
     // MARK: Roles
 
-    public var header: Style {
+    var header: Style {
         depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 255 : 252, 7), background: color(isLight ? 25 : 24, 4), attributes: [.bold])
     }
-    public var headerDetail: Style {
+    var headerDetail: Style {
         depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 254 : 250, 7), background: color(isLight ? 25 : 24, 4))
     }
-    public var text: Style { .plain }
-    public var dim: Style {
+    var text: Style { .plain }
+    var dim: Style {
         depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 242 : 245, 7))
     }
-    public var currentRow: Style {
+    var currentRow: Style {
         depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 16 : 231, 7), background: color(isLight ? 153 : 238, 4), attributes: [.bold])
     }
-    public var selectedMark: Style {
+    var selectedMark: Style {
         depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 28 : 114, 2), attributes: [.bold])
     }
-    public var selectedText: Style {
+    var selectedText: Style {
         depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 28 : 150, 2))
     }
-    public var visualRow: Style {
+    var visualRow: Style {
         depth == .monochrome ? Style(attributes: [.underline]) : Style(background: color(isLight ? 230 : 58, 3))
     }
-    public var label: Style {
+    var label: Style {
         depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 25 : 110, 6))
     }
-    public var title: Style {
+    var title: Style {
         depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 25 : 117, 6), attributes: [.bold])
     }
-    public var border: Style {
+    var border: Style {
         depth == .monochrome ? .plain : Style(foreground: color(isLight ? 248 : 240, 7))
     }
     /// The grey box where a preview cannot be shown.
-    public var noPreview: Style {
+    var noPreview: Style {
         depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 240 : 250, 0), background: color(isLight ? 252 : 239, 7))
     }
-    public var info: Style {
+    var info: Style {
         depth == .monochrome ? .plain : Style(foreground: color(isLight ? 24 : 153, 6))
     }
-    public var warning: Style {
+    var warning: Style {
         depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 130 : 221, 3), attributes: [.bold])
     }
-    public var error: Style {
+    var error: Style {
         depth == .monochrome ? Style(attributes: [.bold, .reverse]) : Style(foreground: color(231, 7), background: color(124, 1), attributes: [.bold])
     }
-    public var hint: Style {
+    var hint: Style {
         depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 243 : 244, 7))
     }
-    public var barDone: Style {
+    var barDone: Style {
         depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 28 : 78, 2))
     }
-    public var barTodo: Style {
+    var barTodo: Style {
         depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 250 : 238, 7))
     }
-    public var overlay: Style {
+    var overlay: Style {
         depth == .monochrome ? .plain : Style(background: color(isLight ? 255 : 235, 0))
     }
-    public var input: Style {
+    var input: Style {
         depth == .monochrome ? Style(attributes: [.underline]) : Style(foreground: color(isLight ? 16 : 231, 7), attributes: [.bold])
     }
 
     /// A tag's colour as the nearest colour the terminal has; tags without one get a neutral grey.
-    public func tagColor(_ tagColor: TagColor?) -> TerminalColor {
+    func tagColor(_ tagColor: TagColor?) -> TerminalColor {
         guard let tagColor else { return color(isLight ? 245 : 250, 7) }
         switch depth {
         case .colors256: return .palette(Self.nearest256(tagColor))

@@ -3,18 +3,19 @@ import PhotoBrowser
 
 /// What views need besides the state: the look, the keys, and where the photos come from.
 public struct ViewContext: Sendable {
-    public var theme: Theme
-    public var keymap: Keymap
+    var theme: Theme
+    var keymap: Keymap
     /// Whether this is the demo library, which the header says, with how to browse your own.
-    public var demo: Bool
+    var demo: Bool
     /// The account's name, once known; the header shows it for a real library.
-    public var libraryName: String?
-    public var presenter: MetadataPresenter
+    var libraryName: String?
+    var presenter: MetadataPresenter
     /// Written as `~` in paths.
-    public var homeDirectory: String
+    var homeDirectory: String
     /// Decoded previews; without it, views show the placeholder where a preview would go.
     public var previews: PreviewStore?
 
+    /// A context with a theme and keys; the home directory is written as `~` in paths.
     public init(
         theme: Theme, keymap: Keymap = .standard, demo: Bool, presenter: MetadataPresenter = MetadataPresenter(),
         homeDirectory: String = FileManager.default.homeDirectoryForCurrentUser.path
@@ -27,7 +28,7 @@ public struct ViewContext: Sendable {
     }
 
     /// A path with the home directory written as `~`.
-    public func abbreviate(_ path: String) -> String {
+    func abbreviate(_ path: String) -> String {
         guard !homeDirectory.isEmpty, homeDirectory != "/", path.hasPrefix(homeDirectory) else { return path }
         let rest = path.dropFirst(homeDirectory.count)
         return rest.isEmpty || rest.hasPrefix("/") ? "~" + rest : path

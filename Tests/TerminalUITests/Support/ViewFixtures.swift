@@ -79,12 +79,9 @@ enum Fixture {
         var context = context(depth, demo: demo)
         context.previews = previews
         let screen = Screen(context: context)
-        var controller = Controller()
-        for event in controller.layoutChanged(screen.layout(width: width, height: height, state: state, mode: ui.mode)) { _ = state.apply(event) }
-        var canvas = Canvas(width: width, height: height)
-        var wants: [PreviewRequest] = []
-        let layout = screen.render(state, ui, into: &canvas, wants: &wants)
-        return (canvas, layout, wants)
+        _ = state.apply(.viewResized(rows: screen.layout(width: width, height: height, state: state, mode: ui.mode).pageItems))
+        let frame = screen.frame(state, ui, width: width, height: height)
+        return (frame.canvas, frame.layout, frame.wants)
     }
 
     /// Selects every photo and queues them all for download, past the free-space check; the items queued.

@@ -3,18 +3,14 @@ import PhotoPickKit
 
 extension Screen {
     /// Draws a photo's preview in `area`: the image once decoded, until then an outline at the photo's
-    /// aspect ratio, and a grey "no preview" box when it cannot be shown. The request for it is
-    /// appended to `wants`, for the loader.
-    func drawPreview(
-        photoID: Int, pixelWidth: Int?, pixelHeight: Int?, in area: Rect, wants: inout [PreviewRequest],
-        into canvas: inout Canvas
-    ) {
-        guard area.width >= 2, area.height >= 1 else { return }
-        let request = PreviewRequest(photoID: photoID, box: ImagePainter.pixelBox(for: area))
-        wants.append(request)
+    /// aspect ratio, and a grey "no preview" box when it cannot be shown. `previewWants` asks for the
+    /// same request.
+    func drawPreview(photoID: Int, pixelWidth: Int?, pixelHeight: Int?, in area: Rect, into canvas: inout Canvas) {
+        guard let request = Self.previewRequest(photoID: photoID, in: area) else { return }
         switch context.previews?.state(for: request) {
         case .loaded(let image)?:
             ImagePainter.draw(image, in: area, theme: theme, into: &canvas)
+            canvas.placeImage(ImagePlacement(photoID: photoID, box: request.box, rect: ImagePainter.frame(of: image, in: area)))
         case .failed(let error)?:
             drawNoPreview(TerminalText.sanitized(error.description), pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas)
         case nil:
@@ -64,39 +60,6 @@ extension Screen {
         }
     }
 
-    // MARK: Fetching ahead
-
-    /// How many photos ahead of the cursor previews are fetched, in the direction it last moved.
-    static let prefetchCount = 3
-
-    /// Previews likely to be wanted next: the next few photos the way the cursor last moved, at the
-    /// size they will be shown; in the grid, the row of tiles beyond the edge of the sheet.
-    public func prefetch(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout) -> [PreviewRequest] {
-        let list = state.list
-        guard list.count > 0, !layout.tooSmall else { return [] }
-        switch ui.overlay {
-        case .queue?, .details?: return []  // they cover the body
-        default: break
-        }
-        func request(_ position: Int, _ area: Rect) -> PreviewRequest? {
-            guard position >= 0, position < list.count else { return nil }
-            return PreviewRequest(photoID: state.library[list.libraryIndex(at: position)].id, box: ImagePainter.pixelBox(for: area))
-        }
-        if ui.fullPreview {
-            let area = Self.fullPreviewImage(in: layout.body)
-            return (1...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
-        }
-        if let grid = layout.grid {
-            let first = grid.firstRow(top: list.top, cursor: list.cursor)
-            let row = ui.travel > 0 ? first + grid.rows : first - 1
-            let area = grid.thumbnail(in: grid.tile(row: 0, column: 0))
-            return (0..<grid.columns).compactMap { request(row * grid.columns + $0, area) }
-        }
-        guard let pane = layout.sidePane else { return [] }
-        let area = Self.sidePanePreview(in: pane)
-        return (1...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
-    }
-
     // MARK: Full screen
 
     /// Where the full-screen preview draws the photo: the body above its one-line caption.
@@ -105,13 +68,13 @@ extension Screen {
     }
 
     /// `p`: the current photo as large as the body allows, with a caption: position, mark, name, tags.
-    func drawFullPreview(_ state: BrowserState, in body: Rect, wants: inout [PreviewRequest], into canvas: inout Canvas) {
+    func drawFullPreview(_ state: BrowserState, in body: Rect, into canvas: inout Canvas) {
         guard let photo = state.currentPhoto, let index = state.list.currentIndex else {
             canvas.draw("No photo to show.", x: body.x + 2, y: body.y + 1, style: theme.dim)
             return
         }
         let imageArea = Self.fullPreviewImage(in: body), caption = Rect(x: body.x, y: imageArea.maxY, width: body.width, height: 1)
-        drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, wants: &wants, into: &canvas)
+        drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, into: &canvas)
         let selected = state.selection.contains(index)
         var x = caption.x + 1
         x += canvas.draw("\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())", x: x, y: caption.y, style: theme.dim) + 1

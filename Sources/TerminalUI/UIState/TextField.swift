@@ -1,14 +1,14 @@
 /// A one-line text input with a cursor at the end: what `/`, the tag picker and prompts type into.
-public struct TextField: Sendable, Equatable {
-    public private(set) var text: String
+struct TextField: Sendable, Equatable {
+    private(set) var text: String
 
-    public init(_ text: String = "") {
+    init(_ text: String = "") {
         self.text = text
     }
 
     /// Applies an editing key; returns whether the text changed. Printable characters are typed,
     /// Backspace deletes a character, Ctrl-W a word, Ctrl-U everything.
-    public mutating func edit(_ key: Key) -> Bool {
+    mutating func edit(_ key: Key) -> Bool {
         switch key {
         case .character(let character) where !character.isNewline:
             text.append(character)

@@ -2,9 +2,9 @@ import Foundation
 
 /// Fuzzy matching for pickers: every character of the query appears in order, ignoring case and
 /// diacritics. Prefix and contiguous matches score higher, so `fav` ranks "Favourite" above "Flower of a valley".
-public enum FuzzyMatch {
+enum FuzzyMatch {
     /// A score, higher is better, or `nil` when `candidate` does not match.
-    public static func score(_ query: String, in candidate: String) -> Int? {
+    static func score(_ query: String, in candidate: String) -> Int? {
         let query = Array(fold(query).filter { !$0.isWhitespace })
         guard !query.isEmpty else { return 0 }
         let target = Array(fold(candidate))

@@ -5,7 +5,7 @@ import PhotoPickKit
 /// and where the cursors of its panels are. Views read it; `Controller` changes it.
 public struct UIState: Sendable, Equatable {
     /// A panel or dialog over the list, which takes the keys while it is open.
-    public enum Overlay: Sendable, Equatable {
+    enum Overlay: Sendable, Equatable {
         case help(scroll: Int)
         case details(scroll: Int)
         case queue(cursor: Int)
@@ -15,8 +15,8 @@ public struct UIState: Sendable, Equatable {
     }
 
     /// A list to choose from, with an optional query.
-    public struct Picker: Sendable, Equatable {
-        public enum Kind: Sendable, Equatable {
+    struct Picker: Sendable, Equatable {
+        enum Kind: Sendable, Equatable {
             /// `t`: toggle tags on the selection or the current photo, or create one.
             case tags
             /// `f`: which tags the list shows.
@@ -27,39 +27,39 @@ public struct UIState: Sendable, Equatable {
             case manageTags
         }
 
-        public var kind: Kind
-        public var query = TextField()
-        public var cursor = 0
+        var kind: Kind
+        var query = TextField()
+        var cursor = 0
 
-        public init(kind: Kind) {
+        init(kind: Kind) {
             self.kind = kind
         }
 
         /// Whether typing goes into the query; the other pickers use letters as commands.
-        public var takesQuery: Bool { kind == .tags }
+        var takesQuery: Bool { kind == .tags }
     }
 
     /// A question with a typed answer or a yes/no.
-    public struct Prompt: Sendable, Equatable {
-        public enum Purpose: Sendable, Equatable {
+    struct Prompt: Sendable, Equatable {
+        enum Purpose: Sendable, Equatable {
             case newTag
             case renameTag(id: Int)
             case recolourTag(id: Int)
             case deleteTag(id: Int)
         }
 
-        public var purpose: Purpose
-        public var field: TextField
+        var purpose: Purpose
+        var field: TextField
         /// Why the last answer was refused, shown under the question.
-        public var problem: String?
+        var problem: String?
 
-        public init(_ purpose: Purpose, text: String = "") {
+        init(_ purpose: Purpose, text: String = "") {
             self.purpose = purpose
             field = TextField(text)
         }
 
         /// Whether it is answered with y or n rather than text.
-        public var isConfirmation: Bool {
+        var isConfirmation: Bool {
             if case .deleteTag = purpose { return true }
             return false
         }
@@ -70,16 +70,16 @@ public struct UIState: Sendable, Equatable {
         case list, grid
     }
 
+    /// The list or the grid.
     public var mode = Mode.list
     /// `p`: the current photo fills the body; `j`/`k` step through the photos.
-    public var fullPreview = false
+    var fullPreview = false
     /// The way the cursor last moved, +1 or -1: previews are fetched ahead in that direction.
-    public var travel = 1
-    public var overlay: Overlay?
+    var travel = 1
+    var overlay: Overlay?
     /// The filter being typed after `/`; `nil` when not typing.
-    public var filterField: TextField?
-    /// A tag created from the picker, to toggle onto the targets once the server has made it.
-    public var pendingTagToApply: String?
+    var filterField: TextField?
 
+    /// Browsing the list, nothing open.
     public init() {}
 }

@@ -2,25 +2,25 @@ import PhotoBrowser
 import PhotoPickKit
 
 /// One row of a picker, and what choosing it does.
-public struct PickerEntry: Sendable, Equatable {
-    public enum Choice: Sendable, Equatable {
+struct PickerEntry: Sendable, Equatable {
+    enum Choice: Sendable, Equatable {
         case tag(id: Int)
         case createTag(name: String)
         case untagged
         case variant(DownloadSize)
     }
 
-    public let choice: Choice
+    let choice: Choice
     /// `[x]`, `[-]`, `[ ]`, `(•)`: where the choice stands now.
-    public let mark: String
-    public let title: String
-    public let detail: String
-    public let color: TagColor?
+    let mark: String
+    let title: String
+    let detail: String
+    let color: TagColor?
 }
 
 extension UIState.Picker {
     /// The rows this picker shows for a state, best match first when there is a query.
-    public func entries(in state: BrowserState) -> [PickerEntry] {
+    func entries(in state: BrowserState) -> [PickerEntry] {
         switch kind {
         case .tags: tagEntries(in: state)
         case .tagFilter: filterEntries(in: state)

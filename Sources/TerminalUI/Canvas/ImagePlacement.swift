@@ -1,0 +1,20 @@
+import PhotoBrowser
+
+/// Where a view put a photo's preview: the cells it covers and the preview it shows. The canvas keeps
+/// these beside its cells, so that a graphics protocol can place pixels over exactly those cells.
+public struct ImagePlacement: Sendable, Equatable {
+    /// The photo shown.
+    public let photoID: Int
+    /// The preview's pixel box, as asked of the loader.
+    public let box: PixelSize
+    /// The cells the image covers.
+    public let rect: Rect
+}
+
+extension Canvas {
+    /// Records that `rect` shows an image; drawing it in cells is the view's part.
+    mutating func placeImage(_ placement: ImagePlacement) {
+        guard placement.rect.width > 0, placement.rect.height > 0 else { return }
+        images.append(placement)
+    }
+}

@@ -1,0 +1,83 @@
+import PhotoBrowser
+
+/// No overlay: the keys move through the list, the grid or the full-screen preview, and act on the
+/// photos.
+enum BrowsingMode: KeyMode {
+    static func handle(_ key: Key, _ context: inout InputContext) {
+        guard let action = context.action(key) else { return }
+        if let travel = CursorMotions.travel(of: action) { context.ui.travel = travel }
+        if context.ui.fullPreview {
+            fullPreview(action, &context)
+        } else if let grid = context.layout.grid, let motion = CursorMotions.grid(action, grid: grid, list: context.state.list) {
+            if let motion { context.send(.cursorMoved(motion)) }
+        } else if let motion = CursorMotions.list(action) {
+            context.send(.cursorMoved(motion))
+        } else {
+            switch action {
+            case .left, .right: break  // the list has one column
+            case .preview: if context.state.currentPhoto != nil { context.ui.fullPreview = true }
+            case .grid: context.ui.mode = context.ui.mode == .list ? .grid : .list
+            default: command(action, &context)
+            }
+        }
+    }
+
+    /// One photo at a time: every movement steps to the next or previous photo.
+    private static func fullPreview(_ action: Action, _ context: inout InputContext) {
+        let step: CursorMotion? = switch action {
+        case .right: .down
+        case .left: .up
+        default: CursorMotions.list(action)
+        }
+        if let step { return context.send(.cursorMoved(step)) }
+        switch action {
+        case .cancel where context.state.visualRange != nil: context.send(.visualRangeCancelled)
+        case .preview, .cancel: context.ui.fullPreview = false
+        case .grid:
+            context.ui.fullPreview = false
+            context.ui.mode = context.ui.mode == .list ? .grid : .list
+        default: command(action, &context)
+        }
+    }
+
+    /// Actions that work the same in the list, the grid and the full-screen preview.
+    private static func command(_ action: Action, _ context: inout InputContext) {
+        let state = context.state
+        switch action {
+        case .down, .up, .left, .right, .halfPageDown, .halfPageUp, .pageDown, .pageUp, .top, .bottom, .preview, .grid: break
+        case .toggleSelection: context.send(.selectionToggledAndAdvanced)
+        case .visualRange: context.send(.visualRangeToggled)
+        case .selectAll: context.send(.allMatchingSelected)
+        case .invert: context.send(.selectionInverted)
+        case .cancel:
+            if state.visualRange != nil {
+                context.send(.visualRangeCancelled)
+            } else if !state.selection.isEmpty {
+                context.send(.selectionCleared)
+            } else if state.messages.current != nil {
+                context.send(.messageDismissed)
+            } else if !state.list.filter.isEmpty {
+                context.send(.filtersCleared)
+            }
+        case .filter: context.ui.filterField = TextField(state.list.filter.text)
+        case .tagFilter: context.ui.overlay = .picker(UIState.Picker(kind: .tagFilter))
+        case .cycleSort: context.send(.sortCycled)
+        case .tag1, .tag2, .tag3, .tag4, .tag5, .tag6, .tag7, .tag8, .tag9: context.send(.tagNumberPressed(action.tagNumber ?? 1))
+        case .tagPicker: context.ui.overlay = .picker(UIState.Picker(kind: .tags))
+        case .manageTags: context.ui.overlay = .picker(UIState.Picker(kind: .manageTags))
+        case .undo: context.send(.undoRequested)
+        case .download: context.send(.downloadRequested)
+        case .chooseVariant:
+            var picker = UIState.Picker(kind: .variant)
+            picker.cursor = picker.entries(in: state).firstIndex { $0.choice == .variant(state.downloadVariant) } ?? 0
+            context.ui.overlay = .picker(picker)
+        case .queuePanel: context.ui.overlay = .queue(cursor: 0)
+        case .details: if state.currentPhoto != nil { context.ui.overlay = .details(scroll: 0) }
+        case .help: context.ui.overlay = .help(scroll: 0)
+        case .quit:
+            if state.hasUnfinishedWork { context.ui.overlay = .confirmQuit } else { context.outcome.quit = true }
+        case .reload: if state.loading.canRetry { context.send(.loadingRetried) }
+        case .queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished: break
+        }
+    }
+}

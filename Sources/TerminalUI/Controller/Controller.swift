@@ -1,0 +1,61 @@
+import PhotoBrowser
+
+/// Turns keys and clicks into browser events and UI changes. It holds no terminal and no session, so
+/// every key can be tested by feeding it a state. Keys that mean the same everywhere are handled here;
+/// the rest go to the mode in force (`UIState.keyMode`).
+public struct Controller: Sendable {
+    /// What handling an input asks of the app.
+    struct Outcome: Sendable {
+        /// Events for the session, in order.
+        var events: [BrowserEvent] = []
+        /// Whether the app should quit.
+        var quit = false
+        /// Ctrl-Z: give the terminal back to the shell until `fg`.
+        var suspend = false
+    }
+
+    /// The mode, overlays and cursors the views show on top of the browser state.
+    public private(set) var ui = UIState()
+    /// The keys in force.
+    let keymap: Keymap
+    /// Lines on the help screen, which depend only on the key map: the bound of its scroll.
+    private let helpLineCount: Int
+
+    /// A controller in browsing mode with these keys.
+    public init(keymap: Keymap = .standard) {
+        self.keymap = keymap
+        helpLineCount = Screen.helpLines(for: keymap).count
+    }
+
+    /// Applies one input to the UI state, given the browser state and the layout on screen.
+    mutating func handle(_ input: InputEvent, state: BrowserState, layout: ScreenLayout) -> Outcome {
+        var context = InputContext(ui: ui, state: state, layout: layout, keymap: keymap, helpLineCount: helpLineCount)
+        switch input {
+        case .mouse(let mouse):
+            if !layout.tooSmall { MouseInput.handle(mouse, &context) }
+        case .key(.control("z")):
+            context.outcome.suspend = true
+        case .key(let key) where layout.tooSmall:
+            // Only the request for a bigger window shows, so only quitting means anything, and there is no
+            // room to ask: unfinished work resumes next time anyway.
+            context.outcome.quit = isQuitKey(key)
+        case .key(.control("c")):
+            // Ctrl-C always quits, as in any terminal program; it asks first like `q` when work is pending.
+            if ui.overlay == .confirmQuit || !state.hasUnfinishedWork {
+                context.outcome.quit = true
+            } else {
+                context.ui.filterField = nil
+                context.ui.overlay = .confirmQuit
+            }
+        case .key(let key):
+            ui.keyMode.handle(key, &context)
+        }
+        ui = context.ui
+        return context.outcome
+    }
+
+    /// Ctrl-C, or a key bound to quit: what works while the library is still opening.
+    func isQuitKey(_ key: Key) -> Bool {
+        key == .control("c") || keymap.action(for: key, in: .browse) == .quit
+    }
+}

@@ -1,0 +1,45 @@
+import PhotoBrowser
+
+/// What a mode reads and changes while it handles one input: the UI state it may change, the browser
+/// state and layout it reads, and the outcome it builds.
+struct InputContext {
+    var ui: UIState
+    let state: BrowserState
+    /// The layout of the frame on screen, which is what a click points at.
+    let layout: ScreenLayout
+    let keymap: Keymap
+    /// Lines on the help screen, the bound of its scroll.
+    let helpLineCount: Int
+    var outcome = Controller.Outcome()
+
+    /// Asks the session for an event.
+    mutating func send(_ event: BrowserEvent) { outcome.events.append(event) }
+
+    /// The browsing action a key is bound to.
+    func action(_ key: Key) -> Action? { keymap.action(for: key, in: .browse) }
+
+    /// Ctrl-C, or a key bound to quit.
+    func isQuit(_ key: Key) -> Bool { key == .control("c") || action(key) == .quit }
+}
+
+/// One mode of the controller: browsing, a prompt, a picker, a panel. Each takes the keys while it is
+/// in force; `Controller` picks the mode from the UI state and hands it the key.
+protocol KeyMode {
+    static func handle(_ key: Key, _ context: inout InputContext)
+}
+
+extension UIState {
+    /// The mode that takes keys now.
+    var keyMode: any KeyMode.Type {
+        if filterField != nil { return FilterPromptMode.self }
+        switch overlay {
+        case nil: return BrowsingMode.self
+        case .help, .details: return ScrollingPanelMode.self
+        case .queue: return QueuePanelMode.self
+        case .picker(let picker) where picker.kind == .manageTags: return TagManagerMode.self
+        case .picker: return PickerMode.self
+        case .prompt: return TagPromptMode.self
+        case .confirmQuit: return ConfirmQuitMode.self
+        }
+    }
+}

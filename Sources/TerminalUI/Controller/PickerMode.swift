@@ -1,0 +1,77 @@
+import PhotoBrowser
+
+/// `t`, `f` and `o`: a list to choose from. The tag picker types into its query; the others take
+/// letters as commands.
+enum PickerMode: KeyMode {
+    static func handle(_ key: Key, _ context: inout InputContext) {
+        guard case .picker(var picker) = context.ui.overlay else { return }
+        let entries = picker.entries(in: context.state)
+        // Entries may have gone (a tag deleted, the query narrowed) since the cursor last moved.
+        picker.cursor = min(picker.cursor, max(0, entries.count - 1))
+        let entry = entries.indices.contains(picker.cursor) ? entries[picker.cursor] : nil
+        if moveCursor(key, &picker, entries: entries.count, context) { return context.ui.overlay = .picker(picker) }
+        switch key {
+        case .escape: return context.ui.overlay = nil
+        case .enter, .character(" ") where picker.kind == .tagFilter:
+            if let entry { choose(entry, in: picker.kind, &context) }
+            if picker.kind == .variant { return context.ui.overlay = nil }
+        default:
+            if picker.takesQuery {
+                if picker.query.edit(key) { picker.cursor = 0 }
+            } else if context.action(key) == .quit {
+                return context.ui.overlay = nil
+            } else if picker.kind == .tagFilter {
+                filterCommand(key, &context)
+            }
+        }
+        context.ui.overlay = .picker(picker)
+    }
+
+    /// Moves a picker's cursor for the arrow keys, Tab and Ctrl-N/P, and in pickers without a query for
+    /// the movement keys too; returns whether the key moved it.
+    static func moveCursor(_ key: Key, _ picker: inout UIState.Picker, entries: Int, _ context: InputContext) -> Bool {
+        let browsing = picker.takesQuery ? nil : context.action(key)
+        switch key {
+        case .down, .control("n"), .tab: picker.cursor = min(max(0, entries - 1), picker.cursor + 1)
+        case .up, .control("p"), .backTab: picker.cursor = max(0, picker.cursor - 1)
+        case _ where browsing == .down: picker.cursor = min(max(0, entries - 1), picker.cursor + 1)
+        case _ where browsing == .up: picker.cursor = max(0, picker.cursor - 1)
+        default: return false
+        }
+        return true
+    }
+
+    /// `a` switches the tag filter between any and all of the chosen tags; `x` clears it.
+    private static func filterCommand(_ key: Key, _ context: inout InputContext) {
+        switch (key, context.state.list.filter.tags) {
+        case (.character("a"), .any(let ids)): context.send(.tagFilterChanged(.all(ids)))
+        case (.character("a"), .all(let ids)): context.send(.tagFilterChanged(.any(ids)))
+        case (.character("x"), _): context.send(.tagFilterChanged(.none))
+        default: break
+        }
+    }
+
+    /// What choosing an entry sends. Creating a tag from the tag picker also puts it on the targets,
+    /// once the server has made it.
+    private static func choose(_ entry: PickerEntry, in kind: UIState.Picker.Kind, _ context: inout InputContext) {
+        let state = context.state
+        switch (kind, entry.choice) {
+        case (.tags, .tag(let id)): context.send(.tagToggled(tagID: id))
+        case (.tags, .createTag(let name)):
+            context.send(.tagCreationRequested(name: name, color: nil, applyTo: state.tagTargets.map { state.library[$0].id }))
+        case (.tagFilter, .untagged):
+            context.send(.tagFilterChanged(state.list.filter.tags == .untagged ? .none : .untagged))
+        case (.tagFilter, .tag(let id)):
+            var ids: Set<Int>, all = false
+            switch state.list.filter.tags {
+            case .any(let current): ids = current
+            case .all(let current): ids = current; all = true
+            case .none, .untagged: ids = []
+            }
+            if ids.contains(id) { ids.remove(id) } else { ids.insert(id) }
+            context.send(.tagFilterChanged(ids.isEmpty ? .none : all ? .all(ids) : .any(ids)))
+        case (.variant, .variant(let size)): context.send(.downloadVariantChosen(size))
+        default: break
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import PhotoBrowser
+
+extension Screen {
+    func drawHeader(_ state: BrowserState, _ rect: Rect, into canvas: inout Canvas) {
+        canvas.fill(rect, style: theme.headerDetail)
+        let name: [String]
+        if context.demo {
+            name = ["Demo library: set PHOTOPICK_API_KEY to browse your own", "Demo library", "Demo"]
+        } else {
+            let account = (context.libraryName ?? state.account.keyName).map(TerminalText.sanitized) ?? "PhotoPick"
+            name = [account]
+        }
+        var counts = state.loadSummary
+        if !state.list.filter.isEmpty { counts += " · \(state.list.count.formatted()) shown" }
+        var details = [counts]
+        if let filter = filterSummary(state) { details.append(filter) }
+        if !state.selection.isEmpty {
+            details.append("\(state.selection.count.formatted()) selected (\(ByteText.format(state.selection.totalBytes)))")
+        }
+        let rate = rateSummary(state)
+        let rateWidth = rate.map { DisplayWidth.of($0) + 2 } ?? 0
+        for (index, candidate) in name.enumerated() {
+            let text = " photopick · \(candidate)"
+            let rest = " · " + details.joined(separator: " · ")
+            let fits = DisplayWidth.of(text + rest) + rateWidth <= rect.width
+            guard fits || index == name.count - 1 else { continue }
+            let used = canvas.draw(text, x: rect.x, y: rect.y, style: theme.header, limit: rect.width)
+            let available = rect.width - used - (fits ? rateWidth : 0)
+            canvas.draw(rest, x: rect.x + used, y: rect.y, style: theme.headerDetail, limit: available)
+            if fits, let rate {
+                canvas.drawRight(rate + " ", maxX: rect.maxX, y: rect.y, style: theme.headerDetail, limit: rateWidth)
+            }
+            break
+        }
+    }
+
+    private func filterSummary(_ state: BrowserState) -> String? {
+        let filter = state.list.filter
+        var parts: [String] = []
+        if !filter.text.isEmpty { parts.append("/\(TerminalText.sanitized(filter.text))") }
+        switch filter.tags {
+        case .none: break
+        case .untagged: parts.append("untagged")
+        case .any(let ids): parts.append("any of " + tagNames(ids, state))
+        case .all(let ids): parts.append("all of " + tagNames(ids, state))
+        }
+        if filter.onlySelected { parts.append("selected only") }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    private func tagNames(_ ids: Set<Int>, _ state: BrowserState) -> String {
+        state.tags.tags.filter { ids.contains($0.id) }.map { TerminalText.sanitized($0.name) }.joined(separator: ", ")
+    }
+
+    private func rateSummary(_ state: BrowserState) -> String? {
+        guard let limit = state.account.rateLimit, let total = limit.limit, let remaining = limit.remaining else { return nil }
+        let waiting = limit.isHolding ? " waiting" : ""
+        return "API \(remaining)/\(total)\(waiting)"
+    }
+}

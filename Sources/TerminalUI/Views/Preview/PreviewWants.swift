@@ -1,0 +1,58 @@
+import PhotoBrowser
+
+/// One frame as the app draws it.
+public struct Frame: Sendable {
+    /// Where everything went, computed once for the frame.
+    public let layout: ScreenLayout
+    /// The cells, with the images placed on them.
+    public var canvas: Canvas
+    /// The previews the frame shows, most important first, then those likely next.
+    public let wants: [PreviewRequest]
+}
+
+extension Screen {
+    /// How many photos ahead of the cursor previews are fetched, in the direction it last moved.
+    static let prefetchCount = 3
+
+    /// The request for a preview drawn in `area`; nil when the area is too small to show one.
+    static func previewRequest(photoID: Int, in area: Rect) -> PreviewRequest? {
+        guard area.width >= 2, area.height >= 1 else { return nil }
+        return PreviewRequest(photoID: photoID, box: ImagePainter.pixelBox(for: area))
+    }
+
+    /// The previews a frame shows, the one under the cursor and then the nearest first, and after them
+    /// those likely wanted next. A function of the state, the UI state and the layout alone: the views
+    /// draw the same requests, and the app hands these to the loader.
+    func previewWants(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout) -> [PreviewRequest] {
+        let list = state.list
+        guard list.count > 0, !layout.tooSmall else { return [] }
+        switch ui.overlay {
+        case .queue?, .details?: return []  // they cover the body
+        default: break
+        }
+        func request(_ position: Int, _ area: Rect) -> PreviewRequest? {
+            guard position >= 0, position < list.count else { return nil }
+            return Self.previewRequest(photoID: state.library[list.libraryIndex(at: position)].id, in: area)
+        }
+        func ahead(_ area: Rect) -> [PreviewRequest] {
+            (0...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
+        }
+        if ui.fullPreview { return ahead(Self.fullPreviewImage(in: layout.body)) }
+        if let grid = layout.grid { return gridWants(list, grid, ui, request) }
+        guard let pane = layout.sidePane else { return [] }
+        return ahead(Self.sidePanePreview(in: pane))
+    }
+
+    /// Every tile in view, nearest the cursor first, then the row beyond the edge the cursor moves to.
+    private func gridWants(
+        _ list: PhotoList, _ grid: ScreenLayout.Grid, _ ui: UIState, _ request: (Int, Rect) -> PreviewRequest?
+    ) -> [PreviewRequest] {
+        let area = grid.thumbnail(in: grid.tile(row: 0, column: 0))
+        let first = grid.firstRow(top: list.top, cursor: list.cursor)
+        let shown = (first * grid.columns..<min(list.count, (first + grid.rows) * grid.columns))
+            .sorted { (abs($0 - list.cursor), $0) < (abs($1 - list.cursor), $1) }
+        let next = ui.travel > 0 ? first + grid.rows : first - 1
+        let beyond = (0..<grid.columns).map { next * grid.columns + $0 }
+        return (shown + beyond).compactMap { request($0, area) }
+    }
+}

@@ -1,0 +1,68 @@
+import PhotoBrowser
+
+extension Screen {
+    func drawStatus(_ state: BrowserState, _ ui: UIState, _ layout: ScreenLayout, into canvas: inout Canvas) {
+        let rect = layout.status
+        if let field = ui.filterField {
+            let used = canvas.drawField("/", field.text, x: rect.x, y: rect.y, style: theme.input, width: rect.width)
+            let hint = "enter keep · esc clear"
+            if used + 2 + DisplayWidth.of(hint) < rect.width {
+                canvas.drawRight(hint, maxX: rect.maxX, y: rect.y, style: theme.hint, limit: rect.width)
+            }
+            return
+        }
+        let position = state.list.count == 0 ? "" : "\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())"
+        let hints = hintText(state, ui)
+        var right = position
+        if let message = state.messages.current {
+            let style = message.severity == .error ? theme.error : message.severity == .warning ? theme.warning : theme.info
+            // A column of space between the message and the position.
+            let reserve = DisplayWidth.of(right) + 2
+            canvas.draw(" " + Self.text(of: message, keys: context.keymap) + " ", x: rect.x, y: rect.y, style: style, limit: rect.width - reserve)
+        } else {
+            let full = hints + "   " + position
+            if DisplayWidth.of(full) + 1 <= rect.width { right = full }
+            canvas.draw(" " + loadingNote(state), x: rect.x, y: rect.y, style: theme.hint, limit: max(0, rect.width - DisplayWidth.of(right) - 2))
+        }
+        canvas.drawRight(right + " ", maxX: rect.maxX, y: rect.y, style: theme.hint, limit: rect.width)
+    }
+
+    private func loadingNote(_ state: BrowserState) -> String {
+        switch state.loading.phase {
+        case .failed: "Loading stopped; \(context.keymap.hint(.reload)) resumes it"
+        case .cancelled: "Loading paused; \(context.keymap.hint(.reload)) resumes it"
+        default: ""
+        }
+    }
+
+    private func hintText(_ state: BrowserState, _ ui: UIState) -> String {
+        let keys = context.keymap
+        if state.visualRange != nil {
+            return "visual: move to extend · \(keys.hint(.visualRange)) keep · \(keys.hint(.cancel)) undo"
+        }
+        if ui.fullPreview {
+            return "\(keys.hint(.down))/\(keys.hint(.up)) next/previous · \(keys.hint(.toggleSelection)) select · \(keys.hint(.tagPicker)) tag · \(keys.hint(.preview)) back"
+        }
+        let select = "\(keys.hint(.toggleSelection)) select · \(keys.hint(.tagPicker)) tag · \(keys.hint(.download)) download"
+        if ui.mode == .grid {
+            return "\(keys.hint(.help)) help · \(select) · \(keys.hint(.preview)) preview · \(keys.hint(.grid)) list"
+        }
+        return "\(keys.hint(.help)) help · \(select) · \(keys.hint(.grid)) grid · \(keys.hint(.quit)) quit"
+    }
+
+    /// A message with its remedy, naming the key bound to it now: "Loading paused at 200 photos. Press
+    /// F5 to resume loading."
+    static func text(of message: StatusMessage, keys: Keymap) -> String {
+        let text = TerminalText.sanitized(message.text)
+        let remedy: String? = switch message.remedy {
+        case .resumeLoading?: keys.bindings[.reload]?.first.map { "Press \($0.label) to resume loading." }
+        case .pickTag?: keys.bindings[.tagPicker]?.first.map { "Press \($0.label) to pick a tag or create one." }
+        case .retryDownload?: keys.bindings[.queueRetry]?.first.map { retry in
+            "Press \(retry.label) in the queue" + (keys.bindings[.queuePanel]?.first.map { " (\($0.label))" } ?? "") + " to retry."
+        }
+        case nil: nil
+        }
+        guard let remedy else { return text }
+        return text + (text.hasSuffix(".") ? " " : ". ") + remedy
+    }
+}
