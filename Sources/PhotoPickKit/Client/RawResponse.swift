@@ -3,10 +3,12 @@ import NIOCore
 import NIOHTTP1
 
 /// A whole response as it came off the wire, before it is turned into a value or an error.
-struct RawResponse: Sendable {
+/// `package`, with `body`, so photopick-bench's `decode` can time the page decoders on real bodies.
+package struct RawResponse: Sendable {
     let status: Int
     let headers: HTTPHeaders
-    let body: ByteBuffer
+    /// The body, read whole.
+    package let body: ByteBuffer
     /// The URL that was asked, for resolving a relative `Location`.
     let url: URL
 

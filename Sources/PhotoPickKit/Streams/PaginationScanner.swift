@@ -3,11 +3,13 @@ import NIOCore
 
 /// Reads a page's `pagination` member without parsing the whole page: the next request can go out
 /// before the page's items are decoded. The page's full decode confirms it afterwards.
-enum PaginationScanner {
+/// `package` so photopick-bench's `decode` can count it as part of the fast path.
+package enum PaginationScanner {
     private static let key = Array(#""pagination""#.utf8)
 
     /// The pagination of a page body, found by its last top-level-looking key; nil when not found cheaply.
-    static func pagination(in body: ByteBuffer) -> Pagination? {
+    /// `package` for photopick-bench's `decode`.
+    package static func pagination(in body: ByteBuffer) -> Pagination? {
         body.withUnsafeReadableBytes { bytes -> Pagination? in
             guard let start = lastKey(in: bytes), let open = firstIndex(of: UInt8(ascii: "{"), in: bytes, from: start),
                   let close = firstIndex(of: UInt8(ascii: "}"), in: bytes, from: open)

@@ -1,8 +1,10 @@
 import NIOCore
 
 /// Decodes a page of photos with `JSONParser`: the hot path of a library walk.
-enum PhotoPageDecoder {
-    static func decode(_ response: RawResponse) throws(APIError) -> Page<Photo> {
+/// `package` so photopick-bench's `decode` can weigh it against `JSONDecoder`.
+package enum PhotoPageDecoder {
+    /// One page of photos from a `GET /photos` body, as `API.photos` decodes it.
+    package static func decode(_ response: RawResponse) throws(APIError) -> Page<Photo> {
         let list: [JSONMembers]?
         let members: [String: JSONValue]
         do {
