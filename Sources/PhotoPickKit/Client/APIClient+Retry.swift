@@ -9,7 +9,7 @@ extension APIClient {
     /// Sends `request` through the pacer, retrying per the policy; returns the first 2xx or 3xx answer.
     ///
     /// Non-idempotent requests are retried only after a 429, which the server refuses before doing anything.
-    /// `package` so photopick-bench's `decode` can keep page bodies undecoded.
+    /// `package` so photopick-bench's `decode` can time decoding on page bodies as they came.
     package nonisolated func perform<Response>(_ request: Request<Response>) async throws(APIError) -> RawResponse {
         let url = request.url(relativeTo: baseURL)
         let policy = configuration.retryPolicy

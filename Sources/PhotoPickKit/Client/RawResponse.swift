@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 
 /// A whole response as it came off the wire, before it is turned into a value or an error.
-/// `package`, with `body`, so photopick-bench's `decode` can time the page decoders on real bodies.
+/// `package`, with `body`, so photopick-bench's `decode` can time decoding on real bodies.
 package struct RawResponse: Sendable {
     let status: Int
     let headers: HTTPHeaders

@@ -1,10 +1,9 @@
 import Foundation
 
 extension API {
-    /// `GET /photos`: one page of photos; omit the cursor for the first. Decoded by `PhotoPageDecoder`:
-    /// a library walk's hot path skips Foundation's decoder.
+    /// `GET /photos`: one page of photos; omit the cursor for the first.
     public static func photos(limit: Int? = nil, cursor: String? = nil) -> Request<Page<Photo>> {
-        Request(.get, "/photos", query: pageQuery(limit: limit, cursor: cursor), decode: PhotoPageDecoder.decode)
+        Request(.get, "/photos", query: pageQuery(limit: limit, cursor: cursor))
     }
 
     /// `GET /photos/{id}`.

@@ -11,14 +11,10 @@ public struct Customer: Sendable, Hashable, Decodable {
 
     /// Reads any object; a known field of an unexpected type is kept raw in `extra` instead of failing.
     public init(from decoder: any Decoder) throws {
-        guard case .object(let object) = try JSONValue(from: decoder) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected a customer object"))
-        }
-        var members = JSONMembers(object)
-        var extra: [String: JSONValue] = [:]
-        id = members.takeLeniently("id", into: &extra, \.intValue)
-        name = members.takeLeniently("name", into: &extra, \.stringValue)
-        tariff = members.takeLeniently("tariff", into: &extra, \.stringValue)
-        self.extra = extra.merging(members.remaining) { kept, _ in kept }
+        var members = try LenientMembers(decoder)
+        id = try members.lenient("id")
+        name = try members.lenient("name")
+        tariff = try members.lenient("tariff")
+        extra = try members.rest(besides: ["id", "name", "tariff"])
     }
 }

@@ -4,10 +4,9 @@ import Foundation
 ///
 /// Hand-written because a library walk parses two dates per photo, and a format style would cost
 /// more than the rest of the photo's decoding.
-/// `package` so photopick-bench's keyed `Decodable` photo parses dates the same way.
-package enum ISO8601 {
+enum ISO8601 {
     /// Parses `2024-06-01T14:03:22Z`, `2024-06-01T14:03:22.123Z` or `2024-06-01T16:03:22+02:00`.
-    package static func date(from text: String) -> Date? {
+    static func date(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse(Array($0)) }
     }

@@ -29,8 +29,7 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         private let client: APIClient
         private let pageSize: Int
-        private let prefetch = Prefetch<Fetched>()
-        private let decodePage = Item.pageRequest(limit: 1, cursor: nil).decode
+        private let prefetch = Prefetch<Page<Item>>()
         private var cursor: String?
         private var isFinished = false
         private var deliveredCount = 0
@@ -42,7 +41,7 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
             self.cursor = cursor
         }
 
-        /// The next page, or nil after the last; the page after it is fetched meanwhile.
+        /// The next page, or nil after the last; the page after it is fetched and decoded meanwhile.
         public mutating func next() async throws -> Page<Item>? {
             guard !isFinished else { return nil }
             guard !Task.isCancelled else {
@@ -54,48 +53,28 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
             let task = prefetch.take() ?? fetch(cursor)
             let page: Page<Item>
             do {
-                let fetched = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
-                // The next page is asked for as soon as its cursor is known, before this one is decoded, so
-                // decoding (and whatever the consumer does) overlaps the next round trip.
-                if fetched.pagination.hasMore, let next = fetched.pagination.nextCursor {
-                    cursor = next
-                    prefetch.store(fetch(next))
-                } else {
-                    isFinished = true
-                }
-                page = try decodePage(fetched.response)
-                if page.pagination != fetched.pagination {
-                    // The quick read was wrong (a server writing keys in an odd way): follow the real cursor.
-                    prefetch.take()?.cancel()
-                    isFinished = !page.hasNextPage
-                    cursor = page.pagination.nextCursor
-                    if !isFinished { prefetch.store(fetch(cursor)) }
-                }
+                page = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             } catch {
                 isFinished = true
-                prefetch.take()?.cancel()
                 throw translate(error)
+            }
+            // The next page is asked for at once, so whatever the consumer does with this one overlaps
+            // the next round trip and its decoding.
+            if page.hasNextPage, let next = page.pagination.nextCursor {
+                cursor = next
+                prefetch.store(fetch(next))
+            } else {
+                isFinished = true
             }
             deliveredCount += page.data.count
             lastDeliveredID = page.data.last?.id ?? lastDeliveredID
             return page
         }
 
-        /// One page's answer, undecoded except for where the next page starts.
-        struct Fetched: Sendable {
-            let response: RawResponse
-            let pagination: Pagination
-        }
-
-        private func fetch(_ cursor: String?) -> Task<Fetched, any Error> {
+        private func fetch(_ cursor: String?) -> Task<Page<Item>, any Error> {
             let client = client
             let request = Item.pageRequest(limit: pageSize, cursor: cursor)
-            return Task {
-                let response = try await client.perform(request)
-                let pagination = try PaginationScanner.pagination(in: response.body)
-                    ?? response.decodeJSON(PaginationOnly.self).pagination
-                return Fetched(response: response, pagination: pagination)
-            }
+            return Task { try await client.send(request) }
         }
 
         private func translate(_ error: any Error) -> any Error {
@@ -104,11 +83,6 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
             return InvalidCursorError(deliveredCount: deliveredCount, lastDeliveredID: lastDeliveredID, underlying: error)
         }
     }
-}
-
-/// The `pagination` member alone, read before the page's items are decoded.
-struct PaginationOnly: Decodable {
-    let pagination: Pagination
 }
 
 /// Holds the one page fetched ahead, and cancels it if the iterator is dropped before using it.

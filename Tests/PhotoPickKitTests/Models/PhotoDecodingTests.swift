@@ -39,6 +39,45 @@ struct PhotoDecodingTests {
         }
     }
 
+    @Test func aMistypedDocumentedFieldNamesItsPath() {
+        let json = #"{"data": [{"id": 1, "filename": "a.jpg", "bytes": 10, "takenAt": null, "tagIds": []}, {"id": 2, "filename": 3, "bytes": 1, "takenAt": null, "tagIds": []}], "pagination": {"nextCursor": null, "hasMore": false}}"#
+        let raw = RawResponse(status: 200, headers: [:], body: .init(string: json), url: URL(string: "http://x/photos")!)
+        #expect {
+            try raw.decodeJSON(Page<Photo>.self)
+        } throws: { error in
+            guard case .decoding(let failure) = error as? APIError else { return false }
+            return failure.path == "data[1].filename"
+        }
+    }
+
+    @Test func aMalformedTakenAtNamesItsPathAndWhatItFound() {
+        #expect {
+            try decode(#"{"id": 1, "filename": "a.jpg", "bytes": 10, "takenAt": "yesterday", "tagIds": []}"#)
+        } throws: { error in
+            guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+            return context.codingPath.map(\.stringValue) == ["takenAt"] && context.debugDescription.contains("yesterday")
+        }
+    }
+
+    @Test func everyOptionalFieldOfTheWrongShapeIsKeptRaw() throws {
+        let photo = try decode(#"{"id": 1, "filename": "a.jpg", "bytes": 10, "takenAt": null, "tagIds": [], "createdAt": "soon", "camera": "Leica", "exposure": {"iso": "high"}, "location": {"latitude": 50}, "title": null, "description": ["x"]}"#)
+        #expect(photo.createdAt == nil && photo.camera == nil && photo.exposure == nil && photo.location == nil && photo.description == nil)
+        #expect(photo.extra == [
+            "createdAt": .string("soon"), "camera": .string("Leica"), "exposure": .object(["iso": .string("high")]),
+            "location": .object(["latitude": .integer(50)]), "description": .array([.string("x")]),
+        ])
+        #expect(photo.title == nil, "null is no value, not a wrong shape")
+    }
+
+    @Test func aFullPhotoDecodesEveryField() throws {
+        let photo = try decode(#"{"id": 7, "filename": "b.jpg", "bytes": 12, "takenAt": "2024-06-01T14:03:22Z", "tagIds": [2, 5], "createdAt": "2024-06-02T00:00:00Z", "width": 4000, "height": 3000, "mimeType": "image/jpeg", "camera": {"make": "X", "model": "Y"}, "lens": "35mm", "exposure": {"iso": 100, "fNumber": 2, "exposureTime": "1/250", "focalLength": 35}, "location": {"latitude": 50.1, "longitude": 14.4}, "title": "T", "description": "D", "rating": 5}"#)
+        #expect(photo.tagIDs == [2, 5] && photo.width == 4000 && photo.height == 3000 && photo.mimeType == "image/jpeg")
+        #expect(photo.camera == Photo.Camera(make: "X", model: "Y") && photo.lens == "35mm")
+        #expect(photo.exposure == Photo.Exposure(iso: 100, fNumber: 2, exposureTime: "1/250", focalLength: 35))
+        #expect(photo.location == Photo.Location(latitude: 50.1, longitude: 14.4) && photo.title == "T" && photo.description == "D")
+        #expect(photo.createdAt == Date(timeIntervalSince1970: 1_717_286_400) && photo.extra == ["rating": .integer(5)])
+    }
+
     @Test(arguments: [
         ("2024-06-01T14:03:22Z", 1_717_250_602.0),
         ("2024-06-01T14:03:22.250Z", 1_717_250_602.25),

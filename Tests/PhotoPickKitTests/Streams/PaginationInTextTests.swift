@@ -31,9 +31,9 @@ enum PaginationLookalikeField: String, CaseIterable, Sendable {
     }
 }
 
-/// `PageStream` reads a page's `pagination` early with `PaginationScanner`, before the page is parsed:
-/// a photo whose text looks like that member must not end a walk early or send it to cursor `"x"`.
-struct PaginationInTextTests {
+/// A photo whose text looks like a page's `pagination` member must not end a walk early or send it to
+/// cursor `"x"`, however the page is read.
+@Suite(.serialized) struct PaginationInTextTests {
     @Test(arguments: PaginationLookalikeField.allCases, paginationLookalikes)
     func aWalkIgnoresPaginationWrittenIntoAPhoto(field: PaginationLookalikeField, text: String) async throws {
         let clientLog = LineLog()
