@@ -48,11 +48,19 @@ static inline int cnc_terminal_size(int fd, int *row_count, int *column_count) {
 }
 
 /// Whether a terminal type's terminfo entry can move the cursor: 1 yes, 0 no (as `dumb`), -1 when the
-/// system has no entry for it. Reads the entry without starting curses or writing anything.
+/// system has no entry for it or it is too generic, -2 for a hardcopy terminal, -3 with no terminfo
+/// database at all. Reads the entry without starting curses or writing anything: with a status pointer
+/// setupterm reports instead of printing, and fd -1 leaves the terminal's modes alone.
 static inline int cnc_terminal_addresses_cursor(const char *term) {
     int status = 0;
     TERMINAL *previous = cur_term;
-    if (setupterm((char *)term, -1, &status) != OK) return -1;
+    if (setupterm((char *)term, -1, &status) != OK) {
+        if (cur_term != previous) {
+            del_curterm(cur_term);
+            set_curterm(previous);
+        }
+        return status == 1 ? -2 : status == -1 ? -3 : -1;
+    }
     const char *cup = tigetstr("cup");
     int addresses = cup != NULL && cup != (const char *)-1;
     del_curterm(cur_term);

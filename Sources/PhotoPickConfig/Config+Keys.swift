@@ -56,10 +56,9 @@ extension Config {
             do {
                 try keymap.rebind(rebinding.action, to: rebinding.keys)
             } catch {
-                guard case .taken(let key, let holder) = error else { continue }
                 throw ConfigError(
                     file: file, line: rebinding.entry.line, key: rebinding.entry.dottedKey,
-                    reason: "\(key.name) already does \(holder.rawValue); rebind \(holder.rawValue) too, or choose another key"
+                    reason: "\(error.key.name) already does \(error.holder.rawValue); rebind \(error.holder.rawValue) too, or choose another key"
                 )
             }
         }

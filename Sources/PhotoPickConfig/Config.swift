@@ -36,9 +36,11 @@ public struct Config: Sendable, Equatable {
         do {
             document = try ConfigFile(parsing: text)
         } catch {
-            // The parser may quote what it could not read; for a key, that would be the secret.
-            let secret = error.key == "api_key"
-            throw ConfigError(file: file, line: error.line, key: error.key, reason: secret ? "write the key as a quoted string" : error.reason)
+            // The parser may quote what it could not read; on a line that may hold the key, that would be the secret.
+            let reason = !error.mayQuoteSecret ? error.reason
+                : error.key == "api_key" ? "write the key as a quoted string"
+                : "not valid TOML; check the quotes (the line is not quoted back, as it may hold the API key)"
+            throw ConfigError(file: file, line: error.line, key: error.key, reason: reason)
         }
         var rebindings: [KeyRebinding] = []
         for entry in document.entries {
@@ -94,6 +96,7 @@ public struct Config: Sendable, Equatable {
                     throw fail("unknown theme \"\(value)\"; use one of \(Theme.Name.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 theme = name
+            case ["keys"] where entry.value == .emptyTable: break  // `[keys]` with nothing under it yet
             case let path where path.count == 2 && path[0] == "keys":
                 rebindings.append(try KeyRebinding(entry, file: file))
             default:

@@ -6,7 +6,7 @@ import TOMLKit
 struct ConfigFile {
     /// A value on the right of `=`, reduced to what settings can hold.
     enum Value: Equatable {
-        case string(String), integer(Int), float(Double), boolean(Bool), array([Value]), date
+        case string(String), integer(Int), float(Double), boolean(Bool), array([Value]), date, emptyTable
 
         /// How the type reads in a message: "expected a string, found \(value.typeName)".
         var typeName: String {
@@ -17,6 +17,7 @@ struct ConfigFile {
             case .boolean: "true or false"
             case .array: "an array"
             case .date: "a date or time"
+            case .emptyTable: "a table"
             }
         }
     }
@@ -39,6 +40,8 @@ struct ConfigFile {
         /// The key written on that line, when there is one.
         let key: String?
         let reason: String
+        /// Whether the line may hold a key's secret, which the reason might quote.
+        let mayQuoteSecret: Bool
     }
 
     let entries: [Entry]
@@ -50,9 +53,12 @@ struct ConfigFile {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             let line = error.source.begin.line
-            throw SyntaxError(line: line, key: index.key(onLine: line).map(KeyLineIndex.dotted), reason: Self.reason(error.description))
+            let key = index.key(onLine: line)
+            let written = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            let mayQuoteSecret = key?.last == "api_key" || (written.indices.contains(line - 1) && String(written[line - 1]).contains("api_key"))
+            throw SyntaxError(line: line, key: key.map(KeyLineIndex.dotted), reason: Self.reason(error.description), mayQuoteSecret: mayQuoteSecret)
         } catch {
-            throw SyntaxError(line: 1, key: nil, reason: "\(error)")
+            throw SyntaxError(line: 1, key: nil, reason: "\(error)", mayQuoteSecret: true)
         }
         var entries: [Entry] = []
         Self.flatten(table, under: [], index: index, into: &entries)
@@ -64,6 +70,8 @@ struct ConfigFile {
         for (key, value) in zip(table.keys, table.values) {
             let path = path + [key]
             if value.type == .table, let child = value.table {
+                // An empty table says nothing, but `concurrency = {}` must still be refused as a table.
+                if child.isEmpty { entries.append(Entry(path: path, value: .emptyTable, line: index.line(of: path))) }
                 flatten(child, under: path, index: index, into: &entries)
             } else {
                 entries.append(Entry(path: path, value: Self.value(value), line: index.line(of: path)))

@@ -10,7 +10,9 @@ struct KeyLineIndex {
     init(_ text: String) {
         var table: [String] = []
         var openString: Substring?
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift, so a file written on Windows is split on its scalars.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { Substring(String($0)) }
+        for (offset, raw) in lines.enumerated() {
             let number = offset + 1
             if let delimiter = openString {
                 if raw.components(separatedBy: delimiter).count % 2 == 0 { openString = nil }
@@ -19,18 +21,21 @@ struct KeyLineIndex {
             var scanner = Scanner(Substring(raw))
             scanner.skipSpaces()
             if scanner.take("[") {
-                _ = scanner.take("[")
-                if let path = scanner.keyPath() {
+                // A header is `[a.b]` or `[[a.b]]` and nothing after but a comment; a line of an array is not.
+                let doubled = scanner.take("[")
+                if let path = scanner.keyPath(), scanner.take("]"), !doubled || scanner.take("]"), scanner.endsLine {
                     table = path
-                    if lines[path] == nil { lines[path] = number }
+                    if self.lines[path] == nil { self.lines[path] = number }
                 }
                 continue
             }
             guard let key = scanner.keyPath(), scanner.take("=") else { continue }
             let path = table + key
-            if lines[path] == nil { lines[path] = number }
+            if self.lines[path] == nil { self.lines[path] = number }
             keysByLine[number] = path
-            for delimiter in [#"""""#, "'''"] where scanner.rest.components(separatedBy: delimiter).count == 2 {
+            // A multi-line string opens right after the `=` and does not close on the same line.
+            scanner.skipSpaces()
+            for delimiter in [#"""""#, "'''"] where scanner.rest.hasPrefix(delimiter) && !scanner.rest.dropFirst(3).contains(delimiter) {
                 openString = Substring(delimiter)
             }
         }
@@ -70,7 +75,13 @@ struct KeyLineIndex {
             }
         }
 
-        mutating func skipSpaces() { rest = rest.drop { $0 == " " || $0 == "\t" } }
+        mutating func skipSpaces() { rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\r" } }
+
+        /// Whether only blanks and a comment are left.
+        var endsLine: Bool {
+            let left = rest.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+            return left.isEmpty || left.hasPrefix("#")
+        }
 
         mutating func take(_ text: String) -> Bool {
             skipSpaces()

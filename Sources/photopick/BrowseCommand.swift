@@ -2,9 +2,6 @@ import ArgumentParser
 import Foundation
 import PhotoBrowser
 import PhotoPickConfig
-import PhotoPickKit
-import PhotoPickServer
-import TerminalUI
 
 /// The default command: the terminal browser, on your library with a key, or on the demo library
 /// served in-process without one.

@@ -2,7 +2,7 @@ import Foundation
 @testable import PhotoPickConfig
 import PhotoPickKit
 import Testing
-import TerminalUI
+@testable import TerminalUI
 
 @Suite struct ConfigTests {
     @Test func aFullConfigIsRead() throws {
@@ -87,6 +87,60 @@ import TerminalUI
                 #expect(error.description == "/c.toml:1, key api_key: write the key as a quoted string")
                 #expect(!error.description.contains("s3cret"))
             }
+        }
+    }
+
+    @Test func aFunctionKeyBindsAndShowsAsF5() throws {
+        let config = try Config(parsing: "[keys]\nreload = \"F5\"\n", file: "/c.toml")
+        #expect(config.keymap.bindings[.reload] == [.function(5)])
+        #expect(config.keymap.hint(.reload) == "F5")
+        #expect(config.keymap.action(for: .character("R"), in: .browse) == nil)
+    }
+
+    @Test func aFileWrittenOnWindowsNamesTheRightLines() {
+        #expect(throws: ConfigError(file: "/c.toml", line: 3, key: "keys.jump", reason: "no action is called \"jump\"; the actions are listed in the README under Keys")) {
+            try Config(parsing: "theme = \"dark\"\r\n[keys]\r\njump = \"x\"\r\n", file: "/c.toml")
+        }
+    }
+
+    @Test func linesOfArraysAndCommentsAreNotTakenForKeysOrTables() {
+        let text = [
+            #"variant = "web"  # a comment with """ in it"#,
+            "list = [",
+            "  [1, 2],",
+            #"  ["x"],"#,
+            "]",
+            "theme = 7",
+            #"notes = """"#,
+            "concurrency = 2",
+            String(repeating: "\"", count: 3),
+            "[keys]",
+            "down = 'n'",
+        ].joined(separator: "\n")
+        let index = KeyLineIndex(text)
+        #expect(index.line(of: ["variant"]) == 1)
+        #expect(index.line(of: ["list"]) == 2)
+        #expect(index.key(onLine: 3) == nil && index.key(onLine: 4) == nil)
+        #expect(index.line(of: ["theme"]) == 6)
+        #expect(index.line(of: ["notes"]) == 7)
+        #expect(index.key(onLine: 8) == nil, "inside a multi-line string")
+        #expect(index.line(of: ["keys", "down"]) == 11)
+    }
+
+    @Test func anEmptyTableIsRefusedWhereAValueBelongsButAnEmptyKeysTableIsFine() throws {
+        #expect(throws: ConfigError(file: "/c.toml", line: 1, key: "concurrency", reason: "expected an integer, found a table")) {
+            try Config(parsing: "concurrency = {}", file: "/c.toml")
+        }
+        #expect(try Config(parsing: "[keys]\n# none yet\n", file: "/c.toml") == Config())
+    }
+
+    @Test func aSyntaxErrorOnAnyLineHoldingTheKeyIsNotQuotedBack() {
+        do {
+            _ = try Config(parsing: "[auth]\napi_key = tru3s3cret", file: "/c.toml")
+            Issue.record("accepted")
+        } catch {
+            #expect(!error.description.contains("s3cret") && !error.description.contains("tru"))
+            #expect(error.line == 2)
         }
     }
 

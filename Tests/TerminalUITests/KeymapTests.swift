@@ -49,7 +49,7 @@ import Testing
 
     @Test func rebindingRefusesAKeyAnotherActionHolds() throws {
         var map = Keymap.standard
-        #expect(throws: Keymap.Conflict.taken(.character("k"), by: .up)) { try map.rebind(.down, to: [.character("k")]) }
+        #expect(throws: Keymap.Conflict(key: .character("k"), holder: .up)) { try map.rebind(.down, to: [.character("k")]) }
         try map.rebind(.down, to: [.character("n")])
         #expect(map.action(for: .character("n"), in: .browse) == .down)
         #expect(map.action(for: .character("j"), in: .browse) == nil)

@@ -189,7 +189,7 @@ extension BrowserState {
     mutating func tagSaved(_ tag: PhotoPickKit.Tag) -> [BrowserEffect] {
         let isNew = tags.tag(id: tag.id) == nil
         tags.upsert(tag)
-        guard let photoIDs = tagsToApply.removeValue(forKey: PhotoPickKit.Tag.nameKey(tag.name)) else {
+        guard isNew, let photoIDs = tagsToApply.removeValue(forKey: PhotoPickKit.Tag.nameKey(tag.name)) else {
             return post(.info, isNew ? "Created the tag “\(tag.name)”." : "Saved the tag “\(tag.name)”.")
         }
         if let reason = account.disabledReason(.tagging) { return post(.warning, "Created the tag “\(tag.name)”. \(reason)") }

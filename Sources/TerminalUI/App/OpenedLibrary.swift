@@ -1,5 +1,3 @@
-import Foundation
-import Logging
 import PhotoBrowser
 
 /// What opening a library gives the app: the session, the account's name for the header, and the

@@ -42,6 +42,8 @@ public final class TerminalApp {
     /// The page size the session was last told.
     private var pageItems: Int?
     private var previews: PreviewFeed?
+    /// The tasks that feed the event stream; cancelled when the loop ends.
+    private var tasks: [Task<Void, Never>] = []
     private var openingMessage = ""
 
     /// An app that draws with `screen` through `driver` and takes input through `controller`.
@@ -62,7 +64,7 @@ public final class TerminalApp {
         self.continuation = continuation
         let waker = InputWaker()
         let signals = SignalEvents([SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT])
-        var tasks = [
+        tasks = [
             Task { for await _ in waker.ready { continuation.yield(.input) } },
             Task { [numbers = signals.signals] in
                 for await number in numbers { continuation.yield(number == SIGWINCH ? .resized : .signal(number)) }
@@ -85,47 +87,59 @@ public final class TerminalApp {
         }
         drawFrame()
         for await event in events {
-            switch event {
-            case .input:
-                let inputs = driver.readInput()
-                waker.inputDrained()
-                for input in inputs where handle(input) { return .quit }
-            case .opened(.success(let library)):
-                session = library.session
-                screen.context.libraryName = library.name
-                tasks.append(Task { for await _ in library.session.changes { continuation.yield(.changed) } })
-                if let loader = library.previews {
-                    screen.context.previews = loader.store
-                    let feed = PreviewFeed(loader: loader)
-                    previews = feed
-                    tasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
-                }
-                do {
-                    try library.session.start()
-                } catch {
-                    return .failed(error)
-                }
-            case .opened(.failure(let error)): return .failed(error)
-            case .changed, .frame: break
-            case .resized: driver.followTerminalSize()
-            case .signal(SIGINT):
-                if handle(.key(.control("c"))) { return .quit }
-            case .signal(let number):
-                logger.info("stopping on signal \(number)")
-                return .signal(number)
-            }
+            if let ending = apply(event, waker: waker) { return ending }
             tellPageSize()
             if case .frame = event { clock.frameFired() }
-            if clock.shouldDraw(scheduling: { due in
-                Task { [weak self] in
-                    try? await Task.sleep(until: due)
-                    self?.continuation?.yield(.frame)
-                }
-            }) {
-                drawFrame()
-            }
+            if clock.shouldDraw(scheduling: scheduleFrame) { drawFrame() }
         }
         return .quit
+    }
+
+    /// Changes state for one event; returns how the loop ends, if it does.
+    private func apply(_ event: Event, waker: InputWaker) -> Ending? {
+        switch event {
+        case .input:
+            let inputs = driver.readInput()
+            waker.inputDrained()
+            for input in inputs where handle(input) { return .quit }
+        case .opened(.success(let library)): return start(library)
+        case .opened(.failure(let error)): return .failed(error)
+        case .changed, .frame: break
+        case .resized: driver.followTerminalSize()
+        case .signal(SIGINT): if handle(.key(.control("c"))) { return .quit }
+        case .signal(let number):
+            logger.info("stopping on signal \(number)")
+            return .signal(number)
+        }
+        return nil
+    }
+
+    /// The library is open: follow its session and previews, and start it.
+    private func start(_ library: OpenedLibrary) -> Ending? {
+        guard let continuation else { return .quit }
+        session = library.session
+        screen.context.libraryName = library.name
+        tasks.append(Task { for await _ in library.session.changes { continuation.yield(.changed) } })
+        if let loader = library.previews {
+            screen.context.previews = loader.store
+            let feed = PreviewFeed(loader: loader)
+            previews = feed
+            tasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
+        }
+        do {
+            try library.session.start()
+            return nil
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// Asks for a frame event when the next frame is due.
+    private func scheduleFrame(at due: ContinuousClock.Instant) {
+        Task { [weak self] in
+            try? await Task.sleep(until: due)
+            self?.continuation?.yield(.frame)
+        }
     }
 
     /// Applies one input; returns whether the app should quit.
@@ -135,11 +149,14 @@ public final class TerminalApp {
             if case .key(let key) = input, controller.isQuitKey(key) { return true }
             return false
         }
-        let layout = shownLayout ?? nextLayout(session.state)
+        // A click points at what is on screen; a key acts on the layout its mode has now, which a key
+        // handled just before (Tab) may have changed since the last frame.
+        let layout = if case .mouse = input, let shownLayout { shownLayout } else { nextLayout(session.state) }
         let outcome = controller.handle(input, state: session.state, layout: layout)
         for event in outcome.events { session.send(event) }
         if outcome.suspend {
             driver.suspend()
+            tellPageSize()
             drawFrame()
         }
         return outcome.quit

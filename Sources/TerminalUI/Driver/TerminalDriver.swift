@@ -59,8 +59,10 @@ public final class TerminalDriver {
         let shown = TerminalText.sanitized(term)
         switch cnc_terminal_addresses_cursor(term) {
         case 1: return
-        case 0:
+        case 0, -2:
             throw TerminalError(description: "TERM=\(shown) cannot move the cursor, and the browser needs a full screen; run it in a terminal such as xterm, or set TERM=xterm-256color")
+        case -3:
+            throw TerminalError(description: "this system has no terminfo database, so photopick cannot tell how to draw on TERM=\(shown); install ncurses-base (Debian) or ncurses-terminfo")
         default:
             throw TerminalError(description: "TERM=\(shown) is not a terminal type this system knows; set TERM to one it knows, such as xterm-256color, or install its terminfo (ncurses-term)")
         }

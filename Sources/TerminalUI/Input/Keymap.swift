@@ -35,17 +35,20 @@ public struct Keymap: Sendable, Equatable {
         }
     }
 
-    /// Why a rebinding is refused.
-    public enum Conflict: Error, Equatable {
-        /// The key already does something else in that context.
-        case taken(Key, by: Action)
+    /// Why a rebinding is refused: the key already does something else in that context. A struct, so
+    /// that a later kind of refusal breaks no caller.
+    public struct Conflict: Error, Equatable {
+        /// The key asked for.
+        public let key: Key
+        /// The action that holds it.
+        public let holder: Action
     }
 
     /// Binds `keys` to `action` in place of its current keys. A key that another action of the same
     /// context keeps is a conflict; keys the other action loses by an earlier rebinding are free.
     public mutating func rebind(_ action: Action, to keys: [Key]) throws(Conflict) {
         for key in keys {
-            if let holder = lookup[action.context]?[key], holder != action { throw .taken(key, by: holder) }
+            if let holder = lookup[action.context]?[key], holder != action { throw Conflict(key: key, holder: holder) }
         }
         for key in bindings[action, default: []] { lookup[action.context]?[key] = nil }
         bindings[action] = keys

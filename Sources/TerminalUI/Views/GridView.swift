@@ -1,5 +1,4 @@
 import PhotoBrowser
-import PhotoPickKit
 
 extension Screen {
     /// The contact sheet: a tile per photo with its thumbnail, mark and name, and tag chips. The

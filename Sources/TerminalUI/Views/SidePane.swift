@@ -1,5 +1,4 @@
 import PhotoBrowser
-import PhotoPickKit
 
 extension Screen {
     /// The side pane: the current photo's name, its preview, and its metadata rows.

@@ -31,6 +31,28 @@ import Testing
         #expect(state.unsentTagDeltas == 4)
     }
 
+    @Test func aTagCreatedForPhotosGoesOnThemOnceTheServerMadeIt() {
+        var state = Sample.state(photos)
+        let effects = state.apply(.tagCreationRequested(name: " Kyoto ", color: nil, applyTo: [1, 3]))
+        #expect(effects.contains { if case .createTag(let name, _) = $0 { name == "Kyoto" } else { false } })
+        #expect(recorded(effects).isEmpty, "nothing is tagged before the tag exists")
+        // Another tag saved meanwhile (a rename) does not take the pending photos.
+        #expect(recorded(state.apply(.tagSaved(PhotoPickKit.Tag(id: 1, name: "kyoto", color: nil)))).isEmpty)
+        let added = recorded(state.apply(.tagSaved(PhotoPickKit.Tag(id: 9, name: "KYOTO", color: nil))))
+        #expect(added.map(\.photoID) == [1, 3] && added.allSatisfy { $0.tagID == 9 && $0.change == .add })
+        #expect(state.messages.current?.text == "Created the tag “KYOTO”. Tagged 2 photos “KYOTO”.")
+        // Undo takes it off again, and a second save of the tag applies nothing more.
+        #expect(recorded(state.apply(.undoRequested)).map(\.change) == [.remove, .remove])
+        #expect(recorded(state.apply(.tagSaved(PhotoPickKit.Tag(id: 9, name: "KYOTO", color: "#123456")))).isEmpty)
+    }
+
+    @Test func aFailedCreationForgetsThePhotosItWasFor() {
+        var state = Sample.state(photos)
+        _ = state.apply(.tagCreationRequested(name: "Kyoto", color: nil, applyTo: [2]))
+        _ = state.apply(.tagOperationFailed("Could not create the tag: the server did not answer."))
+        #expect(recorded(state.apply(.tagSaved(PhotoPickKit.Tag(id: 9, name: "Kyoto", color: nil)))).isEmpty)
+    }
+
     @Test func withoutASelectionTheCurrentPhotoIsTagged() {
         var state = Sample.state(photos)
         _ = state.apply(.cursorMoved(.down))

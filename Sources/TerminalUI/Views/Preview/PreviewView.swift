@@ -1,5 +1,4 @@
 import PhotoBrowser
-import PhotoPickKit
 
 extension Screen {
     /// Draws a photo's preview in `area`: the image once decoded, until then an outline at the photo's
