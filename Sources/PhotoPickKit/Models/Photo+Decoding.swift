@@ -65,10 +65,13 @@ struct LenientMembers {
     /// An optional field: null and absent are nil; a value of another shape is kept raw.
     mutating func lenient<Value: Decodable>(_ key: String, as type: Value.Type = Value.self) throws -> Value? {
         let codingKey = AnyCodingKey(key)
-        guard container.contains(codingKey), try !container.decodeNil(forKey: codingKey) else { return nil }
-        if let value = try? container.decode(Value.self, forKey: codingKey) { return value }
-        extra[key] = try container.decode(JSONValue.self, forKey: codingKey)
-        return nil
+        do {
+            // One look-up in the usual case; only a value of another shape pays for a second.
+            return try container.decodeIfPresent(Value.self, forKey: codingKey)
+        } catch {
+            extra[key] = try container.decode(JSONValue.self, forKey: codingKey)
+            return nil
+        }
     }
 
     /// Keeps a field raw after all, when its value passed the type but not a later check; returns nil.
