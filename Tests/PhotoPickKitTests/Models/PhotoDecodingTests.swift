@@ -28,25 +28,20 @@ struct PhotoDecodingTests {
         #expect(photo.extra["lens"] == .integer(35))
     }
 
-    @Test func aMissingDocumentedFieldNamesItsPath() throws {
-        let json = #"{"data": [{"id": 1, "filename": "a.jpg", "takenAt": null, "tagIds": []}], "pagination": {"nextCursor": null, "hasMore": false}}"#
+    @Test(arguments: [
+        // Missing.
+        (#"[{"id": 1, "filename": "a.jpg", "takenAt": null, "tagIds": []}]"#, "data[0].bytes"),
+        // Mistyped, in the second photo.
+        (#"[{"id": 1, "filename": "a.jpg", "bytes": 10, "takenAt": null, "tagIds": []}, {"id": 2, "filename": 3, "bytes": 1, "takenAt": null, "tagIds": []}]"#, "data[1].filename"),
+    ])
+    func aMissingOrMistypedDocumentedFieldNamesItsPath(photos: String, path: String) {
+        let json = #"{"data": "# + photos + #", "pagination": {"nextCursor": null, "hasMore": false}}"#
         let raw = RawResponse(status: 200, headers: [:], body: .init(string: json), url: URL(string: "http://x/photos")!)
         #expect {
             try raw.decodeJSON(Page<Photo>.self)
         } throws: { error in
             guard case .decoding(let failure) = error as? APIError else { return false }
-            return failure.path == "data[0].bytes"
-        }
-    }
-
-    @Test func aMistypedDocumentedFieldNamesItsPath() {
-        let json = #"{"data": [{"id": 1, "filename": "a.jpg", "bytes": 10, "takenAt": null, "tagIds": []}, {"id": 2, "filename": 3, "bytes": 1, "takenAt": null, "tagIds": []}], "pagination": {"nextCursor": null, "hasMore": false}}"#
-        let raw = RawResponse(status: 200, headers: [:], body: .init(string: json), url: URL(string: "http://x/photos")!)
-        #expect {
-            try raw.decodeJSON(Page<Photo>.self)
-        } throws: { error in
-            guard case .decoding(let failure) = error as? APIError else { return false }
-            return failure.path == "data[1].filename"
+            return failure.path == path
         }
     }
 
