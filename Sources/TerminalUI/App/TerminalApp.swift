@@ -154,6 +154,8 @@ public final class TerminalApp {
         let layout = if case .mouse = input, let shownLayout { shownLayout } else { nextLayout(session.state) }
         let outcome = controller.handle(input, state: session.state, layout: layout)
         for event in outcome.events { session.send(event) }
+        // The next key of the same batch may page through what this one changed (Tab, then Ctrl-D).
+        tellPageSize()
         if outcome.suspend {
             driver.suspend()
             tellPageSize()
