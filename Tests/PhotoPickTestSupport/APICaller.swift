@@ -6,12 +6,18 @@ import PhotoPickServer
 
 /// A response, fully read.
 public struct HTTPResult: Sendable {
+    /// The HTTP status.
     public let status: Int
+    /// The response headers.
     public let headers: HTTPHeaders
+    /// The whole body.
     public let body: [UInt8]
 
+    /// The first value of a header, if sent.
     public func header(_ name: String) -> String? { headers.first(name: name) }
+    /// The body as JSON; null when it is not JSON.
     public var json: JSON { (try? JSONDecoder().decode(JSON.self, from: Data(body))) ?? .null }
+    /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
     /// The error envelope's code, when this is one.
     public var errorCode: String? { json["error"]["code"].string }
@@ -19,9 +25,12 @@ public struct HTTPResult: Sendable {
 
 /// Plain HTTP calls against a test server, with its key; redirects are not followed.
 public struct APICaller: Sendable {
+    /// The server called.
     public let server: PhotoPickServer
+    /// The API key sent, if any.
     public var key: String?
 
+    /// Calls `server` with `key`, by default the server's demo key.
     public init(server: PhotoPickServer, key: String? = nil) {
         self.server = server
         self.key = key ?? server.demoKey
@@ -34,6 +43,7 @@ public struct APICaller: Sendable {
         return caller
     }
 
+    /// `GET path`, with extra headers.
     public func get(_ path: String, headers: [(String, String)] = []) async throws -> HTTPResult {
         try await send(.GET, path, headers: headers)
     }

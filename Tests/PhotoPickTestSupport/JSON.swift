@@ -7,6 +7,7 @@ public enum JSON: Decodable, Equatable, Sendable {
     case array([JSON])
     case object([String: JSON])
 
+    /// Reads any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -24,20 +25,27 @@ public enum JSON: Decodable, Equatable, Sendable {
         }
     }
 
+    /// An object's member; null when missing or not an object.
     public subscript(key: String) -> JSON {
         if case .object(let object) = self { return object[key] ?? .null }
         return .null
     }
 
+    /// An array's element; null when out of range or not an array.
     public subscript(index: Int) -> JSON {
         if case .array(let array) = self, array.indices.contains(index) { return array[index] }
         return .null
     }
 
+    /// The string, if this is one.
     public var string: String? { if case .string(let value) = self { value } else { nil } }
+    /// The number as a whole integer, if it is one.
     public var int: Int? { if case .number(let value) = self { Int(exactly: value) } else { nil } }
+    /// The boolean, if this is one.
     public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    /// The elements; empty when this is not an array.
     public var array: [JSON] { if case .array(let value) = self { value } else { [] } }
+    /// Whether this is null (or missing).
     public var isNull: Bool { self == .null }
     /// Whether an object has the key at all, even with a null value.
     public func has(_ key: String) -> Bool {

@@ -8,9 +8,12 @@ import PhotoPickServer
 public final class LineLog: Sendable {
     private let storage = NIOLockedValueBox<[String]>([])
 
+    /// An empty log.
     public init() {}
 
+    /// Every line so far, oldest first.
     public var lines: [String] { storage.withLockedValue { $0 } }
+    /// Adds a line.
     public func append(_ line: String) { storage.withLockedValue { $0.append(line) } }
 
     /// Server request-log lines (`GET /api/v1/photos 200 3ms`) that start with `prefix`.
@@ -20,18 +23,23 @@ public final class LineLog: Sendable {
 /// A swift-log handler that appends every message, with its metadata, to a `LineLog`.
 public struct CapturingLogHandler: LogHandler {
     let log: LineLog
+    /// The handler's metadata, as swift-log requires.
     public var metadata: Logger.Metadata = [:]
+    /// Everything is captured, down to trace.
     public var logLevel: Logger.Level = .trace
 
+    /// A handler that writes into `log`.
     public init(log: LineLog) {
         self.log = log
     }
 
+    /// One metadata value, as swift-log requires.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Appends the level, message and metadata as one line.
     public func log(event: LogEvent) {
         log.append("\(event.level) \(event.message) \(event.metadata ?? [:])")
     }
