@@ -54,8 +54,7 @@ struct ConfigFile {
         } catch let error as TOMLParseError {
             let line = error.source.begin.line
             let key = index.key(onLine: line)
-            let written = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-            let mayQuoteSecret = key?.last == "api_key" || (written.indices.contains(line - 1) && String(written[line - 1]).contains("api_key"))
+            let mayQuoteSecret = key?.last == "api_key" || index.text(ofLine: line).contains("api_key")
             throw SyntaxError(line: line, key: key.map(KeyLineIndex.dotted), reason: Self.reason(error.description), mayQuoteSecret: mayQuoteSecret)
         } catch {
             throw SyntaxError(line: 1, key: nil, reason: "\(error)", mayQuoteSecret: true)

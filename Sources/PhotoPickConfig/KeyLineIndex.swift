@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickKit
 
 /// Where each key of a TOML text is written. TOMLKit reports lines only for syntax errors, and a
 /// setting photopick refuses must name its line too, so this reads the keys' lines off the text.
@@ -6,19 +7,21 @@ import Foundation
 struct KeyLineIndex {
     private var lines: [[String]: Int] = [:]
     private var keysByLine: [Int: [String]] = [:]
+    /// The text of each line, first line first.
+    private let written: [Substring]
 
     init(_ text: String) {
         var table: [String] = []
         var openString: Substring?
         // "\r\n" is one Character in Swift, so a file written on Windows is split on its scalars.
-        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { Substring(String($0)) }
-        for (offset, raw) in lines.enumerated() {
+        written = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { Substring(String($0)) }
+        for (offset, raw) in written.enumerated() {
             let number = offset + 1
             if let delimiter = openString {
                 if raw.components(separatedBy: delimiter).count % 2 == 0 { openString = nil }
                 continue
             }
-            var scanner = Scanner(Substring(raw))
+            var scanner = Scanner(raw)
             scanner.skipSpaces()
             if scanner.take("[") {
                 // A header is `[a.b]` or `[[a.b]]` and nothing after but a comment; a line of an array is not.
@@ -54,11 +57,14 @@ struct KeyLineIndex {
     /// The key written on a line, if any.
     func key(onLine line: Int) -> [String]? { keysByLine[line] }
 
+    /// The text of a 1-based line; empty past the end.
+    func text(ofLine line: Int) -> Substring { written.indices.contains(line - 1) ? written[line - 1] : "" }
+
     /// A key path as a person writes it, quoting the parts that are not bare keys: `keys."select all"`.
     static func dotted(_ path: [String]) -> String {
         path.map { part in
-            if !part.isEmpty && part.unicodeScalars.allSatisfy(Scanner.isBare) { return part }
-            return "\"" + part.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            // A TOML basic string escapes like a JSON one.
+            !part.isEmpty && part.unicodeScalars.allSatisfy(Scanner.isBare) ? part : JSONValue.string(part).description
         }.joined(separator: ".")
     }
 

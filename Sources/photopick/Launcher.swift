@@ -21,8 +21,14 @@ struct ExitStatus {
 @MainActor
 struct Launcher {
     let options: BrowseCommand
-    let environment = ProcessInfo.processInfo.environment
-    let paths = Paths()
+    let environment: [String: String]
+    let paths: Paths
+
+    init(options: BrowseCommand, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.options = options
+        self.environment = environment
+        paths = Paths(environment: environment)
+    }
 
     func run() async -> ExitStatus {
         let configURL = options.config.map { URL(fileURLWithPath: $0) } ?? paths.configFile
