@@ -33,7 +33,7 @@ struct LayoutMemo {
     private var last: (inputs: Inputs, layout: ScreenLayout)?
 
     mutating func layout(width: Int, height: Int, state: BrowserState, mode: UIState.Mode, screen: Screen) -> ScreenLayout {
-        let inputs = Inputs(width: width, height: height, showsStrip: !state.downloads.items.isEmpty, mode: mode)
+        let inputs = Inputs(width: width, height: height, showsStrip: Screen.showsStrip(state), mode: mode)
         if let last, last.inputs == inputs { return last.layout }
         let layout = screen.layout(width: width, height: height, state: state, mode: mode)
         last = (inputs, layout)

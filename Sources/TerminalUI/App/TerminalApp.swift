@@ -182,16 +182,14 @@ public final class TerminalApp {
     /// Draws one frame and hands the loader the previews it wants.
     private func drawFrame() {
         clock.frameDrawn()
-        var canvas = Canvas(width: driver.width, height: driver.height)
         guard let session else {
+            var canvas = Canvas(width: driver.width, height: driver.height)
             screen.renderOpening(openingMessage, into: &canvas)
             return driver.present(canvas)
         }
-        let state = session.state, ui = controller.ui
-        let layout = nextLayout(state)
-        screen.render(state, ui, layout: layout, into: &canvas)
-        driver.present(canvas)
-        shownLayout = layout
-        previews?.want(screen.previewWants(state, ui, layout: layout))
+        let frame = screen.frame(session.state, controller.ui, layout: nextLayout(session.state))
+        driver.present(frame.canvas)
+        shownLayout = frame.layout
+        previews?.want(frame.wants)
     }
 }

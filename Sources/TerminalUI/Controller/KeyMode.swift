@@ -17,9 +17,6 @@ struct InputContext {
 
     /// The browsing action a key is bound to.
     func action(_ key: Key) -> Action? { keymap.action(for: key, in: .browse) }
-
-    /// Ctrl-C, or a key bound to quit.
-    func isQuit(_ key: Key) -> Bool { key == .control("c") || action(key) == .quit }
 }
 
 /// One mode of the controller: browsing, a prompt, a picker, a panel. Each takes the keys while it is

@@ -5,11 +5,7 @@ import PhotoBrowser
 enum PickerMode: KeyMode {
     static func handle(_ key: Key, _ context: inout InputContext) {
         guard case .picker(var picker) = context.ui.overlay else { return }
-        let entries = picker.entries(in: context.state)
-        // Entries may have gone (a tag deleted, the query narrowed) since the cursor last moved.
-        picker.cursor = min(picker.cursor, max(0, entries.count - 1))
-        let entry = entries.indices.contains(picker.cursor) ? entries[picker.cursor] : nil
-        if moveCursor(key, &picker, entries: entries.count, context) { return context.ui.overlay = .picker(picker) }
+        guard let entry = moveCursor(key, &picker, context) else { return context.ui.overlay = .picker(picker) }
         switch key {
         case .escape: return context.ui.overlay = nil
         case .enter, .character(" ") where picker.kind == .tagFilter:
@@ -27,18 +23,25 @@ enum PickerMode: KeyMode {
         context.ui.overlay = .picker(picker)
     }
 
-    /// Moves a picker's cursor for the arrow keys, Tab and Ctrl-N/P, and in pickers without a query for
-    /// the movement keys too; returns whether the key moved it.
-    static func moveCursor(_ key: Key, _ picker: inout UIState.Picker, entries: Int, _ context: InputContext) -> Bool {
+    /// Keeps a picker's cursor on its entries, which may have gone (a tag deleted, the query narrowed)
+    /// since it last moved, and moves it for the arrow keys, Tab and Ctrl-N/P, and in pickers without a
+    /// query for the movement keys too. Returns nil when the key moved it, else the entry under the
+    /// cursor (`.some(nil)` when there is none).
+    static func moveCursor(_ key: Key, _ picker: inout UIState.Picker, _ context: InputContext) -> PickerEntry?? {
+        let entries = picker.entries(in: context.state)
+        let last = max(0, entries.count - 1)
         let browsing = picker.takesQuery ? nil : context.action(key)
+        let step: Int
         switch key {
-        case .down, .control("n"), .tab: picker.cursor = min(max(0, entries - 1), picker.cursor + 1)
-        case .up, .control("p"), .backTab: picker.cursor = max(0, picker.cursor - 1)
-        case _ where browsing == .down: picker.cursor = min(max(0, entries - 1), picker.cursor + 1)
-        case _ where browsing == .up: picker.cursor = max(0, picker.cursor - 1)
-        default: return false
+        case .down, .control("n"), .tab: step = 1
+        case .up, .control("p"), .backTab: step = -1
+        case _ where browsing == .down: step = 1
+        case _ where browsing == .up: step = -1
+        default: step = 0
         }
-        return true
+        picker.cursor = min(max(0, min(picker.cursor, last) + step), last)
+        guard step == 0 else { return nil }
+        return .some(entries.indices.contains(picker.cursor) ? entries[picker.cursor] : nil)
     }
 
     /// `a` switches the tag filter between any and all of the chosen tags; `x` clears it.

@@ -6,11 +6,9 @@ import PhotoBrowser
 enum TagManagerMode: KeyMode {
     static func handle(_ key: Key, _ context: inout InputContext) {
         guard case .picker(var picker) = context.ui.overlay else { return }
-        let entries = picker.entries(in: context.state)
-        picker.cursor = min(picker.cursor, max(0, entries.count - 1))
-        if PickerMode.moveCursor(key, &picker, entries: entries.count, context) { return context.ui.overlay = .picker(picker) }
+        guard let entry = PickerMode.moveCursor(key, &picker, context) else { return context.ui.overlay = .picker(picker) }
         if key == .escape || context.action(key) == .quit { return context.ui.overlay = nil }
-        let tag: Int? = if case .tag(let id)? = entries.indices.contains(picker.cursor) ? entries[picker.cursor].choice : nil { id } else { nil }
+        let tag: Int? = if case .tag(let id)? = entry?.choice { id } else { nil }
         let tags = context.state.tags
         switch (key, tag) {
         case (.character("n"), _): context.ui.overlay = .prompt(UIState.Prompt(.newTag))

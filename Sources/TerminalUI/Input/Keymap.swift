@@ -72,8 +72,13 @@ public struct Keymap: Sendable, Equatable {
         bindings[action, default: []].map(\.label).joined(separator: ", ")
     }
 
+    /// The first key of an action as hints show it, or nil when it has none.
+    func label(_ action: Action) -> String? {
+        bindings[action]?.first?.label
+    }
+
     /// The first key of an action, for hints: `?`, or `—` when it has none.
     func hint(_ action: Action) -> String {
-        bindings[action]?.first?.label ?? "—"
+        label(action) ?? "—"
     }
 }

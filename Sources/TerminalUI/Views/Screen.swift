@@ -14,8 +14,11 @@ public struct Screen: Sendable {
 
     /// The layout for a canvas size, state and mode.
     public func layout(width: Int, height: Int, state: BrowserState, mode: UIState.Mode = .list) -> ScreenLayout {
-        ScreenLayout(width: width, height: height, showsStrip: !state.downloads.items.isEmpty, mode: mode)
+        ScreenLayout(width: width, height: height, showsStrip: Self.showsStrip(state), mode: mode)
     }
+
+    /// Whether the queue strip shows: the one fact of the state the layout depends on.
+    static func showsStrip(_ state: BrowserState) -> Bool { !state.downloads.items.isEmpty }
 
     /// Draws everything at the canvas's size and returns where it went: for tests and benchmarks.
     @discardableResult
@@ -28,8 +31,12 @@ public struct Screen: Sendable {
     /// One whole frame: the layout computed once, the views drawn into a new canvas, and the previews
     /// the frame shows or will show next.
     public func frame(_ state: BrowserState, _ ui: UIState, width: Int, height: Int) -> Frame {
-        let layout = layout(width: width, height: height, state: state, mode: ui.mode)
-        var canvas = Canvas(width: width, height: height)
+        frame(state, ui, layout: layout(width: width, height: height, state: state, mode: ui.mode))
+    }
+
+    /// One whole frame for a layout already computed.
+    func frame(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout) -> Frame {
+        var canvas = Canvas(width: layout.bounds.width, height: layout.bounds.height)
         render(state, ui, layout: layout, into: &canvas)
         return Frame(layout: layout, canvas: canvas, wants: previewWants(state, ui, layout: layout))
     }

@@ -12,6 +12,8 @@ public struct ScreenLayout: Sendable, Equatable {
     }
 
     let tooSmall: Bool
+    /// The whole screen.
+    let bounds: Rect
     let header: Rect
     let status: Rect
     /// The queue strip, when downloads exist.
@@ -83,7 +85,7 @@ public struct ScreenLayout: Sendable, Equatable {
     }
 
     init(width: Int, height: Int, showsStrip: Bool, mode: UIState.Mode = .list) {
-        let bounds = Rect(x: 0, y: 0, width: width, height: height)
+        bounds = Rect(x: 0, y: 0, width: width, height: height)
         tooSmall = width < Self.minimumWidth || height < Self.minimumHeight
         let (header, rest) = bounds.splitTop(1)
         let (status, above) = rest.splitBottom(1)

@@ -55,10 +55,10 @@ extension Screen {
     static func text(of message: StatusMessage, keys: Keymap) -> String {
         let text = TerminalText.sanitized(message.text)
         let remedy: String? = switch message.remedy {
-        case .resumeLoading?: keys.bindings[.reload]?.first.map { "Press \($0.label) to resume loading." }
-        case .pickTag?: keys.bindings[.tagPicker]?.first.map { "Press \($0.label) to pick a tag or create one." }
-        case .retryDownload?: keys.bindings[.queueRetry]?.first.map { retry in
-            "Press \(retry.label) in the queue" + (keys.bindings[.queuePanel]?.first.map { " (\($0.label))" } ?? "") + " to retry."
+        case .resumeLoading?: keys.label(.reload).map { "Press \($0) to resume loading." }
+        case .pickTag?: keys.label(.tagPicker).map { "Press \($0) to pick a tag or create one." }
+        case .retryDownload?: keys.label(.queueRetry).map { retry in
+            "Press \(retry) in the queue" + (keys.label(.queuePanel).map { " (\($0))" } ?? "") + " to retry."
         }
         case nil: nil
         }
