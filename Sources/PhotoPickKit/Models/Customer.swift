@@ -15,6 +15,6 @@ public struct Customer: Sendable, Hashable, Decodable {
         id = try members.lenient("id")
         name = try members.lenient("name")
         tariff = try members.lenient("tariff")
-        extra = try members.rest(besides: ["id", "name", "tariff"])
+        extra = try members.rest()
     }
 }
