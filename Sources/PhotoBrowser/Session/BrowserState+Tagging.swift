@@ -194,8 +194,8 @@ extension BrowserState {
         }
         if let reason = account.disabledReason(.tagging) { return post(.warning, "Created the tag “\(tag.name)”. \(reason)") }
         let changing = photoIDs.compactMap(library.index(ofID:)).filter { !library[$0].tagIDs.contains(tag.id) }
-        let edit = TagEdit(tagID: tag.id, change: .add, photoIDs: changing.map { library[$0].id })
         guard !changing.isEmpty else { return post(.info, "Created the tag “\(tag.name)”.") }
+        let edit = TagEdit(tagID: tag.id, change: .add, photoIDs: changing.map { library[$0].id })
         remember(edit)
         return record(edit, at: changing) + post(.info, "Created the tag “\(tag.name)”. " + describe(edit, tagName: tag.name))
     }
