@@ -25,7 +25,6 @@ struct DecodeBenchmark: AsyncParsableCommand {
     func validate() throws {
         guard photos >= API.maximumPageSize else { throw ValidationError("--photos must be at least \(API.maximumPageSize): one full page") }
         guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1") }
-        guard options.rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
     }
 
     func run() async throws {

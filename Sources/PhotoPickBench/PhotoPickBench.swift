@@ -22,6 +22,10 @@ struct BenchOptions: ParsableArguments {
 
     @Option(help: "Runs of each contender; the median counts.")
     var rounds = 3
+
+    func validate() throws {
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1: the median of no runs is no figure") }
+    }
 }
 
 /// A private scratch directory, removed by the caller.
