@@ -32,6 +32,12 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
+        // libchafa: symbols and sixel for previews. Its .pc requires glib-2.0 (Debian's libglib2.0-dev).
+        .systemLibrary(
+            name: "CChafa",
+            pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]
+        ),
         // libjpeg behind a C boundary, so its longjmp-based errors never cross into Swift.
         .target(
             name: "CJPEG",
@@ -70,6 +76,7 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: [
+                "CChafa",
                 "CNcursesw",
                 "PhotoBrowser",
                 "PhotoPickKit",

@@ -12,6 +12,7 @@
 #include <ncurses.h>
 #include <term.h>
 #include <sys/ioctl.h>
+#include <string.h>
 
 // Glibc's Swift module hides wcwidth.
 extern int wcwidth(wchar_t c);
@@ -47,6 +48,17 @@ static inline int cnc_terminal_size(int fd, int *row_count, int *column_count) {
     return 0;
 }
 
+/// The window's size in pixels from the kernel, when the terminal fills it in (0 otherwise).
+static inline int cnc_terminal_pixels(int fd, int *width, int *height, int *row_count, int *column_count) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *width = size.ws_xpixel;
+    *height = size.ws_ypixel;
+    *row_count = size.ws_row;
+    *column_count = size.ws_col;
+    return 0;
+}
+
 /// Whether a terminal type's terminfo entry can move the cursor: 1 yes, 0 no (as `dumb`), -1 when the
 /// system has no entry for it or it is too generic, -2 for a hardcopy terminal, -3 with no terminfo
 /// database at all. Reads the entry without starting curses or writing anything: with a status pointer
@@ -66,5 +78,40 @@ static inline int cnc_terminal_addresses_cursor(const char *term) {
     del_curterm(cur_term);
     set_curterm(previous);
     return addresses;
+}
+/// Whether the current terminal's setaf takes palette indices up to 255 as such (xterm-direct256 does,
+/// xterm-direct sends everything from 8 up as RGB): 1 yes, 0 no.
+static inline int cnc_setaf_takes_palette(void) {
+    const char *setaf = tigetstr("setaf");
+    if (setaf == NULL || setaf == (const char *)-1) return 1;
+    return strstr(setaf, "38;5") != NULL;
+}
+
+/// Whether terminal type `term` is known to this system's terminfo, without starting curses.
+static inline int cnc_terminal_known(const char *term) {
+    int status = 0;
+    TERMINAL *previous = cur_term;
+    int known = setupterm((char *)term, -1, &status) == OK;
+    if (cur_term != previous) {
+        del_curterm(cur_term);
+        set_curterm(previous);
+    }
+    return known;
+}
+
+/// The colours terminal type `term` declares (0 when unknown), and whether it has the RGB or Tc flag.
+static inline int cnc_terminal_colors(const char *term, int *rgb) {
+    int status = 0;
+    TERMINAL *previous = cur_term;
+    if (setupterm((char *)term, -1, &status) != OK) {
+        if (cur_term != previous) { del_curterm(cur_term); set_curterm(previous); }
+        *rgb = 0;
+        return 0;
+    }
+    int colors = tigetnum("colors");
+    *rgb = tigetflag("RGB") == 1 || tigetflag("Tc") == 1;
+    del_curterm(cur_term);
+    set_curterm(previous);
+    return colors < 0 ? 0 : colors;
 }
 #endif

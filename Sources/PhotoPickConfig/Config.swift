@@ -20,6 +20,8 @@ public struct Config: Sendable, Equatable {
     public var concurrency: Int?
     /// `theme`: the colours.
     public var theme: Theme.Name?
+    /// `graphics`: how previews are drawn; nil is `auto`.
+    public var graphics: GraphicsMode?
     /// The bound of the preview cache on disk, in MB; 0 keeps no previews on disk.
     public var previewCacheMegabytes: Int?
     /// The standard keys with the file's `[keys]` rebindings.
@@ -96,11 +98,17 @@ public struct Config: Sendable, Equatable {
                     throw fail("unknown theme \"\(value)\"; use one of \(Theme.Name.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 theme = name
+            case ["graphics"]:
+                let value = try string()
+                guard let mode = GraphicsMode(rawValue: value) else {
+                    throw fail("unknown graphics mode \"\(value)\"; use one of \(GraphicsMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                graphics = mode
             case ["keys"] where entry.value == .emptyTable: break  // `[keys]` with nothing under it yet
             case let path where path.count == 2 && path[0] == "keys":
                 rebindings.append(try KeyRebinding(entry, file: file))
             default:
-                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, preview_cache_mb and [keys]")
+                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb and [keys]")
             }
         }
         try apply(rebindings, file: file)

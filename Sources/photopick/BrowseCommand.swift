@@ -2,6 +2,12 @@ import ArgumentParser
 import Foundation
 import PhotoBrowser
 import PhotoPickConfig
+import TerminalUI
+
+/// The levels `--log-level` takes.
+enum LogLevelName: String {
+    case error, warning, info, debug
+}
 
 /// The default command: the terminal browser, on your library with a key, or on the demo library
 /// served in-process without one.
@@ -31,6 +37,12 @@ struct BrowseCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-color"), help: "Monochrome, as with NO_COLOR.")
     var noColor = false
 
+    @Option(help: ArgumentHelp("How previews are drawn: auto, kitty, sixel, iterm or symbols (default: PHOTOPICK_GRAPHICS, the config, else auto).", valueName: "mode"))
+    var graphics: String?
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("What the log keeps: error, warning, info or debug (debug adds a line per image placed).", valueName: "level"))
+    var logLevel: String?
+
     func validate() throws {
         let range = DownloadQueue.concurrencyRange
         if let concurrency, !range.contains(concurrency) {
@@ -38,6 +50,12 @@ struct BrowseCommand: AsyncParsableCommand {
         }
         if let apiURL, Config.httpURL(apiURL) == nil {
             throw ValidationError("--api-url \(apiURL) is not an http(s) URL; write it like https://api.photopick.cz/api/v1.")
+        }
+        if let graphics, GraphicsMode(rawValue: graphics) == nil {
+            throw ValidationError("--graphics \(graphics) is not a mode; use one of \(GraphicsMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        if let logLevel, LogLevelName(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level \(logLevel) is not a level; use error, warning, info or debug.")
         }
         if let downloadDirectory, downloadDirectory.isEmpty {
             throw ValidationError("--download-dir is empty; give a folder.")

@@ -40,16 +40,27 @@ struct Launcher {
         } catch {
             return .usage("\(error)")
         }
+        let requested: GraphicsMode
+        switch Self.graphicsMode(option: options.graphics, environment: environment, config: config) {
+        case .success(let mode): requested = mode
+        case .failure(let message): return .usage(message.description)
+        }
         let logger = makeLogger()
         let colors = !options.noColor && (environment["NO_COLOR"] ?? "").isEmpty
         let driver = TerminalDriver()
         do {
-            try driver.start(colors: colors)
+            try driver.start(colors: colors, graphics: requested)
         } catch {
             return .usage(error.description)
         }
+        let graphics = driver.graphics
+        if let findings = driver.findings {
+            logger.info("graphics: \(graphics.mode.rawValue) (\(graphics.reason)), colours \(graphics.depth), cell \(graphics.cell?.description ?? "unknown"), probe \(findings.elapsed.formatted(.units(allowed: [.milliseconds])))")
+        }
+        driver.logger = logger
         let context = ViewContext(
-            theme: Theme(name: config.theme ?? .dark, depth: driver.depth), keymap: config.keymap, demo: source.isDemo
+            theme: Theme(name: config.theme ?? .dark, depth: driver.depth), keymap: config.keymap, demo: source.isDemo,
+            graphics: graphics
         )
         let app = TerminalApp(driver: driver, screen: Screen(context: context), controller: Controller(keymap: config.keymap), logger: logger)
         let resources = Resources()
@@ -59,7 +70,7 @@ struct Launcher {
         case .api(let url, _): opening = "Connecting to \(url.host ?? url.absoluteString)…"
         }
         let ending = await app.run(opening: opening) {
-            try await open(source, config: config, logger: logger, resources: resources)
+            try await open(source, config: config, graphics: graphics, logger: logger, resources: resources)
         }
         // The terminal first: nothing after this needs it, and a hang in what follows must not leave it raw.
         driver.stop()
@@ -74,7 +85,7 @@ struct Launcher {
     }
 
     /// Opens the library and makes the session; throws what should end the program.
-    private func open(_ source: LibrarySource, config: Config, logger: Logger, resources: Resources) async throws -> OpenedLibrary {
+    private func open(_ source: LibrarySource, config: Config, graphics: Graphics, logger: Logger, resources: Resources) async throws -> OpenedLibrary {
         let client: APIClient
         let library: String
         var name: String?
@@ -127,19 +138,41 @@ struct Launcher {
             logger.warning("no preview cache: \(error)")
             disk = nil
         }
-        let previews = PreviewLoader(client: client, disk: disk)
+        let previews = PreviewLoader(client: client, disk: disk, render: graphics.renderer)
         resources.previews = previews
         return OpenedLibrary(session: session, name: name, previews: previews)
     }
 
+    /// The graphics mode: `--graphics`, else PHOTOPICK_GRAPHICS, else the config, else auto.
+    nonisolated static func graphicsMode(option: String?, environment: [String: String], config: Config) -> Result<GraphicsMode, UsageLine> {
+        if let option, let mode = GraphicsMode(rawValue: option) { return .success(mode) }
+        if let value = environment["PHOTOPICK_GRAPHICS"], !value.isEmpty {
+            guard let mode = GraphicsMode(rawValue: value) else {
+                let shown = TerminalText.sanitized(value)
+                return .failure(UsageLine(description: "PHOTOPICK_GRAPHICS=\(shown) is not a graphics mode; use one of \(GraphicsMode.allCases.map(\.rawValue).joined(separator: ", "))"))
+            }
+            return .success(mode)
+        }
+        return .success(config.graphics ?? .auto)
+    }
+
     private func makeLogger() -> Logger {
         let directory = paths.stateDirectory
+        let level: Logger.Level = switch options.logLevel.flatMap(LogLevelName.init) {
+        case .error?: .error
+        case .warning?: .warning
+        case .debug?: .debug
+        case .info?, nil: .info
+        }
         // Every logger in the process, the embedded server's and the libraries' included, writes to the
         // file or nowhere: a line on stderr would land in the middle of the screen.
         let sink = FileLogHandler.sink(in: directory)
         LoggingSystem.bootstrap { label in
             guard let sink else { return SwiftLogNoOpLogHandler() }
-            return FileLogHandler(label: label, sink: sink)
+            var handler = FileLogHandler(label: label, sink: sink)
+            // Debug is for photopick's own lines; the server and HTTP client stay at info and above.
+            handler.logLevel = label == "photopick" ? level : max(level, .info)
+            return handler
         }
         return Logger(label: "photopick")
     }
@@ -159,6 +192,11 @@ struct Launcher {
         default: return ExitStatus(code: 1, message: message)
         }
     }
+}
+
+/// A usage error's one line.
+struct UsageLine: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// The key works but cannot list photos.

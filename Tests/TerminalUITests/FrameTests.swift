@@ -61,17 +61,18 @@ import Testing
         _ = state.apply(.viewResized(rows: layout.pageItems))
         let area = Screen.sidePanePreview(in: try #require(layout.sidePane))
         let photo = try #require(state.currentPhoto)
-        let request = try #require(Screen.previewRequest(photoID: photo.id, in: area))
+        let request = try #require(screen.previewRequest(photoID: photo.id, in: area))
         #expect(screen.frame(state, UIState(), width: 120, height: 40).canvas.images.isEmpty)
-        store.store(.loaded(PreviewImage(width: 40, height: 30, pixels: Array(repeating: 90, count: 40 * 30 * 3))), for: request)
+        let image = PreviewImage(width: 320, height: 240, pixels: Array(repeating: 90, count: 320 * 240 * 3))
+        store.store(.loaded(image), rendering: Graphics.symbols(.colors256).renderer(request, image, []), for: request)
         let frame = screen.frame(state, UIState(), width: 120, height: 40)
         let placement = try #require(frame.canvas.images.first)
         #expect(frame.canvas.images.count == 1)
         #expect(placement.photoID == request.photoID && placement.box == request.box)
-        // 40 pixels wide and 15 rows of two pixels, centred in the pane's preview area.
+        // 320×240 pixels are 40 columns of 8 and 15 rows of 16, centred in the pane's preview area, in grey.
         #expect(placement.rect == area.centred(width: 40, height: 15))
         for y in placement.rect.y..<placement.rect.maxY {
-            for x in placement.rect.x..<placement.rect.maxX { #expect(frame.canvas[x, y].text == "▀") }
+            for x in placement.rect.x..<placement.rect.maxX { #expect([.palette(239), .palette(240), .palette(59)].contains(frame.canvas[x, y].style.background)) }
         }
     }
 

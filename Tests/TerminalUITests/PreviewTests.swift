@@ -3,94 +3,101 @@ import PhotoPickKit
 import Testing
 @testable import TerminalUI
 
-/// Rendering pixels into cells, the colour pairs behind them, and the views that show previews.
-struct ImagePainterTests {
-    /// Four rows of four pixels, each a colour whose palette entry is known.
-    static let known: PreviewImage = {
-        let rows: [[(UInt8, UInt8, UInt8)]] = [
-            [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)],
-            [(0, 0, 0), (95, 135, 175), (128, 128, 128), (255, 255, 0)],
-            [(215, 175, 135), (0, 95, 0), (238, 238, 238), (175, 0, 255)],
-            [(8, 8, 8), (135, 95, 215), (0, 0, 0), (255, 0, 255)],
-        ]
-        return PreviewImage(width: 4, height: 4, pixels: rows.flatMap { $0.flatMap { [$0.0, $0.1, $0.2] } })
-    }()
+/// Previews as libchafa's symbols in cells, at every colour depth, and the boxes and cells each mode uses.
+struct SymbolPreviewTests {
+    /// `columns` × `rows` cells' worth of pixels (8×16 a cell), each pixel from `color(x, y)`.
+    static func image(columns: Int, rows: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> PreviewImage {
+        let width = columns * 8, height = rows * 16
+        return PreviewImage(width: width, height: height, pixels: (0..<height).flatMap { y in
+            (0..<width).flatMap { x -> [UInt8] in
+                let c = color(x, y)
+                return [c.0, c.1, c.2]
+            }
+        })
+    }
 
-    private func paint(_ image: PreviewImage, _ depth: Theme.Depth, width: Int = 4, height: Int = 2, name: Theme.Name = .dark) -> Canvas {
-        var canvas = Canvas(width: width, height: height)
-        ImagePainter.draw(image, in: canvas.bounds, theme: Theme(name: name, depth: depth), into: &canvas)
+    private func paint(_ image: PreviewImage, _ depth: Theme.Depth) -> Canvas {
+        let graphics = Graphics.symbols(depth)
+        var canvas = Canvas(width: image.width / 8, height: image.height / 16)
+        PreviewDrawing.draw(image, box: image.size, in: canvas.bounds, graphics: graphics, into: &canvas)
         return canvas
     }
 
-    private func colours(_ canvas: Canvas, row: Int) -> [String] {
-        (0..<canvas.width).map { x in
-            let cell = canvas[x, row]
-            func number(_ color: TerminalColor) -> String {
-                switch color {
-                case .terminalDefault: "-"
-                case .palette(let index): "\(index)"
-                }
-            }
-            return "\(number(cell.style.foreground))/\(number(cell.style.background))"
+    /// What a cell shows in its upper and lower half, from its block symbol and colours.
+    private func halves(_ cell: Cell) -> (upper: TerminalColor, lower: TerminalColor) {
+        switch cell.text {
+        case "▀": (cell.style.foreground, cell.style.background)
+        case "▄": (cell.style.background, cell.style.foreground)
+        case "█": (cell.style.foreground, cell.style.foreground)
+        default: (cell.style.background, cell.style.background)
         }
     }
 
-    @Test func eachCellIsTwoPixelsAsAnUpperHalfBlockInThe256ColourCube() {
-        let canvas = paint(Self.known, .colors256)
-        #expect(canvas.lines == ["▀▀▀▀", "▀▀▀▀"])
-        // Foreground is the upper pixel, background the lower; the 16 system colours are never used.
-        #expect(colours(canvas, row: 0) == ["196/16", "46/67", "21/244", "231/226"])
-        #expect(colours(canvas, row: 1) == ["180/232", "22/98", "255/16", "129/201"])
+    @Test func anEdgeAcrossACellIsAHalfBlockInTheImagesOwnColoursIn24Bit() {
+        // White above, deep blue below, the edge across the middle of each cell.
+        let image = Self.image(columns: 3, rows: 2) { _, y in y % 16 < 8 ? (255, 255, 255) : (10, 20, 120) }
+        let canvas = paint(image, .direct)
+        for cell in canvas.cells {
+            let (upper, lower) = halves(cell)
+            #expect(upper == .rgb(255, 255, 255) && lower == .rgb(10, 20, 120), "\(cell)")
+        }
+    }
+
+    @Test func in256ColoursTheSymbolsUseTheCubeAndGreysNeverTheSystemColours() {
+        let image = Self.image(columns: 8, rows: 4) { x, y in (UInt8(x * 4), UInt8(y * 4), 200) }
+        let canvas = paint(image, .colors256)
+        var used = Set<UInt8>()
+        for cell in canvas.cells {
+            for color in [cell.style.foreground, cell.style.background] {
+                guard case .palette(let index) = color else { Issue.record("not a palette colour: \(color)"); continue }
+                used.insert(index)
+            }
+        }
+        #expect(used.allSatisfy { $0 >= 16 } && used.count > 4)
     }
 
     @Test func eightColourTerminalsGetTheANSIColours() {
-        let canvas = paint(Self.known, .colors8)
-        #expect(canvas[0, 0].style.foreground == .palette(1) && canvas[1, 0].style.foreground == .palette(2))
-        #expect(canvas[2, 0].style.foreground == .palette(4) && canvas[3, 0].style.foreground == .palette(7))
-        #expect(canvas[0, 0].style.background == .palette(0) && canvas[3, 1].style.background == .palette(5))
-        for cell in canvas.cells {
-            for color in [cell.style.foreground, cell.style.background] {
-                guard case .palette(let index) = color else { continue }
-                #expect(index < 8)
-            }
-        }
-    }
-
-    @Test func monochromeIsADensityRamp() {
-        // Columns of grey 0, 85, 170 and 255: the ramp's first, fourth, seventh and last characters.
-        let grey = PreviewImage(width: 4, height: 4, pixels: (0..<16).flatMap { index -> [UInt8] in
-            let value = UInt8(index % 4 * 85)
-            return [value, value, value]
+        let image = Self.image(columns: 4, rows: 2) { x, _ in x < 16 ? (230, 20, 20) : (20, 20, 230) }
+        let canvas = paint(image, .colors8)
+        #expect(canvas.cells.allSatisfy { cell in
+            [cell.style.foreground, cell.style.background].allSatisfy { if case .palette(let index) = $0 { index < 8 } else { false } }
         })
-        #expect(paint(grey, .monochrome).lines == [" -*@", " -*@"])
-        // A light background reads dense as dark.
-        #expect(paint(grey, .monochrome, name: .light).lines == ["@*-", "@*-"])
-        // Each cell is the mean luma of its two pixels.
-        #expect(paint(Self.known, .monochrome).lines == [".+-@", "--=-"])
+        #expect(halves(canvas[0, 0]).upper == .palette(1) && halves(canvas[3, 0]).upper == .palette(4))
     }
 
-    @Test func orderedDitheringMixesTheTwoNearestLevelsOfAGradient() {
-        // Red 115 lies halfway between the cube's 95 (52) and 135 (88): half the pixels get each.
-        let flat = PreviewImage(width: 4, height: 4, pixels: (0..<16).flatMap { _ in [115, 0, 0] as [UInt8] })
-        let canvas = paint(flat, .colors256)
-        var counts: [TerminalColor: Int] = [:]
-        for cell in canvas.cells {
-            counts[cell.style.foreground, default: 0] += 1
-            counts[cell.style.background, default: 0] += 1
-        }
-        #expect(counts == [.palette(52): 8, .palette(88): 8])
-        // A colour on the palette is not dithered.
-        let exact = PreviewImage(width: 4, height: 4, pixels: (0..<16).flatMap { _ in [135, 0, 0] as [UInt8] })
-        #expect(Set(paint(exact, .colors256).cells.map(\.style.foreground)) == [.palette(88)])
+    @Test func monochromeShowsLightAsInkAndDarkAsPaperWithoutColours() {
+        let image = Self.image(columns: 4, rows: 2) { x, _ in x < 16 ? (250, 250, 250) : (5, 5, 5) }
+        let canvas = paint(image, .monochrome)
+        #expect(canvas.lines == ["██", "██"])
+        #expect(canvas.cells.allSatisfy { $0.style.foreground == .terminalDefault && $0.style.background == .terminalDefault })
     }
 
-    @Test func theImageIsCentredAndAnOddLastRowHasTheTerminalBackground() {
-        let image = PreviewImage(width: 4, height: 3, pixels: Array(repeating: 255, count: 36))
-        let canvas = paint(image, .colors256, width: 10, height: 5)
-        #expect(canvas.lines == ["", "   ▀▀▀▀", "   ▀▀▀▀", "", ""])
-        #expect(canvas[3, 1].text == "▀" && canvas[3, 2].style.background == .terminalDefault)
-        #expect(canvas[3, 1].style.background == .palette(231))
-        #expect(ImagePainter.pixelBox(for: Rect(x: 0, y: 0, width: 53, height: 15)) == PixelSize(width: 53, height: 30))
+    @Test func symbolsKeepThePhotosShapeInWholeCells() {
+        let renderer = PreviewRenderer(graphics: .symbols(.colors256))
+        let area = Rect(x: 0, y: 0, width: 49, height: 36)
+        let box = try! #require(renderer.box(for: area))
+        #expect(box == PixelSize(width: 392, height: 576))
+        // A 4:3 photo fitted to 392×294 pixels: 49 columns, 18 rows of 8×16.
+        #expect(renderer.cells(for: PixelSize(width: 392, height: 294), in: box) == (49, 18))
+        // With the terminal's real cells of 10×20, a symbol cell stands for 8×16 still, the same shape.
+        var graphics = Graphics.symbols(.direct)
+        graphics.cell = PixelSize(width: 9, height: 18)
+        #expect(PreviewRenderer(graphics: graphics).symbolCell == PixelSize(width: 8, height: 16))
+    }
+
+    @Test func pixelModesDecodeForTheAreasPixelsAndCoverEveryCellTheImageTouches() {
+        var graphics = Graphics.symbols(.direct)
+        graphics.mode = .sixel
+        graphics.cell = PixelSize(width: 10, height: 19)
+        graphics.sixelLimit = PixelSize(width: 800, height: 480)
+        let sixel = PreviewRenderer(graphics: graphics)
+        // 100×50 cells is 1000×950 pixels: cut to the terminal's sixel limit, the height a multiple of six.
+        #expect(sixel.box(for: Rect(x: 0, y: 0, width: 100, height: 50)) == PixelSize(width: 800, height: 480))
+        #expect(sixel.box(for: Rect(x: 0, y: 0, width: 21, height: 6)) == PixelSize(width: 210, height: 114))
+        // 171 pixels across 10-pixel cells touch 18 of them; 114 down touch 6.
+        #expect(sixel.cells(for: PixelSize(width: 171, height: 114), in: PixelSize(width: 210, height: 114)) == (18, 6))
+        graphics.mode = .kitty
+        #expect(PreviewRenderer(graphics: graphics).box(for: Rect(x: 0, y: 0, width: 100, height: 50)) == PixelSize(width: 1000, height: 950))
     }
 }
 
@@ -161,11 +168,21 @@ struct ColorPairAllocatorTests {
 
 @MainActor
 struct PreviewViewTests {
-    private func store(_ states: [(PreviewRequest, PreviewState)]) -> PreviewStore {
+    /// A store holding `states`, each loaded preview rendered as the loader would for `depth`.
+    private func store(_ states: [(PreviewRequest, PreviewState)], depth: Theme.Depth = .colors256) -> PreviewStore {
         let store = PreviewStore()
-        for (request, state) in states { store.store(state, for: request) }
+        let render = Graphics.symbols(depth).renderer
+        for (request, state) in states {
+            guard case .loaded(let image) = state else {
+                store.store(state, for: request)
+                continue
+            }
+            store.store(state, rendering: render(request, image, []), for: request)
+        }
         return store
     }
+
+    private static let box = { (area: Rect) in PreviewRenderer(graphics: .symbols(.colors256)).box(for: area)! }
 
     private func image(_ size: PixelSize) -> PreviewImage {
         PreviewImage(width: size.width, height: size.height, pixels: (0..<size.width * size.height).flatMap { [UInt8($0 % 256), 120, 200] })
@@ -174,15 +191,17 @@ struct PreviewViewTests {
     @Test func theSidePaneWantsItsPreviewAndShowsAPlaceholderUntilItArrives() throws {
         let (canvas, layout, wants) = Fixture.renderWanting(Fixture.state(), width: 120, height: 40)
         let pane = try #require(layout.sidePane)
-        let request = PreviewRequest(photoID: 1, box: ImagePainter.pixelBox(for: Screen.sidePanePreview(in: pane)))
+        let request = PreviewRequest(photoID: 1, box: Self.box(Screen.sidePanePreview(in: pane)))
         // The shown preview first, then the three the cursor moves towards.
         #expect(wants == [1, 2, 3, 4].map { PreviewRequest(photoID: $0, box: request.box) })
         #expect(canvas.contains("loading…") && canvas.contains("4,000 × 3,000"))
 
-        let (loaded, _) = Fixture.render(Fixture.state(), width: 120, height: 40, previews: store([(request, .loaded(image(PixelSize(width: 40, height: 30))))]))
+        let (loaded, _) = Fixture.render(Fixture.state(), width: 120, height: 40, previews: store([(request, .loaded(image(PixelSize(width: 40, height: 32))))]))
         #expect(!loaded.contains("loading…"))
-        let cells = (pane.x..<pane.maxX).flatMap { x in (pane.y..<pane.maxY).map { loaded[x, $0] } }.filter { $0.text == "▀" }
-        #expect(cells.count == 40 * 15)
+        // 40×32 pixels are 5×2 cells of symbols, in colours of the palette.
+        let cells = (pane.x..<pane.maxX).flatMap { x in (pane.y..<pane.maxY).map { loaded[x, $0] } }
+            .filter { if case .palette(let index) = $0.style.background { index >= 16 } else { false } }
+        #expect(cells.count == 5 * 2)
     }
 
     @Test(arguments: Fixture.depths)
@@ -210,7 +229,7 @@ struct PreviewViewTests {
             // Every tile in view, then the next row of them.
             #expect(wants.count == min(40, grid.columns * (grid.rows + 1)))
             #expect(wants.first?.photoID == 1)
-            #expect(wants.first?.box == ImagePainter.pixelBox(for: grid.thumbnail(in: grid.tile(row: 0, column: 0))))
+            #expect(wants.first?.box == PreviewRenderer(graphics: .symbols(depth)).box(for: grid.thumbnail(in: grid.tile(row: 0, column: 0))))
         }
     }
 
@@ -235,11 +254,13 @@ struct PreviewViewTests {
         let (_, _, wants) = Fixture.renderWanting(state, ui: ui, width: 120, height: 40)
         #expect(wants.first?.photoID == 8 && Set(wants[1...2].map(\.photoID)) == [7, 9])
         let thumbnail = try #require(wants.first)
-        let (canvas, _) = Fixture.render(state, ui: ui, width: 120, height: 40, previews: store([(thumbnail, .loaded(image(PixelSize(width: 21, height: 14))))]))
-        // Photo 8 is the third tile of the second row.
+        let (canvas, _) = Fixture.render(state, ui: ui, width: 120, height: 40, previews: store([(thumbnail, .loaded(image(PixelSize(width: 168, height: 112))))]))
+        // Photo 8 is the third tile of the second row; its thumbnail fills the tile's width.
         let tile = grid.tile(row: 1, column: 2)
         #expect(canvas[tile.x, tile.y].text == "┌")
-        #expect((tile.x + 1..<tile.maxX - 1).allSatisfy { canvas[$0, tile.y + 1].text == "▀" })
+        let placement = try #require(canvas.images.first)
+        #expect(canvas.images.count == 1 && placement.photoID == 8 && placement.rect.width == 21 && placement.rect.height == 7)
+        #expect(placement.rect.x == tile.x + 1 && placement.rect.maxX == tile.maxX - 1)
     }
 
     @Test(arguments: Fixture.sizes)
@@ -248,12 +269,13 @@ struct PreviewViewTests {
         ui.fullPreview = true
         let (canvas, layout, wants) = Fixture.renderWanting(Fixture.state(), ui: ui, width: size.0, height: size.1)
         let request = try #require(wants.first)
-        #expect(request.box == PixelSize(width: layout.body.width, height: (layout.body.height - 1) * 2))
+        #expect(request.box == PixelSize(width: layout.body.width * 8, height: (layout.body.height - 1) * 16))
         let caption = canvas.lines[layout.body.maxY - 1]
         #expect(caption.contains("1/40") && caption.contains("R0001.JPG"))
         let (loaded, _) = Fixture.render(Fixture.state(), ui: ui, width: size.0, height: size.1,
-                                         previews: store([(request, .loaded(image(PixelSize(width: 20, height: 10))))]))
-        #expect(loaded.text.filter { $0 == "▀" }.count == 20 * 5)
+                                         previews: store([(request, .loaded(image(PixelSize(width: 160, height: 80))))]))
+        // 160×80 pixels are 20×5 cells of symbols, centred above the caption.
+        #expect(loaded.images.map(\.rect) == [Screen.fullPreviewImage(in: layout.body).centred(width: 20, height: 5)])
     }
 
     @Test func wantsAreTheShownPhotoThenTheNextTheWayTheCursorLastMoved() throws {
@@ -263,7 +285,7 @@ struct PreviewViewTests {
         _ = state.apply(.viewResized(rows: layout.pageItems))
         _ = state.apply(.cursorMoved(.position(10)))
         var ui = UIState()
-        let box = ImagePainter.pixelBox(for: Screen.sidePanePreview(in: try #require(layout.sidePane)))
+        let box = Self.box(Screen.sidePanePreview(in: try #require(layout.sidePane)))
         #expect(screen.previewWants(state, ui, layout: layout) == [11, 12, 13, 14].map { PreviewRequest(photoID: $0, box: box) })
         ui.travel = -1
         #expect(screen.previewWants(state, ui, layout: layout).map(\.photoID) == [11, 10, 9, 8])

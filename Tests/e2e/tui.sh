@@ -605,9 +605,11 @@ ok "s6: a fresh demo library made in the scenario's own \$XDG_DATA_HOME lists al
 # thumbnails are at most 21 columns wide.
 tm send-keys -t s6 Tab
 wait_for_re '┌(─){21}┐'
-wait_for "▀" 10
+# libchafa draws previews in block elements (U+2580–U+259F), spaces where a cell is one colour.
+BLOCKS='[▀▁▂▃▄▅▆▇█▉▊▋▌▍▎▏▐▔▕▖▗▘▙▚▛▜▝▞▟]'
+wait_for_re "$BLOCKS" 10
 ! pane | grep -qE 'Name +Taken' || fail "s6: the list's column titles are still drawn in the grid"
-ok "s6: Tab shows the contact sheet: the current tile framed, thumbnails drawn (▀), no column titles"
+ok "s6: Tab shows the contact sheet: the current tile framed, thumbnails drawn in block symbols, no column titles"
 
 tm send-keys -t s6 l
 wait_for_re ' 2/2,000$'
@@ -648,11 +650,11 @@ download_all s6 2
 # The full-screen picture is wider than any thumbnail (21 columns) once it has loaded.
 tm send-keys -t s6 p
 wait_for "p or esc returns"
-wait_for_re '(▀){30,}' 10
+wait_for_re "$BLOCKS{30,}" 10
 caption=$(pane | grep -F "p or esc returns")
 grep -qE '^ 9/2,000 ' <<<"$caption" || fail "s6: the preview's caption does not start with the position 9/2,000: $caption"
 ! pane | grep -qF '┌' || fail "s6: a frame (┌) is still drawn over the full-screen preview"
-ok "s6: p shows photo 9 full screen (▀ wider than a tile), caption '$(sed 's/^ *//; s/  \+/ … /' <<<"$caption")'"
+ok "s6: p shows photo 9 full screen (symbols wider than a tile), caption '$(sed 's/^ *//; s/  \+/ … /' <<<"$caption")'"
 
 tm send-keys -t s6 Escape
 wait_gone "p or esc returns"

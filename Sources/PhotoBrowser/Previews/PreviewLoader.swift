@@ -8,8 +8,10 @@ import PhotoPickKit
 /// list has held still for the debounce, so holding a key never builds a backlog. Finished previews
 /// land in `store`, and `updates` yields after each one so the screen can be drawn again.
 public actor PreviewLoader {
-    /// Gets a photo's `web` rendition from the server, as `APIClient.fetchVariant` does.
-    public typealias Fetch = @Sendable (_ photoID: Int) async throws(APIError) -> FetchedVariant
+    /// Gets a photo's rendition from the server, as `APIClient.fetchVariant` does.
+    public typealias Fetch = @Sendable (_ photoID: Int, _ size: DownloadSize) async throws(APIError) -> FetchedVariant
+    /// Makes a decoded preview ready for the screen, off the main actor: `source` is the file as fetched.
+    public typealias Render = @Sendable (_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8]) -> (any PreviewRendering)?
 
     /// The decoded previews, for the views to read synchronously.
     public nonisolated let store: PreviewStore
@@ -17,9 +19,8 @@ public actor PreviewLoader {
     public nonisolated let updates: AsyncStream<Void>
 
     private let fetch: Fetch
+    private let render: Render?
     private let disk: PreviewDiskCache?
-    /// What previews are drawn from: the smallest rendition that fits any pane.
-    private let variant = DownloadSize.web.rawValue
     private let decoder = PreviewDecoder()
     private let debounce: Duration
     /// Previews fetched and decoded at once.
@@ -40,25 +41,34 @@ public actor PreviewLoader {
     public private(set) var cancelled = 0
 
     /// - Parameters:
-    ///   - fetch: gets a photo's `web` rendition from the server; normally `APIClient.fetchVariant`.
+    ///   - fetch: gets a photo's rendition from the server; normally `APIClient.fetchVariant`.
     ///   - disk: the disk cache, or nil to keep nothing on disk.
     ///   - debounce: how long the wanted list must hold still before new work starts.
+    ///   - render: makes each decoded preview ready for the screen; nil keeps the pixels alone.
     public init(
         store: PreviewStore = PreviewStore(), disk: PreviewDiskCache?, debounce: Duration = .milliseconds(30),
-        fetch: @escaping Fetch
+        render: Render? = nil, fetch: @escaping Fetch
     ) {
         self.store = store
         self.disk = disk
         self.debounce = debounce
+        self.render = render
         self.fetch = fetch
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// A loader that fetches through `client`, so the pacer, retries and key rules apply.
-    public init(client: APIClient, disk: PreviewDiskCache?, store: PreviewStore = PreviewStore()) {
-        self.init(store: store, disk: disk) { photoID async throws(APIError) in
-            try await client.fetchVariant(photoID: photoID, size: .web)
+    public init(client: APIClient, disk: PreviewDiskCache?, store: PreviewStore = PreviewStore(), render: Render? = nil) {
+        self.init(store: store, disk: disk, render: render) { photoID, size async throws(APIError) in
+            try await client.fetchVariant(photoID: photoID, size: size)
         }
+    }
+
+    /// The smallest rendition with at least the box's pixels on its long edge (the server's are 1024,
+    /// 1920 and 3508), so a preview is never enlarged where a larger rendition exists.
+    public static func variant(for box: PixelSize) -> DownloadSize {
+        let edge = max(box.width, box.height)
+        return edge <= 1024 ? .web : edge <= 1920 ? .fhd : .a4
     }
 
     /// Replaces what is wanted, most important first. Work on previews not in `requests` is cancelled
@@ -116,40 +126,46 @@ public actor PreviewLoader {
         }
     }
 
-    private func finish(_ request: PreviewRequest, job: Int, _ state: PreviewState?) {
+    private func finish(_ request: PreviewRequest, job: Int, _ result: (state: PreviewState, rendering: (any PreviewRendering)?)?) {
         guard running[request]?.job == job else { return }  // cancelled meanwhile: its result is stale
         running[request] = nil
         wanted.removeAll { $0 == request }
-        if let state {
-            store.store(state, for: request)
+        if let result {
+            store.store(result.state, rendering: result.rendering, for: request)
             continuation.yield()
         }
         startWork()
     }
 
-    /// The bytes from the disk cache or the server, decoded to the request's box; nil when cancelled.
-    private nonisolated func load(_ request: PreviewRequest) async -> PreviewState? {
+    /// The bytes from the disk cache or the server, decoded to the request's box and rendered; nil when cancelled.
+    private nonisolated func load(_ request: PreviewRequest) async -> (state: PreviewState, rendering: (any PreviewRendering)?)? {
+        let size = Self.variant(for: request.box), variant = size.rawValue
         if let cached = disk?.bytes(photoID: request.photoID, variant: variant) {
             if Task.isCancelled { return nil }
-            if let image = try? decoder.decode(cached.bytes, fitting: request.box).image { return .loaded(image) }
+            if let image = try? decoder.decode(cached.bytes, fitting: request.box).image { return finished(request, image, cached.bytes) }
             // Damaged on disk (or a bad answer kept earlier): drop it and ask the server once more.
             disk?.remove(photoID: request.photoID, variant: variant)
         }
         let fetched: FetchedVariant
         do {
-            fetched = try await fetch(request.photoID)
+            fetched = try await fetch(request.photoID, size)
         } catch .cancelled {
             return nil
         } catch {
-            return Task.isCancelled ? nil : .failed(.unavailable(error.userMessage))
+            return Task.isCancelled ? nil : (.failed(.unavailable(error.userMessage)), nil)
         }
         if Task.isCancelled { return nil }
         // A disk that is full or read-only costs the cache, not the preview.
         try? disk?.store(photoID: request.photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
         do {
-            return .loaded(try decoder.decode(fetched.bytes, fitting: request.box).image)
+            return finished(request, try decoder.decode(fetched.bytes, fitting: request.box).image, fetched.bytes)
         } catch {
-            return .failed(error)
+            return (.failed(error), nil)
         }
+    }
+
+    private nonisolated func finished(_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8]) -> (state: PreviewState, rendering: (any PreviewRendering)?)? {
+        if Task.isCancelled { return nil }
+        return (.loaded(image), render?(request, image, source))
     }
 }

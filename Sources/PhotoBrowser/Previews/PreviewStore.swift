@@ -15,6 +15,13 @@ public struct PreviewRequest: Hashable, Sendable {
     }
 }
 
+/// A preview made ready for the screen after decoding (cells of symbols, or bytes for a graphics
+/// protocol), kept beside the pixels and counted against the store's limit.
+public protocol PreviewRendering: Sendable {
+    /// Bytes held, for the store's bound.
+    var byteCount: Int { get }
+}
+
 /// A finished preview: the pixels, or why there are none.
 public enum PreviewState: Sendable, Equatable {
     case loaded(PreviewImage)
@@ -24,8 +31,9 @@ public enum PreviewState: Sendable, Equatable {
 /// The memory cache of decoded, scaled previews, bounded in bytes and read synchronously by the views
 /// while the loader fills it from other tasks.
 public final class PreviewStore: Sendable {
-    /// Room for about 500 side-pane previews, or 100 full-screen ones at 200×120 cells.
-    public static let defaultByteLimit = 32 << 20
+    /// Room for about 40 side-pane previews in real pixels (500×600, with their encoded bytes), or
+    /// hundreds as symbols.
+    public static let defaultByteLimit = 96 << 20
     /// How long a failed fetch is remembered before the preview is asked for again; a damaged file
     /// is remembered for the session.
     static let fetchRetryDelay: Duration = .seconds(15)
@@ -33,6 +41,7 @@ public final class PreviewStore: Sendable {
     private struct Entry: Sendable {
         let state: PreviewState
         let retryAt: ContinuousClock.Instant?
+        var rendering: (any PreviewRendering)? = nil
     }
 
     private let cache: NIOLockedValueBox<LRUCache<PreviewRequest, Entry>>
@@ -48,6 +57,11 @@ public final class PreviewStore: Sendable {
         cache.withLockedValue { $0.value(for: request)?.state }
     }
 
+    /// What the loader's renderer made of the preview, when it has one.
+    public func rendering(for request: PreviewRequest) -> (any PreviewRendering)? {
+        cache.withLockedValue { $0.value(for: request)?.rendering }
+    }
+
     /// Whether `request` needs no more work: it is here, and is not a failed fetch due another try.
     public func holds(_ request: PreviewRequest) -> Bool {
         cache.withLockedValue { cache in
@@ -57,13 +71,13 @@ public final class PreviewStore: Sendable {
     }
 
     /// Keeps a finished preview; the least recently used go when the bytes would pass the limit.
-    public func store(_ state: PreviewState, for request: PreviewRequest) {
+    public func store(_ state: PreviewState, rendering: (any PreviewRendering)? = nil, for request: PreviewRequest) {
         let entry: Entry
         let cost: Int
         switch state {
         case .loaded(let image):
-            entry = Entry(state: state, retryAt: nil)
-            cost = image.pixels.count + 64
+            entry = Entry(state: state, retryAt: nil, rendering: rendering)
+            cost = image.pixels.count + (rendering?.byteCount ?? 0) + 64
         case .failed(let error):
             if case .unavailable = error {
                 entry = Entry(state: state, retryAt: .now + Self.fetchRetryDelay)

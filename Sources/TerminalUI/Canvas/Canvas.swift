@@ -55,6 +55,11 @@ public struct Rect: Sendable, Equatable {
         Rect(x: x + by, y: y + by, width: width - 2 * by, height: height - 2 * by)
     }
 
+    /// Whether the two share a cell.
+    func intersects(_ other: Rect) -> Bool {
+        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+
     /// A rectangle of this size centred in this one.
     func centred(width: Int, height: Int) -> Rect {
         let width = min(width, self.width), height = min(height, self.height)

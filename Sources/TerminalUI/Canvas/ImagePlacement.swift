@@ -9,6 +9,15 @@ public struct ImagePlacement: Sendable, Equatable {
     public let box: PixelSize
     /// The cells the image covers.
     public let rect: Rect
+    /// The bytes the driver writes for it, in the frame's graphics protocol.
+    let payload: EncodedImage?
+
+    init(photoID: Int, box: PixelSize, rect: Rect, payload: EncodedImage? = nil) {
+        self.photoID = photoID
+        self.box = box
+        self.rect = rect
+        self.payload = payload
+    }
 }
 
 extension Canvas {
@@ -16,5 +25,11 @@ extension Canvas {
     mutating func placeImage(_ placement: ImagePlacement) {
         guard placement.rect.width > 0, placement.rect.height > 0 else { return }
         images.append(placement)
+    }
+
+    /// Takes away the images `rect` overlaps, whole: a dialog drawn over them hides them, since pixels
+    /// would show over the dialog's text (kitty) or through its gaps (sixel).
+    mutating func coverImages(_ rect: Rect) {
+        images.removeAll { $0.rect.intersects(rect) }
     }
 }

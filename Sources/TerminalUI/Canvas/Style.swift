@@ -1,7 +1,9 @@
-/// A colour as the terminal knows it: its default, or an index into its palette (0–255).
+/// A colour as the terminal knows it: its default, an index into its palette (0–255), or 24-bit RGB
+/// (previews in a terminal that shows it).
 enum TerminalColor: Sendable, Hashable {
     case terminalDefault
     case palette(UInt8)
+    case rgb(UInt8, UInt8, UInt8)
 }
 
 /// How a cell looks: colours and attributes.
@@ -27,6 +29,10 @@ struct Style: Sendable, Hashable {
 
     /// The terminal's own colours, no attributes.
     static let plain = Style()
+
+    /// Under an image's pixels: a space that ncurses does not count as blank, so it never erases a run
+    /// of such cells (EL, EL1 or ECH) along with its neighbours, which would take the pixels with them.
+    static let imageUnderlay = Style(attributes: [.dim])
 
     /// This style on another background.
     func on(_ background: TerminalColor) -> Style {

@@ -111,7 +111,8 @@ struct ColorPairAllocator {
     /// Approximate RGB of a colour number; the terminal's default counts as mid grey.
     private static func rgb(_ color: Int32) -> (Int, Int, Int) {
         switch color {
-        case 16...255: return ColorQuantizer.rgb(UInt8(color))
+        case 16...255: return XtermPalette.rgb(UInt8(color))
+        case 256...: return (Int(color >> 16 & 255), Int(color >> 8 & 255), Int(color & 255))
         case 0..<16:
             let level = color >= 8 ? 255 : 205
             let index = Int(color % 8)

@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import Logging
 import PhotoBrowser
 
 /// Why the terminal could not be used.
@@ -21,7 +22,14 @@ public final class TerminalDriver {
     public var bytesWritten: Int { output.map { Int(ftell($0)) } ?? 0 }
 
     private var screen: OpaquePointer?
+    /// The stream ncurses writes to; image bytes go to the same descriptor after it is flushed.
+    private var terminalOutput: UnsafeMutablePointer<FILE>?
     private var output: UnsafeMutablePointer<FILE>?
+    private var images = ImageLayer(mode: .symbols)
+    /// Palette colours below this are sent as indices; above, in a 24-bit terminal, as RGB.
+    private var paletteSize: Int32 = 256
+    /// The debug log gets a line per image placed.
+    public var logger: Logger?
     private var previous: Canvas?
     private var pairs = ColorPairAllocator(capacity: 0)
     /// The pair each cell on screen shows, so a pair is recycled only when no cell shows it.
@@ -31,8 +39,15 @@ public final class TerminalDriver {
     /// A driver that has not taken the terminal yet.
     public init() {}
 
-    /// Takes over the terminal: full screen, raw keys, no echo, mouse, colours when allowed.
-    public func start(colors: Bool) throws(TerminalError) {
+    /// What the terminal was found to show, once started: the mode previews use and the colours.
+    public private(set) var graphics = Graphics.symbols(.monochrome)
+    /// What the probe found, for the log.
+    public private(set) var findings: TerminalProbe.Findings?
+
+    /// Takes over the terminal: asks it what it shows (the mode `requested`, or the best for `auto`),
+    /// then full screen, raw keys, no echo, mouse, colours when allowed. ncurses starts as the probe's
+    /// `cursesTerm` when TERM says fewer colours than the terminal shows.
+    public func start(colors: Bool, graphics requested: GraphicsMode = .symbols) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError(description: "the browser needs a terminal on stdin and stdout; run it in a terminal, or use `photopick serve` for the server alone")
         }
@@ -40,13 +55,26 @@ public final class TerminalDriver {
         setlocale(LC_ALL, "")
         // The canvas measures names as UTF-8; under a C or POSIX locale ncursesw would garble them.
         if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+        let findings = TerminalProbe().run(requested: requested, environment: ProcessInfo.processInfo.environment)
+        self.findings = findings
+        let graphics = findings.graphics
         TerminalRescue.save()
-        guard let screen = newterm(nil, fdopen(STDOUT_FILENO, "w"), fdopen(STDIN_FILENO, "r")) else {
+        let stream = fdopen(STDOUT_FILENO, "w")
+        terminalOutput = stream
+        var screen: OpaquePointer?
+        if let term = graphics.cursesTerm { screen = newterm(term, stream, fdopen(STDIN_FILENO, "r")) }
+        if screen == nil { screen = newterm(nil, stream, fdopen(STDIN_FILENO, "r")) }
+        guard let screen else {
             throw TerminalError(description: "ncurses cannot drive this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset")); set TERM to one your system knows, such as xterm-256color")
         }
         self.screen = screen
         isActive = true
+        images = ImageLayer(mode: graphics.placesPixels ? graphics.mode : .symbols, inTmux: graphics.inTmux)
         setUp(colors: colors)
+        self.graphics = graphics
+        self.graphics.depth = depth
+        // Keys typed while the probe waited, for the app to read first.
+        for byte in (findings.replies?.typed ?? []).reversed() { ungetch(Int32(byte)) }
         followTerminalSize()
     }
 
@@ -88,6 +116,9 @@ public final class TerminalDriver {
         noecho()
         nonl()
         keypad(cnc_stdscr(), true)
+        // Shifting characters or lines would shift text from under an image, or erase its pixels.
+        idlok(cnc_stdscr(), false)
+        idcok(cnc_stdscr(), false)
         nodelay(cnc_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
@@ -97,7 +128,9 @@ public final class TerminalDriver {
             start_color()
             use_default_colors()
             let count = cnc_colors()
-            depth = count >= 256 ? .colors256 : count >= 8 ? .colors8 : .monochrome
+            depth = count >= 1 << 24 ? .direct : count >= 256 ? .colors256 : count >= 8 ? .colors8 : .monochrome
+            // A direct-colour entry takes palette indices below 256 (xterm-direct256) or only below 8.
+            paletteSize = depth == .direct && cnc_setaf_takes_palette() == 0 ? 8 : 256
             pairs = ColorPairAllocator(capacity: Int(cnc_color_pairs()) - 1)
         }
     }
@@ -114,11 +147,13 @@ public final class TerminalDriver {
         clearok(cnc_stdscr(), true)
     }
 
-    /// Writes the cells that differ from the last frame, then one refresh.
+    /// Writes the cells that differ from the last frame, then one refresh, then the images' bytes.
     public func present(_ canvas: Canvas) {
         guard isActive else { return }
         let window = cnc_stdscr()
         let last = previous.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
+        let plan = images.plan(canvas.images, screenCleared: last == nil, height: height)
+        for rect in plan.repaint { repaint(rect) }
         let rows = last.map { canvas.changedRows(since: $0) } ?? Array(0..<canvas.height)
         if last == nil {
             pairs.releaseAll()
@@ -148,6 +183,58 @@ public final class TerminalDriver {
         doupdate()
         if let output { fflush(output) }
         previous = canvas
+        writeImages(plan)
+    }
+
+    /// Makes ncurses write `rect`'s cells again: it believes they already show what the canvas says,
+    /// while the terminal still shows an image's pixels there. Writing the cells removes the pixels.
+    private func repaint(_ rect: Rect) {
+        let rect = Rect(x: rect.x, y: rect.y, width: min(rect.width, width - rect.x), height: min(rect.height, height - rect.y))
+        guard rect.width > 0, rect.height > 0, let part = derwin(cnc_stdscr(), Int32(rect.height), Int32(rect.width), Int32(rect.y), Int32(rect.x)) else { return }
+        wredrawln(part, 0, Int32(rect.height))
+        wnoutrefresh(part)
+        delwin(part)
+    }
+
+    /// Writes the plan's image bytes in one go, after ncurses's own output has left.
+    private func writeImages(_ plan: ImageLayer.Plan) {
+        guard !plan.bytes.isEmpty else { return }
+        if let output {
+            // Headless (benchmarks): the bytes are counted with the frame's.
+            plan.bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, output) }
+            fflush(output)
+        } else {
+            if let terminalOutput { fflush(terminalOutput) }
+            Self.writeAll(plan.bytes, to: STDOUT_FILENO)
+        }
+        for placement in plan.placed {
+            logger?.debug("image placed: photo \(placement.photoID), \(images.mode.rawValue), cells \(placement.rect.width)×\(placement.rect.height) at \(placement.rect.x),\(placement.rect.y), pixels \(placement.payload?.size.description ?? "?")")
+        }
+    }
+
+    /// Writes every byte, through short writes and interrupts.
+    nonisolated static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR || errno == EAGAIN {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+
+    /// Removes every image from the terminal before it is handed back.
+    private func clearImages() {
+        let bytes = images.clearAll()
+        guard !bytes.isEmpty, output == nil else { return }
+        if let terminalOutput { fflush(terminalOutput) }
+        Self.writeAll(bytes, to: STDOUT_FILENO)
     }
 
     private func attributes(_ attributes: Style.Attributes) -> attr_t {
@@ -170,9 +257,24 @@ public final class TerminalDriver {
 
     private func number(_ color: TerminalColor) -> Int32 {
         switch color {
-        case .terminalDefault: -1
-        case .palette(let index): Int32(index) < cnc_colors() ? Int32(index) : -1
+        case .terminalDefault:
+            return -1
+        case .palette(let index) where depth == .direct && Int32(index) >= paletteSize:
+            let (red, green, blue) = index >= 16 ? XtermPalette.rgb(index) : (128, 128, 128)
+            return Self.packed(UInt8(red), UInt8(green), UInt8(blue))
+        case .palette(let index):
+            return Int32(index) < cnc_colors() ? Int32(index) : -1
+        case .rgb(let red, let green, let blue):
+            guard depth == .direct else { return Int32(Theme.nearest256(TagColor(red: red, green: green, blue: blue))) }
+            return Self.packed(red, green, blue)
         }
+    }
+
+    /// A 24-bit colour number as direct-colour terminfo takes it; values that would read as palette
+    /// indices (a dark blue below 256) get one step of green, which no eye sees.
+    private static func packed(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> Int32 {
+        let value = Int32(red) << 16 | Int32(green) << 8 | Int32(blue)
+        return value < 256 ? value | 0x100 : value
     }
 
     /// Every key and click waiting, without blocking.
@@ -239,6 +341,7 @@ public final class TerminalDriver {
     /// frame takes the screen back and is drawn whole. Downloads and tag sending pause with the process.
     func suspend() {
         guard isActive, output == nil else { return }
+        clearImages()
         endwin()
         TerminalRescue.restore()
         signal(SIGTSTP, SIG_DFL)
@@ -251,6 +354,7 @@ public final class TerminalDriver {
     /// Gives the terminal back as it was: ends ncurses, and restores the saved terminal modes.
     public func stop() {
         guard isActive else { return }
+        clearImages()
         isActive = false
         endwin()
         if let screen { delscreen(screen) }

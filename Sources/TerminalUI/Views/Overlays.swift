@@ -168,6 +168,7 @@ extension Screen {
         let box = rect.centred(width: width, height: height)
         let background = theme.overlay.background
         canvas.fill(box, style: theme.overlay)
+        canvas.coverImages(box)
         canvas.drawBox(box, style: theme.border.on(background), title: title, titleStyle: theme.title.on(background))
         return box.inset(1)
     }

@@ -1,11 +1,22 @@
 import PhotoBrowser
 
-/// The colours of every part of the screen, for what the terminal can show: 256 colours, 8, or none.
+/// The colours of every part of the screen, for what the terminal can show: 24-bit or 256 colours, 8, or
+/// none.
 /// Monochrome still shows the current row (reverse) and the selection (bold marks).
 public struct Theme: Sendable, Equatable {
     /// What the terminal can show.
-    public enum Depth: Sendable, Equatable {
-        case colors256, colors8, monochrome
+    public enum Depth: Sendable, Equatable, CustomStringConvertible {
+        case direct, colors256, colors8, monochrome
+
+        /// In words, for `photopick doctor`.
+        public var description: String {
+            switch self {
+            case .direct: "24-bit"
+            case .colors256: "256"
+            case .colors8: "8"
+            case .monochrome: "monochrome"
+            }
+        }
     }
 
     /// The look chosen in the config file.
@@ -24,7 +35,7 @@ public struct Theme: Sendable, Equatable {
 
     private func color(_ index256: UInt8, _ index8: UInt8) -> TerminalColor {
         switch depth {
-        case .colors256: .palette(index256)
+        case .colors256, .direct: .palette(index256)
         case .colors8: .palette(index8)
         case .monochrome: .terminalDefault
         }
@@ -98,6 +109,7 @@ public struct Theme: Sendable, Equatable {
     func tagColor(_ tagColor: TagColor?) -> TerminalColor {
         guard let tagColor else { return color(isLight ? 245 : 250, 7) }
         switch depth {
+        case .direct: return .rgb(tagColor.red, tagColor.green, tagColor.blue)
         case .colors256: return .palette(Self.nearest256(tagColor))
         case .colors8: return .palette(Self.nearest8(tagColor))
         case .monochrome: return .terminalDefault
@@ -107,7 +119,7 @@ public struct Theme: Sendable, Equatable {
     /// The nearest colour in the xterm-256 cube or grey ramp; the 16 system colours are skipped, since
     /// every terminal shows them differently.
     static func nearest256(_ color: TagColor) -> UInt8 {
-        let levels = ColorQuantizer.cubeLevels
+        let levels = XtermPalette.cubeLevels
         func nearestLevel(_ value: UInt8) -> Int {
             (0..<6).min { abs(levels[$0] - Int(value)) < abs(levels[$1] - Int(value)) } ?? 0
         }

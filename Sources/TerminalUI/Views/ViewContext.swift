@@ -14,13 +14,16 @@ public struct ViewContext: Sendable {
     var homeDirectory: String
     /// Decoded previews; without it, views show the placeholder where a preview would go.
     public var previews: PreviewStore?
+    /// How previews are drawn: symbols in cells, or pixels placed over them.
+    public var graphics: Graphics
 
     /// A context with a theme and keys; the home directory is written as `~` in paths.
     public init(
         theme: Theme, keymap: Keymap = .standard, demo: Bool, presenter: MetadataPresenter = MetadataPresenter(),
-        homeDirectory: String = FileManager.default.homeDirectoryForCurrentUser.path
+        homeDirectory: String = FileManager.default.homeDirectoryForCurrentUser.path, graphics: Graphics? = nil
     ) {
         self.theme = theme
+        self.graphics = graphics ?? .symbols(theme.depth)
         self.keymap = keymap
         self.demo = demo
         self.presenter = presenter

@@ -159,7 +159,7 @@ struct PreviewLoaderTests {
             try await client.shutdown()
         }
         // The server is gone: a new loader on the same disk cache still has the preview, at a new size too.
-        let offline = PreviewLoader(disk: try PreviewDiskCache(library: "t", directory: directory)) { _ async throws(APIError) in
+        let offline = PreviewLoader(disk: try PreviewDiskCache(library: "t", directory: directory)) { _, _ async throws(APIError) in
             throw APIError.transport(host: "nowhere", reason: "offline")
         }
         let larger = PreviewRequest(photoID: 4, box: PixelSize(width: 100, height: 80))
@@ -193,7 +193,7 @@ struct PreviewLoaderTests {
     @Test func keysThatRepeatFasterThanTheDebounceStartNoWork() async throws {
         try await TestServer.with(photos: 30) { server, _ in
             let client = APIClient.forTesting(server)
-            let loader = PreviewLoader(store: PreviewStore(), disk: nil, debounce: .milliseconds(100)) { id async throws(APIError) in
+            let loader = PreviewLoader(store: PreviewStore(), disk: nil, debounce: .milliseconds(100)) { id, _ async throws(APIError) in
                 try await client.fetchVariant(photoID: id, size: .web)
             }
             // Holding j: a new photo every 10 ms, each wanted with the next three ahead of it.
@@ -231,7 +231,7 @@ struct PreviewLoaderTests {
     }
 
     @Test func aStoppedLoaderStaysStopped() async throws {
-        let loader = PreviewLoader(disk: nil, debounce: .milliseconds(1)) { _ async throws(APIError) in
+        let loader = PreviewLoader(disk: nil, debounce: .milliseconds(1)) { _, _ async throws(APIError) in
             FetchedVariant(bytes: [], etag: nil)
         }
         await loader.stop()

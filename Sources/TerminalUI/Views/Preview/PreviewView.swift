@@ -5,11 +5,23 @@ extension Screen {
     /// aspect ratio, and a grey "no preview" box when it cannot be shown. `previewWants` asks for the
     /// same request.
     func drawPreview(photoID: Int, pixelWidth: Int?, pixelHeight: Int?, in area: Rect, into canvas: inout Canvas) {
-        guard let request = Self.previewRequest(photoID: photoID, in: area) else { return }
+        guard let request = previewRequest(photoID: photoID, in: area) else { return }
         switch context.previews?.state(for: request) {
         case .loaded(let image)?:
-            ImagePainter.draw(image, in: area, theme: theme, into: &canvas)
-            canvas.placeImage(ImagePlacement(photoID: photoID, box: request.box, rect: ImagePainter.frame(of: image, in: area)))
+            let renderer = PreviewRenderer(graphics: context.graphics)
+            let cells = renderer.cells(for: image.size, in: request.box)
+            let frame = area.centred(width: cells.columns, height: cells.rows)
+            switch context.previews?.rendering(for: request) {
+            case let symbols as SymbolCells:
+                symbols.draw(at: frame.x, frame.y, into: &canvas)
+                canvas.placeImage(ImagePlacement(photoID: photoID, box: request.box, rect: frame))
+            case let encoded as EncodedImage:
+                // The cells stay blank under the pixels; the driver places the image over them.
+                canvas.fill(frame, style: .imageUnderlay)
+                canvas.placeImage(ImagePlacement(photoID: photoID, box: request.box, rect: frame, payload: encoded))
+            default:
+                drawPlaceholder(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas)
+            }
         case .failed(let error)?:
             drawNoPreview(TerminalText.sanitized(error.description), pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas)
         case nil:

@@ -14,10 +14,10 @@ extension Screen {
     /// How many photos ahead of the cursor previews are fetched, in the direction it last moved.
     static let prefetchCount = 3
 
-    /// The request for a preview drawn in `area`; nil when the area is too small to show one.
-    static func previewRequest(photoID: Int, in area: Rect) -> PreviewRequest? {
-        guard area.width >= 2, area.height >= 1 else { return nil }
-        return PreviewRequest(photoID: photoID, box: ImagePainter.pixelBox(for: area))
+    /// The request for a preview drawn in `area`, sized for the graphics mode; nil when the area is
+    /// too small to show one.
+    func previewRequest(photoID: Int, in area: Rect) -> PreviewRequest? {
+        PreviewRenderer(graphics: context.graphics).box(for: area).map { PreviewRequest(photoID: photoID, box: $0) }
     }
 
     /// The previews a frame shows, the one under the cursor and then the nearest first, and after them
@@ -32,7 +32,7 @@ extension Screen {
         }
         func request(_ position: Int, _ area: Rect) -> PreviewRequest? {
             guard position >= 0, position < list.count else { return nil }
-            return Self.previewRequest(photoID: state.library[list.libraryIndex(at: position)].id, in: area)
+            return previewRequest(photoID: state.library[list.libraryIndex(at: position)].id, in: area)
         }
         func ahead(_ area: Rect) -> [PreviewRequest] {
             (0...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }

@@ -1,0 +1,132 @@
+import PhotoBrowser
+
+/// Which images are on the terminal, and the bytes that turn that into what a frame shows. Pure, so
+/// its plans are tested without a terminal: the driver repaints the rectangles it names through
+/// ncurses, then writes its bytes in one go.
+struct ImageLayer {
+    /// An image as shown: a photo at one decoded size.
+    struct Key: Hashable {
+        let photoID: Int
+        let box: PixelSize
+    }
+
+    /// What one frame needs done.
+    struct Plan: Equatable {
+        /// Cells whose pixels must go; ncurses repaints them (it believes they are already blank).
+        var repaint: [Rect] = []
+        /// Image commands, cursor saved first and restored last; empty when nothing changes.
+        var bytes: [UInt8] = []
+        /// The images placed this frame, for the log.
+        var placed: [ImagePlacement] = []
+    }
+
+    let mode: GraphicsMode
+    let inTmux: Bool
+    /// The kitty pixels the terminal may keep for images not on screen, before the oldest are freed.
+    let kittyByteLimit: Int
+
+    private var shown: [Key: Rect] = [:]
+    /// kitty: images sent, by id, with their pixel bytes and when each was last placed.
+    private var kittyImages: [Key: (id: UInt32, bytes: Int, used: Int)] = [:]
+    private var nextID: UInt32 = 1
+    private var frameNumber = 0
+
+    init(mode: GraphicsMode, inTmux: Bool = false, kittyByteLimit: Int = 160 << 20) {
+        self.mode = mode
+        self.inTmux = inTmux
+        self.kittyByteLimit = kittyByteLimit
+    }
+
+    /// The plan that takes the terminal from the last frame's images to `placements`. With
+    /// `screenCleared` the terminal erased everything (a resize, `fg`, the first frame), so every
+    /// image is placed again; the rows of the screen end at `height`, and no image may reach the last.
+    mutating func plan(_ placements: [ImagePlacement], screenCleared: Bool, height: Int) -> Plan {
+        frameNumber += 1
+        if screenCleared { shown = [:] }
+        var wanted: [Key: ImagePlacement] = [:]
+        for placement in placements where placement.payload != nil && placement.rect.maxY < height && placement.rect.y >= 0 {
+            wanted[Key(photoID: placement.photoID, box: placement.box)] = placement
+        }
+        var plan = Plan()
+        var commands: [UInt8] = []
+        for (key, rect) in shown where wanted[key]?.rect != rect {
+            switch mode {
+            case .kitty:
+                if wanted[key] == nil, let image = kittyImages[key] { commands += KittyCommands.hide(id: image.id) }
+            case .sixel, .iterm:
+                plan.repaint.append(rect)
+            case .symbols, .auto:
+                break
+            }
+        }
+        let added = wanted.values.filter { shown[Key(photoID: $0.photoID, box: $0.box)] != $0.rect }
+            .sorted { ($0.rect.y, $0.rect.x) < ($1.rect.y, $1.rect.x) }
+        for placement in added where mode != .symbols && mode != .auto {
+            guard let payload = placement.payload else { continue }
+            let key = Key(photoID: placement.photoID, box: placement.box)
+            commands += Self.moveCursor(to: placement.rect)
+            switch mode {
+            case .kitty:
+                let id: UInt32
+                if let image = kittyImages[key] {
+                    id = image.id
+                } else {
+                    id = nextID
+                    nextID = nextID == UInt32.max ? 1 : nextID + 1
+                    for chunk in KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes) {
+                        commands += chunk
+                    }
+                }
+                kittyImages[key] = (id, payload.size.width * payload.size.height * 3, frameNumber)
+                commands += KittyCommands.place(id: id)
+            case .sixel:
+                commands += payload.bytes
+            case .iterm:
+                commands += ITermImage.inline(base64: payload.bytes, columns: placement.rect.width, rows: placement.rect.height)
+            case .symbols, .auto:
+                continue
+            }
+            plan.placed.append(placement)
+        }
+        for placement in wanted.values { kittyImages[Key(photoID: placement.photoID, box: placement.box)]?.used = frameNumber }
+        commands += freeOldKittyImages(keeping: Set(wanted.keys))
+        shown = wanted.mapValues(\.rect)
+        if !commands.isEmpty {
+            plan.bytes = Self.saveCursor + commands + Self.restoreCursor
+        }
+        return plan
+    }
+
+    /// Bytes that remove every image: before the terminal is given back (quit, Ctrl-Z). Sixel and
+    /// iTerm2 pixels go with the alternate screen ncurses leaves; kitty keeps images until told.
+    mutating func clearAll() -> [UInt8] {
+        shown = [:]
+        guard mode == .kitty, !kittyImages.isEmpty else { return [] }
+        kittyImages = [:]
+        return KittyCommands.freeAll
+    }
+
+    /// The images on screen now, for tests.
+    var shownRects: [Key: Rect] { shown }
+
+    private mutating func freeOldKittyImages(keeping onScreen: Set<Key>) -> [UInt8] {
+        var total = kittyImages.values.reduce(0) { $0 + $1.bytes }
+        guard total > kittyByteLimit else { return [] }
+        var commands: [UInt8] = []
+        for (key, image) in kittyImages.sorted(by: { $0.value.used < $1.value.used }) where !onScreen.contains(key) {
+            commands += KittyCommands.free(id: image.id)
+            kittyImages[key] = nil
+            total -= image.bytes
+            if total <= kittyByteLimit { break }
+        }
+        return commands
+    }
+
+    static let saveCursor: [UInt8] = [0x1B, UInt8(ascii: "7")]
+    static let restoreCursor: [UInt8] = [0x1B, UInt8(ascii: "8")]
+
+    /// CUP to the rectangle's top-left cell.
+    static func moveCursor(to rect: Rect) -> [UInt8] {
+        Array("\u{1B}[\(rect.y + 1);\(rect.x + 1)H".utf8)
+    }
+}

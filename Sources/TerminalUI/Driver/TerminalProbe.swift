@@ -1,0 +1,132 @@
+import CNcursesw
+import Foundation
+import PhotoBrowser
+
+/// Asks the terminal what it can show, before ncurses starts: one batch of queries on `/dev/tty` in raw
+/// mode (XTVERSION, the kitty graphics query, XTSMGRAPHICS, `CSI 16t`, and DA1 last, which every
+/// terminal answers), read until DA1's reply or the deadline. Inside tmux each query is wrapped for
+/// passthrough, DA1 too, since tmux answers a bare DA1 itself at once.
+public struct TerminalProbe: Sendable {
+    /// What the probe found, for choosing the graphics and for `photopick doctor`.
+    public struct Findings: Sendable {
+        /// The choice made from them.
+        public var graphics: Graphics
+        /// The replies; nil when the terminal was not asked.
+        public var replies: TerminalReplies?
+        /// tmux's `allow-passthrough`, when inside tmux.
+        public var tmuxPassthrough: String?
+        /// The window in cells and pixels as the kernel has it.
+        public var window: (columns: Int, rows: Int, width: Int, height: Int)?
+        /// How long the probe took.
+        public var elapsed: Duration
+    }
+
+    /// The queries, in order; DA1 is last.
+    static let queries: [[UInt8]] = [
+        Array("\u{1B}[>0q".utf8), KittyCommands.query, Array("\u{1B}[?1;1;0S".utf8), Array("\u{1B}[?2;1;0S".utf8),
+        Array("\u{1B}[16t".utf8), Array("\u{1B}[c".utf8),
+    ]
+
+    /// The longest the probe waits for a terminal that does not answer.
+    public var deadline: Duration = .milliseconds(900)
+
+    /// A probe with the standard deadline.
+    public init() {}
+
+    /// Probes the terminal (unless `requested` is symbols and nothing needs asking) and chooses.
+    public func run(requested: GraphicsMode, environment: [String: String]) -> Findings {
+        let start = ContinuousClock.now
+        let term = environment["TERM"] ?? ""
+        var tmux: GraphicsChoice.Tmux?
+        var passthrough: String?
+        if environment["TMUX"] != nil {
+            passthrough = Self.tmuxOption("allow-passthrough")
+            tmux = GraphicsChoice.Tmux(passthrough: passthrough == "on" || passthrough == "all")
+        }
+        var window: (columns: Int, rows: Int, width: Int, height: Int)?
+        var replies: TerminalReplies?
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        if descriptor >= 0 {
+            defer { close(descriptor) }
+            var width: Int32 = 0, height: Int32 = 0, rows: Int32 = 0, columns: Int32 = 0
+            if cnc_terminal_pixels(descriptor, &width, &height, &rows, &columns) == 0 {
+                window = (Int(columns), Int(rows), Int(width), Int(height))
+            }
+            // Asked unless nothing could come of it: a dumb terminal, or tmux that would swallow the queries.
+            if term != "dumb", !term.isEmpty, tmux?.passthrough ?? true {
+                replies = ask(descriptor, wrapped: tmux != nil)
+            }
+        }
+        var kernelCell: PixelSize?
+        if let window, window.width > 0, window.height > 0, window.columns > 0, window.rows > 0 {
+            kernelCell = PixelSize(width: window.width / window.columns, height: window.height / window.rows)
+        }
+        let choice = GraphicsChoice(
+            requested: requested, environment: environment, replies: replies, kernelCell: kernelCell, tmux: tmux,
+            terminfo: Self.terminfo(term)
+        )
+        return Findings(graphics: choice.graphics, replies: replies, tmuxPassthrough: passthrough, window: window,
+                        elapsed: ContinuousClock.now - start)
+    }
+
+    /// TERM's colours and flags, and which of the entries photopick may start ncurses with are installed.
+    static func terminfo(_ term: String) -> GraphicsChoice.Terminfo {
+        var rgb: Int32 = 0
+        let colors = term.isEmpty ? 0 : Int(cnc_terminal_colors(term, &rgb))
+        let candidates = ["xterm-direct256", "xterm-direct", "tmux-direct", "xterm-256color", "\(term)-direct", "\(term)-256color"]
+        let known = Set(candidates.filter { name in cnc_terminal_known(name) == 1 })
+        return GraphicsChoice.Terminfo(colors: colors, rgb: rgb != 0, known: known)
+    }
+
+    /// Writes the queries and reads until DA1's reply or the deadline, in raw mode, the modes restored after.
+    private func ask(_ descriptor: Int32, wrapped: Bool) -> TerminalReplies? {
+        var saved = termios()
+        guard tcgetattr(descriptor, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
+        defer { tcsetattr(descriptor, TCSANOW, &saved) }
+        let batch = Self.queries.flatMap { wrapped ? TmuxPassthrough.wrap($0) : $0 }
+        TerminalDriver.writeAll(batch, to: descriptor)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let end = ContinuousClock.now + deadline
+        while ContinuousClock.now < end {
+            let left = end - ContinuousClock.now
+            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+            if TerminalReplies.parse(received).isComplete { break }
+        }
+        return TerminalReplies.parse(received)
+    }
+
+    /// A tmux option's value, or nil when tmux cannot be asked.
+    static func tmuxOption(_ name: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux", "show-options", "-gv", name]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,49 @@
+import PhotoBrowser
+
+/// How previews are drawn, as asked for in the config, `--graphics` or `PHOTOPICK_GRAPHICS`.
+public enum GraphicsMode: String, Sendable, CaseIterable {
+    /// Ask the terminal and choose the best it keeps in place.
+    case auto
+    /// The kitty graphics protocol: RGB pixels sent once per photo and size, placed by id.
+    case kitty
+    /// DEC sixel, encoded by libchafa.
+    case sixel
+    /// iTerm2's inline images (OSC 1337) with the JPEG as it came.
+    case iterm
+    /// Unicode block symbols in colour, drawn by libchafa into cells; works in every terminal.
+    case symbols
+}
+
+/// What the terminal was found to show, and so how previews are drawn: the facts the probe gathered,
+/// the mode chosen from them and why.
+public struct Graphics: Sendable, Equatable {
+    /// The protocol previews are drawn with; never `auto`.
+    public var mode: GraphicsMode
+    /// Colours the cells can show, from COLORTERM, the terminal's name and terminfo together.
+    public var depth: Theme.Depth
+    /// One cell in pixels, when the terminal told; pixel modes need it.
+    public var cell: PixelSize?
+    /// The largest sixel image the terminal takes, from XTSMGRAPHICS.
+    public var sixelLimit: PixelSize?
+    /// The terminal type ncurses is started with when the user's TERM says less than the terminal shows
+    /// (xterm starts as `TERM=xterm`, 8 colours, and shows 24-bit colour); nil keeps TERM.
+    public var cursesTerm: String?
+    /// Inside tmux: image commands go through its passthrough.
+    public var inTmux: Bool
+    /// Why this mode, in a few words, for `photopick doctor` and the log.
+    public var reason: String
+
+    /// Symbols at `depth`, for tests, benchmarks and terminals that are not asked.
+    public static func symbols(_ depth: Theme.Depth, reason: String = "chosen") -> Graphics {
+        Graphics(mode: .symbols, depth: depth, cell: nil, sixelLimit: nil, cursesTerm: nil, inTmux: false, reason: reason)
+    }
+
+    /// Whether previews are pixels placed over cells rather than symbols in them.
+    public var placesPixels: Bool { mode != .symbols && mode != .auto }
+
+    /// Makes each decoded preview ready for this mode, for the preview loader to run off the main actor.
+    public var renderer: PreviewLoader.Render { PreviewRenderer(graphics: self).render }
+
+    /// The cell size previews are laid out with: the terminal's, else the common 1:2 of most fonts.
+    var layoutCell: PixelSize { cell ?? PixelSize(width: 8, height: 16) }
+}

@@ -1,0 +1,60 @@
+/// The kitty graphics protocol's commands, as bytes: `ESC _ G key=value,…;payload ESC \`. Every command
+/// carries `q=2`, so the terminal answers nothing and no reply can reach the input.
+enum KittyCommands {
+    /// Base64 bytes per chunk: the protocol's limit.
+    static let chunkSize = 4096
+
+    /// Sends `image` (packed RGB) as image `id`, in chunks of `chunkSize` base64 bytes with `m=1` on
+    /// all but the last. With `virtual`, it is placed for Unicode placeholders over `columns` × `rows`.
+    static func transmit(id: UInt32, width: Int, height: Int, base64: [UInt8], virtual: (columns: Int, rows: Int)? = nil) -> [[UInt8]] {
+        var commands: [[UInt8]] = []
+        var offset = 0
+        repeat {
+            let end = min(base64.count, offset + chunkSize)
+            let more = end < base64.count ? 1 : 0
+            var keys: String
+            if offset == 0 {
+                keys = "a=\(virtual == nil ? "t" : "T"),f=24,s=\(width),v=\(height),i=\(id),q=2,m=\(more)"
+                if let virtual { keys += ",U=1,c=\(virtual.columns),r=\(virtual.rows)" }
+            } else {
+                keys = "q=2,m=\(more)"
+            }
+            commands.append(command(keys, payload: base64[offset..<end]))
+            offset = end
+        } while offset < base64.count
+        return commands
+    }
+
+    /// Shows image `id` at the cursor, as placement 1 (so placing it again moves it), without moving the cursor.
+    static func place(id: UInt32) -> [UInt8] {
+        command("a=p,i=\(id),p=1,C=1,q=2")
+    }
+
+    /// Removes image `id`'s placements from the screen and keeps its pixels for later.
+    static func hide(id: UInt32) -> [UInt8] {
+        command("a=d,d=i,i=\(id),q=2")
+    }
+
+    /// Removes image `id` and frees its pixels.
+    static func free(id: UInt32) -> [UInt8] {
+        command("a=d,d=I,i=\(id),q=2")
+    }
+
+    /// Removes every image and frees them: for leaving the screen.
+    static let freeAll = command("a=d,d=A,q=2")
+
+    /// The query the probe sends: a 1×1 image the terminal checks without keeping; it answers `OK`.
+    static let query = command("i=31,s=1,v=1,a=q,t=d,f=24", payload: Array("AAAA".utf8)[...])
+
+    private static func command(_ keys: String, payload: ArraySlice<UInt8> = []) -> [UInt8] {
+        var bytes: [UInt8] = [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")]
+        bytes.reserveCapacity(keys.utf8.count + payload.count + 6)
+        bytes += keys.utf8
+        if !payload.isEmpty {
+            bytes.append(UInt8(ascii: ";"))
+            bytes += payload
+        }
+        bytes += [0x1B, UInt8(ascii: "\\")]
+        return bytes
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import PhotoBrowser
+
+/// Makes decoded previews ready for the screen in the session's graphics mode, on the loader's tasks
+/// rather than the main actor: symbols into cells, or the bytes of an image protocol.
+struct PreviewRenderer: Sendable {
+    let graphics: Graphics
+
+    /// The pixels a cell of symbols is drawn from: 8 across, as libchafa samples, and as many down as
+    /// keep the terminal's cell shape (16 for the common 1:2).
+    var symbolCell: PixelSize {
+        let cell = graphics.layoutCell
+        return PixelSize(width: 8, height: max(8, Int((8 * Double(cell.height) / Double(cell.width)).rounded())))
+    }
+
+    /// The pixels one cell stands for in this mode.
+    private var unit: PixelSize { graphics.placesPixels ? graphics.layoutCell : symbolCell }
+
+    /// The pixel box a preview in `area` is decoded to fit, or nil when the area cannot show one.
+    func box(for area: Rect) -> PixelSize? {
+        guard area.width >= 2, area.height >= 1 else { return nil }
+        var width = area.width * unit.width, height = area.height * unit.height
+        if graphics.mode == .sixel {
+            if let limit = graphics.sixelLimit {
+                width = min(width, limit.width)
+                height = min(height, limit.height)
+            }
+            // Sixel draws six rows at a time: a height that is not a multiple would spill into the next cell.
+            height -= height % 6
+        }
+        return width > 0 && height > 0 ? PixelSize(width: width, height: height) : nil
+    }
+
+    /// The cells an image decoded for `box` covers: as pixels, every cell a pixel of it falls in; as
+    /// symbols, the nearest whole cells to its shape. Never more than the box's cells.
+    func cells(for image: PixelSize, in box: PixelSize) -> (columns: Int, rows: Int) {
+        let unit = unit
+        let limit = (columns: max(1, box.width / unit.width), rows: max(1, box.height / unit.height))
+        let rule: FloatingPointRoundingRule = graphics.placesPixels ? .up : .toNearestOrAwayFromZero
+        let columns = Int((Double(image.width) / Double(unit.width)).rounded(rule))
+        let rows = Int((Double(image.height) / Double(unit.height)).rounded(rule))
+        return (min(limit.columns, max(1, columns)), min(limit.rows, max(1, rows)))
+    }
+
+    /// The rendering for a decoded preview; `source` is the JPEG as fetched (iTerm2 sends it as it came).
+    func render(_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8]) -> (any PreviewRendering)? {
+        switch graphics.mode {
+        case .symbols, .auto:
+            let cells = cells(for: image.size, in: request.box)
+            return ChafaCanvas.symbols(image, columns: cells.columns, rows: cells.rows, mode: symbolMode, dither: graphics.depth != .direct)
+        case .kitty:
+            return EncodedImage(size: image.size, bytes: Array(Data(image.pixels).base64EncodedData()))
+        case .sixel:
+            return EncodedImage(size: image.size, bytes: ChafaCanvas.sixel(image, registers: 256))
+        case .iterm:
+            return EncodedImage(size: image.size, bytes: Array(Data(source).base64EncodedData()))
+        }
+    }
+
+    private var symbolMode: ChafaCanvas.SymbolMode {
+        switch graphics.depth {
+        case .direct: .truecolor
+        case .colors256: .indexed256
+        case .colors8: .indexed8
+        case .monochrome: .monochrome
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import PhotoBrowser
+import PhotoPickConfig
+import PhotoPickKit
+import TerminalUI
+
+/// `photopick doctor`: one screen of facts for a bug report about how photopick draws here: the
+/// terminal, what it answered, the mode chosen and why, and where photopick keeps things. Never the key.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Print what photopick knows about this terminal and setup, for a bug report."
+    )
+
+    @Option(help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/photopick/config.toml).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The mode to report on: auto, kitty, sixel, iterm or symbols (default: as the browser would).", valueName: "mode"))
+    var graphics: String?
+
+    func validate() throws {
+        if let graphics, GraphicsMode(rawValue: graphics) == nil {
+            throw ValidationError("--graphics \(graphics) is not a mode; use one of \(GraphicsMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let paths = Paths(environment: environment)
+        let configURL = config.map { URL(fileURLWithPath: $0) } ?? paths.configFile
+        var lines: [(String, String)] = [("photopick", PhotoPickCommand.version)]
+        func env(_ name: String) -> String { environment[name].map { TerminalText.sanitized($0) } ?? "(unset)" }
+        for name in ["TERM", "TERM_PROGRAM", "COLORTERM", "KITTY_WINDOW_ID", "WEZTERM_EXECUTABLE", "KONSOLE_VERSION", "TMUX"] {
+            if environment[name] != nil || ["TERM", "TERM_PROGRAM", "COLORTERM"].contains(name) { lines.append((name, env(name))) }
+        }
+        lines.append(("locale", String(cString: setlocale(LC_CTYPE, "") ?? strdup("C"))))
+        var loaded: Config?
+        do {
+            loaded = try Config.load(from: configURL, mustExist: config != nil)
+            lines.append(("config", FileManager.default.fileExists(atPath: configURL.path) ? configURL.path : "\(configURL.path) (none; defaults)"))
+        } catch {
+            lines.append(("config", "\(configURL.path): \(error)"))
+        }
+        let requested = Launcher.graphicsMode(option: graphics, environment: environment, config: loaded ?? Config())
+        let mode = (try? requested.get()) ?? .auto
+        if case .failure(let line) = requested { lines.append(("graphics setting", line.description)) }
+        if isatty(STDOUT_FILENO) == 1 || isatty(STDIN_FILENO) == 1 {
+            let findings = TerminalProbe().run(requested: mode, environment: environment)
+            if let passthrough = findings.tmuxPassthrough { lines.append(("tmux allow-passthrough", passthrough)) }
+            if let window = findings.window {
+                lines.append(("window", "\(window.columns)×\(window.rows) cells, \(window.width)×\(window.height) pixels (TIOCGWINSZ)"))
+            }
+            if let replies = findings.replies {
+                lines.append(("replies", replies.transcript.isEmpty ? "none within \(TerminalProbe().deadline)" : replies.transcript.joined(separator: " ")))
+                lines.append(("XTVERSION", replies.version ?? "no answer"))
+                lines.append(("kitty graphics", replies.kittyGraphics ? "yes" : replies.kittyError.map { "refused: \($0)" } ?? "no answer"))
+                lines.append(("DA1", replies.deviceAttributes.map { $0.map(String.init).joined(separator: ";") + (replies.sixel ? " (sixel)" : "") } ?? "no answer"))
+                lines.append(("sixel registers", replies.sixelRegisters.map(String.init) ?? "no answer"))
+                lines.append(("sixel limit", replies.sixelLimit?.description ?? "no answer"))
+                lines.append(("cell (CSI 16t)", replies.cell?.description ?? "no answer"))
+            } else {
+                lines.append(("replies", "not asked"))
+            }
+            let chosen = findings.graphics
+            lines.append(("mode", "\(chosen.mode.rawValue): \(chosen.reason)"))
+            lines.append(("cell", chosen.cell.map { "\($0.description) pixels" } ?? "unknown"))
+            lines.append(("colours", "\(chosen.depth)" + (chosen.cursesTerm.map { " (ncurses starts as \($0))" } ?? "")))
+            lines.append(("probe took", findings.elapsed.formatted(.units(allowed: [.milliseconds]))))
+        } else {
+            lines.append(("terminal", "stdin and stdout are not a terminal; run doctor in the terminal you browse in"))
+        }
+        lines.append(("key", keySource(loaded, environment: environment)))
+        lines.append(("state", paths.stateDirectory.path))
+        lines.append(("preview cache", "\(paths.previewCache.path) (\(Self.size(of: paths.previewCache)))"))
+        lines.append(("downloads", (loaded?.downloadDirectory ?? paths.downloads).path))
+        lines.append(("demo library", "\(paths.demoLibrary.path) (\(Self.size(of: paths.demoLibrary)))"))
+        let width = lines.map(\.0.count).max() ?? 0
+        for (name, value) in lines {
+            print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+        }
+    }
+
+    /// Where the key would come from; the key itself is never printed.
+    private func keySource(_ config: Config?, environment: [String: String]) -> String {
+        if let key = environment["PHOTOPICK_API_KEY"], !key.isEmpty { return "PHOTOPICK_API_KEY (set)" }
+        if config?.apiKey != nil { return "api_key in the config" }
+        if let file = config?.apiKeyFile { return "api_key_file \(file.path)" }
+        return "none: the demo library"
+    }
+
+    /// The bytes under a folder, in words.
+    static func size(of folder: URL) -> String {
+        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey]) else { return "empty" }
+        var total = 0
+        for case let url as URL in files {
+            total += (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        }
+        return total == 0 ? "empty" : ByteCountFormatter.string(fromByteCount: Int64(total), countStyle: .file)
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import PhotoBrowser
+import Testing
+@testable import TerminalUI
+
+/// The bytes of the image protocols, tmux's wrapping, and reading the terminal's replies.
+struct ImageProtocolTests {
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func kittySendsPixelsIn4096ByteChunksMarkedMoreUntilTheLast() {
+        let base64 = Array(Data((0..<7_000).map { UInt8($0 % 251) }).base64EncodedData())
+        #expect(base64.count == 9_336)
+        let commands = KittyCommands.transmit(id: 7, width: 50, height: 40, base64: base64)
+        #expect(commands.count == 3)
+        #expect(text(commands[0]).hasPrefix("\u{1B}_Ga=t,f=24,s=50,v=40,i=7,q=2,m=1;"))
+        #expect(text(commands[1]).hasPrefix("\u{1B}_Gq=2,m=1;") && text(commands[2]).hasPrefix("\u{1B}_Gq=2,m=0;"))
+        let payloads = commands.map { command -> [UInt8] in
+            let start = command.firstIndex(of: UInt8(ascii: ";"))! + 1
+            #expect(command.suffix(2) == [0x1B, UInt8(ascii: "\\")])
+            return Array(command[start..<(command.count - 2)])
+        }
+        #expect(payloads.map(\.count) == [4096, 4096, 1144])
+        #expect(payloads.flatMap { $0 } == base64)
+        // A small image is one command, m=0.
+        #expect(KittyCommands.transmit(id: 1, width: 1, height: 1, base64: Array("AAAA".utf8)).map(text) == ["\u{1B}_Ga=t,f=24,s=1,v=1,i=1,q=2,m=0;AAAA\u{1B}\\"])
+    }
+
+    @Test func everyKittyCommandIsQuietAndPlacementsMoveByTheirId() {
+        #expect(text(KittyCommands.place(id: 9)) == "\u{1B}_Ga=p,i=9,p=1,C=1,q=2\u{1B}\\")
+        #expect(text(KittyCommands.hide(id: 9)) == "\u{1B}_Ga=d,d=i,i=9,q=2\u{1B}\\")
+        #expect(text(KittyCommands.free(id: 9)) == "\u{1B}_Ga=d,d=I,i=9,q=2\u{1B}\\")
+        #expect(text(KittyCommands.freeAll) == "\u{1B}_Ga=d,d=A,q=2\u{1B}\\")
+    }
+
+    @Test func tmuxPassthroughDoublesEveryEscape() {
+        let wrapped = TmuxPassthrough.wrap(Array("\u{1B}[c".utf8))
+        #expect(text(wrapped) == "\u{1B}Ptmux;\u{1B}\u{1B}[c\u{1B}\\")
+        let kitty = TmuxPassthrough.wrap(KittyCommands.place(id: 3))
+        #expect(text(kitty) == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=p,i=3,p=1,C=1,q=2\u{1B}\u{1B}\\\u{1B}\\")
+    }
+
+    @Test func itermInlineImagesCarryTheFileAndTheCellsItFills() {
+        let bytes = ITermImage.inline(base64: Array("QUJD".utf8), columns: 20, rows: 6)
+        #expect(text(bytes) == "\u{1B}]1337;File=inline=1;size=3;width=20;height=6;preserveAspectRatio=1;doNotMoveCursor=1:QUJD\u{1B}\\")
+    }
+}
+
+struct TerminalRepliesTests {
+    private func parse(_ text: String) -> TerminalReplies { TerminalReplies.parse(Array(text.utf8)) }
+
+    @Test func xtermAsVT340AnswersEveryQuery() {
+        let replies = parse("\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?1;0;1024S\u{1B}[?2;0;800;680S\u{1B}[6;17;8t\u{1B}[?63;1;2;4;6;9;15;16;22;28c")
+        #expect(replies.version == "XTerm(379)" && !replies.kittyGraphics)
+        #expect(replies.sixelRegisters == 1024 && replies.sixelLimit == PixelSize(width: 800, height: 680))
+        #expect(replies.cell == PixelSize(width: 8, height: 17))
+        #expect(replies.isComplete && replies.sixel && replies.typed.isEmpty)
+        #expect(replies.transcript.count == 5 && replies.transcript[0] == "\\eP>|XTerm(379)\\e\\")
+    }
+
+    @Test func kittyAnswersTheGraphicsQueryAndRefusesXTSMGraphics() {
+        let replies = parse("\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?1;3;0S\u{1B}[?2;3;0S\u{1B}[6;17;8t\u{1B}[?62;c")
+        #expect(replies.kittyGraphics && !replies.sixel && replies.sixelRegisters == nil && replies.sixelLimit == nil)
+        #expect(replies.deviceAttributes == [62])
+        let refused = parse("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\\u{1B}[?1c")
+        #expect(!refused.kittyGraphics && refused.kittyError == "ENOTSUPPORTED:no")
+    }
+
+    @Test func keysTypedDuringTheProbeAreKeptInOrderAndGarbageIsDropped() {
+        let replies = parse("j\u{1B}[Bk\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}OAq\u{1B}]11;junk\u{07}\u{1B}[?63;4c")
+        #expect(replies.typed == Array("j\u{1B}[Bk\u{1B}OAq".utf8))
+        #expect(replies.version == "XTerm(379)" && replies.isComplete)
+    }
+
+    @Test func anUnfinishedOrHostileReplyIsNeitherReadNorTyped() {
+        // Cut off in the middle of DA1: nothing complete, nothing typed.
+        let cut = parse("\u{1B}[?63;1;2")
+        #expect(!cut.isComplete && cut.typed.isEmpty)
+        // A version with escapes in it is shown sanitised; absurd cell sizes are ignored.
+        let hostile = parse("\u{1B}P>|evil\u{1B}[2J\u{1B}\\\u{1B}[6;0;99999t\u{1B}[?1c")
+        #expect(hostile.version.map { !$0.contains("\u{1B}") } ?? false)
+        #expect(hostile.cell == nil && hostile.isComplete)
+        // Random bytes never crash the reader.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let alphabet: [UInt8] = [0x1B, 0x5B, 0x50, 0x5F, 0x5C, 0x3F, 0x3B, 0x63, 0x07, 0x41]
+            let bytes: [UInt8] = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            _ = TerminalReplies.parse(bytes)
+        }
+    }
+}
+
+struct GraphicsChoiceTests {
+    private static let installed: Set<String> = ["xterm-direct256", "xterm-direct", "xterm-256color", "mlterm-direct", "mlterm-256color"]
+
+    private func choose(_ requested: GraphicsMode = .auto, env: [String: String], replies: String?, cell: PixelSize? = PixelSize(width: 8, height: 17),
+                        tmux: GraphicsChoice.Tmux? = nil, colors: Int = 8, rgb: Bool = false) -> Graphics {
+        GraphicsChoice(requested: requested, environment: env, replies: replies.map { TerminalReplies.parse(Array($0.utf8)) }, kernelCell: cell,
+                       tmux: tmux, terminfo: .init(colors: colors, rgb: rgb, known: Self.installed)).graphics
+    }
+
+    static let xterm = "\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?1;0;1024S\u{1B}[?2;0;800;680S\u{1B}[6;17;8t\u{1B}[?63;1;2;4;6c"
+    static let kitty = "\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;17;8t\u{1B}[?62;c"
+
+    @Test func xtermAsTERMxtermGetsSixelAnd24BitColourThroughXtermDirect256() {
+        let graphics = choose(env: ["TERM": "xterm"], replies: Self.xterm)
+        #expect(graphics.mode == .sixel && graphics.depth == .direct && graphics.cursesTerm == "xterm-direct256")
+        #expect(graphics.sixelLimit == PixelSize(width: 800, height: 680) && graphics.reason.contains("sixel"))
+    }
+
+    @Test func kittyGetsItsProtocolAndMltermItsInlineImages() {
+        #expect(choose(env: ["TERM": "xterm-kitty"], replies: Self.kitty, colors: 256, rgb: true).mode == .kitty)
+        let mlterm = choose(env: ["TERM": "mlterm", "MLTERM": "3.9.0"], replies: "\u{1B}[?1;0;1024S\u{1B}[6;19;10t\u{1B}[?63;4c")
+        #expect(mlterm.mode == .iterm && mlterm.cursesTerm == "mlterm-direct" && mlterm.depth == .direct)
+        #expect(choose(env: ["TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"], replies: "\u{1B}[?65;4c", colors: 256).mode == .iterm)
+    }
+
+    @Test func aTerminalThatAnswersNothingOrOnlyDA1GetsSymbols() {
+        let silent = choose(env: ["TERM": "xterm-256color"], replies: "", colors: 256)
+        #expect(silent.mode == .symbols && silent.reason.contains("did not answer") && silent.depth == .colors256 && silent.cursesTerm == nil)
+        #expect(choose(env: ["TERM": "xterm-256color"], replies: nil, colors: 256).mode == .symbols)
+        let plain = choose(env: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], replies: "\u{1B}[?64;1;2c", colors: 256)
+        #expect(plain.mode == .symbols && plain.depth == .direct && plain.cursesTerm == "xterm-direct256")
+        // Sixel needs the cell size to place pixels.
+        #expect(choose(env: ["TERM": "xterm"], replies: "\u{1B}[?63;4c", cell: nil).mode == .symbols)
+    }
+
+    @Test func insideTmuxOnlySymbolsWhichTmuxKeepsInPlace() {
+        let on = choose(env: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], replies: Self.kitty, tmux: .init(passthrough: true), colors: 256)
+        #expect(on.mode == .symbols && on.inTmux && on.reason.contains("tmux"))
+        let off = choose(env: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], replies: nil, tmux: .init(passthrough: false), colors: 256)
+        #expect(off.mode == .symbols && off.reason.contains("allow-passthrough"))
+    }
+
+    @Test func aModeAskedForIsKeptAndAssumesACellWhenNoneIsKnown() {
+        let forced = choose(.kitty, env: ["TERM": "xterm-256color"], replies: nil, cell: nil, colors: 256)
+        #expect(forced.mode == .kitty && forced.cell == PixelSize(width: 8, height: 16) && forced.reason.contains("assumed"))
+        #expect(choose(.symbols, env: ["TERM": "xterm"], replies: Self.xterm).mode == .symbols)
+        #expect(choose(env: ["TERM": "linux"], replies: Self.xterm).mode == .symbols)
+    }
+
+    @Test func coloursComeFromTheFactsNotTerminfoAlone() {
+        #expect(choose(env: ["TERM": "xterm"], replies: "\u{1B}[?1c").depth == .colors8)
+        #expect(choose(env: ["TERM": "xterm", "COLORTERM": "24bit"], replies: "\u{1B}[?1c").depth == .direct)
+        #expect(choose(env: ["TERM": "vt100"], replies: "\u{1B}[?1c", colors: 0).depth == .monochrome)
+    }
+}
+
+struct ImageLayerTests {
+    private func placement(_ photo: Int, _ rect: Rect, bytes: String = "SIXEL") -> ImagePlacement {
+        ImagePlacement(photoID: photo, box: PixelSize(width: 80, height: 60), rect: rect,
+                       payload: EncodedImage(size: PixelSize(width: 80, height: 60), bytes: Array(bytes.utf8)))
+    }
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func sixelImagesAreWrittenOnceAndTheirCellsRepaintedWhenTheyGo() {
+        var layer = ImageLayer(mode: .sixel)
+        let a = placement(1, Rect(x: 2, y: 3, width: 10, height: 4)), b = placement(2, Rect(x: 20, y: 3, width: 10, height: 4))
+        let first = layer.plan([a, b], screenCleared: true, height: 30)
+        #expect(text(first.bytes) == "\u{1B}7\u{1B}[4;3HSIXEL\u{1B}[4;21HSIXEL\u{1B}8" && first.repaint.isEmpty)
+        // The same frame again costs nothing.
+        #expect(layer.plan([a, b], screenCleared: false, height: 30) == ImageLayer.Plan())
+        // `j`: photo 1 goes, photo 3 comes; photo 2 stays where it was.
+        let c = placement(3, Rect(x: 2, y: 3, width: 8, height: 4))
+        let next = layer.plan([c, b], screenCleared: false, height: 30)
+        #expect(next.repaint == [a.rect] && text(next.bytes) == "\u{1B}7\u{1B}[4;3HSIXEL\u{1B}8")
+        // An overlay covers them all: every rectangle is repainted and nothing written.
+        let help = layer.plan([], screenCleared: false, height: 30)
+        #expect(Set(help.repaint.map { "\($0)" }) == Set([b.rect, c.rect].map { "\($0)" }) && help.bytes.isEmpty)
+        // After a resize the terminal was cleared: everything shown is written again.
+        #expect(layer.plan([b], screenCleared: true, height: 30).placed == [b])
+    }
+
+    @Test func kittyImagesAreSentOnceAndThenOnlyPlacedHiddenOrFreed() {
+        var layer = ImageLayer(mode: .kitty, kittyByteLimit: 80 * 60 * 3 * 2)
+        let a = placement(1, Rect(x: 2, y: 3, width: 10, height: 4), bytes: "AAAA")
+        let first = text(layer.plan([a], screenCleared: true, height: 30).bytes)
+        #expect(first == "\u{1B}7\u{1B}[4;3H\u{1B}_Ga=t,f=24,s=80,v=60,i=1,q=2,m=0;AAAA\u{1B}\\\u{1B}_Ga=p,i=1,p=1,C=1,q=2\u{1B}\\\u{1B}8")
+        #expect(text(layer.plan([], screenCleared: false, height: 30).bytes) == "\u{1B}7\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\\u{1B}8")
+        // Shown again, lower: placed, not sent.
+        let moved = placement(1, Rect(x: 2, y: 9, width: 10, height: 4), bytes: "AAAA")
+        #expect(text(layer.plan([moved], screenCleared: false, height: 30).bytes) == "\u{1B}7\u{1B}[10;3H\u{1B}_Ga=p,i=1,p=1,C=1,q=2\u{1B}\\\u{1B}8")
+        // Two more photos pass the limit: the one longest off screen is freed.
+        _ = layer.plan([placement(2, a.rect, bytes: "BBBB")], screenCleared: false, height: 30)
+        let third = text(layer.plan([placement(3, a.rect, bytes: "CCCC")], screenCleared: false, height: 30).bytes)
+        #expect(third.contains("a=d,d=I,i=1,q=2") && !third.contains("i=3,q=2\u{1B}\\\u{1B}_Ga=d,d=I,i=3"))
+        #expect(text(layer.clearAll()) == "\u{1B}_Ga=d,d=A,q=2\u{1B}\\")
+    }
+
+    @Test func noImageReachesTheLastRowAndSymbolsWriteNothing() {
+        var sixel = ImageLayer(mode: .sixel)
+        #expect(sixel.plan([placement(1, Rect(x: 0, y: 20, width: 5, height: 10))], screenCleared: true, height: 30).bytes.isEmpty)
+        var symbols = ImageLayer(mode: .symbols)
+        #expect(symbols.plan([placement(1, Rect(x: 0, y: 0, width: 5, height: 5))], screenCleared: true, height: 30) == ImageLayer.Plan())
+    }
+}
+
+/// libchafa's sixel read back by ImageMagick and compared with the pixels it was made from.
+struct SixelReadbackTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/convert")))
+    func imageMagickReadsOurSixelAsTheSourceImage() throws {
+        let width = 120, height = 96
+        var pixels: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width { pixels += [UInt8(x * 2), UInt8(y * 2), UInt8((x + y) % 256)] }
+        }
+        let image = PreviewImage(width: width, height: height, pixels: pixels)
+        let sixel = ChafaCanvas.sixel(image, registers: 256)
+        #expect(sixel.starts(with: [0x1B, UInt8(ascii: "P")]) && sixel.suffix(2) == [0x1B, UInt8(ascii: "\\")])
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sixel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(sixel).write(to: folder.appending(path: "a.six"))
+        // Through PNG: ImageMagick 6 writes raw RGB of a sixel image as zeros when asked directly.
+        for (from, to) in [("a.six", "a.png"), ("a.png", "rgb:" + folder.appending(path: "a.rgb").path)] {
+            let convert = Process()
+            convert.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+            convert.arguments = [folder.appending(path: from).path, "-depth", "8", to.hasPrefix("rgb:") ? to : folder.appending(path: to).path]
+            try convert.run()
+            convert.waitUntilExit()
+            #expect(convert.terminationStatus == 0)
+        }
+        let back = [UInt8](try Data(contentsOf: folder.appending(path: "a.rgb")))
+        #expect(back.count == width * height * 3, "ImageMagick read \(back.count) bytes")
+        guard back.count == pixels.count else { return }
+        var squared = 0.0
+        for (a, b) in zip(back, pixels) { squared += (Double(a) - Double(b)) * (Double(a) - Double(b)) }
+        let rmse = (squared / Double(pixels.count)).squareRoot() / 255
+        #expect(rmse < 0.04, "RMSE \(rmse)")
+    }
+}
