@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.2.0"),
         // Hummingbird brings these; the server imports them, so it declares them.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -80,6 +81,7 @@ let package = Package(
                 "CNcursesw",
                 "PhotoBrowser",
                 "PhotoPickKit",
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -112,12 +112,12 @@ func processStatusKilobytes(_ field: String) -> Int? {
 
 /// Runs `body` with the ncurses driver drawing headless into a scratch file, as a terminal would be sent.
 @MainActor
-func withHeadlessDriver<Result>(width: Int, height: Int, _ body: (TerminalDriver) throws -> Result) throws -> Result {
+func withHeadlessDriver<Result>(width: Int, height: Int, graphics: GraphicsMode = .symbols, _ body: (TerminalDriver) throws -> Result) throws -> Result {
     guard let output = tmpfile(), let input = fopen("/dev/null", "r") else { throw BenchError("cannot open a scratch terminal") }
     defer { fclose(output); fclose(input) }
     let driver = TerminalDriver()
     do {
-        try driver.startHeadless(width: width, height: height, output: output, input: input)
+        try driver.startHeadless(width: width, height: height, output: output, input: input, graphics: graphics)
     } catch {
         throw BenchError(error.description)
     }

@@ -43,6 +43,21 @@ struct SymbolPreviewTests {
         }
     }
 
+    @Test func aPhotoScaledDownKeepsItsColours() {
+        // 139×208 pixels, purple on the left and orange on the right, into 6×4 cells: each cell is
+        // within a few levels of its side's colour (libchafa's RGB input once turned this grey).
+        let width = 139, height = 208
+        let image = PreviewImage(width: width, height: height, pixels: (0..<height).flatMap { _ in
+            (0..<width).flatMap { x -> [UInt8] in x < width / 2 ? [90, 56, 153] : [230, 140, 40] }
+        })
+        var canvas = Canvas(width: 6, height: 4)
+        PreviewDrawing.draw(image, box: PixelSize(width: 48, height: 64), in: canvas.bounds, graphics: .symbols(.direct), into: &canvas)
+        for (x, expected) in [(0, (90, 56, 153)), (5, (230, 140, 40))] {
+            guard case .rgb(let r, let g, let b) = halves(canvas[x, 1]).upper else { Issue.record("\(canvas[x, 1])"); continue }
+            #expect(abs(Int(r) - expected.0) + abs(Int(g) - expected.1) + abs(Int(b) - expected.2) < 30, "\(r),\(g),\(b)")
+        }
+    }
+
     @Test func in256ColoursTheSymbolsUseTheCubeAndGreysNeverTheSystemColours() {
         let image = Self.image(columns: 8, rows: 4) { x, y in (UInt8(x * 4), UInt8(y * 4), 200) }
         let canvas = paint(image, .colors256)
@@ -54,6 +69,40 @@ struct SymbolPreviewTests {
             }
         }
         #expect(used.allSatisfy { $0 >= 16 } && used.count > 4)
+        // Pure colours land on their cube entries: red 196, green 46, blue 21, white 231.
+        for (rgb, index) in [((255, 0, 0), 196), ((0, 255, 0), 46), ((0, 0, 255), 21), ((255, 255, 255), 231)] as [((UInt8, UInt8, UInt8), UInt8)] {
+            let flat = paint(Self.image(columns: 2, rows: 1) { _, _ in rgb }, .colors256)
+            #expect(halves(flat[0, 0]).upper == .palette(index), "\(rgb)")
+        }
+    }
+
+    @Test func in256ColoursLuminanceIsNeverDitheredButTheColourIsCarriedToNeighbours() {
+        // A flat purple between the cube's entries: every cell shows the same luminance, and the
+        // cells' average colour comes closer to the purple than any single entry does.
+        let target = (130.0, 70.0, 165.0)
+        var cells = SymbolCells(columns: 12, rows: 6, indexed: false)
+        for index in cells.characters.indices {
+            cells.characters[index] = 0x2588
+            cells.foreground[index] = 130 << 16 | 70 << 8 | 165
+        }
+        let mapped = PaletteDiffusion.quantise(cells, to: .xterm256)
+        let shown = mapped.foreground.map { XtermPalette.rgb(UInt8($0)) }
+        var lumas = Set<Int>()
+        var sum = (0.0, 0.0, 0.0)
+        for (r, g, b) in shown {
+            let (red, green, blue) = (Double(r), Double(g), Double(b))
+            let luma: Double = 0.299 * red + 0.587 * green + 0.114 * blue
+            lumas.insert(Int(luma))
+            sum = (sum.0 + red, sum.1 + green, sum.2 + blue)
+        }
+        let count = Double(shown.count)
+        let average = (sum.0 / count, sum.1 / count, sum.2 / count)
+        func distance(_ a: (Double, Double, Double)) -> Double { abs(a.0 - target.0) + abs(a.1 - target.1) + abs(a.2 - target.2) }
+        let first = shown[0]
+        let single = distance((Double(first.0), Double(first.1), Double(first.2)))
+        #expect(Set(shown.map { "\($0)" }).count > 1, "the colour is dithered across cells")
+        #expect(lumas.max()! - lumas.min()! <= 12, "luminances \(lumas.sorted())")
+        #expect(distance(average) < single, "average \(average) is no closer than one entry")
     }
 
     @Test func eightColourTerminalsGetTheANSIColours() {

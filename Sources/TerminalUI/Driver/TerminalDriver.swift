@@ -98,13 +98,17 @@ public final class TerminalDriver {
 
     /// A screen that writes to a file instead of the terminal, at a fixed size: for the render
     /// benchmark, which counts the bytes a frame costs.
-    public func startHeadless(width: Int, height: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>) throws(TerminalError) {
+    /// Images are written in `graphics`' mode, with the frame's bytes.
+    public func startHeadless(
+        width: Int, height: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, graphics: GraphicsMode = .symbols
+    ) throws(TerminalError) {
         guard let screen = newterm("xterm-256color", output, input) else {
             throw TerminalError(description: "ncurses has no xterm-256color entry; install ncurses-term")
         }
         self.screen = screen
         self.output = output
         isActive = true
+        images = ImageLayer(mode: graphics)
         setUp(colors: true)
         resize_term(Int32(height), Int32(width))
         self.width = width

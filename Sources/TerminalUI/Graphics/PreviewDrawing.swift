@@ -8,6 +8,62 @@ public enum PreviewDrawing {
         PreviewRenderer(graphics: graphics).box(for: area)
     }
 
+    /// A cell of symbols as a person sees it: the character and its two colours in RGB (the terminal's
+    /// default foreground counted as white, its background as black).
+    public struct SeenCell: Sendable {
+        /// The symbol.
+        public let character: Character
+        /// Foreground red, green, blue.
+        public let foreground: (UInt8, UInt8, UInt8)
+        /// Background red, green, blue.
+        public let background: (UInt8, UInt8, UInt8)
+
+        /// A cell as seen.
+        public init(character: Character, foreground: (UInt8, UInt8, UInt8), background: (UInt8, UInt8, UInt8)) {
+            self.character = character
+            self.foreground = foreground
+            self.background = background
+        }
+    }
+
+    /// `image` as symbols for `box` in `graphics`' colours, cell by cell, row by row.
+    public static func symbols(_ image: PreviewImage, box: PixelSize, graphics: Graphics) -> (columns: Int, rows: Int, cells: [SeenCell]) {
+        let renderer = PreviewRenderer(graphics: graphics)
+        guard let cells = renderer.render(PreviewRequest(photoID: 0, box: box), image, []) as? SymbolCells else { return (0, 0, []) }
+        let seen = cells.characters.indices.map { index in
+            SeenCell(character: Character(Unicode.Scalar(cells.characters[index]) ?? " "),
+                     foreground: rgb(cells.color(cells.foreground[index]), default: (255, 255, 255)),
+                     background: rgb(cells.color(cells.background[index]), default: (0, 0, 0)))
+        }
+        return (cells.columns, cells.rows, seen)
+    }
+
+    /// The RGB xterm shows for palette colour `index`.
+    public static func paletteRGB(_ index: UInt8) -> (UInt8, UInt8, UInt8) {
+        rgb(.palette(index), default: (0, 0, 0))
+    }
+
+    private static func rgb(_ color: TerminalColor, default fallback: (UInt8, UInt8, UInt8)) -> (UInt8, UInt8, UInt8) {
+        switch color {
+        case .terminalDefault: return fallback
+        case .rgb(let r, let g, let b): return (r, g, b)
+        case .palette(let index) where index >= 16:
+            let (r, g, b) = XtermPalette.rgb(index)
+            return (UInt8(r), UInt8(g), UInt8(b))
+        case .palette(let index):
+            // xterm's own system colours.
+            let table: [(UInt8, UInt8, UInt8)] = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+                                                  (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
+            return table[Int(index)]
+        }
+    }
+
+    /// The bytes a pixel mode writes for `image` (kitty's base64 RGB, sixel, or iTerm2's base64 of
+    /// `source`), as the loader makes them.
+    public static func encoded(_ image: PreviewImage, source: [UInt8], box: PixelSize, graphics: Graphics) -> [UInt8] {
+        (PreviewRenderer(graphics: graphics).render(PreviewRequest(photoID: 0, box: box), image, source) as? EncodedImage)?.bytes ?? []
+    }
+
     /// Renders `image` (decoded for `box`) and draws it centred in `area`: symbols into the cells, or
     /// blank cells with the image placed over them.
     public static func draw(_ image: PreviewImage, box: PixelSize, in area: Rect, graphics: Graphics, into canvas: inout Canvas) {

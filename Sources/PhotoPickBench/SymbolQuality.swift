@@ -1,0 +1,237 @@
+import Foundation
+import PhotoBrowser
+import TerminalUI
+
+/// How close cells of block symbols come to a photo, as the eye sees them: the cells rasterised at 8×16
+/// pixels with each block element's exact coverage, beside the photo scaled to the same pixels.
+/// Hand-written: no library here measures terminal symbols, and SSIM is a page of arithmetic.
+enum SymbolQuality {
+    struct Score {
+        /// Mean SSIM of the luminance, Gaussian window of σ 1.5 (structure).
+        let ssim: Double
+        /// RMSE of RGB in 0...1 after a Gaussian blur of half a cell, σ 4×8 pixels (tone).
+        let blurredRMSE: Double
+    }
+
+    static let cellWidth = 8, cellHeight = 16
+
+    static func measure(_ cells: (columns: Int, rows: Int, cells: [PreviewDrawing.SeenCell]), source: [UInt8]) throws -> Score {
+        let width = cells.columns * cellWidth, height = cells.rows * cellHeight
+        guard width > 0, height > 0, cells.cells.count == cells.columns * cells.rows else { throw BenchError("no cells to measure") }
+        let shown = try rasterise(cells)
+        let photo = try reference(source, width: width, height: height)
+        let ssim = meanSSIM(luma(shown), luma(photo), width: width, height: height)
+        var squared = 0.0
+        for channel in 0..<3 {
+            let a = blur(plane(shown, channel), width: width, height: height, sigmaX: 4, sigmaY: 8)
+            let b = blur(plane(photo, channel), width: width, height: height, sigmaX: 4, sigmaY: 8)
+            for index in a.indices { squared += (a[index] - b[index]) * (a[index] - b[index]) }
+        }
+        return Score(ssim: ssim, blurredRMSE: (squared / Double(width * height * 3)).squareRoot())
+    }
+
+    /// Which of a cell's 8×16 pixels a block element covers; nil for a symbol outside the block set.
+    static func mask(_ character: Character) -> ((Int, Int) -> Bool)? {
+        guard let scalar = character.unicodeScalars.first?.value else { return nil }
+        let upper = { (y: Int) in y < 8 }, left = { (x: Int) in x < 4 }
+        switch scalar {
+        case 0x20: return { _, _ in false }
+        case 0x2588: return { _, _ in true }
+        case 0x2580: return { _, y in upper(y) }
+        case 0x2581...0x2587: let eighths = Int(scalar - 0x2580); return { _, y in y >= 16 - 2 * eighths }
+        case 0x2589...0x258F: let eighths = Int(0x2590 - scalar); return { x, _ in x < eighths }
+        case 0x2590: return { x, _ in !left(x) }
+        case 0x2594: return { _, y in y < 2 }
+        case 0x2595: return { x, _ in x >= 7 }
+        case 0x2596...0x259F:
+            // Quadrants: upper-left, upper-right, lower-left, lower-right, as bits per symbol.
+            let bits: [UInt32: Int] = [0x2596: 0b0100, 0x2597: 0b1000, 0x2598: 0b0001, 0x2599: 0b1101, 0x259A: 0b1001, 0x259B: 0b0111,
+                                       0x259C: 0b1011, 0x259D: 0b0010, 0x259E: 0b0110, 0x259F: 0b1110]
+            let quadrants = bits[scalar]!
+            return { x, y in quadrants & (1 << ((upper(y) ? 0 : 2) + (left(x) ? 0 : 1))) != 0 }
+        default: return nil
+        }
+    }
+
+    /// The cells as packed RGB in 0...1.
+    static func rasterise(_ cells: (columns: Int, rows: Int, cells: [PreviewDrawing.SeenCell])) throws -> [Double] {
+        let width = cells.columns * cellWidth
+        var pixels = [Double](repeating: 0, count: width * cells.rows * cellHeight * 3)
+        for row in 0..<cells.rows {
+            for column in 0..<cells.columns {
+                let cell = cells.cells[row * cells.columns + column]
+                guard let covers = mask(cell.character) else { throw BenchError("no coverage mask for \(cell.character) (U+\(String(cell.character.unicodeScalars.first!.value, radix: 16)))") }
+                for y in 0..<cellHeight {
+                    for x in 0..<cellWidth {
+                        let color = covers(x, y) ? cell.foreground : cell.background
+                        let index = ((row * cellHeight + y) * width + column * cellWidth + x) * 3
+                        pixels[index] = Double(color.0) / 255
+                        pixels[index + 1] = Double(color.1) / 255
+                        pixels[index + 2] = Double(color.2) / 255
+                    }
+                }
+            }
+        }
+        return pixels
+    }
+
+    /// The photo decoded to fit `width` × `height` and stretched bilinearly to exactly that.
+    static func reference(_ source: [UInt8], width: Int, height: Int) throws -> [Double] {
+        let image: PreviewImage
+        do {
+            image = try PreviewDecoder().decode(source, fitting: PixelSize(width: width * 2, height: height * 2)).image
+        } catch {
+            throw BenchError("cannot decode the photo: \(error)")
+        }
+        var pixels = [Double](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            let sy = max(0, min(Double(image.height - 1), (Double(y) + 0.5) * Double(image.height) / Double(height) - 0.5))
+            let y0 = Int(sy), y1 = min(image.height - 1, y0 + 1), fy = sy - Double(y0)
+            for x in 0..<width {
+                let sx = max(0, min(Double(image.width - 1), (Double(x) + 0.5) * Double(image.width) / Double(width) - 0.5))
+                let x0 = Int(sx), x1 = min(image.width - 1, x0 + 1), fx = sx - Double(x0)
+                for channel in 0..<3 {
+                    func at(_ x: Int, _ y: Int) -> Double { Double(image.pixels[(y * image.width + x) * 3 + channel]) / 255 }
+                    let top = at(x0, y0) * (1 - fx) + at(x1, y0) * fx
+                    let bottom = at(x0, y1) * (1 - fx) + at(x1, y1) * fx
+                    pixels[(y * width + x) * 3 + channel] = top * (1 - fy) + bottom * fy
+                }
+            }
+        }
+        return pixels
+    }
+
+    static func plane(_ rgb: [Double], _ channel: Int) -> [Double] {
+        stride(from: channel, to: rgb.count, by: 3).map { rgb[$0] }
+    }
+
+    static func luma(_ rgb: [Double]) -> [Double] {
+        stride(from: 0, to: rgb.count, by: 3).map { (index: Int) -> Double in
+            let red: Double = 0.299 * rgb[index], green: Double = 0.587 * rgb[index + 1], blue: Double = 0.114 * rgb[index + 2]
+            return red + green + blue
+        }
+    }
+
+    /// A separable Gaussian blur; the edges repeat the outermost pixel.
+    static func blur(_ plane: [Double], width: Int, height: Int, sigmaX: Double, sigmaY: Double) -> [Double] {
+        func kernel(_ sigma: Double) -> [Double] {
+            let radius = Int((3 * sigma).rounded(.up))
+            let weights = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+            let sum = weights.reduce(0, +)
+            return weights.map { $0 / sum }
+        }
+        let kx = kernel(sigmaX), ky = kernel(sigmaY)
+        let rx = kx.count / 2, ry = ky.count / 2
+        var across = [Double](repeating: 0, count: plane.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum = 0.0
+                for (offset, weight) in kx.enumerated() { sum += weight * plane[y * width + min(width - 1, max(0, x + offset - rx))] }
+                across[y * width + x] = sum
+            }
+        }
+        var result = [Double](repeating: 0, count: plane.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum = 0.0
+                for (offset, weight) in ky.enumerated() { sum += weight * across[min(height - 1, max(0, y + offset - ry)) * width + x] }
+                result[y * width + x] = sum
+            }
+        }
+        return result
+    }
+
+    /// Wang et al.'s SSIM with an 11-tap Gaussian window of σ 1.5, averaged over the image.
+    static func meanSSIM(_ a: [Double], _ b: [Double], width: Int, height: Int) -> Double {
+        let c1 = 0.01 * 0.01, c2 = 0.03 * 0.03
+        func g(_ plane: [Double]) -> [Double] { blur(plane, width: width, height: height, sigmaX: 1.5, sigmaY: 1.5) }
+        let ma = g(a), mb = g(b)
+        let saa = g(a.map { $0 * $0 }), sbb = g(b.map { $0 * $0 }), sab = g(zip(a, b).map { $0 * $1 })
+        var total = 0.0
+        for index in a.indices {
+            let va = saa[index] - ma[index] * ma[index], vb = sbb[index] - mb[index] * mb[index], cov = sab[index] - ma[index] * mb[index]
+            total += ((2 * ma[index] * mb[index] + c1) * (2 * cov + c2)) / ((ma[index] * ma[index] + mb[index] * mb[index] + c1) * (va + vb + c2))
+        }
+        return total / Double(a.count)
+    }
+}
+
+/// Cells read back from a tool's ANSI output: SGR colours (24-bit, 256 and the 16 system colours,
+/// reverse) and the characters they colour, one row per line.
+enum ANSICells {
+    static func parse(_ text: String) throws -> (columns: Int, rows: Int, cells: [PreviewDrawing.SeenCell]) {
+        var rows: [[PreviewDrawing.SeenCell]] = [[]]
+        var foreground: (UInt8, UInt8, UInt8) = (255, 255, 255), background: (UInt8, UInt8, UInt8) = (0, 0, 0), reverse = false
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\u{1B}", index + 1 < scalars.count, scalars[index + 1] == "[" {
+                var end = index + 2
+                while end < scalars.count, !(0x40...0x7E).contains(scalars[end].value) { end += 1 }
+                guard end < scalars.count else { break }
+                if scalars[end] == "m" {
+                    let body = String(String.UnicodeScalarView(scalars[(index + 2)..<end]))
+                    var codes = body.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+                    if codes.isEmpty { codes = [0] }
+                    var at = 0
+                    while at < codes.count {
+                        switch codes[at] {
+                        case 0: foreground = (255, 255, 255); background = (0, 0, 0); reverse = false
+                        case 7: reverse = true
+                        case 27: reverse = false
+                        case 39: foreground = (255, 255, 255)
+                        case 49: background = (0, 0, 0)
+                        case 30...37: foreground = PreviewDrawing.paletteRGB(UInt8(codes[at] - 30))
+                        case 40...47: background = PreviewDrawing.paletteRGB(UInt8(codes[at] - 40))
+                        case 90...97: foreground = PreviewDrawing.paletteRGB(UInt8(codes[at] - 82))
+                        case 100...107: background = PreviewDrawing.paletteRGB(UInt8(codes[at] - 92))
+                        case 38, 48:
+                            let color: (UInt8, UInt8, UInt8)
+                            if at + 2 < codes.count, codes[at + 1] == 5 {
+                                color = PreviewDrawing.paletteRGB(UInt8(clamping: codes[at + 2]))
+                                at += 2
+                            } else if at + 4 < codes.count, codes[at + 1] == 2 {
+                                color = (UInt8(clamping: codes[at + 2]), UInt8(clamping: codes[at + 3]), UInt8(clamping: codes[at + 4]))
+                                at += 4
+                            } else {
+                                throw BenchError("an SGR colour this reader does not know: \(body)")
+                            }
+                            if isForeground(codes, endingAt: at) { foreground = color } else { background = color }
+                        default: break
+                        }
+                        at += 1
+                    }
+                }
+                index = end + 1
+                continue
+            }
+            if scalar == "\n" {
+                rows.append([])
+            } else if scalar.value >= 0x20 {
+                rows[rows.count - 1].append(PreviewDrawing.SeenCell(character: Character(scalar), foreground: reverse ? background : foreground,
+                                                                    background: reverse ? foreground : background))
+            }
+            index += 1
+        }
+        rows = rows.filter { !$0.isEmpty }
+        let columns = rows.map(\.count).max() ?? 0
+        guard columns > 0, rows.allSatisfy({ $0.count == columns }) else { throw BenchError("the tool's rows differ in length: \(rows.map(\.count))") }
+        return (columns, rows.count, rows.flatMap { $0 })
+    }
+
+    /// Whether the extended colour ending at `end` (…;38;5;N or …;38;2;R;G;B) is a foreground.
+    private static func isForeground(_ codes: [Int], endingAt end: Int) -> Bool {
+        var at = 0
+        while at < codes.count {
+            if codes[at] == 38 || codes[at] == 48 {
+                let length = at + 1 < codes.count && codes[at + 1] == 5 ? 3 : 5
+                if at + length - 1 == end { return codes[at] == 38 }
+                at += length
+            } else {
+                at += 1
+            }
+        }
+        return true
+    }
+}

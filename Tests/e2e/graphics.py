@@ -1,0 +1,408 @@
+#!/usr/bin/python3
+"""Previews in real terminals: photopick on the demo library in xterm (-ti vt340, sixel), kitty (its
+graphics protocol) and mlterm (iTerm2 images) under Xvfb, and in tmux inside xterm (symbols).
+
+For each terminal it takes screenshots and checks what a person would see:
+  - the photo's pixels are where the debug log says they were placed (RMSE against the demo's `web`
+    rendition scaled to the logged size, found within a few pixels of the logged cells);
+  - `j`: the next photo is there and nothing of the old one is left anywhere;
+  - `?`: no image pixel shows over the help; Esc brings the photo back;
+  - Ctrl-Z: the shell, and no image left on it; `fg`: the photo is back;
+  - a resize: the photo is placed again for the new size and nothing stale remains;
+  - Tab: the grid's thumbnails are real pixels, each where the log says.
+"Nothing stale" is measured as colourful pixels (the demo's photos are saturated; the interface is
+greys and one blue header) outside the rectangles the log says hold images now.
+
+Needs Debian's xvfb, xterm, kitty, mlterm, tmux, imagemagick (import), xdotool, python3-pil and
+python3-numpy; `.ci/run` installs them. Run after `swift build`: Tests/e2e/graphics.py [terminal...]
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from PIL import Image
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.path.join(ROOT, ".build", "debug", "photopick")
+COLUMNS, ROWS = 120, 36
+THRESHOLD = 0.12
+PLACED = re.compile(r"image placed: photo (\d+), (\w+), cells (\d+)×(\d+) at (\d+),(\d+), pixels (\d+)×(\d+)")
+CHOSEN = re.compile(r"graphics: (\w+) \((.*)\), colours (\S+), cell (\d+)×(\d+)")
+
+checks = 0
+
+
+def ok(message):
+    global checks
+    checks += 1
+    print(f"ok {checks} - {message}", flush=True)
+
+
+class Failure(Exception):
+    pass
+
+
+def run(*command, **options):
+    return subprocess.run(command, check=True, capture_output=True, text=True, **options).stdout
+
+
+class Display:
+    """An Xvfb server of its own, on a free display number."""
+
+    def __enter__(self):
+        read, write = os.pipe()
+        self.server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
+                                       pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write)
+        number = os.read(read, 16).decode().strip()
+        os.close(read)
+        self.name = f":{number}"
+        return self
+
+    def __exit__(self, *_):
+        self.server.terminate()
+        self.server.wait()
+
+
+class Session:
+    """photopick in a terminal emulator, with its own XDG folders and a debug log."""
+
+    def __init__(self, display, terminal, folder, tmux=False):
+        self.display, self.terminal, self.folder = display, terminal, folder
+        self.environment = dict(os.environ, DISPLAY=display.name, XDG_CONFIG_HOME=f"{folder}/config",
+                                XDG_STATE_HOME=f"{folder}/state", XDG_CACHE_HOME=f"{folder}/cache",
+                                XDG_DATA_HOME=os.environ.get("PHOTOPICK_E2E_DATA", f"{folder}/data"))
+        for name in ["TMUX", "TMUX_PANE", "COLORTERM", "TERM_PROGRAM", "KITTY_WINDOW_ID", "MLTERM"]:
+            self.environment.pop(name, None)
+        self.log = f"{folder}/state/photopick/photopick.log"
+        command = [BINARY, "--log-level", "debug"]
+        typed = None
+        if tmux:
+            self.socket = f"pp-e2e-{os.getpid()}"
+            script = f"{folder}/tmux.sh"
+            with open(script, "w") as file:
+                file.write("#!/bin/sh\n"
+                           f"tmux -L {self.socket} -f /dev/null new-session -d -s e2e -x {COLUMNS} -y {ROWS} {' '.join(command)}\n"
+                           f"tmux -L {self.socket} set -g status off\n"
+                           # As a user's tmux.conf says it: the terminal outside shows 256 and 24-bit colour.
+                           f"tmux -L {self.socket} set -as terminal-features 'xterm*:RGB:256'\n"
+                           f"tmux -L {self.socket} new-window -d -t e2e:2 'exec sleep 3600'\n"
+                           f"exec tmux -L {self.socket} attach -t e2e\n")
+            os.chmod(script, 0o755)
+            command = [script]
+        else:
+            # An interactive shell with job control, so Ctrl-Z stops photopick and `fg` continues it,
+            # as for a person; the command is typed into it once the window is up.
+            typed, command = " ".join(command), ["bash", "--norc", "--noprofile", "-i"]
+            self.environment["PS1"] = "$ "
+        self.tmux = tmux
+        font = ["-fa", "DejaVu Sans Mono", "-fs", "10", "-bg", "black", "-fg", "white"]
+        launch = {
+            "xterm": ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
+                      "-geometry", f"{COLUMNS}x{ROWS}+0+0", *font, "-e", *command],
+            "kitty": ["kitty", "--config", "NONE", "-o", "font_family=DejaVu Sans Mono", "-o", "font_size=10",
+                      "-o", "remember_window_size=no", "-o", f"initial_window_width={COLUMNS}c",
+                      "-o", f"initial_window_height={ROWS}c", *command],
+            "mlterm": ["mlterm", "--sb=false", "-g", f"{COLUMNS}x{ROWS}+0+0", "-e", *command],
+        }[terminal]
+        self.output = open(f"{folder}/terminal.log", "w")
+        self.process = subprocess.Popen(launch, env=self.environment, stdout=self.output, stderr=subprocess.STDOUT, cwd=folder)
+        self.read = 0
+        if typed:
+            self.window()
+            time.sleep(0.5)
+            self.type(typed)
+
+    def type(self, text):
+        run("xdotool", "mousemove", "20", "20", env=self.environment)
+        run("xdotool", "type", "--delay", "5", text + "\n", env=self.environment)
+
+    def close(self):
+        if self.tmux:
+            subprocess.run(["tmux", "-L", self.socket, "kill-server"], env=self.environment, capture_output=True)
+        self.process.terminate()
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+    def lines(self):
+        try:
+            with open(self.log, encoding="utf-8", errors="replace") as file:
+                return file.read().splitlines()
+        except FileNotFoundError:
+            return []
+
+    def wait_for(self, pattern, seconds=60, after=None):
+        """The first log line from `after` on (default: lines not yet read) that matches, and its number."""
+        start = self.read if after is None else after
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            lines = self.lines()
+            for number in range(start, len(lines)):
+                match = pattern.search(lines[number])
+                if match:
+                    self.read = number + 1
+                    return match
+            if self.process.poll() is not None:
+                raise Failure(f"{self.terminal} exited: {self.process.returncode}")
+            time.sleep(0.1)
+        raise Failure(f"no log line matching {pattern.pattern!r} within {seconds} s; last lines: {self.lines()[-3:]}")
+
+    def placements_settled(self, quiet=1.0, seconds=30):
+        """The images placed since the last read, once the log has been quiet for `quiet` seconds."""
+        deadline = time.monotonic() + seconds
+        count, since = len(self.lines()), time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.2)
+            now = len(self.lines())
+            if now != count:
+                count, since = now, time.monotonic()
+            elif time.monotonic() - since >= quiet:
+                break
+        lines = self.lines()
+        found = [PLACED.search(line) for line in lines[self.read:]]
+        self.read = len(lines)
+        return [match for match in found if match]
+
+    def keys(self, *keys):
+        run("xdotool", "mousemove", "20", "20", env=self.environment)
+        run("xdotool", "key", "--delay", "80", *keys, env=self.environment)
+
+    def shot(self, name):
+        path = f"{self.folder}/{name}.png"
+        run("import", "-window", "root", path, env=self.environment)
+        return np.asarray(Image.open(path).convert("RGB")).astype(np.float32) / 255
+
+    def window(self):
+        ids = run("xdotool", "search", "--sync", "--onlyvisible", "--pid", str(self.process.pid), env=self.environment).split()
+        return ids[0]
+
+
+def reference(data, photo, width, height):
+    image = Image.open(f"{data}/photopick/demo/images/{photo}-web.jpg").convert("RGB").resize((width, height), Image.LANCZOS)
+    return np.asarray(image).astype(np.float32) / 255
+
+
+def find(screen, ref, x, y, radius=24):
+    """Where `ref` best matches the screenshot within `radius` pixels of (x, y), and its RMSE there."""
+    height, width = ref.shape[:2]
+    small = ref[::4, ::4]
+    best = (9.0, x, y)
+    for dy in range(-radius, radius + 1, 2):
+        for dx in range(-radius, radius + 1, 2):
+            top, left = y + dy, x + dx
+            if top < 0 or left < 0 or top + height > screen.shape[0] or left + width > screen.shape[1]:
+                continue
+            error = np.mean((screen[top:top + height:4, left:left + width:4] - small) ** 2)
+            best = min(best, (error, left, top))
+    _, left, top = best
+    exact = (9.0, left, top)
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            t, l = top + dy, left + dx
+            if t < 0 or l < 0 or t + height > screen.shape[0] or l + width > screen.shape[1]:
+                continue
+            error = np.mean((screen[t:t + height, l:l + width] - ref) ** 2)
+            exact = min(exact, (error, l, t))
+    return float(np.sqrt(exact[0])), exact[1], exact[2]
+
+
+def vivid(screen):
+    """Pixels more saturated than anything the interface draws (its blues, greys and tag dots stay
+    under 0.55); about a third of a demo photo's pixels are above."""
+    return (screen.max(axis=2) - screen.min(axis=2)) > 0.55
+
+
+def colourful(screen, cell, allowed, rows=(1, ROWS - 1), columns=(0, COLUMNS)):
+    """The share of colourful pixels in the cells of `rows` × `columns` outside the `allowed` rectangles."""
+    cw, ch = cell
+    saturated = vivid(screen)
+    mask = np.zeros(saturated.shape, dtype=bool)
+    mask[rows[0] * ch:rows[1] * ch, columns[0] * cw:columns[1] * cw] = True
+    for (x, y, w, h) in allowed:
+        mask[max(0, y * ch - 4):(y + h) * ch + 4, max(0, x * cw - 4):(x + w) * cw + 4] = False
+    return float(saturated[mask].mean()) if mask.any() else 0.0
+
+
+def rect(match):
+    return int(match[5]), int(match[6]), int(match[3]), int(match[4])
+
+
+def check_placed(session, screen, data, cell, match, origin, label):
+    photo, width, height = int(match[1]), int(match[7]), int(match[8])
+    x, y, columns, rows = rect(match)
+    ref = reference(data, photo, width, height)
+    # The image is centred in its cells by the terminal (iTerm2) or starts at their corner (kitty, sixel).
+    expected_x = origin[0] + x * cell[0] + (columns * cell[0] - width) // 2 * (match[2] == "iterm")
+    expected_y = origin[1] + y * cell[1] + (rows * cell[1] - height) // 2 * (match[2] == "iterm")
+    rmse, fx, fy = find(screen, ref, expected_x, expected_y)
+    if rmse > THRESHOLD:
+        raise Failure(f"{label}: photo {photo} ({width}×{height}) not found near {expected_x},{expected_y}: best RMSE {rmse:.3f} at {fx},{fy}")
+    return rmse, fx, fy
+
+
+def terminal_origin(terminal):
+    # xterm draws inside a 2-pixel inner border; kitty and mlterm from the window's corner.
+    return (2, 2) if terminal == "xterm" else (0, 0)
+
+
+def check_terminal(display, terminal, folder, data):
+    session = Session(display, terminal, folder)
+    label = terminal
+    try:
+        chosen = session.wait_for(CHOSEN, 60)
+        mode, cell = chosen[1], (int(chosen[4]), int(chosen[5]))
+        expected = {"xterm": "sixel", "kitty": "kitty", "mlterm": "iterm"}[terminal]
+        if mode != expected:
+            raise Failure(f"{label}: chose {mode} ({chosen[2]}), expected {expected}")
+        ok(f"{label}: the probe chose {mode} ({chosen[2]}), colours {chosen[3]}, cell {cell[0]}×{cell[1]}")
+        origin = terminal_origin(terminal)
+
+        first = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(1)", 1)), 60)
+        session.placements_settled()
+        screen = session.shot("1-start")
+        rmse, fx, fy = check_placed(session, screen, data, cell, first, origin, label)
+        stray = colourful(screen, cell, [rect(first)])
+        if stray > 0.001:
+            raise Failure(f"{label}: {stray:.1%} colourful pixels outside the placed image at the start")
+        ok(f"{label}: photo 1 ({first[7]}×{first[8]} px in {first[3]}×{first[4]} cells) found at {fx},{fy}, RMSE {rmse:.3f}")
+
+        session.keys("j")
+        second = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(2)", 1)), 20)
+        session.placements_settled()
+        screen = session.shot("2-next")
+        rmse, fx, fy = check_placed(session, screen, data, cell, second, origin, label)
+        stray = colourful(screen, cell, [rect(second)])
+        if stray > 0.001:
+            raise Failure(f"{label}: after j, {stray:.1%} colourful pixels outside photo 2: photo 1 left behind")
+        ok(f"{label}: j shows photo 2 at {fx},{fy} (RMSE {rmse:.3f}) and nothing of photo 1 remains")
+
+        session.keys("question")
+        time.sleep(1.5)
+        screen = session.shot("3-help")
+        # The help box is centred in the body, 64 columns wide: no image pixel may show there.
+        left = (COLUMNS - 64) // 2
+        over = colourful(screen, cell, [], columns=(left, left + 64))
+        if over > 0.002:
+            raise Failure(f"{label}: {over:.1%} colourful pixels over the help")
+        ok(f"{label}: ? shows the help with no image pixel over it ({over:.2%} colourful)")
+
+        session.keys("Escape")
+        back = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(2)", 1)), 20)
+        session.placements_settled()
+        screen = session.shot("4-back")
+        rmse, fx, fy = check_placed(session, screen, data, cell, back, origin, label)
+        ok(f"{label}: Esc closes the help and photo 2 is back at {fx},{fy} (RMSE {rmse:.3f})")
+
+        # Ctrl-Z gives the terminal back to the shell with no image on it; `fg` brings it back.
+        session.keys("ctrl+z")
+        time.sleep(1.5)
+        screen = session.shot("5-suspended")
+        left = vivid(screen).mean()
+        if left > 0.0005:
+            raise Failure(f"{label}: after Ctrl-Z {left:.2%} of the screen is still colourful: an image was left behind")
+        session.type("fg")
+        again = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(2)", 1)), 20)
+        session.placements_settled()
+        screen = session.shot("6-continued")
+        rmse, fx, fy = check_placed(session, screen, data, cell, again, origin, label)
+        ok(f"{label}: Ctrl-Z leaves the shell with no image on it; after fg photo 2 is back at {fx},{fy} (RMSE {rmse:.3f})")
+
+        window = session.window()
+        run("xdotool", "windowsize", window, str(96 * cell[0]), str(30 * cell[1]), env=session.environment)
+        resized = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(2)", 1)), 20)
+        session.placements_settled()
+        screen = session.shot("7-resized")
+        rmse, fx, fy = check_placed(session, screen, data, cell, resized, origin, label)
+        stray = colourful(screen, cell, [rect(resized)], rows=(1, 29), columns=(0, 96))
+        beyond = colourful(screen, cell, [], rows=(0, ROWS), columns=(96, COLUMNS))
+        if stray > 0.001 or beyond > 0.001:
+            raise Failure(f"{label}: after the resize {stray:.1%} colourful pixels outside photo 2, {beyond:.1%} beyond the window")
+        ok(f"{label}: after a resize to 96×30 photo 2 is placed again at {fx},{fy} (RMSE {rmse:.3f}), nothing stale")
+
+        session.keys("Tab")
+        session.wait_for(PLACED, 20)
+        session.read -= 1
+        tiles = session.placements_settled(quiet=2.0)
+        screen = session.shot("8-grid")
+        if len(tiles) < 5:
+            raise Failure(f"{label}: the grid placed {len(tiles)} thumbnails")
+        worst = max(check_placed(session, screen, data, cell, tile, origin, label)[0] for tile in tiles)
+        stray = colourful(screen, cell, [rect(tile) for tile in tiles], rows=(1, 29), columns=(0, 96))
+        if stray > 0.001:
+            raise Failure(f"{label}: {stray:.1%} colourful pixels outside the grid's thumbnails")
+        ok(f"{label}: Tab shows {len(tiles)} thumbnails in real pixels, each where the log says (worst RMSE {worst:.3f})")
+    finally:
+        session.close()
+
+
+def check_tmux(display, folder, data):
+    session = Session(display, "xterm", folder, tmux=True)
+    label = "tmux in xterm"
+    try:
+        chosen = session.wait_for(CHOSEN, 60)
+        if chosen[1] != "symbols":
+            raise Failure(f"{label}: chose {chosen[1]}, expected symbols")
+        ok(f"{label}: falls back to symbols ({chosen[2]})")
+        time.sleep(4)
+        screen = session.shot("1-symbols")
+        # The side pane's preview, in the window's right quarter below the header, is in colour.
+        geometry = run("xdotool", "getwindowgeometry", session.window(), env=session.environment)
+        width, height = (int(value) for value in re.search(r"Geometry: (\d+)x(\d+)", geometry).groups())
+        pane = vivid(screen[height // 20:height // 2, width * 3 // 4:width]).mean()
+        if pane < 0.05:
+            raise Failure(f"{label}: the preview in symbols shows little colour ({pane:.1%} vivid pixels in the pane)")
+        ok(f"{label}: the preview is drawn in symbols, in colour ({pane:.0%} vivid pixels in the pane)")
+        run("tmux", "-L", session.socket, "select-window", "-t", "e2e:2", env=session.environment)
+        time.sleep(1.5)
+        screen = session.shot("2-other-window")
+        saturated = vivid(screen)
+        if saturated.mean() > 0.0005:
+            raise Failure(f"{label}: {saturated.mean():.2%} colourful pixels left after switching tmux windows")
+        ok(f"{label}: switching to another tmux window leaves nothing of the preview ({saturated.mean():.3%} colourful)")
+    finally:
+        session.close()
+
+
+def main():
+    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux"]
+    missing = [tool for tool in ["Xvfb", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
+    if missing:
+        print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
+        return 2
+    if not os.access(BINARY, os.X_OK):
+        print(f"graphics.py: {BINARY} is not built; run swift build first", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    base = tempfile.mkdtemp(prefix="photopick-graphics.")
+    # One demo library for every terminal: it is generated once, on the first start.
+    data = f"{base}/data"
+    os.environ["PHOTOPICK_E2E_DATA"] = data
+    failed = False
+    with Display() as display:
+        for name in wanted:
+            folder = f"{base}/{name}"
+            os.makedirs(folder)
+            try:
+                if name == "tmux":
+                    check_tmux(display, folder, data)
+                else:
+                    check_terminal(display, name, folder, data)
+            except Failure as failure:
+                failed = True
+                print(f"not ok {checks + 1} - {failure} (screenshots in {folder})", flush=True)
+    if failed:
+        print(f"# FAILED; screenshots and logs in {base}")
+        return 1
+    print(f"# all {checks} graphics checks passed in {time.monotonic() - started:.0f} s; screenshots in {base}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
