@@ -650,10 +650,9 @@ download_all s6 2
 # The full-screen picture is wider than any thumbnail (21 columns) once it has loaded.
 tm send-keys -t s6 p
 wait_for "p or esc returns"
-# Until the photo arrives its outline says "loading…"; then a row of symbols wider than a tile. (A run
-# of █ alone could be the download strip's bar.)
-wait_gone "loading…" 10
-pane | grep -v '%' | grep -qE "$BLOCKS{30,}" || fail "s6: the full-screen preview shows no row of symbols wider than a tile"
+# A row of symbols wider than a tile, from the body's left margin (the download strip's bar, also a
+# run of block symbols, starts with its arrow).
+wait_for_re "^ +$BLOCKS{30,}" 10
 caption=$(pane | grep -F "p or esc returns")
 grep -qE '^ 9/2,000 ' <<<"$caption" || fail "s6: the preview's caption does not start with the position 9/2,000: $caption"
 ! pane | grep -qF '┌' || fail "s6: a frame (┌) is still drawn over the full-screen preview"
