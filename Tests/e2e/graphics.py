@@ -32,7 +32,7 @@ BINARY = os.path.join(ROOT, ".build", "debug", "photopick")
 COLUMNS, ROWS = 120, 36
 THRESHOLD = 0.12
 PLACED = re.compile(r"image placed: photo (\d+), (\w+), cells (\d+)×(\d+) at (\d+),(\d+), pixels (\d+)×(\d+)")
-CHOSEN = re.compile(r"graphics: (\w+) \((.*)\), colours (\S+), cell (\d+)×(\d+)")
+CHOSEN = re.compile(r"graphics: (\w+) \((.*)\), colours (\S+), cell (?:(\d+)×(\d+)|unknown)")
 
 checks = 0
 
@@ -370,8 +370,56 @@ def check_tmux(display, folder, data):
         session.close()
 
 
+def check_unanswered(folder, answer, label):
+    """photopick on a pseudo-terminal that answers the probe with `answer` (None: nothing): the screen
+    must be up within 1.2 s of the start, in symbols, and no reply may show as text."""
+    import pty
+    import select
+    environment = dict(os.environ, TERM="xterm-256color", XDG_CONFIG_HOME=f"{folder}/config", XDG_STATE_HOME=f"{folder}/state",
+                       XDG_CACHE_HOME=f"{folder}/cache", XDG_DATA_HOME=os.environ["PHOTOPICK_E2E_DATA"], COLUMNS="100", LINES="30")
+    for name in ["TMUX", "COLORTERM", "TERM_PROGRAM", "KITTY_WINDOW_ID", "MLTERM", "DISPLAY"]:
+        environment.pop(name, None)
+    started = time.monotonic()
+    pid, descriptor = pty.fork()
+    if pid == 0:
+        os.execve(BINARY, [BINARY, "--log-level", "debug"], environment)
+    output, answered, screen_at = b"", False, None
+    try:
+        deadline = started + 15
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([descriptor], [], [], 0.05)
+            if ready:
+                try:
+                    output += os.read(descriptor, 65536)
+                except OSError:
+                    break
+            if answer is not None and not answered and b"\x1b[c" in output:
+                os.write(descriptor, answer)
+                answered = True
+            if screen_at is None and b"\x1b[?1049h" in output:
+                screen_at = time.monotonic() - started
+            if screen_at is not None and b"2,000 photos" in output:
+                break
+        os.write(descriptor, b"q")
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(descriptor)
+    log = open(f"{folder}/state/photopick/photopick.log").read()
+    chosen = CHOSEN.search(log)
+    if screen_at is None or screen_at > 1.2:
+        raise Failure(f"{label}: the screen took {screen_at} s to start")
+    if not chosen or chosen[1] != "symbols":
+        raise Failure(f"{label}: chose {chosen[1] if chosen else 'nothing'}, not symbols")
+    shown = output.split(b"\x1b[?1049h", 1)[-1]
+    if answer is not None and b"garbage" in shown:
+        raise Failure(f"{label}: the reply reached the screen as text")
+    if os.WEXITSTATUS(status) != 0:
+        raise Failure(f"{label}: exit status {os.WEXITSTATUS(status)}")
+    ok(f"{label}: the screen is up {screen_at:.2f} s after the start, in symbols ({chosen[2]}), and q quits cleanly")
+
+
 def main():
-    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux"]
+    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux", "silent", "garbage"]
     missing = [tool for tool in ["Xvfb", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
     if missing:
         print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
@@ -392,6 +440,10 @@ def main():
             try:
                 if name == "tmux":
                     check_tmux(display, folder, data)
+                elif name == "silent":
+                    check_unanswered(folder, None, "a terminal that answers nothing")
+                elif name == "garbage":
+                    check_unanswered(folder, b"garbage\x1b[?9;x\x1bP>|\x1b]11;\x1b_Gi=31;\xff\xfe", "a terminal that answers garbage")
                 else:
                     check_terminal(display, name, folder, data)
             except Failure as failure:
