@@ -45,6 +45,44 @@ struct ImageProtocolTests {
     }
 }
 
+struct KittyPlaceholderTests {
+    @Test func aCellIsThePlaceholderWithItsRowColumnAndIdMarks() {
+        #expect(KittyPlaceholders.diacritics.count == 297)
+        #expect(KittyPlaceholders.diacritics.prefix(4) == [0x305, 0x30D, 0x30E, 0x310] && KittyPlaceholders.diacritics.last == 0x1D244)
+        let id: UInt32 = 0x05_00_00_2A
+        let cell = KittyPlaceholders.cell(row: 2, column: 7, id: id)
+        #expect(cell.unicodeScalars.map(\.value) == [0x10EEEE, 0x30E, 0x33F, 0x33D])
+        // One character wide on screen: the marks combine with the placeholder.
+        #expect(DisplayWidth.of(cell) == 1 && cell.count == 1)
+    }
+
+    @Test func idsAreStableAndFitTheColoursThatCarryThem() {
+        let box = PixelSize(width: 400, height: 600)
+        let direct = KittyPlaceholders.id(photoID: 7, box: box, colors: .direct)
+        #expect(direct == KittyPlaceholders.id(photoID: 7, box: box, colors: .direct))
+        #expect(direct != KittyPlaceholders.id(photoID: 8, box: box, colors: .direct))
+        #expect(direct & 0xFFFFFF >= 0x100)
+        let indexed = KittyPlaceholders.id(photoID: 7, box: box, colors: .colors256)
+        #expect(indexed & 0xFFFFFF >= 1 && indexed & 0xFFFFFF <= 255)
+        #expect(KittyPlaceholders.color(of: indexed, colors: .colors256) == .palette(UInt8(indexed & 0xFF)))
+        let low = direct & 0xFFFFFF
+        #expect(KittyPlaceholders.color(of: direct, colors: .direct) == .rgb(UInt8(low >> 16), UInt8(low >> 8 & 0xFF), UInt8(low & 0xFF)))
+    }
+
+    @Test func insideTmuxTheImageIsSentOnceThroughPassthroughAndPlacedVirtually() {
+        var layer = ImageLayer(mode: .kitty, inTmux: true, placeholders: .colors256)
+        let placement = ImagePlacement(photoID: 3, box: PixelSize(width: 80, height: 60), rect: Rect(x: 4, y: 2, width: 10, height: 4),
+                                       payload: EncodedImage(size: PixelSize(width: 80, height: 60), bytes: Array("AAAA".utf8)))
+        let id = KittyPlaceholders.id(photoID: 3, box: placement.box, colors: .colors256)
+        let first = String(decoding: layer.plan([placement], screenCleared: true, height: 30).bytes, as: UTF8.self)
+        #expect(first == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=T,f=24,s=80,v=60,i=\(id),q=2,m=0,U=1,c=10,r=4;AAAA\u{1B}\u{1B}\\\u{1B}\\")
+        // Moving it is the cells' business: nothing is sent again, nothing is repainted.
+        let moved = ImagePlacement(photoID: 3, box: placement.box, rect: Rect(x: 4, y: 9, width: 10, height: 4), payload: placement.payload)
+        #expect(layer.plan([moved], screenCleared: false, height: 30) == ImageLayer.Plan())
+        #expect(layer.plan([], screenCleared: true, height: 30) == ImageLayer.Plan())
+    }
+}
+
 struct TerminalRepliesTests {
     private func parse(_ text: String) -> TerminalReplies { TerminalReplies.parse(Array(text.utf8)) }
 
@@ -124,9 +162,16 @@ struct GraphicsChoiceTests {
         #expect(choose(env: ["TERM": "xterm"], replies: "\u{1B}[?63;4c", cell: nil).mode == .symbols)
     }
 
-    @Test func insideTmuxOnlySymbolsWhichTmuxKeepsInPlace() {
+    @Test func insideTmuxOnlyWhatTmuxKeepsInPlace() {
         let on = choose(env: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], replies: Self.kitty, tmux: .init(passthrough: true), colors: 256)
         #expect(on.mode == .symbols && on.inTmux && on.reason.contains("tmux"))
+        // kitty 0.28 and later outside: its Unicode placeholders, cells that tmux moves like text.
+        let newer = Self.kitty.replacingOccurrences(of: "0.26.5", with: "0.31.0")
+        let placeholders = choose(env: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], replies: newer, tmux: .init(passthrough: true), colors: 256)
+        #expect(placeholders.mode == .kitty && placeholders.kittyPlaceholders && placeholders.reason.contains("placeholders"))
+        // Outside tmux kitty places images directly.
+        #expect(!choose(env: ["TERM": "xterm-kitty"], replies: newer, colors: 256).kittyPlaceholders)
+        #expect(GraphicsChoice.hasPlaceholders("kitty(0.28.0)") && !GraphicsChoice.hasPlaceholders("kitty(0.27.1)") && GraphicsChoice.hasPlaceholders("ghostty 1.0"))
         let off = choose(env: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], replies: nil, tmux: .init(passthrough: false), colors: 256)
         #expect(off.mode == .symbols && off.reason.contains("allow-passthrough"))
     }

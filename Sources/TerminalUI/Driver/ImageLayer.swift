@@ -22,6 +22,8 @@ struct ImageLayer {
 
     let mode: GraphicsMode
     let inTmux: Bool
+    /// kitty through Unicode placeholders, the ids made from the photo in these colours; nil places directly.
+    let placeholders: Theme.Depth?
     /// The kitty pixels the terminal may keep for images not on screen, before the oldest are freed.
     let kittyByteLimit: Int
 
@@ -31,9 +33,10 @@ struct ImageLayer {
     private var nextID: UInt32 = 1
     private var frameNumber = 0
 
-    init(mode: GraphicsMode, inTmux: Bool = false, kittyByteLimit: Int = 160 << 20) {
+    init(mode: GraphicsMode, inTmux: Bool = false, placeholders: Theme.Depth? = nil, kittyByteLimit: Int = 160 << 20) {
         self.mode = mode
         self.inTmux = inTmux
+        self.placeholders = mode == .kitty ? placeholders : nil
         self.kittyByteLimit = kittyByteLimit
     }
 
@@ -43,6 +46,7 @@ struct ImageLayer {
     mutating func plan(_ placements: [ImagePlacement], screenCleared: Bool, height: Int) -> Plan {
         frameNumber += 1
         if screenCleared { shown = [:] }
+        if let placeholders { return planPlaceholders(placements, depth: placeholders) }
         var wanted: [Key: ImagePlacement] = [:]
         for placement in placements where placement.payload != nil && placement.rect.maxY < height && placement.rect.y >= 0 {
             wanted[Key(photoID: placement.photoID, box: placement.box)] = placement
@@ -97,13 +101,37 @@ struct ImageLayer {
         return plan
     }
 
+    /// Placeholders: each image is sent once, placed virtually over its cells; the cells themselves,
+    /// drawn by the view, show and hide it, so nothing is placed, hidden or repainted per frame.
+    private mutating func planPlaceholders(_ placements: [ImagePlacement], depth: Theme.Depth) -> Plan {
+        var plan = Plan()
+        var commands: [UInt8] = []
+        for placement in placements {
+            guard let payload = placement.payload else { continue }
+            let key = Key(photoID: placement.photoID, box: placement.box)
+            if kittyImages[key] == nil {
+                let id = KittyPlaceholders.id(photoID: placement.photoID, box: placement.box, colors: depth)
+                let chunks = KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes,
+                                                    virtual: (placement.rect.width, placement.rect.height))
+                for chunk in chunks { commands += inTmux ? TmuxPassthrough.wrap(chunk) : chunk }
+                plan.placed.append(placement)
+            }
+            kittyImages[key] = (KittyPlaceholders.id(photoID: placement.photoID, box: placement.box, colors: depth),
+                                payload.size.width * payload.size.height * 3, frameNumber)
+        }
+        let freed = freeOldKittyImages(keeping: Set(placements.map { Key(photoID: $0.photoID, box: $0.box) }))
+        commands += inTmux && !freed.isEmpty ? TmuxPassthrough.wrap(freed) : freed
+        plan.bytes = commands
+        return plan
+    }
+
     /// Bytes that remove every image: before the terminal is given back (quit, Ctrl-Z). Sixel and
     /// iTerm2 pixels go with the alternate screen ncurses leaves; kitty keeps images until told.
     mutating func clearAll() -> [UInt8] {
         shown = [:]
         guard mode == .kitty, !kittyImages.isEmpty else { return [] }
         kittyImages = [:]
-        return KittyCommands.freeAll
+        return inTmux ? TmuxPassthrough.wrap(KittyCommands.freeAll) : KittyCommands.freeAll
     }
 
     /// The images on screen now, for tests.

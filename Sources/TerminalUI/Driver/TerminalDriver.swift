@@ -69,10 +69,17 @@ public final class TerminalDriver {
         }
         self.screen = screen
         isActive = true
-        images = ImageLayer(mode: graphics.placesPixels ? graphics.mode : .symbols, inTmux: graphics.inTmux)
         setUp(colors: colors)
         self.graphics = graphics
         self.graphics.depth = depth
+        if graphics.kittyPlaceholders, depth == .monochrome || depth == .colors8 {
+            // Placeholder cells carry the image id in their colour; without colours they cannot.
+            self.graphics.mode = .symbols
+            self.graphics.kittyPlaceholders = false
+            self.graphics.reason += "; but with no colours placeholders cannot carry image ids, so symbols"
+        }
+        images = ImageLayer(mode: self.graphics.placesPixels ? self.graphics.mode : .symbols, inTmux: graphics.inTmux,
+                            placeholders: self.graphics.kittyPlaceholders ? depth : nil)
         // Keys typed while the probe waited, for the app to read first.
         for byte in (findings.replies?.typed ?? []).reversed() { ungetch(Int32(byte)) }
         followTerminalSize()

@@ -66,6 +66,7 @@ public struct GraphicsChoice: Sendable {
         let (mode, reason) = mode(cell: cell)
         graphics.mode = mode
         graphics.reason = reason
+        graphics.kittyPlaceholders = mode == .kitty && tmux != nil
         if mode != .symbols, graphics.cell == nil {
             graphics.cell = PixelSize(width: 8, height: 16)
             graphics.reason += "; the terminal did not tell its cell size, so 8×16 pixels is assumed"
@@ -86,8 +87,11 @@ public struct GraphicsChoice: Sendable {
                 return (.symbols, "inside tmux with allow-passthrough off; symbols (set -g allow-passthrough on to let the probe through)")
             }
             // tmux neither clips, scrolls nor removes an image passed through it, and 3.3a has no sixel of
-            // its own: only kitty's Unicode placeholders (cells tmux moves like text) would stay in place.
-            return (.symbols, "inside tmux, which cannot clip, scroll or remove passed-through images; symbols")
+            // its own: only kitty's Unicode placeholders (cells tmux moves like text) stay in place.
+            if let replies, replies.kittyGraphics, Self.hasPlaceholders(replies.version) {
+                return (.kitty, "inside tmux, the terminal outside (\(replies.version ?? "")) shows kitty Unicode placeholders, which tmux moves like text")
+            }
+            return (.symbols, "inside tmux, which cannot clip, scroll or remove passed-through images, and the terminal outside has no kitty Unicode placeholders; symbols")
         }
         guard let replies, replies.isComplete else { return (.symbols, "the terminal did not answer the probe; symbols") }
         guard cell != nil else { return (.symbols, "the terminal did not tell its cell size in pixels; symbols") }
@@ -106,6 +110,16 @@ public struct GraphicsChoice: Sendable {
             return (.sixel, "DA1 lists sixel (4)")
         }
         return (.symbols, "no kitty, sixel or iTerm2 images in the replies; symbols")
+    }
+
+    /// Whether XTVERSION names a terminal with kitty's Unicode placeholders: kitty 0.28 or later, ghostty.
+    static func hasPlaceholders(_ version: String?) -> Bool {
+        guard let version = version?.lowercased() else { return false }
+        if version.hasPrefix("ghostty") { return true }
+        guard version.hasPrefix("kitty("), let close = version.firstIndex(of: ")") else { return false }
+        let numbers = version[version.index(version.startIndex, offsetBy: 6)..<close].split(separator: ".").compactMap { Int($0) }
+        guard numbers.count >= 2 else { return false }
+        return numbers[0] > 0 || numbers[1] >= 28
     }
 
     /// The colours the terminal shows, and the terminfo entry to start ncurses with when TERM says less.

@@ -30,6 +30,8 @@ public struct Graphics: Sendable, Equatable {
     public var cursesTerm: String?
     /// Inside tmux: image commands go through its passthrough.
     public var inTmux: Bool
+    /// kitty images shown through Unicode placeholder cells, which tmux moves and clears like text.
+    public var kittyPlaceholders = false
     /// Why this mode, in a few words, for `photopick doctor` and the log.
     public var reason: String
 
