@@ -59,10 +59,20 @@ class Display:
         self.server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
                                        pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(write)
-        number = os.read(read, 16).decode().strip()
+        number = b""
+        while not number.endswith(b"\n"):
+            chunk = os.read(read, 16)
+            if not chunk:
+                break
+            number += chunk
         os.close(read)
-        self.name = f":{number}"
-        return self
+        self.name = f":{number.decode().strip()}"
+        # The number comes before the server takes connections: wait until it answers.
+        for _ in range(100):
+            if subprocess.run(["xdpyinfo", "-display", self.name], capture_output=True).returncode == 0:
+                return self
+            time.sleep(0.1)
+        raise Failure(f"Xvfb on {self.name} did not start")
 
     def __exit__(self, *_):
         self.server.terminate()
@@ -179,9 +189,18 @@ class Session:
         run("import", "-window", "root", path, env=self.environment)
         return np.asarray(Image.open(path).convert("RGB")).astype(np.float32) / 255
 
-    def window(self):
-        ids = run("xdotool", "search", "--sync", "--onlyvisible", "--pid", str(self.process.pid), env=self.environment).split()
-        return ids[0]
+    def window(self, seconds=30):
+        """The terminal's X window, once it is mapped."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            found = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(self.process.pid)],
+                                   env=self.environment, capture_output=True, text=True).stdout.split()
+            if found:
+                return found[0]
+            if self.process.poll() is not None:
+                raise Failure(f"{self.terminal} exited with {self.process.returncode} before its window showed")
+            time.sleep(0.1)
+        raise Failure(f"{self.terminal}'s window did not show within {seconds} s")
 
 
 def reference(data, photo, width, height):
@@ -247,6 +266,20 @@ def check_placed(session, screen, data, cell, match, origin, label):
     return rmse, fx, fy
 
 
+def placed(photo):
+    """The log line of photo `photo` placed."""
+    return re.compile(PLACED.pattern.replace(r"(\d+)", f"({photo})", 1))
+
+
+def shown(session, photo, shot, data, cell, origin, label, seconds=20):
+    """Waits for `photo` to be placed and the screen to settle, then finds it in a screenshot."""
+    match = session.wait_for(placed(photo), seconds)
+    session.placements_settled()
+    screen = session.shot(shot)
+    rmse, x, y = check_placed(session, screen, data, cell, match, origin, label)
+    return match, screen, rmse, x, y
+
+
 def terminal_origin(terminal):
     # xterm draws inside a 2-pixel inner border; kitty and mlterm from the window's corner.
     return (2, 2) if terminal == "xterm" else (0, 0)
@@ -264,20 +297,14 @@ def check_terminal(display, terminal, folder, data):
         ok(f"{label}: the probe chose {mode} ({chosen[2]}), colours {chosen[3]}, cell {cell[0]}×{cell[1]}")
         origin = terminal_origin(terminal)
 
-        first = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(1)", 1)), 60)
-        session.placements_settled()
-        screen = session.shot("1-start")
-        rmse, fx, fy = check_placed(session, screen, data, cell, first, origin, label)
+        first, screen, rmse, fx, fy = shown(session, 1, "1-start", data, cell, origin, label, seconds=60)
         stray = colourful(screen, cell, [rect(first)])
         if stray > 0.001:
             raise Failure(f"{label}: {stray:.1%} colourful pixels outside the placed image at the start")
         ok(f"{label}: photo 1 ({first[7]}×{first[8]} px in {first[3]}×{first[4]} cells) found at {fx},{fy}, RMSE {rmse:.3f}")
 
         session.keys("j")
-        second = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(2)", 1)), 20)
-        session.placements_settled()
-        screen = session.shot("2-next")
-        rmse, fx, fy = check_placed(session, screen, data, cell, second, origin, label)
+        second, screen, rmse, fx, fy = shown(session, 2, "2-next", data, cell, origin, label)
         stray = colourful(screen, cell, [rect(second)])
         if stray > 0.001:
             raise Failure(f"{label}: after j, {stray:.1%} colourful pixels outside photo 2: photo 1 left behind")
@@ -294,10 +321,7 @@ def check_terminal(display, terminal, folder, data):
         ok(f"{label}: ? shows the help with no image pixel over it ({over:.2%} colourful)")
 
         session.keys("Escape")
-        back = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(2)", 1)), 20)
-        session.placements_settled()
-        screen = session.shot("4-back")
-        rmse, fx, fy = check_placed(session, screen, data, cell, back, origin, label)
+        _, screen, rmse, fx, fy = shown(session, 2, "4-back", data, cell, origin, label)
         ok(f"{label}: Esc closes the help and photo 2 is back at {fx},{fy} (RMSE {rmse:.3f})")
 
         # Ctrl-Z gives the terminal back to the shell with no image on it; `fg` brings it back.
@@ -308,18 +332,12 @@ def check_terminal(display, terminal, folder, data):
         if left > 0.0005:
             raise Failure(f"{label}: after Ctrl-Z {left:.2%} of the screen is still colourful: an image was left behind")
         session.type("fg")
-        again = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(2)", 1)), 20)
-        session.placements_settled()
-        screen = session.shot("6-continued")
-        rmse, fx, fy = check_placed(session, screen, data, cell, again, origin, label)
+        _, screen, rmse, fx, fy = shown(session, 2, "6-continued", data, cell, origin, label)
         ok(f"{label}: Ctrl-Z leaves the shell with no image on it; after fg photo 2 is back at {fx},{fy} (RMSE {rmse:.3f})")
 
         window = session.window()
         run("xdotool", "windowsize", window, str(96 * cell[0]), str(30 * cell[1]), env=session.environment)
-        resized = session.wait_for(re.compile(PLACED.pattern.replace(r"(\d+)", "(2)", 1)), 20)
-        session.placements_settled()
-        screen = session.shot("7-resized")
-        rmse, fx, fy = check_placed(session, screen, data, cell, resized, origin, label)
+        resized, screen, rmse, fx, fy = shown(session, 2, "7-resized", data, cell, origin, label)
         stray = colourful(screen, cell, [rect(resized)], rows=(1, 29), columns=(0, 96))
         beyond = colourful(screen, cell, [], rows=(0, ROWS), columns=(96, COLUMNS))
         if stray > 0.001 or beyond > 0.001:
@@ -420,9 +438,9 @@ def check_unanswered(folder, answer, label):
 
 def main():
     wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux", "silent", "garbage"]
-    missing = [tool for tool in ["Xvfb", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
+    missing = [tool for tool in ["Xvfb", "xdpyinfo", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
     if missing:
-        print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
+        print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb x11-utils xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
         return 2
     if not os.access(BINARY, os.X_OK):
         print(f"graphics.py: {BINARY} is not built; run swift build first", file=sys.stderr)
