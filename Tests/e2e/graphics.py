@@ -9,7 +9,8 @@ For each terminal it takes screenshots and checks what a person would see:
   - `?`: no image pixel shows over the help; Esc brings the photo back;
   - Ctrl-Z: the shell, and no image left on it; `fg`: the photo is back;
   - a resize: the photo is placed again for the new size and nothing stale remains;
-  - Tab: the grid's thumbnails are real pixels, each where the log says.
+  - Tab: the grid's thumbnails are real pixels, each where the log says;
+  - p: the photo full screen, and nothing of the grid's thumbnails.
 "Nothing stale" is measured as colourful pixels (the demo's photos are saturated; the interface is
 greys and one blue header) outside the rectangles the log says hold images now.
 
@@ -356,6 +357,13 @@ def check_terminal(display, terminal, folder, data):
         if stray > 0.001:
             raise Failure(f"{label}: {stray:.1%} colourful pixels outside the grid's thumbnails")
         ok(f"{label}: Tab shows {len(tiles)} thumbnails in real pixels, each where the log says (worst RMSE {worst:.3f})")
+
+        session.keys("p")
+        full, screen, rmse, fx, fy = shown(session, 2, "9-full-screen", data, cell, origin, label)
+        stray = colourful(screen, cell, [rect(full)], rows=(1, 29), columns=(0, 96))
+        if stray > 0.001:
+            raise Failure(f"{label}: full screen, {stray:.1%} colourful pixels outside the photo: a thumbnail left behind")
+        ok(f"{label}: p shows photo 2 full screen ({full[7]}×{full[8]} px) at {fx},{fy} (RMSE {rmse:.3f}), no thumbnail left")
     finally:
         session.close()
 
