@@ -10,13 +10,17 @@ enum PaletteDiffusion {
     struct Palette {
         let entries: [(Int, Int, Int)]
         let firstIndex: Int
-        /// The reds, then the greens, then the blues, for a search that reads them in order.
-        let channels: [Double]
+        /// The entries' positions ordered by luminance, and those luminances: the search starts at the
+        /// target's luminance and stops once luminance alone costs more than the best found.
+        let byLuma: [Int]
+        let lumas: [Double]
 
         init(entries: [(Int, Int, Int)], firstIndex: Int) {
             self.entries = entries
             self.firstIndex = firstIndex
-            channels = entries.map { Double($0.0) } + entries.map { Double($0.1) } + entries.map { Double($0.2) }
+            func luma(_ entry: (Int, Int, Int)) -> Double { 0.299 * Double(entry.0) + 0.587 * Double(entry.1) + 0.114 * Double(entry.2) }
+            byLuma = entries.indices.sorted { luma(entries[$0]) < luma(entries[$1]) }
+            lumas = byLuma.map { luma(entries[$0]) }
         }
 
         /// The cube and greys, 16...255, which every xterm-compatible terminal shows alike.
@@ -75,21 +79,31 @@ enum PaletteDiffusion {
 
     /// The entry nearest a colour, its luminance weighed `lumaWeight` times its hue and saturation.
     static func nearest(_ color: (Double, Double, Double), in palette: Palette) -> Int {
-        palette.channels.withUnsafeBufferPointer { channels in
-            let count = palette.entries.count
-            var best = 0, bestDistance = Double.infinity
-            for index in 0..<count {
-                let dr = channels[index] - color.0, dg = channels[count + index] - color.1, db = channels[2 * count + index] - color.2
-                let dy = 0.299 * dr + 0.587 * dg + 0.114 * db
-                let cr = dr - dy, cg = dg - dy, cb = db - dy
-                let distance = lumaWeight * dy * dy + cr * cr + cg * cg + cb * cb
-                if distance < bestDistance {
-                    bestDistance = distance
-                    best = index
-                }
-            }
-            return best
+        let y = 0.299 * color.0 + 0.587 * color.1 + 0.114 * color.2
+        var low = 0, high = palette.lumas.count
+        while low < high {
+            let middle = (low + high) / 2
+            if palette.lumas[middle] < y { low = middle + 1 } else { high = middle }
         }
+        var best = palette.byLuma[min(low, palette.lumas.count - 1)], bestDistance = Double.infinity
+        func consider(_ position: Int) -> Bool {
+            let dy = palette.lumas[position] - y
+            guard lumaWeight * dy * dy < bestDistance else { return false }
+            let entry = palette.entries[palette.byLuma[position]]
+            let cr = Double(entry.0) - color.0 - dy, cg = Double(entry.1) - color.1 - dy, cb = Double(entry.2) - color.2 - dy
+            let distance = lumaWeight * dy * dy + cr * cr + cg * cg + cb * cb
+            if distance < bestDistance {
+                bestDistance = distance
+                best = palette.byLuma[position]
+            }
+            return true
+        }
+        var up = low, down = low - 1, goingUp = true, goingDown = true
+        while goingUp || goingDown {
+            if goingUp { goingUp = up < palette.lumas.count && consider(up); up += 1 }
+            if goingDown { goingDown = down >= 0 && consider(down); down -= 1 }
+        }
+        return best
     }
 
     /// The share of a cell a block element's foreground covers.
