@@ -34,7 +34,7 @@ struct DoctorCommand: ParsableCommand {
         for name in ["TERM", "TERM_PROGRAM", "COLORTERM", "KITTY_WINDOW_ID", "WEZTERM_EXECUTABLE", "KONSOLE_VERSION", "TMUX"] {
             if environment[name] != nil || ["TERM", "TERM_PROGRAM", "COLORTERM"].contains(name) { lines.append((name, env(name))) }
         }
-        lines.append(("locale", String(cString: setlocale(LC_CTYPE, "") ?? strdup("C"))))
+        lines.append(("locale", setlocale(LC_CTYPE, "").map { String(cString: $0) } ?? "C"))
         var loaded: Config?
         do {
             loaded = try Config.load(from: configURL, mustExist: config != nil)
