@@ -23,9 +23,9 @@ public final class TerminalDriver {
 
     private var screen: OpaquePointer?
     /// The stream ncurses writes to; image bytes go to the same descriptor after it is flushed.
-    private var terminalOutput: UnsafeMutablePointer<FILE>?
-    private var output: UnsafeMutablePointer<FILE>?
-    private var images = ImageLayer(mode: .symbols)
+    var terminalOutput: UnsafeMutablePointer<FILE>?
+    var output: UnsafeMutablePointer<FILE>?
+    var images = ImageLayer(mode: .symbols)
     /// Palette colours below this are sent as indices; above, in a 24-bit terminal, as RGB.
     private var paletteSize: Int32 = 256
     /// The debug log gets a line per image placed.
@@ -195,57 +195,6 @@ public final class TerminalDriver {
         if let output { fflush(output) }
         previous = canvas
         writeImages(plan)
-    }
-
-    /// Makes ncurses write `rect`'s cells again: it believes they already show what the canvas says,
-    /// while the terminal still shows an image's pixels there. Writing the cells removes the pixels.
-    private func repaint(_ rect: Rect) {
-        let rect = Rect(x: rect.x, y: rect.y, width: min(rect.width, width - rect.x), height: min(rect.height, height - rect.y))
-        guard rect.width > 0, rect.height > 0, let part = derwin(cnc_stdscr(), Int32(rect.height), Int32(rect.width), Int32(rect.y), Int32(rect.x)) else { return }
-        wredrawln(part, 0, Int32(rect.height))
-        wnoutrefresh(part)
-        delwin(part)
-    }
-
-    /// Writes the plan's image bytes in one go, after ncurses's own output has left.
-    private func writeImages(_ plan: ImageLayer.Plan) {
-        guard !plan.bytes.isEmpty else { return }
-        if let output {
-            // Headless (benchmarks): the bytes are counted with the frame's.
-            plan.bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, output) }
-            fflush(output)
-        } else {
-            if let terminalOutput { fflush(terminalOutput) }
-            Self.writeAll(plan.bytes, to: STDOUT_FILENO)
-        }
-        for placement in plan.placed {
-            logger?.debug("image placed: photo \(placement.photoID), \(images.mode.rawValue), cells \(placement.rect.width)×\(placement.rect.height) at \(placement.rect.x),\(placement.rect.y), pixels \(placement.payload?.size.description ?? "?")")
-        }
-    }
-
-    /// Writes every byte, through short writes and interrupts.
-    nonisolated static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR || errno == EAGAIN {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
-    }
-
-    /// Removes every image from the terminal before it is handed back.
-    private func clearImages() {
-        let bytes = images.clearAll()
-        guard !bytes.isEmpty, output == nil else { return }
-        if let terminalOutput { fflush(terminalOutput) }
-        Self.writeAll(bytes, to: STDOUT_FILENO)
     }
 
     private func attributes(_ attributes: Style.Attributes) -> attr_t {
