@@ -1,7 +1,7 @@
 import PhotoBrowser
 
-/// Previews drawn as the views draw them, for the benchmarks: the box a preview is decoded for, and a
-/// decoded image rendered and drawn into cells.
+/// Previews drawn into cells, by the views and the benchmarks alike: the box a preview is decoded for,
+/// and a rendering drawn and placed.
 public enum PreviewDrawing {
     /// The pixel box a preview in `area` is decoded to fit in `graphics`' mode.
     public static func box(for area: Rect, graphics: Graphics) -> PixelSize? {
@@ -67,18 +67,46 @@ public enum PreviewDrawing {
     /// Renders `image` (decoded for `box`) and draws it centred in `area`: symbols into the cells, or
     /// blank cells with the image placed over them.
     public static func draw(_ image: PreviewImage, box: PixelSize, in area: Rect, graphics: Graphics, into canvas: inout Canvas) {
-        let renderer = PreviewRenderer(graphics: graphics)
-        let cells = renderer.cells(for: image.size, in: box)
-        let frame = area.centred(width: cells.columns, height: cells.rows)
-        switch renderer.render(PreviewRequest(photoID: 0, box: box), image, []) {
+        guard let rendering = PreviewRenderer(graphics: graphics).render(PreviewRequest(photoID: 0, box: box), image, []) else { return }
+        _ = place(rendering, of: image.size, photoID: 0, box: box, in: area, graphics: graphics, into: &canvas)
+    }
+
+    /// Draws a rendering centred in `area` and records its placement: symbols into the cells, kitty
+    /// placeholder cells, or blank cells under pixels the driver places. False for a rendering of no
+    /// known kind, which the caller shows otherwise.
+    static func place(
+        _ rendering: any PreviewRendering, of imageSize: PixelSize, photoID: Int, box: PixelSize, in area: Rect, graphics: Graphics,
+        into canvas: inout Canvas
+    ) -> Bool {
+        switch rendering {
         case let symbols as SymbolCells:
+            let frame = area.centred(width: symbols.columns, height: symbols.rows)
             symbols.draw(at: frame.x, frame.y, into: &canvas)
-            canvas.placeImage(ImagePlacement(photoID: 0, box: box, rect: frame))
+            canvas.placeImage(ImagePlacement(photoID: photoID, box: box, rect: frame))
         case let encoded as EncodedImage:
-            canvas.fill(frame, style: .imageUnderlay)
-            canvas.placeImage(ImagePlacement(photoID: 0, box: box, rect: frame, payload: encoded))
+            let cells = PreviewRenderer(graphics: graphics).cells(for: imageSize, in: box)
+            let frame = area.centred(width: cells.columns, height: cells.rows)
+            if graphics.kittyPlaceholders {
+                drawPlaceholders(photoID: photoID, box: box, depth: graphics.depth, in: frame, into: &canvas)
+            } else {
+                // The cells stay blank under the pixels; the driver places the image over them.
+                canvas.fill(frame, style: .imageUnderlay)
+            }
+            canvas.placeImage(ImagePlacement(photoID: photoID, box: box, rect: frame, payload: encoded))
         default:
-            break
+            return false
+        }
+        return true
+    }
+
+    /// kitty's placeholder cells for the image, which the terminal fills with its pixels.
+    private static func drawPlaceholders(photoID: Int, box: PixelSize, depth: Theme.Depth, in frame: Rect, into canvas: inout Canvas) {
+        let id = KittyPlaceholders.id(photoID: photoID, box: box, colors: depth)
+        let style = Style(foreground: KittyPlaceholders.color(of: id, colors: depth))
+        for row in 0..<min(frame.height, KittyPlaceholders.diacritics.count) {
+            for column in 0..<min(frame.width, KittyPlaceholders.diacritics.count) {
+                canvas.set(x: frame.x + column, y: frame.y + row, text: KittyPlaceholders.cell(row: row, column: column, id: id), style: style)
+            }
         }
     }
 }

@@ -8,39 +8,14 @@ extension Screen {
         guard let request = previewRequest(photoID: photoID, in: area) else { return }
         switch context.previews?.state(for: request) {
         case .loaded(let image)?:
-            let renderer = PreviewRenderer(graphics: context.graphics)
-            let cells = renderer.cells(for: image.size, in: request.box)
-            let frame = area.centred(width: cells.columns, height: cells.rows)
-            switch context.previews?.rendering(for: request) {
-            case let symbols as SymbolCells:
-                symbols.draw(at: frame.x, frame.y, into: &canvas)
-                canvas.placeImage(ImagePlacement(photoID: photoID, box: request.box, rect: frame))
-            case let encoded as EncodedImage where context.graphics.kittyPlaceholders:
-                drawPlaceholders(photoID: photoID, box: request.box, in: frame, into: &canvas)
-                canvas.placeImage(ImagePlacement(photoID: photoID, box: request.box, rect: frame, payload: encoded))
-            case let encoded as EncodedImage:
-                // The cells stay blank under the pixels; the driver places the image over them.
-                canvas.fill(frame, style: .imageUnderlay)
-                canvas.placeImage(ImagePlacement(photoID: photoID, box: request.box, rect: frame, payload: encoded))
-            default:
-                drawPlaceholder(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas)
-            }
+            let drawn = context.previews?.rendering(for: request).map {
+                PreviewDrawing.place($0, of: image.size, photoID: photoID, box: request.box, in: area, graphics: context.graphics, into: &canvas)
+            } ?? false
+            if !drawn { drawPlaceholder(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas) }
         case .failed(let error)?:
             drawNoPreview(TerminalText.sanitized(error.description), pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas)
         case nil:
             drawPlaceholder(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas)
-        }
-    }
-
-    /// kitty's placeholder cells for the image, which the terminal fills with its pixels.
-    private func drawPlaceholders(photoID: Int, box: PixelSize, in frame: Rect, into canvas: inout Canvas) {
-        let depth = context.graphics.depth
-        let id = KittyPlaceholders.id(photoID: photoID, box: box, colors: depth)
-        let style = Style(foreground: KittyPlaceholders.color(of: id, colors: depth))
-        for row in 0..<min(frame.height, KittyPlaceholders.diacritics.count) {
-            for column in 0..<min(frame.width, KittyPlaceholders.diacritics.count) {
-                canvas.set(x: frame.x + column, y: frame.y + row, text: KittyPlaceholders.cell(row: row, column: column, id: id), style: style)
-            }
         }
     }
 
