@@ -13,7 +13,7 @@ enum SymbolQuality {
         let blurredRMSE: Double
     }
 
-    static let cellWidth = 8, cellHeight = 16
+    static let cellWidth = BlockElements.cellWidth, cellHeight = BlockElements.cellHeight
 
     static func measure(_ cells: (columns: Int, rows: Int, cells: [PreviewDrawing.SeenCell]), source: [UInt8]) throws -> Score {
         let width = cells.columns * cellWidth, height = cells.rows * cellHeight
@@ -30,29 +30,6 @@ enum SymbolQuality {
         return Score(ssim: ssim, blurredRMSE: (squared / Double(width * height * 3)).squareRoot())
     }
 
-    /// Which of a cell's 8×16 pixels a block element covers; nil for a symbol outside the block set.
-    static func mask(_ character: Character) -> ((Int, Int) -> Bool)? {
-        guard let scalar = character.unicodeScalars.first?.value else { return nil }
-        let upper = { (y: Int) in y < 8 }, left = { (x: Int) in x < 4 }
-        switch scalar {
-        case 0x20: return { _, _ in false }
-        case 0x2588: return { _, _ in true }
-        case 0x2580: return { _, y in upper(y) }
-        case 0x2581...0x2587: let eighths = Int(scalar - 0x2580); return { _, y in y >= 16 - 2 * eighths }
-        case 0x2589...0x258F: let eighths = Int(0x2590 - scalar); return { x, _ in x < eighths }
-        case 0x2590: return { x, _ in !left(x) }
-        case 0x2594: return { _, y in y < 2 }
-        case 0x2595: return { x, _ in x >= 7 }
-        case 0x2596...0x259F:
-            // Quadrants: upper-left, upper-right, lower-left, lower-right, as bits per symbol.
-            let bits: [UInt32: Int] = [0x2596: 0b0100, 0x2597: 0b1000, 0x2598: 0b0001, 0x2599: 0b1101, 0x259A: 0b1001, 0x259B: 0b0111,
-                                       0x259C: 0b1011, 0x259D: 0b0010, 0x259E: 0b0110, 0x259F: 0b1110]
-            let quadrants = bits[scalar]!
-            return { x, y in quadrants & (1 << ((upper(y) ? 0 : 2) + (left(x) ? 0 : 1))) != 0 }
-        default: return nil
-        }
-    }
-
     /// The cells as packed RGB in 0...1.
     static func rasterise(_ cells: (columns: Int, rows: Int, cells: [PreviewDrawing.SeenCell])) throws -> [Double] {
         let width = cells.columns * cellWidth
@@ -60,10 +37,13 @@ enum SymbolQuality {
         for row in 0..<cells.rows {
             for column in 0..<cells.columns {
                 let cell = cells.cells[row * cells.columns + column]
-                guard let covers = mask(cell.character) else { throw BenchError("no coverage mask for \(cell.character) (U+\(String(cell.character.unicodeScalars.first!.value, radix: 16)))") }
+                let scalar = cell.character.unicodeScalars.first?.value ?? 0
+                guard BlockElements.covers(scalar, x: 0, y: 0) != nil else {
+                    throw BenchError("no coverage mask for \(cell.character) (U+\(String(scalar, radix: 16)))")
+                }
                 for y in 0..<cellHeight {
                     for x in 0..<cellWidth {
-                        let color = covers(x, y) ? cell.foreground : cell.background
+                        let color = BlockElements.covers(scalar, x: x, y: y) == true ? cell.foreground : cell.background
                         let index = ((row * cellHeight + y) * width + column * cellWidth + x) * 3
                         pixels[index] = Double(color.0) / 255
                         pixels[index + 1] = Double(color.1) / 255

@@ -220,7 +220,7 @@ public final class TerminalDriver {
         case .terminalDefault:
             return -1
         case .palette(let index) where depth == .direct && Int32(index) >= paletteSize:
-            let (red, green, blue) = index >= 16 ? XtermPalette.rgb(index) : (128, 128, 128)
+            let (red, green, blue) = XtermPalette.rgb(index)
             return Self.packed(UInt8(red), UInt8(green), UInt8(blue))
         case .palette(let index):
             return Int32(index) < cnc_colors() ? Int32(index) : -1

@@ -26,8 +26,7 @@ enum PaletteDiffusion {
         /// The cube and greys, 16...255, which every xterm-compatible terminal shows alike.
         static let xterm256 = Palette(entries: (16...255).map { XtermPalette.rgb(UInt8($0)) }, firstIndex: 16)
         /// The eight ANSI colours as xterm shows them.
-        static let ansi8 = Palette(entries: [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229)],
-                                   firstIndex: 0)
+        static let ansi8 = Palette(entries: Array(XtermPalette.system.prefix(8)), firstIndex: 0)
     }
 
     /// How much more a difference in luminance counts than one in colour when choosing an entry.
@@ -50,7 +49,7 @@ enum PaletteDiffusion {
                 let fg = nearest(foreground, in: palette), bg = nearest(background, in: palette)
                 result.foreground[index] = Int32(fg + palette.firstIndex)
                 result.background[index] = Int32(bg + palette.firstIndex)
-                let coverage = Self.coverage(cells.characters[index])
+                let coverage = BlockElements.coverage(cells.characters[index])
                 let (f, b) = (palette.entries[fg], palette.entries[bg])
                 let wanted = mix(foreground, background, coverage)
                 let shown = mix((Double(f.0), Double(f.1), Double(f.2)), (Double(b.0), Double(b.1), Double(b.2)), coverage)
@@ -104,19 +103,5 @@ enum PaletteDiffusion {
             if goingDown { goingDown = down >= 0 && consider(down); down -= 1 }
         }
         return best
-    }
-
-    /// The share of a cell a block element's foreground covers.
-    static func coverage(_ character: UInt32) -> Double {
-        switch character {
-        case 0x2588: 1
-        case 0x2580, 0x2584, 0x258C, 0x2590, 0x259A, 0x259E: 0.5
-        case 0x2581...0x2587: Double(character - 0x2580) / 8
-        case 0x2589...0x258F: Double(0x2590 - character) / 8
-        case 0x2594, 0x2595: 1.0 / 8
-        case 0x2596, 0x2597, 0x2598, 0x259D: 0.25
-        case 0x2599, 0x259B, 0x259C, 0x259F: 0.75
-        default: 0
-        }
     }
 }

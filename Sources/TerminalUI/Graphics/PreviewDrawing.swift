@@ -47,14 +47,9 @@ public enum PreviewDrawing {
         switch color {
         case .terminalDefault: return fallback
         case .rgb(let r, let g, let b): return (r, g, b)
-        case .palette(let index) where index >= 16:
+        case .palette(let index):
             let (r, g, b) = XtermPalette.rgb(index)
             return (UInt8(r), UInt8(g), UInt8(b))
-        case .palette(let index):
-            // xterm's own system colours.
-            let table: [(UInt8, UInt8, UInt8)] = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
-                                                  (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
-            return table[Int(index)]
         }
     }
 

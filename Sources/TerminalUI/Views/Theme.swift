@@ -133,7 +133,7 @@ public struct Theme: Sendable, Equatable {
     }
 
     /// The nearest of the eight ANSI colours.
-    private static let ansi = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229)]
+    private static let ansi = Array(XtermPalette.system.prefix(8))
 
     static func nearest8(_ color: TagColor) -> UInt8 {
         let best = ansi.indices.min { distance(color, ansi[$0].0, ansi[$0].1, ansi[$0].2) < distance(color, ansi[$1].0, ansi[$1].1, ansi[$1].2) }
