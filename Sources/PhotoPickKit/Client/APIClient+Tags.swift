@@ -2,25 +2,20 @@ import Foundation
 
 extension APIClient {
     /// Creates a tag, safely across failures: after an ambiguous failure (the request may have been
-    /// applied), it tries again, and a `409 conflict` then resolves to the tag of that name.
+    /// applied), it goes again through the one retry path (the pacer, `Retry-After`, the backoff), and a
+    /// `409 conflict` then resolves to the tag of that name.
     ///
-    /// A conflict on the first try is a real one (the name was taken before) and is thrown.
+    /// A conflict on a first try that nothing made ambiguous is a real one (the name was taken before)
+    /// and is thrown.
     public nonisolated func createTag(name: String, color: String? = nil) async throws(APIError) -> Tag {
-        let policy = configuration.retryPolicy
-        var attempt = 1
+        var request = API.createTag(name: name, color: color)
+        request.retriesAmbiguousFailures = true
         var wasAmbiguous = false
-        while true {
-            do {
-                return try await send(API.createTag(name: name, color: color))
-            } catch {
-                if wasAmbiguous, error.code == .conflict {
-                    return try await existingTag(named: name, conflict: error)
-                }
-                guard error.isAmbiguous, attempt < policy.maximumAttempts else { throw error }
-                wasAmbiguous = true
-                attempt += 1
-                try await sleepOrCancel(for: policy.backoff(afterAttempt: attempt - 1))
-            }
+        do {
+            let response = try await perform(request, wasAmbiguous: &wasAmbiguous)
+            return try decode(response, as: request)
+        } catch where wasAmbiguous && error.code == .conflict {
+            return try await existingTag(named: name, conflict: error)
         }
     }
 

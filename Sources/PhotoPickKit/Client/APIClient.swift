@@ -18,7 +18,7 @@ public actor APIClient {
     nonisolated let baseOrigin: Origin
     nonisolated let configuration: Configuration
     nonisolated let httpClient: HTTPClient
-    nonisolated let pacer = RateLimitPacer()
+    nonisolated let pacer: RateLimitPacer
     /// Whether a `Sunset` header was logged already; it is logged once per client.
     private var hasWarnedOfSunset = false
 
@@ -27,6 +27,7 @@ public actor APIClient {
         self.baseURL = configuration.baseURL
         self.baseOrigin = Origin(configuration.baseURL)
         self.configuration = configuration
+        pacer = RateLimitPacer(reservedShare: configuration.reservedShare)
         var http = HTTPClient.Configuration()
         http.redirectConfiguration = .disallow
         http.timeout = .init(connect: .init(configuration.timeouts.connect), read: .init(configuration.timeouts.read))
@@ -41,7 +42,11 @@ public actor APIClient {
 
     /// Sends a request, retrying what is safe to retry, and returns its decoded answer.
     public nonisolated func send<Response>(_ request: Request<Response>) async throws(APIError) -> Response {
-        let response = try await perform(request)
+        try decode(try await perform(request), as: request)
+    }
+
+    /// A response decoded as `request` says; a failure names the request id.
+    nonisolated func decode<Response>(_ response: RawResponse, as request: Request<Response>) throws(APIError) -> Response {
         do {
             return try request.decode(response)
         } catch let error as APIError {

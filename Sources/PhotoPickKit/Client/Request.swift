@@ -14,6 +14,9 @@ public struct Request<Response: Sendable>: Sendable {
     var absoluteURL: URL?
     /// Headers besides the client's own, such as an `Accept` for file bytes.
     var headers: [(String, String)] = []
+    /// Whether a POST may be sent again after a failure that may have applied it, because its caller
+    /// resolves the repeat (a second `POST /tags` answers 409 naming the tag the first one made).
+    var retriesAmbiguousFailures = false
     let decode: @Sendable (RawResponse) throws -> Response
 
     init(

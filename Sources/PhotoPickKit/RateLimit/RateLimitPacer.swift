@@ -1,8 +1,10 @@
 import Foundation
 import NIOHTTP1
 
-/// One budget shared by every request of a client: it spreads requests when the budget runs low and,
-/// after a 429 or an exhausted budget, holds all of them until the window resets.
+/// One budget shared by every request of a client: it serves requests by lane (the user's first, then
+/// what is on screen, downloads, the listing and prefetch), keeps a share of each window from the two
+/// lowest lanes, spreads requests when the budget runs low and, after a 429 or an exhausted budget,
+/// holds all of them until the window resets.
 ///
 /// Before the server has said anything, it lets one request through at a time, so a burst of
 /// concurrent tasks cannot overrun a budget it does not know yet.
@@ -12,6 +14,8 @@ actor RateLimitPacer {
         let until: Date
     }
 
+    /// The share of each window's limit kept for the user's lanes.
+    let reservedShare: Double
     private let clock = ContinuousClock()
     private var limit: Int?
     /// Requests believed left in the window, counted down as they are let through.
@@ -20,10 +24,23 @@ actor RateLimitPacer {
     private var holdUntil: Date?
     private var nextSlot: ContinuousClock.Instant?
     private var inFlight = 0
-    private var waiting = 0
+    /// Requests waiting for their turn, by ticket number (which is their arrival order), with their lane.
+    private var waiting: [Int: RequestLane] = [:]
+    private var lastTicket = 0
+    /// Tickets waiting only because the rest of the window is reserved.
+    private var pausedForReserve: Set<Int> = []
+    /// Waiters asleep until something changes, by ticket.
+    private var sleepers: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// The timers that end a sleeper's timed sleep, cancelled when it is woken sooner.
+    private var timers: [Int: Task<Void, Never>] = [:]
     /// Until the first response arrives; a server that sends no budget headers is then not probed again.
     private var isProbing = true
     private var subscribers: [UUID: AsyncStream<RateLimitState>.Continuation] = [:]
+
+    /// A pacer that keeps `reservedShare` of each window (rounded up) for the user's lanes.
+    init(reservedShare: Double = 0.15) {
+        self.reservedShare = min(max(reservedShare, 0), 0.9)
+    }
 
     /// The state now and after every change; a slow reader gets only the newest.
     func updates() -> AsyncStream<RateLimitState> {
@@ -42,23 +59,38 @@ actor RateLimitPacer {
     }
 
     var state: RateLimitState {
-        RateLimitState(limit: limit, remaining: budget, reset: resetAt, waiting: waiting, isHolding: holdUntil.map { $0 > Date() } ?? false)
+        let hold = holdUntil.flatMap { $0 > Date() ? $0 : nil }
+        return RateLimitState(
+            limit: limit, remaining: budget, reset: resetAt, waiting: waiting.count, isHolding: hold != nil, holdUntil: hold,
+            reserved: reserve, pausedForReserve: Set(pausedForReserve.compactMap { waiting[$0] })
+        )
     }
 
-    /// Waits for this request's turn. Throws `CancellationError`, or `HoldOutlastsDeadline` when the
-    /// budget is held past `deadline`.
-    func admit(deadline: Date = .distantFuture) async throws {
-        waiting += 1
+    /// Requests of each window the listing and prefetch lanes leave alone.
+    private var reserve: Int {
+        limit.map { Int((Double($0) * reservedShare).rounded(.up)) } ?? 0
+    }
+
+    /// Waits for this request's turn: after every request of a higher lane, and every earlier one of its
+    /// own. Throws `CancellationError`, or `HoldOutlastsDeadline` when the budget is held past `deadline`.
+    func admit(lane: RequestLane = .user, deadline: Date = .distantFuture) async throws {
+        lastTicket += 1
+        let ticket = lastTicket
+        waiting[ticket] = lane
         publish()
         defer {
-            waiting -= 1
+            waiting[ticket] = nil
+            pausedForReserve.remove(ticket)
+            wakeAll()  // the next in line may go now
             publish()
         }
         while true {
+            try Task.checkCancellation()
             let now = Date()
             if let holdUntil, holdUntil > now {
                 guard holdUntil <= deadline else { throw HoldOutlastsDeadline(until: holdUntil) }
-                try await sleep(until: holdUntil)
+                publish()
+                await sleep(ticket, for: .milliseconds(Int64(holdUntil.timeIntervalSince(now) * 1000) + 1))
                 continue
             }
             holdUntil = nil
@@ -69,24 +101,39 @@ actor RateLimitPacer {
                 budget = limit.map { $0 - inFlight }
                 nextSlot = nil
             }
+            guard isFirst(ticket, lane) else {
+                await sleep(ticket, for: nil)
+                continue
+            }
             if let budget, budget <= 0 {
                 if let resetAt {
                     holdUntil = resetAt.addingTimeInterval(0.05)
                     continue
                 }
                 if inFlight > 0 {
-                    try await Task.sleep(for: .milliseconds(20))
+                    await sleep(ticket, for: .milliseconds(20))
                     continue
                 }
                 // Nothing in flight and no reset known: one request goes out to learn the budget.
             } else if isProbing, budget == nil, inFlight > 0 {
-                try await Task.sleep(for: .milliseconds(5))
+                await sleep(ticket, for: .milliseconds(20))
                 continue
             }
-            // Take the turn before any spreading wait, so concurrent waiters see the budget it used.
+            if !lane.mayUseReserve, let budget, budget <= reserve {
+                // The rest of this window is the user's; wait for the next one (or for a response that
+                // says more is left).
+                if pausedForReserve.insert(ticket).inserted { publish() }
+                let untilReset = resetAt.map { $0.timeIntervalSince(now) + 0.05 } ?? 1
+                await sleep(ticket, for: .milliseconds(Int64(max(0.02, untilReset) * 1000)))
+                continue
+            }
+            if pausedForReserve.remove(ticket) != nil { publish() }
+            // Take the turn before any spreading wait, so the next in line sees the budget it used.
             let slot = spreadingSlot(now: now)
             inFlight += 1
             budget = budget.map { $0 - 1 }
+            waiting[ticket] = nil
+            wakeAll()
             guard let slot, slot > clock.now else { return }
             do {
                 try await Task.sleep(until: slot, clock: clock)
@@ -96,7 +143,13 @@ actor RateLimitPacer {
             }
             guard let holdUntil, holdUntil > Date() else { return }
             giveBack()  // a 429 arrived while this one waited for its slot: it waits with the rest
+            waiting[ticket] = lane
         }
+    }
+
+    /// Whether no waiting request comes before this one: none in a higher lane, none earlier in its own.
+    private func isFirst(_ ticket: Int, _ lane: RequestLane) -> Bool {
+        !waiting.contains { other, otherLane in otherLane < lane || (otherLane == lane && other < ticket) }
     }
 
     /// With little budget left, the next evenly spaced slot before the reset; nil when no spreading is needed.
@@ -111,6 +164,7 @@ actor RateLimitPacer {
     private func giveBack() {
         inFlight = max(0, inFlight - 1)
         budget = budget.map { $0 + 1 }
+        wakeAll()
     }
 
     /// Reads the budget from a response (any status) to a request `admit` let through.
@@ -135,6 +189,7 @@ actor RateLimitPacer {
             // present, already say whether the window is spent.
             holdAfterRefusal(headers: headers)
         }
+        wakeAll()
         publish()
     }
 
@@ -144,17 +199,44 @@ actor RateLimitPacer {
         let wait = RetryAdvice.wait(in: headers, now: now) ?? .seconds(1)
         let until = now.addingTimeInterval(wait.timeInterval)
         holdUntil = max(holdUntil ?? until, until)
+        wakeAll()
         publish()
     }
 
     /// A request `admit` let through that got no response.
     func recordNoResponse() {
         inFlight = max(0, inFlight - 1)
+        wakeAll()
     }
 
-    private func sleep(until date: Date) async throws {
-        publish()
-        try await Task.sleep(for: .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1000) + 1))
+    /// Sleeps until woken by a change, `duration` passes, or the task is cancelled.
+    private func sleep(_ ticket: Int, for duration: Duration?) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                guard !Task.isCancelled else { return continuation.resume() }
+                sleepers[ticket] = continuation
+                guard let duration else { return }
+                timers[ticket] = Task { [weak self] in
+                    guard (try? await Task.sleep(for: duration)) != nil else { return }  // woken sooner
+                    await self?.wake(ticket)
+                }
+            }
+        } onCancel: {
+            Task { await self.wake(ticket) }
+        }
+    }
+
+    private func wake(_ ticket: Int) {
+        timers.removeValue(forKey: ticket)?.cancel()
+        sleepers.removeValue(forKey: ticket)?.resume()
+    }
+
+    private func wakeAll() {
+        let all = sleepers
+        sleepers = [:]
+        for timer in timers.values { timer.cancel() }
+        timers = [:]
+        for continuation in all.values { continuation.resume() }
     }
 
     private func publish() {
