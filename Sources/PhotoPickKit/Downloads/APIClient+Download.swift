@@ -5,12 +5,16 @@ extension APIClient {
     /// earlier partial file, verified against the server's digest (or the photo's size), synced, then
     /// renamed into place with its capture time as modification time.
     ///
-    /// An identical file already there is skipped; a different one keeps its name and the new file gets
+    /// A file this download already finished (its digest is kept on it) is found without a request; an
+    /// identical file already there is skipped; a different one keeps its name and the new file gets
     /// ` (2)`. Throws `APIError` or `DownloadError`; a `.part` file is kept whenever resuming can help.
     public nonisolated func download(
         photo: Photo, size: DownloadSize = .original, format: DownloadFormat = .original, into directory: URL,
         progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws -> DownloadResult {
+        if let finished = FileDownload.finishedFile(photo: photo, size: size, format: format, directory: directory) {
+            return finished
+        }
         var download = try await FileDownload.prepare(
             client: self, photo: photo, size: size, format: format, directory: directory, progress: progress
         )

@@ -36,6 +36,26 @@ extension FileDownload {
         }
     }
 
+    /// A file this photo's download already put in place, found without asking the server: it says it
+    /// is this photo, size and format, and its bytes hash to the digest verified when it was finished.
+    /// A `.part` still linked to it (a kill between the link and the unlink) goes.
+    static func finishedFile(photo: Photo, size: DownloadSize, format: DownloadFormat, directory url: URL) -> DownloadResult? {
+        guard let directory = try? DownloadDirectory(url) else { return nil }
+        let target = DownloadTarget(photo: photo, size: size, format: format)
+        for number in 1..<DownloadTarget.candidateLimit {
+            let name = target.name.candidate(number)
+            guard let entry = directory.entry(name) else { return nil }  // names are taken in order
+            guard case .file(let length) = entry, let file = directory.openExistingPart(name), file.source == target.source,
+                  let digest = file.digest, directory.holds(name, length: length, digest: digest)
+            else { continue }
+            if let part = directory.openExistingPart(target.partName(number)), directory.isSameFile(part, as: name) {
+                directory.remove(target.partName(number))
+            }
+            return DownloadResult(outcome: .skippedIdentical, fileURL: URL(fileURLWithPath: directory.path(name)), bytes: length, resumedFrom: 0)
+        }
+        return nil
+    }
+
     enum Claim {
         case claimed(PartFile)
         case heldByTheSamePhoto

@@ -20,6 +20,9 @@ extension FileDownload {
             return result(.skippedIdentical, taken, bytes: length)
         }
         if let takenAt = photo.takenAt { part.setModificationTime(takenAt) }
+        // Whose file it is and its verified digest stay on it, so a run that finds it in place (killed
+        // before the queue heard of it) finishes without asking the server.
+        part.digest = digest
         try await sync()
         while try !directory.moveIntoPlace(partName, as: name.candidate(candidateNumber)) {
             let taken = name.candidate(candidateNumber)
@@ -30,9 +33,8 @@ extension FileDownload {
             }
             candidateNumber += 1
         }
-        // Only now, with the file in place, do the resume records go: a failure before this keeps a resumable partial.
+        // Only now, with the file in place, does the resume record go: a failure before this keeps a resumable partial.
         part.validator = nil
-        part.source = nil
         directory.sync()
         return result(.downloaded, name.candidate(candidateNumber), bytes: length)
     }

@@ -38,6 +38,10 @@ struct FileDownload {
 
     mutating func run() async throws -> DownloadResult {
         resumedFrom = part.length
+        if let length = completePart() {
+            // Killed after the last byte but before the rename: the bytes are all here and verified.
+            return try await finish(length: length)
+        }
         if size == .original, format == .original { try checkSpace(needed: photo.bytes - resumedFrom) }
         let policy = client.configuration.retryPolicy
         var deadline = ContinuousClock.now + policy.deadline
@@ -92,7 +96,15 @@ struct FileDownload {
         let response = try await request(location)
         let file = FileHeaders(headers: response.headers)
         guard let total = try await acceptStatus(response, file, from: location) else { return nil }
-        serverDigest = file.sha256
+        if response.status.code == 416 {
+            // The whole file is here already (see `acceptStatus`): nothing to receive, only to verify.
+            _ = try? await response.body.collect(upTo: 1 << 20)
+            serverDigest = serverDigest ?? part.digest
+            if hashedBytes != part.length { rehash() }
+            return part.length
+        }
+        serverDigest = file.sha256 ?? serverDigest
+        if let digest = file.sha256, response.status.code != 416 { part.digest = digest }
         try checkTakenNames(total: total)
         if let total { try checkSpace(needed: total - part.length) }
         if response.status.code == 200 { part.validator = file.validator }
@@ -115,7 +127,7 @@ struct FileDownload {
         let isPaced = client.isPaced(location)
         if isPaced {
             do {
-                try await client.pacer.admit()
+                try await client.pacer.admit(lane: RequestLane.current)
             } catch {
                 throw APIError.cancelled
             }
@@ -170,13 +182,34 @@ struct FileDownload {
             location = next
             return nil
         case 416:
-            // The partial is no longer a prefix of the file (or already whole, which cannot be verified): start over.
+            // `bytes */N` with N the partial's length: the file is whole, kept from a run stopped before the
+            // rename; it is finished when it verifies. Otherwise the partial no longer fits: start over.
+            if let total = file.contentRange?.total, total == part.length, isVerifiable(length: total) {
+                return .some(total)
+            }
             try restart()
             return nil
         default:
             try await handleFailureStatus(response, from: url)
             return nil
         }
+    }
+
+    /// The partial's length when it already holds the whole file: its bytes hash to the server's digest
+    /// kept beside them. Nil when it does not, or nothing says what the whole file is.
+    private mutating func completePart() -> Int64? {
+        guard part.length > 0, part.validator != nil, let expected = part.digest else { return nil }
+        rehash()
+        guard hashedBytes == part.length, Array(hasher.finalize()) == expected else { return nil }
+        serverDigest = expected
+        return part.length
+    }
+
+    /// Whether a partial of `length` bytes can be checked as the whole file: against the server's digest
+    /// kept beside it, or (for an original, with no digest) against the photo's size.
+    private func isVerifiable(length: Int64) -> Bool {
+        if part.digest != nil { return true }  // `finish` compares the hash
+        return size == .original && format == .original && length == photo.bytes
     }
 
     /// Streams the body to disk, hashing as it goes, as fast as the disk takes it.

@@ -14,6 +14,7 @@ final class PartFile {
     let path: String
     private static let validatorAttribute = "user.photopick.validator"
     private static let sourceAttribute = "user.photopick.source"
+    private static let digestAttribute = "user.photopick.sha256"
 
     init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
@@ -82,6 +83,19 @@ final class PartFile {
     var source: String? {
         get { attribute(Self.sourceAttribute) }
         set { setAttribute(Self.sourceAttribute, newValue) }
+    }
+
+    /// The SHA-256 the whole file must have, in hex: the server's digest while it is a `.part`, and the
+    /// verified digest once it is in place, so a later run can tell a finished file without asking.
+    var digest: [UInt8]? {
+        get { attribute(Self.digestAttribute).flatMap(Self.bytes(hex:)) }
+        set { setAttribute(Self.digestAttribute, newValue.map { $0.map { String(format: "%02x", $0) }.joined() }) }
+    }
+
+    private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        return stride(from: 0, to: 64, by: 2).compactMap { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) }
     }
 
     private func attribute(_ name: String) -> String? {
