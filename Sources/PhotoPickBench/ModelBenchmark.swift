@@ -77,7 +77,7 @@ struct ModelHelper: AsyncParsableCommand {
         for try await page in PhotoStream(client: client).pages {
             session.send(.photosArrived(page.data, nextCursor: page.pagination.nextCursor))
         }
-        session.send(.photosFinished)
+        session.send(.photosFinished())
         guard session.state.library.count == expect else { throw BenchError("loaded \(session.state.library.count) photos, expected \(expect)") }
         let loaded = residentBytes()
 

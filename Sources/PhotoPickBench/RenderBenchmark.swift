@@ -117,7 +117,7 @@ struct RenderBenchmark: AsyncParsableCommand {
         for start in stride(from: 0, to: photos, by: 1000) {
             _ = state.apply(.photosArrived((start..<min(photos, start + 1000)).map(photo), nextCursor: nil))
         }
-        _ = state.apply(.photosFinished)
+        _ = state.apply(.photosFinished())
         return state
     }
 

@@ -47,6 +47,23 @@ public struct PhotoList: Sendable {
         relocate(anchor, library: library)
     }
 
+    /// Takes photos out (deleted on the server), or puts changed ones back where they now belong; the
+    /// cursor stays on its photo, or goes to the next one when its own is gone.
+    mutating func update(removing gone: Set<Int32>, repositioning changed: [Int], library: PhotoLibrary, selection: Selection) {
+        guard !gone.isEmpty || !changed.isEmpty else { return }
+        let anchor = currentIndex
+        let moving = gone.union(changed.map(Int32.init))
+        order.removeAll { moving.contains($0) }
+        visible.removeAll { moving.contains($0) }
+        let precedes = comparator(library)
+        let sorted = changed.map(Int32.init).sorted(by: precedes)
+        Self.merge(sorted, into: &order, by: precedes)
+        Self.merge(sorted.filter { filter.matches(Int($0), in: library, selection: selection) }, into: &visible, by: precedes)
+        guard let anchor, gone.contains(Int32(anchor)) else { return relocate(anchor, library: library) }
+        // Its photo is gone: the cursor stays at the same place in the list, on the photo that moved up.
+        clampCursor()
+    }
+
     mutating func setSort(_ sort: SortKey, library: PhotoLibrary, selection: Selection) {
         let anchor = currentIndex
         self.sort = sort

@@ -1,20 +1,26 @@
 import PhotoPickKit
 
-/// Every photo loaded so far, in arrival order. Photos are only ever appended, so an index into the
-/// library names one photo for the whole session; sorting, filtering and selection all work on indices.
+/// Every photo loaded so far, in arrival order. Photos are only ever appended (a changed one is
+/// replaced in its place, a deleted one left as a gap), so an index into the library names one photo
+/// for the whole session; sorting, filtering and selection all work on indices.
 public struct PhotoLibrary: Sendable {
     private var photos: ContiguousArray<LibraryPhoto> = []
     private var indices: [Int: Int32] = [:]
     private var pool = StringPool()
     private var search = SearchIndex()
+    /// Indices of photos deleted on the server; they are in no list.
+    private var removed: Set<Int32> = []
 
-    /// How many photos are loaded.
-    public var count: Int { photos.count }
+    /// How many photos there are, the deleted ones left out.
+    public var count: Int { photos.count - removed.count }
+
+    /// Whether the photo at an index was deleted on the server.
+    public func isRemoved(_ index: Int) -> Bool { removed.contains(Int32(index)) }
 
     /// The photo at a library index.
     public subscript(index: Int) -> LibraryPhoto { photos[index] }
 
-    /// The library index of the photo with this id, if loaded.
+    /// The library index of the photo with this id, if loaded and not deleted.
     public func index(ofID id: Int) -> Int? {
         indices[id].map(Int.init)
     }
@@ -30,9 +36,25 @@ public struct PhotoLibrary: Sendable {
         for photo in newPhotos where indices[photo.id] == nil {
             indices[photo.id] = Int32(photos.count)
             photos.append(LibraryPhoto(photo, pool: &pool))
-            search.append([photo.filename, photo.title, photo.camera?.make, photo.camera?.model, photo.lens])
+            search.append(Self.searchFields(photo))
         }
         return start..<photos.count
+    }
+
+    /// Puts a newer copy of a loaded photo in its place.
+    mutating func replace(at index: Int, with photo: Photo) {
+        photos[index] = LibraryPhoto(photo, pool: &pool)
+        search.replace(index, with: Self.searchFields(photo))
+    }
+
+    /// Takes a photo deleted on the server out: its index stays taken, its id is forgotten.
+    mutating func remove(at index: Int) {
+        guard removed.insert(Int32(index)).inserted else { return }
+        indices[photos[index].id] = nil
+    }
+
+    private static func searchFields(_ photo: Photo) -> [String?] {
+        [photo.filename, photo.title, photo.camera?.make, photo.camera?.model, photo.lens]
     }
 
     mutating func setTagIDs(_ tagIDs: [Int], at index: Int) {
@@ -41,12 +63,12 @@ public struct PhotoLibrary: Sendable {
 
     /// Removes a deleted tag from every photo; returns how many photos had it.
     mutating func removeTagEverywhere(_ tagID: Int) -> Int {
-        var removed = 0
-        for index in photos.indices where photos[index].tagIDs.contains(tagID) {
+        var count = 0
+        for index in photos.indices where photos[index].tagIDs.contains(tagID) && !removed.contains(Int32(index)) {
             photos[index].tagIDs.removeAll { $0 == tagID }
-            removed += 1
+            count += 1
         }
-        return removed
+        return count
     }
 
     func matchesText(_ index: Int, _ query: SearchQuery) -> Bool {

@@ -9,12 +9,30 @@ struct SearchIndex: Sendable {
     private static let separator: UInt8 = 0x1F
 
     mutating func append(_ fields: [String?]) {
+        text.append(contentsOf: Self.folded(fields))
+        ends.append(UInt32(text.count))
+    }
+
+    /// Replaces one photo's text; the rest of the buffer moves only when the length changes.
+    mutating func replace(_ index: Int, with fields: [String?]) {
+        let start = index == 0 ? 0 : Int(ends[index - 1])
+        let end = Int(ends[index])
+        let new = Self.folded(fields)
+        guard !text[start..<end].elementsEqual(new) else { return }
+        text.replaceSubrange(start..<end, with: new)
+        let shift = Int64(new.count) - Int64(end - start)
+        guard shift != 0 else { return }
+        for later in index..<ends.count { ends[later] = UInt32(Int64(ends[later]) + shift) }
+    }
+
+    private static func folded(_ fields: [String?]) -> [UInt8] {
+        var bytes: [UInt8] = []
         for field in fields {
             guard let field, !field.isEmpty else { continue }
-            text.append(contentsOf: SearchFolding.fold(field))
-            text.append(Self.separator)
+            bytes.append(contentsOf: SearchFolding.fold(field))
+            bytes.append(separator)
         }
-        ends.append(UInt32(text.count))
+        return bytes
     }
 
     /// Whether every word of `query` occurs in the text of the photo at `index`.

@@ -28,6 +28,8 @@ public actor PreviewLoader {
     private let continuation: AsyncStream<Void>.Continuation
 
     private var wanted: [PreviewRequest] = []
+    /// Which lane of the rate-limit budget each wanted preview's fetch goes in.
+    private var lanes: [PreviewRequest: RequestLane] = [:]
     /// Work under way, with a number that tells a restarted request's task from the one cancelled before it.
     private var running: [PreviewRequest: (job: Int, task: Task<Void, Never>)] = [:]
     private var timer: Task<Void, Never>?
@@ -73,8 +75,15 @@ public actor PreviewLoader {
 
     /// Replaces what is wanted, most important first. Work on previews not in `requests` is cancelled
     /// now; new work starts once the list has stayed the same for the debounce.
-    public func want(_ requests: [PreviewRequest]) {
+    ///
+    /// The first `shown` are on screen: the first of all is the photo under the cursor, fetched as the
+    /// user's own request, the rest of those as what is visible, and the ones after them as prefetch.
+    public func want(_ requests: [PreviewRequest], shown: Int = 1) {
         guard !isStopped else { return }
+        lanes = [:]
+        for (position, request) in requests.enumerated() where lanes[request] == nil {
+            lanes[request] = position == 0 ? .user : position < shown ? .visible : .prefetch
+        }
         var seen = Set<PreviewRequest>()
         let missing = requests.filter { seen.insert($0).inserted && !store.holds($0) }
         for (request, work) in running where !seen.contains(request) {
@@ -118,9 +127,10 @@ public actor PreviewLoader {
               let next = wanted.first(where: { running[$0] == nil && !store.holds($0) }) {
             started += 1
             let job = started
+            let lane = lanes[next] ?? .prefetch
             running[next] = (job, Task { [weak self] in
                 guard let self else { return }
-                let state = await self.load(next)
+                let state = await RequestLane.$current.withValue(lane) { await self.load(next) }
                 await self.finish(next, job: job, state)
             })
         }

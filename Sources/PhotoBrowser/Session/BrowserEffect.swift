@@ -3,7 +3,10 @@ import PhotoPickKit
 
 /// Work an event asks for, run by `BrowserSession`; its results come back as events.
 public enum BrowserEffect: Sendable, Equatable {
-    case loadPhotos(from: String?)
+    /// Walks the library's pages into the catalogue, resuming the walk under way if there is one.
+    case walkLibrary
+    /// Sends `.refreshDue` after this long.
+    case scheduleRefresh(after: Duration)
     case cancelLoading
     case recordTagDeltas([TagDelta])
     case discardTagDeltas(tagID: Int)

@@ -46,6 +46,8 @@ public enum BrowserEvent: Sendable {
     case concurrencyChanged(by: Int)
     case loadingCancelled
     case loadingRetried
+    /// `R`: check the library against the server now (or resume a stopped check).
+    case refreshRequested
     case messageDismissed
     /// Something the front end wants on the status line, such as a warning about the config file.
     case noticePosted(StatusMessage.Severity, String)
@@ -56,8 +58,14 @@ public enum BrowserEvent: Sendable {
     case accountFailed(String)
     case tagsLoaded([PhotoPickKit.Tag])
     case tagsFailed(String)
+    /// What the catalogue held at the start; `notice` says when it was damaged and set aside.
+    case catalogueLoaded(Catalogue.Snapshot, notice: String?)
+    /// The hourly refresh came due.
+    case refreshDue
+    /// A page of the walk: new photos are added, changed ones updated in place.
     case photosArrived([Photo], nextCursor: String?)
-    case photosFinished
+    /// The walk saw every page; `deleted` are the photos it did not see, gone from the server.
+    case photosFinished(deleted: [Int] = [])
     case photosFailed(String)
     /// The server refused the listing's cursor: the walk starts over, skipping known photos.
     case photosCursorRefused

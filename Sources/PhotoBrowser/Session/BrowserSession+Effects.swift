@@ -9,6 +9,7 @@ extension BrowserSession {
         Task {
             do throws(APIError) {
                 let tag = try await client.createTag(name: name, color: color)
+                try? await catalogue.save(tag: tag)
                 send(.tagSaved(tag))
             } catch {
                 send(.tagOperationFailed(describe(error, savingName: name)))
@@ -21,6 +22,7 @@ extension BrowserSession {
         Task {
             do throws(APIError) {
                 let tag = try await client.send(API.updateTag(id: id, update))
+                try? await catalogue.save(tag: tag)
                 send(.tagSaved(tag))
             } catch {
                 send(.tagOperationFailed(describe(error, savingName: update.name)))
@@ -33,9 +35,11 @@ extension BrowserSession {
         Task {
             do throws(APIError) {
                 try await client.send(API.deleteTag(id: id))
+                try? await catalogue.remove(tagID: id)
                 send(.tagDeleted(id: id))
             } catch where error.status == 404 {
                 // Already gone: the result the user wanted.
+                try? await catalogue.remove(tagID: id)
                 send(.tagDeleted(id: id))
             } catch {
                 send(.tagOperationFailed("Could not delete the tag: \(error.userMessage)"))
@@ -94,7 +98,7 @@ extension BrowserSession {
                 self?.send(.downloadProgressed(id: id, run: run, received: progress.receivedBytes, expected: progress.expectedBytes, at: seconds))
             }
         }
-        downloadRuns[id] = DownloadRun(number: run, task: Task {
+        downloadRuns[id] = DownloadRun(number: run, task: Task { await RequestLane.$current.withValue(.download) {
             let outcome: BrowserEvent
             do {
                 outcome = .downloadFinished(id: id, run: run, try await client.download(photo: item.photo, size: item.variant, into: item.directory, progress: report))
@@ -105,7 +109,7 @@ extension BrowserSession {
             if downloadRuns[id]?.number == run { downloadRuns[id] = nil }
             // A stopped run's ending, success or failure, is not news: the user paused or cancelled it.
             if !Task.isCancelled { send(outcome) }
-        })
+        } })
     }
 }
 

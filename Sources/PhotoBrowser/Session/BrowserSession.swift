@@ -25,13 +25,19 @@ public final class BrowserSession {
         public var logger: Logger
         /// The key's `/me`, when the caller already asked for it; the session asks otherwise.
         public var account: Me?
+        /// When the catalogue is checked against the server.
+        public var refresh: RefreshPolicy
+        /// How recently a page or read must have seen a photo's tags for a tag edit to be written
+        /// without reading them first; zero always reads.
+        public var tagFreshness: Duration
 
         /// A configuration with defaults for everything but the library and its two directories.
         public init(
             library: String, stateDirectory: URL,
             downloadDirectory: URL, downloadVariant: DownloadSize = .original,
             concurrency: Int = DownloadQueue.defaultConcurrency,
-            messageLifetime: Duration = .seconds(5), logger: Logger = Logger(label: "photopick.browser"), account: Me? = nil
+            messageLifetime: Duration = .seconds(5), logger: Logger = Logger(label: "photopick.browser"), account: Me? = nil,
+            refresh: RefreshPolicy = .hourly, tagFreshness: Duration = .seconds(60)
         ) {
             self.library = library
             self.stateDirectory = stateDirectory
@@ -41,6 +47,8 @@ public final class BrowserSession {
             self.messageLifetime = messageLifetime
             self.logger = logger
             self.account = account
+            self.refresh = refresh
+            self.tagFreshness = tagFreshness
         }
     }
 
@@ -55,6 +63,10 @@ public final class BrowserSession {
     let configuration: Configuration
     let outbox: TagOutbox
     let downloadStore: DownloadStore
+    /// The library as last seen; replaced by an empty one if it turns out damaged.
+    private(set) var catalogue: Catalogue
+    /// Why the catalogue was set aside at opening, told once the session starts.
+    private var catalogueNotice: String?
     private let changed: AsyncStream<Void>.Continuation
     private var sender: TagSender?
     private var loadTask: Task<Void, Never>?
@@ -69,21 +81,28 @@ public final class BrowserSession {
         let database = try StateDatabase(directory: configuration.stateDirectory)
         outbox = TagOutbox(database: database, library: configuration.library)
         downloadStore = DownloadStore(database: database, library: configuration.library)
-        state = BrowserState(downloadDirectory: configuration.downloadDirectory, concurrency: configuration.concurrency)
+        (catalogue, catalogueNotice) = try Catalogue.open(library: configuration.library, directory: configuration.stateDirectory)
+        state = BrowserState(
+            downloadDirectory: configuration.downloadDirectory, concurrency: configuration.concurrency, refreshPolicy: configuration.refresh
+        )
         state.downloadVariant = configuration.downloadVariant
         (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Restores the outbox and the queue, then loads the account, the tags and the photos, and starts
+    /// Restores the outbox and the queue, puts the catalogue's photos on screen, then checks them
+    /// against the server when the refresh policy says; loads the account and the tags, and starts
     /// sending edits left from the last session.
     public func start() throws {
         let saved = try outbox.database.savedState(library: configuration.library)
         send(.sessionStarted(
             outbox: saved.deltas, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
         ))
-        let sender = TagSender(client: client, outbox: outbox) { [weak self] event in await self?.send(event) }
+        let sender = TagSender(client: client, outbox: outbox, catalogue: catalogue, freshness: configuration.tagFreshness) { [weak self] event in
+            await self?.send(event)
+        }
         self.sender = sender
         background { await sender.run() }
+        background { await self.loadCatalogue() }
         if let me = configuration.account {
             send(.accountLoaded(me))
         } else {
@@ -98,8 +117,13 @@ public final class BrowserSession {
         }
         background { [client] in
             do {
-                var tags: [PhotoPickKit.Tag] = []
-                for try await tag in TagStream(client: client) { tags.append(tag) }
+                // The tag list names every chip on screen.
+                let tags = try await RequestLane.$current.withValue(.visible) {
+                    var tags: [PhotoPickKit.Tag] = []
+                    for try await tag in TagStream(client: client) { tags.append(tag) }
+                    return tags
+                }
+                try? await self.catalogue.save(tags: tags)
                 self.send(.tagsLoaded(tags))
             } catch {
                 self.send(.tagsFailed(Self.describe(error)))
@@ -108,6 +132,31 @@ public final class BrowserSession {
         background { [client] in
             for await limit in await client.rateLimitUpdates() { self.send(.rateLimitChanged(limit)) }
         }
+    }
+
+    /// Reads the catalogue off the main actor; a file that fails to read is set aside and an empty one
+    /// takes its place.
+    private func loadCatalogue() async {
+        let catalogue = self.catalogue
+        var notice = catalogueNotice
+        catalogueNotice = nil
+        var snapshot: Catalogue.Snapshot
+        do {
+            snapshot = try await Task.detached { try catalogue.snapshot() }.value
+        } catch {
+            configuration.logger.error("catalogue: \(error)")
+            do {
+                let (fresh, rebuiltNotice) = try catalogue.rebuilt(library: configuration.library, after: error)
+                self.catalogue = fresh
+                await sender?.use(fresh)
+                notice = rebuiltNotice
+            } catch {
+                notice = "The local catalogue cannot be written (\(error)); photos are listed from the server and not kept."
+            }
+            snapshot = Catalogue.Snapshot()
+        }
+        if let notice { configuration.logger.warning("catalogue: \(notice)") }
+        send(.catalogueLoaded(snapshot, notice: notice))
     }
 
     /// Applies an event and runs what it asks for.
@@ -142,7 +191,12 @@ public final class BrowserSession {
 
     private func perform(_ effect: BrowserEffect) {
         switch effect {
-        case .loadPhotos(let cursor): loadPhotos(from: cursor)
+        case .walkLibrary: walkLibrary()
+        case .scheduleRefresh(let delay):
+            background {
+                try? await Task.sleep(for: delay)
+                if !Task.isCancelled { self.send(.refreshDue) }
+            }
         case .cancelLoading:
             loadTask?.cancel()
             loadTask = nil
@@ -169,23 +223,41 @@ public final class BrowserSession {
         }
     }
 
-    private func loadPhotos(from cursor: String?) {
+    /// Walks every page at the listing's priority, keeping each page and the cursor after it in the
+    /// catalogue before showing it, so an interrupted walk resumes where it stopped. When the walk is
+    /// complete, the photos it did not see are the ones deleted on the server.
+    private func walkLibrary() {
         loadTask?.cancel()
+        let catalogue = catalogue
         loadTask = Task { [client] in
-            do {
-                for try await page in PageStream<Photo>(client: client, startingAt: cursor) {
-                    // A page already in hand when loading was paused stays out, so "paused" means paused.
+            await RequestLane.$current.withValue(.listing) {
+                var walk: Catalogue.Walk?
+                do {
+                    var current = try catalogue.beginWalk()
+                    walk = current
+                    for try await page in PageStream<Photo>(client: client, startingAt: current.cursor) {
+                        // A page already in hand when loading was paused stays out, so "paused" means paused.
+                        guard !Task.isCancelled else { return }
+                        let next = page.hasNextPage ? page.pagination.nextCursor : nil
+                        current.seen += page.data.count
+                        try await catalogue.save(page: page.data, nextCursor: next, walk: current)
+                        current.cursor = next
+                        walk = current
+                        self.send(.photosArrived(page.data, nextCursor: next))
+                    }
                     guard !Task.isCancelled else { return }
-                    self.send(.photosArrived(page.data, nextCursor: page.pagination.nextCursor))
+                    let deleted = try await catalogue.completeWalk(current)
+                    self.send(.photosFinished(deleted: deleted))
+                } catch is InvalidCursorError {
+                    if let walk { try? catalogue.restartWalk(walk) }
+                    self.send(.photosCursorRefused)
+                } catch APIError.cancelled {
+                    return
+                } catch let error as APIError {
+                    self.send(.photosFailed(Self.describe(error)))
+                } catch {
+                    self.send(.photosFailed("the catalogue could not be written (\(error))"))
                 }
-                guard !Task.isCancelled else { return }
-                self.send(.photosFinished)
-            } catch is InvalidCursorError {
-                self.send(.photosCursorRefused)
-            } catch APIError.cancelled {
-                return
-            } catch {
-                self.send(.photosFailed(Self.describe(error)))
             }
         }
     }

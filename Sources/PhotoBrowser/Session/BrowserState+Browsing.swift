@@ -1,3 +1,4 @@
+import Foundation
 import PhotoPickKit
 
 extension BrowserState {
@@ -23,31 +24,105 @@ extension BrowserState {
 
     // MARK: - Loading
 
-    mutating func photosArrived(_ photos: [Photo], nextCursor: String?) -> [BrowserEffect] {
-        loading.nextCursor = nextCursor
-        let added = library.append(photos)
+    /// The catalogue's photos and tags go on screen at once, then a walk checks them when the policy
+    /// says (always when no walk ever completed, and when one was interrupted).
+    mutating func catalogueLoaded(_ snapshot: Catalogue.Snapshot, notice: String?) -> [BrowserEffect] {
+        loading.isCatalogueRead = true
+        loading.asOf = snapshot.completedAt
+        loading.isRefresh = !snapshot.photos.isEmpty
+        if !snapshot.tags.isEmpty, !tags.isLoaded { tags.replaceAll(snapshot.tags) }
+        _ = photosArrived(snapshot.photos)
+        var effects = notice.map { post(.warning, $0) } ?? []
+        let age = snapshot.completedAt.map { Date().timeIntervalSince($0) }
+        let due = switch refreshPolicy {
+        case .onStart: true
+        case .hourly: age.map { $0 >= RefreshPolicy.hour } ?? true
+        case .manual: snapshot.completedAt == nil
+        }
+        if due || snapshot.walk != nil {
+            loading.phase = .loading
+            loading.walked = snapshot.walk?.seen ?? 0
+            effects.append(.walkLibrary)
+        } else {
+            loading.phase = .complete
+            if refreshPolicy == .hourly, let age { effects.append(.scheduleRefresh(after: .seconds(max(1, RefreshPolicy.hour - age)))) }
+        }
+        return effects
+    }
+
+    /// Starts a walk unless one is under way; `asked` when the user pressed `R`.
+    mutating func refresh(asked: Bool) -> [BrowserEffect] {
+        guard loading.isCatalogueRead else { return [] }
+        if loading.isWalking {
+            return asked ? post(.info, "Already checking the library: \(loading.walked.formatted()) photos so far.") : []
+        }
+        loading.phase = .loading
+        loading.isRefresh = library.count > 0
+        loading.walked = 0
+        return [.walkLibrary] + (asked ? post(.info, "Checking the library against the server, at the lowest priority.") : [])
+    }
+
+    /// A page of the walk: new photos join the list where they belong, changed ones are updated in
+    /// place; the cursor and the selection stay on their photos.
+    mutating func photosArrived(_ photos: [Photo]) -> [BrowserEffect] {
+        if loading.isWalking { loading.walked += photos.count }
+        var fresh: [Photo] = []
+        var changed: [Int] = []
+        for photo in photos {
+            guard let index = library.index(ofID: photo.id) else {
+                fresh.append(photo)
+                continue
+            }
+            var shown = photo
+            // The server's copy predates edits still in the outbox; show the photo as it will be.
+            if let deltas = pendingDeltas[photo.id] { shown.tagIDs = deltas.reduce(photo.tagIDs) { $1.applied(to: $0) } }
+            let old = library[index]
+            guard library.photo(at: index) != shown else { continue }
+            tags.recount(from: old.tagIDs, to: shown.tagIDs)
+            library.replace(at: index, with: shown)
+            changed.append(index)
+        }
+        let added = library.append(fresh)
         for index in added {
             let photo = library[index]
             if let deltas = pendingDeltas[photo.id] {
-                // The server's copy predates edits still in the outbox; show the photo as it will be.
                 library.setTagIDs(deltas.reduce(photo.tagIDs) { $1.applied(to: $0) }, at: index)
             }
             tags.recount(from: [], to: library[index].tagIDs)
         }
+        list.update(removing: [], repositioning: changed, library: library, selection: selection)
         list.insert(added, library: library, selection: selection)
-        if !added.isEmpty { reanchorVisualRange() }
+        if !added.isEmpty || !changed.isEmpty { reanchorVisualRange() }
         return []
+    }
+
+    /// The walk saw every page: what it did not see was deleted on the server, and goes.
+    mutating func photosFinished(deleted: [Int]) -> [BrowserEffect] {
+        loading.phase = .complete
+        loading.asOf = Date()
+        var gone = Set<Int32>()
+        for id in deleted {
+            guard let index = library.index(ofID: id) else { continue }
+            tags.recount(from: library[index].tagIDs, to: [])
+            selection.set(index, false, bytes: library[index].bytes)
+            library.remove(at: index)
+            gone.insert(Int32(index))
+        }
+        list.update(removing: gone, repositioning: [], library: library, selection: selection)
+        if !gone.isEmpty { reanchorVisualRange() }
+        guard refreshPolicy == .hourly else { return [] }
+        return [.scheduleRefresh(after: .seconds(RefreshPolicy.hour))]
     }
 
     mutating func photosFailed(_ reason: String) -> [BrowserEffect] {
         loading.phase = .failed(reason)
-        return post(.error, "Loading stopped after \(library.count.formatted()) photos: \(reason)", remedy: .resumeLoading)
+        let what = loading.isRefresh ? "Checking the library stopped" : "Loading stopped after \(library.count.formatted()) photos"
+        return post(.error, "\(what): \(reason)", remedy: .resumeLoading)
     }
 
     mutating func restartLoading() -> [BrowserEffect] {
-        loading.nextCursor = nil
         loading.phase = .loading
-        return [.loadPhotos(from: nil)] + post(.info, "The listing position expired; loading again from the start, skipping the \(library.count.formatted()) photos already here.")
+        return [.walkLibrary] + post(.info, "The listing position expired; walking again from the start, keeping the \(library.count.formatted()) photos already here.")
     }
 
     mutating func cancelLoading() -> [BrowserEffect] {
@@ -59,6 +134,6 @@ extension BrowserState {
     mutating func retryLoading() -> [BrowserEffect] {
         guard loading.canRetry else { return [] }
         loading.phase = .loading
-        return [.loadPhotos(from: loading.nextCursor)]
+        return [.walkLibrary]
     }
 }

@@ -26,6 +26,8 @@ public struct BrowserState: Sendable {
     public internal(set) var account = AccountStatus()
     /// The status line's messages.
     public internal(set) var messages = StatusMessages()
+    /// When the catalogue is checked against the server.
+    public internal(set) var refreshPolicy = RefreshPolicy.hourly
 
     /// Tag deltas recorded but not yet confirmed, per photo id, oldest first.
     var pendingDeltas: [Int: [TagDelta]] = [:]
@@ -46,8 +48,9 @@ public struct BrowserState: Sendable {
     }
 
     /// A state that will download into `downloadDirectory`, `concurrency` at a time.
-    public init(downloadDirectory: URL, concurrency: Int = DownloadQueue.defaultConcurrency) {
+    public init(downloadDirectory: URL, concurrency: Int = DownloadQueue.defaultConcurrency, refreshPolicy: RefreshPolicy = .hourly) {
         self.downloadDirectory = downloadDirectory
+        self.refreshPolicy = refreshPolicy
         downloads.setConcurrency(concurrency)
     }
 
@@ -56,7 +59,7 @@ public struct BrowserState: Sendable {
         list.currentIndex.map(library.photo(at:))
     }
 
-    /// "1,300 of ? loaded…", then the total.
+    /// "1,300 of ? loaded…", "100,000 photos as of 2 h ago · refreshing", then the total.
     public var loadSummary: String { loading.summary(count: library.count) }
 
     /// Whether quitting now leaves work for the next start: downloads in progress or tag edits unsent.
@@ -111,6 +114,9 @@ public struct BrowserState: Sendable {
         case .concurrencyChanged(let delta): return changeConcurrency(by: delta)
         case .loadingCancelled: return cancelLoading()
         case .loadingRetried: return retryLoading()
+        case .refreshRequested: return refresh(asked: true)
+        case .refreshDue: return refreshPolicy == .hourly ? refresh(asked: false) : []
+        case .catalogueLoaded(let snapshot, let notice): return catalogueLoaded(snapshot, notice: notice)
         case .messageDismissed:
             messages.dismissCurrent()
             return []
@@ -123,11 +129,8 @@ public struct BrowserState: Sendable {
             self.tags.replaceAll(tags)
             return []
         case .tagsFailed(let reason): return post(.error, "Could not load tags: \(reason)")
-        case .photosArrived(let photos, let cursor): return photosArrived(photos, nextCursor: cursor)
-        case .photosFinished:
-            loading.phase = .complete
-            loading.nextCursor = nil
-            return []
+        case .photosArrived(let photos, _): return photosArrived(photos)
+        case .photosFinished(let deleted): return photosFinished(deleted: deleted)
         case .photosFailed(let reason): return photosFailed(reason)
         case .photosCursorRefused: return restartLoading()
         case .tagDeltasNotRecorded(let deltas, let reason): return rollBack(deltas, reason: "could not be saved (\(reason))")
@@ -169,9 +172,7 @@ public struct BrowserState: Sendable {
         for delta in outbox { pendingDeltas[delta.photoID, default: []].append(delta) }
         if !outbox.isEmpty { replay = Replay(remaining: Set(outbox.map(\.sequence))) }
         downloads.restore(restored, nextID: nextDownloadID)
-        loading.phase = .loading
-        var effects: [BrowserEffect] = [.loadPhotos(from: nil)]
-        effects += startDownloads()
+        var effects = startDownloads()
         let resumed = restored.count { !$0.status.isFinished && $0.status != .paused && $0.status.failure == nil }
         if resumed > 0 { effects += post(.info, "Resuming \(resumed) download\(resumed == 1 ? "" : "s") from the last session.") }
         return effects

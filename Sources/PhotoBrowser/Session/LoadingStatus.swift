@@ -1,19 +1,28 @@
-/// How far the walk over the library has got.
+import Foundation
+
+/// How far the walk over the library has got, and how old the photos on screen are.
 public struct LoadingStatus: Sendable, Equatable {
     /// Where the walk stands.
     public enum Phase: Sendable, Equatable {
         case notStarted
         case loading
         case complete
-        /// Stopped by an error; everything loaded stays, and a retry resumes from the last cursor.
+        /// Stopped by an error; everything loaded stays, and a retry resumes from the walk's cursor.
         case failed(String)
         case cancelled
     }
 
     /// Where the walk stands.
     public internal(set) var phase = Phase.notStarted
-    /// Where a retry resumes.
-    var nextCursor: String?
+    /// When the photos on screen were last known complete: the end of the last complete walk, here or
+    /// in an earlier session. Nil while no walk ever completed.
+    public internal(set) var asOf: Date?
+    /// Whether photos came from the catalogue, so a walk is a refresh of them rather than a first listing.
+    public internal(set) var isRefresh = false
+    /// Photos the walk under way has seen.
+    public internal(set) var walked = 0
+    /// Whether the catalogue has been read (or there was none to read).
+    public internal(set) var isCatalogueRead = false
 
     /// Whether a retry can resume it.
     public var canRetry: Bool {
@@ -23,14 +32,40 @@ public struct LoadingStatus: Sendable, Equatable {
         }
     }
 
-    /// "1,300 of ? loaded…" while loading, "5,000 photos" once done.
-    public func summary(count: Int) -> String {
+    /// Whether a walk is under way.
+    public var isWalking: Bool { phase == .loading }
+
+    /// "1,300 of ? loaded…" during a first listing; "100,000 photos as of 2 h ago · refreshing, 12,300
+    /// checked" during a refresh; "5,000 photos" once known complete (with "as of" once that is a while ago).
+    public func summary(count: Int, now: Date = Date()) -> String {
         let number = count.formatted()
-        return switch phase {
-        case .notStarted, .loading: "\(number) of ? loaded…"
-        case .complete: count == 1 ? "1 photo" : "\(number) photos"
-        case .failed: "\(number) of ? loaded, stopped"
-        case .cancelled: "\(number) of ? loaded, paused"
+        let photos = count == 1 ? "1 photo" : "\(number) photos"
+        let age = asOf.map { Self.age(of: $0, now: now) }
+        guard isRefresh else {
+            return switch phase {
+            case .notStarted: isCatalogueRead ? "\(number) of ? loaded…" : "opening…"
+            case .loading: "\(number) of ? loaded…"
+            case .complete: photos + (age.flatMap { $0 }.map { " as of \($0)" } ?? "")
+            case .failed: "\(number) of ? loaded, stopped"
+            case .cancelled: "\(number) of ? loaded, paused"
+            }
         }
+        let cached = photos + " as of " + ((age ?? nil) ?? "a moment ago")
+        return switch phase {
+        case .notStarted: cached
+        case .loading: cached + " · refreshing, \(walked.formatted()) checked"
+        case .complete: photos + (age.flatMap { $0 }.map { " as of \($0)" } ?? "")
+        case .failed: cached + " · refresh stopped"
+        case .cancelled: cached + " · refresh paused"
+        }
+    }
+
+    /// "12 min ago", "2 h ago", "3 d ago"; nil within the last five minutes, when saying it is noise.
+    static func age(of date: Date, now: Date) -> String? {
+        let seconds = now.timeIntervalSince(date)
+        guard seconds >= 300 else { return nil }
+        if seconds < 3600 { return "\(Int(seconds / 60)) min ago" }
+        if seconds < 86_400 * 2 { return "\(Int(seconds / 3600)) h ago" }
+        return "\(Int(seconds / 86_400)) d ago"
     }
 }

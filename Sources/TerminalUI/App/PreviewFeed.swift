@@ -5,13 +5,13 @@ import PhotoBrowser
 @MainActor
 final class PreviewFeed {
     private let loader: PreviewLoader
-    private let wants: AsyncStream<[PreviewRequest]>
-    private let continuation: AsyncStream<[PreviewRequest]>.Continuation
+    private let wants: AsyncStream<([PreviewRequest], shown: Int)>
+    private let continuation: AsyncStream<([PreviewRequest], shown: Int)>.Continuation
     private var last: [PreviewRequest] = []
 
     init(loader: PreviewLoader) {
         self.loader = loader
-        (wants, continuation) = AsyncStream.makeStream(of: [PreviewRequest].self, bufferingPolicy: .bufferingNewest(1))
+        (wants, continuation) = AsyncStream.makeStream(of: ([PreviewRequest], shown: Int).self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The tasks that feed the loader and report its updates; the app cancels them when it ends.
@@ -19,15 +19,15 @@ final class PreviewFeed {
         let loader = loader, wants = wants
         return [
             Task { for await _ in loader.updates { onUpdate() } },
-            Task { for await requests in wants { await loader.want(requests) } },
+            Task { for await (requests, shown) in wants { await loader.want(requests, shown: shown) } },
         ]
     }
 
-    /// What the frame just drawn wants.
-    func want(_ requests: [PreviewRequest]) {
+    /// What the frame just drawn wants; the first `shown` are on screen.
+    func want(_ requests: [PreviewRequest], shown: Int) {
         guard requests != last || requests.contains(where: { loader.store.holds($0) == false }) else { return }
         last = requests
-        continuation.yield(requests)
+        continuation.yield((requests, shown: shown))
     }
 
     func finish() { continuation.finish() }

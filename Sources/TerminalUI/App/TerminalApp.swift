@@ -190,6 +190,6 @@ public final class TerminalApp {
         let frame = screen.frame(session.state, controller.ui, layout: nextLayout(session.state))
         driver.present(frame.canvas)
         shownLayout = frame.layout
-        previews?.want(frame.wants)
+        previews?.want(frame.wants, shown: frame.shownWants)
     }
 }

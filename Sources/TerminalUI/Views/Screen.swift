@@ -38,7 +38,8 @@ public struct Screen: Sendable {
     func frame(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout) -> Frame {
         var canvas = Canvas(width: layout.bounds.width, height: layout.bounds.height)
         render(state, ui, layout: layout, into: &canvas)
-        return Frame(layout: layout, canvas: canvas, wants: previewWants(state, ui, layout: layout))
+        let wants = wantedPreviews(state, ui, layout: layout)
+        return Frame(layout: layout, canvas: canvas, wants: wants.requests, shownWants: wants.shown)
     }
 
     /// Draws everything into a canvas of the layout's size. Changes nothing but the canvas.

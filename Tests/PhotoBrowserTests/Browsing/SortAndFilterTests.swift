@@ -83,11 +83,33 @@ import Testing
         #expect(state.listedNames.first == "early.jpg")
     }
 
-    @Test func duplicatePhotosAreLoadedOnce() {
+    @Test func aPhotoSeenAgainIsUpdatedInPlaceNotAddedTwice() {
         var state = Sample.state(photos)
-        _ = state.apply(.photosArrived([photos[0], Sample.photo(2, "changed.jpg")], nextCursor: nil))
+        _ = state.apply(.sortChosen(.filename))
+        _ = state.apply(.cursorMoved(.position(2)))
+        #expect(state.currentPhoto?.id == 2)
+        // Photo 2 comes back renamed and untagged: same index, new name and place in the name order, tags recounted.
+        _ = state.apply(.photosArrived([photos[0], Sample.photo(2, "a_first.jpg", takenAt: 1_000)], nextCursor: nil))
         #expect(state.library.count == 4)
-        #expect(state.tags.count(of: 1) == 2)
+        #expect(state.library.index(ofID: 2) == 1)
+        #expect(state.library[1].filename == "a_first.jpg")
+        #expect(state.listedNames.first == "a_first.jpg")
+        #expect(state.tags.count(of: 1) == 1 && state.tags.count(of: 2) == 1)
+        #expect(state.currentPhoto?.id == 2 && state.list.cursor == 0, "the cursor stays on its photo, now first")
+    }
+
+    @Test func aPhotoTheWalkDidNotSeeIsRemovedAndTheCursorStaysPut() {
+        var state = Sample.state(photos)
+        _ = state.apply(.cursorMoved(.position(1)))
+        #expect(state.currentName == "IMG_1.jpg")
+        _ = state.apply(.selectionToggled)
+        _ = state.apply(.photosFinished(deleted: [4, 99]))
+        #expect(state.library.count == 3)
+        #expect(state.library.index(ofID: 4) == nil)
+        #expect(state.listedNames == ["img_2.jpg", "IMG_10.jpg", "Beach.JPG"])
+        #expect(state.currentName == "IMG_10.jpg", "the next photo moved up under the cursor")
+        #expect(state.selection.isEmpty, "a deleted photo leaves the selection")
+        #expect(state.tags.count(of: 2) == 1)
     }
 
     @Test func cursorMovesByRowsPagesAndHalfPagesAndTheViewFollows() {
@@ -121,16 +143,19 @@ import Testing
     @Test func loadSummaryCountsWhileLoadingAndTotalsWhenDone() {
         var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp"))
         _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        #expect(state.loadSummary == "opening…")
+        _ = state.apply(.catalogueLoaded(Catalogue.Snapshot(), notice: nil))
+        #expect(state.loading.phase == .loading)
         _ = state.apply(.photosArrived((1...1_300).map { Sample.photo($0, "\($0).jpg") }, nextCursor: "c"))
         #expect(state.loadSummary == "1,300 of ? loaded…")
-        _ = state.apply(.photosFinished)
+        _ = state.apply(.photosFinished())
         #expect(state.loadSummary == "1,300 photos")
     }
 
     @Test func refusedCursorRestartsTheWalkAndKnownPhotosAreSkipped() {
         var state = Sample.state(photos)
         let effects = state.apply(.photosCursorRefused)
-        #expect(effects.contains(.loadPhotos(from: nil)))
+        #expect(effects.contains(.walkLibrary))
         _ = state.apply(.photosArrived(photos, nextCursor: nil))
         #expect(state.library.count == 4)
     }

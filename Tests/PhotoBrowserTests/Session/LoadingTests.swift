@@ -35,6 +35,7 @@ import Testing
             configuration.requestLog = { log.append($0) }
         }) { server, _ in
             try await withSession(server, retryPolicy: .never) { session in
+                try await session.waitUntil("the catalogue to be read") { $0.loading.isCatalogueRead }
                 var failures = 0
                 while session.state.loading.phase != .complete {
                     try await session.waitUntil("loading to stop") { $0.loading.phase != .loading }

@@ -81,7 +81,7 @@ enum Sample {
         _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
         _ = state.apply(.tagsLoaded(tags))
         _ = state.apply(.photosArrived(photos, nextCursor: nil))
-        _ = state.apply(.photosFinished)
+        _ = state.apply(.photosFinished())
         _ = state.apply(.viewResized(rows: 10))
         return state
     }

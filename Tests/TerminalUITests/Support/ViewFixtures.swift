@@ -49,7 +49,7 @@ enum Fixture {
         _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
         _ = state.apply(.tagsLoaded(tags))
         _ = state.apply(.photosArrived(photos, nextCursor: nil))
-        _ = state.apply(.photosFinished)
+        _ = state.apply(.photosFinished())
         _ = state.apply(.sortChosen(.captureTime))
         return state
     }

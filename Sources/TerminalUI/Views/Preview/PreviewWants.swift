@@ -8,6 +8,9 @@ public struct Frame: Sendable {
     public var canvas: Canvas
     /// The previews the frame shows, most important first, then those likely next.
     public let wants: [PreviewRequest]
+    /// How many of `wants` are on screen: the first is the photo under the cursor (the user's own
+    /// request), the rest of these are visible, and those after them are prefetch.
+    public let shownWants: Int
 }
 
 extension Screen {
@@ -24,35 +27,42 @@ extension Screen {
     /// those likely wanted next. A function of the state, the UI state and the layout alone: the views
     /// draw the same requests, and the app hands these to the loader.
     func previewWants(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout) -> [PreviewRequest] {
+        wantedPreviews(state, ui, layout: layout).requests
+    }
+
+    /// The previews a frame shows and then those likely next, with how many are on screen.
+    func wantedPreviews(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout) -> (requests: [PreviewRequest], shown: Int) {
         let list = state.list
-        guard list.count > 0, !layout.tooSmall else { return [] }
+        guard list.count > 0, !layout.tooSmall else { return ([], 0) }
         switch ui.overlay {
-        case .queue?, .details?: return []  // they cover the body
+        case .queue?, .details?: return ([], 0)  // they cover the body
         default: break
         }
         func request(_ position: Int, _ area: Rect) -> PreviewRequest? {
             guard position >= 0, position < list.count else { return nil }
             return previewRequest(photoID: state.library[list.libraryIndex(at: position)].id, in: area)
         }
-        func ahead(_ area: Rect) -> [PreviewRequest] {
-            (0...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
+        func ahead(_ area: Rect) -> (requests: [PreviewRequest], shown: Int) {
+            let requests = (0...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
+            return (requests, min(1, requests.count))
         }
         if ui.fullPreview { return ahead(Self.fullPreviewImage(in: layout.body)) }
         if let grid = layout.grid { return gridWants(list, grid, ui, request) }
-        guard let pane = layout.sidePane else { return [] }
+        guard let pane = layout.sidePane else { return ([], 0) }
         return ahead(Self.sidePanePreview(in: pane))
     }
 
     /// Every tile in view, nearest the cursor first, then the row beyond the edge the cursor moves to.
     private func gridWants(
         _ list: PhotoList, _ grid: ScreenLayout.Grid, _ ui: UIState, _ request: (Int, Rect) -> PreviewRequest?
-    ) -> [PreviewRequest] {
+    ) -> (requests: [PreviewRequest], shown: Int) {
         let area = grid.thumbnail(in: grid.tile(row: 0, column: 0))
         let first = grid.firstRow(top: list.top, cursor: list.cursor)
         let shown = (first * grid.columns..<min(list.count, (first + grid.rows) * grid.columns))
             .sorted { (abs($0 - list.cursor), $0) < (abs($1 - list.cursor), $1) }
         let next = ui.travel > 0 ? first + grid.rows : first - 1
         let beyond = (0..<grid.columns).map { next * grid.columns + $0 }
-        return (shown + beyond).compactMap { request($0, area) }
+        let onScreen = shown.compactMap { request($0, area) }
+        return (onScreen + beyond.compactMap { request($0, area) }, onScreen.count)
     }
 }

@@ -1,0 +1,320 @@
+import Foundation
+import GRDB
+import PhotoPickKit
+
+/// Every photo and tag of one library as last seen, in SQLite beside the state database, so a start
+/// shows the whole library at once and a refresh only reconciles it with the server.
+///
+/// It is a cache: a file that cannot be opened or read is set aside (renamed, never deleted) and a
+/// new one started, with a notice; a schema change migrates it.
+public final class Catalogue: Sendable {
+    let queue: DatabaseQueue
+    /// The file.
+    public let url: URL
+
+    /// What the catalogue holds when a session starts.
+    public struct Snapshot: Sendable {
+        /// Every photo, as last seen, with the server's tags.
+        public var photos: [Photo] = []
+        /// Every tag, in the server's order.
+        public var tags: [PhotoPickKit.Tag] = []
+        /// When the last complete walk ended; nil when none has.
+        public var completedAt: Date?
+        /// The walk in progress, to resume; nil when the last one finished (or none began).
+        public var walk: Walk?
+    }
+
+    /// A walk over every page: photos it saw carry its generation, so when it completes, the ones it did
+    /// not see are the ones deleted.
+    public struct Walk: Sendable, Equatable {
+        /// Goes up by one with every new walk.
+        public var generation: Int64
+        /// Where it resumes; nil for the first page.
+        public var cursor: String?
+        /// Photos seen so far, for progress.
+        public var seen: Int
+    }
+
+    /// Opens the catalogue of `library` in `directory`. A damaged file is set aside and the returned
+    /// notice says so; the catalogue is then empty.
+    public static func open(library: String, directory: URL) throws -> (Catalogue, notice: String?) {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let url = directory.appending(path: "catalogue-\(PreviewDiskCache.digest(library)).sqlite")
+        do {
+            return (try Catalogue(url: url, library: library), nil)
+        } catch {
+            let aside = try setAside(url, reason: error)
+            return (try Catalogue(url: url, library: library), notice(aside: aside, reason: error))
+        }
+    }
+
+    init(url: URL, library: String) throws {
+        self.url = url
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // As the state database: a kill loses nothing committed, and a page commits without waiting for the disk.
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        }
+        queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        try Self.migrator.migrate(queue)
+        let owner = try queue.write { db -> String in
+            try db.execute(sql: "INSERT OR IGNORE INTO library (id, name) VALUES (1, ?)", arguments: [library])
+            return try String.fetchOne(db, sql: "SELECT name FROM library WHERE id = 1") ?? library
+        }
+        guard owner == library else { throw CatalogueDamage(reason: "it belongs to another library") }
+    }
+
+    /// Every schema the catalogue has had, in order; `DatabaseMigrator` applies the ones a file lacks.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE library (id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL);
+                CREATE TABLE photo (
+                    id INTEGER PRIMARY KEY, filename TEXT NOT NULL, bytes INTEGER NOT NULL, taken_at REAL, created_at REAL,
+                    width INTEGER, height INTEGER, mime_type TEXT, camera_make TEXT, camera_model TEXT, lens TEXT,
+                    iso INTEGER, f_number REAL, exposure_time TEXT, focal_length REAL, latitude REAL, longitude REAL,
+                    title TEXT, description TEXT, extra TEXT, tag_ids TEXT NOT NULL,
+                    seen_at REAL NOT NULL, walk INTEGER NOT NULL
+                );
+                CREATE TABLE tag (id INTEGER PRIMARY KEY, name TEXT NOT NULL, color TEXT, position INTEGER NOT NULL);
+                CREATE TABLE walk (
+                    id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL, cursor TEXT,
+                    seen INTEGER NOT NULL DEFAULT 0, in_progress INTEGER NOT NULL, completed_at REAL
+                );
+                """)
+        }
+        // The end of a walk looks for the photos it did not see.
+        migrator.registerMigration("v2 photo_walk index") { db in
+            try db.execute(sql: "CREATE INDEX photo_walk ON photo (walk)")
+        }
+        return migrator
+    }
+
+    // MARK: - Reading
+
+    /// Everything, for a start. Throws `CatalogueDamage` when the file turns out unreadable.
+    public func snapshot() throws -> Snapshot {
+        do {
+            return try queue.read { db in
+                var snapshot = Snapshot()
+                let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM photo ORDER BY id")
+                while let row = try cursor.next() { snapshot.photos.append(Self.photo(row)) }
+                snapshot.tags = try Row.fetchAll(db, sql: "SELECT id, name, color FROM tag ORDER BY position").map {
+                    PhotoPickKit.Tag(id: $0["id"], name: $0["name"], color: $0["color"])
+                }
+                if let walk = try Row.fetchOne(db, sql: "SELECT * FROM walk WHERE id = 1") {
+                    snapshot.completedAt = (walk["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+                    if walk["in_progress"] as Bool {
+                        snapshot.walk = Walk(generation: walk["generation"], cursor: walk["cursor"], seen: walk["seen"])
+                    }
+                }
+                return snapshot
+            }
+        } catch {
+            throw CatalogueDamage(reason: "\(error)")
+        }
+    }
+
+    /// The tags of the photos whose copy was seen by a page or a read at `since` or later.
+    public func tags(ofPhotos ids: [Int], seenSince since: Date) throws -> [Int: [Int]] {
+        try queue.read { db in
+            var result: [Int: [Int]] = [:]
+            let statement = try db.cachedStatement(sql: "SELECT tag_ids FROM photo WHERE id = ? AND seen_at >= ?")
+            for id in ids {
+                if let text = try String.fetchOne(statement, arguments: [id, since.timeIntervalSince1970]) {
+                    result[id] = Self.tagIDs(text)
+                }
+            }
+            return result
+        }
+    }
+
+    // MARK: - Walking
+
+    /// Starts a walk from the first page, or returns the one in progress.
+    public func beginWalk() throws -> Walk {
+        try queue.write { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT * FROM walk WHERE id = 1"), row["in_progress"] as Bool {
+                return Walk(generation: row["generation"], cursor: row["cursor"], seen: row["seen"])
+            }
+            let generation = (try Int64.fetchOne(db, sql: "SELECT generation FROM walk WHERE id = 1") ?? 0) + 1
+            try db.execute(sql: """
+                INSERT INTO walk (id, generation, cursor, seen, in_progress) VALUES (1, ?, NULL, 0, 1)
+                ON CONFLICT (id) DO UPDATE SET generation = excluded.generation, cursor = NULL, seen = 0, in_progress = 1
+                """, arguments: [generation])
+            return Walk(generation: generation, cursor: nil, seen: 0)
+        }
+    }
+
+    /// Keeps a page and where the walk goes next, in one transaction: a kill between pages loses nothing.
+    public func save(page photos: [Photo], nextCursor: String?, walk: Walk, at date: Date = Date()) async throws {
+        try await queue.write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO photo (id, filename, bytes, taken_at, created_at, width, height, mime_type, camera_make,
+                    camera_model, lens, iso, f_number, exposure_time, focal_length, latitude, longitude, title, description,
+                    extra, tag_ids, seen_at, walk)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for photo in photos {
+                try statement.execute(arguments: Self.arguments(photo, seenAt: date, walk: walk.generation))
+            }
+            try db.execute(
+                sql: "UPDATE walk SET cursor = ?, seen = ? WHERE id = 1 AND generation = ?",
+                arguments: [nextCursor, walk.seen, walk.generation]
+            )
+        }
+    }
+
+    /// The server refused the walk's cursor: it goes on from the first page, and what it saw still counts.
+    public func restartWalk(_ walk: Walk) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE walk SET cursor = NULL WHERE id = 1 AND generation = ?", arguments: [walk.generation])
+        }
+    }
+
+    /// Ends a complete walk: the photos it did not see are gone from the server, and go from here.
+    /// Returns their ids.
+    public func completeWalk(_ walk: Walk, at date: Date = Date()) async throws -> [Int] {
+        try await queue.write { db in
+            let gone = try Int.fetchAll(db, sql: "SELECT id FROM photo WHERE walk < ?", arguments: [walk.generation])
+            try db.execute(sql: "DELETE FROM photo WHERE walk < ?", arguments: [walk.generation])
+            try db.execute(
+                sql: "UPDATE walk SET in_progress = 0, cursor = NULL, completed_at = ? WHERE id = 1",
+                arguments: [date.timeIntervalSince1970]
+            )
+            return gone
+        }
+    }
+
+    // MARK: - Tags
+
+    /// Replaces the tag list, in the server's order.
+    public func save(tags: [PhotoPickKit.Tag]) async throws {
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM tag")
+            let statement = try db.cachedStatement(sql: "INSERT INTO tag (id, name, color, position) VALUES (?, ?, ?, ?)")
+            for (position, tag) in tags.enumerated() { try statement.execute(arguments: [tag.id, tag.name, tag.color, position]) }
+        }
+    }
+
+    /// A tag made or changed; a new one goes last.
+    public func save(tag: PhotoPickKit.Tag) async throws {
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO tag (id, name, color, position) VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM tag))
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, color = excluded.color
+                """, arguments: [tag.id, tag.name, tag.color])
+        }
+    }
+
+    /// A deleted tag, which the server also took off every photo.
+    public func remove(tagID: Int) async throws {
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [tagID])
+            let rows = try Row.fetchAll(db, sql: "SELECT id, tag_ids FROM photo WHERE tag_ids != ''")
+            let statement = try db.cachedStatement(sql: "UPDATE photo SET tag_ids = ? WHERE id = ?")
+            for row in rows {
+                let ids = Self.tagIDs(row["tag_ids"])
+                guard ids.contains(tagID) else { continue }
+                try statement.execute(arguments: [Self.text(ids.filter { $0 != tagID }), row["id"] as Int])
+            }
+        }
+    }
+
+    /// A photo's tags as the server just said they are, by a read or a write.
+    public func save(tagIDs: [Int], ofPhoto id: Int, at date: Date = Date()) async throws {
+        try await queue.write { db in
+            try db.execute(
+                sql: "UPDATE photo SET tag_ids = ?, seen_at = ? WHERE id = ?",
+                arguments: [Self.text(tagIDs), date.timeIntervalSince1970, id]
+            )
+        }
+    }
+
+    // MARK: - Rows
+
+    private static func arguments(_ photo: Photo, seenAt: Date, walk: Int64) -> StatementArguments {
+        let extra = photo.extra.isEmpty ? nil : (try? JSONEncoder().encode(photo.extra)).map { String(decoding: $0, as: UTF8.self) }
+        let values: [(any DatabaseValueConvertible)?] = [
+            photo.id, photo.filename, photo.bytes, photo.takenAt?.timeIntervalSince1970, photo.createdAt?.timeIntervalSince1970,
+            photo.width, photo.height, photo.mimeType, photo.camera?.make, photo.camera?.model, photo.lens,
+            photo.exposure?.iso, photo.exposure?.fNumber, photo.exposure?.exposureTime, photo.exposure?.focalLength,
+            photo.location?.latitude, photo.location?.longitude, photo.title, photo.description, extra,
+            text(photo.tagIDs), seenAt.timeIntervalSince1970, walk,
+        ]
+        return StatementArguments(values)
+    }
+
+    private static func photo(_ row: Row) -> Photo {
+        let takenAt: Double? = row["taken_at"]
+        var photo = Photo(
+            id: row["id"], filename: row["filename"], bytes: row["bytes"], takenAt: takenAt.map(Date.init(timeIntervalSince1970:)),
+            tagIDs: tagIDs(row["tag_ids"])
+        )
+        photo.createdAt = (row["created_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+        photo.width = row["width"]
+        photo.height = row["height"]
+        photo.mimeType = row["mime_type"]
+        let make: String? = row["camera_make"], model: String? = row["camera_model"]
+        if make != nil || model != nil { photo.camera = Photo.Camera(make: make, model: model) }
+        photo.lens = row["lens"]
+        let exposure = Photo.Exposure(iso: row["iso"], fNumber: row["f_number"], exposureTime: row["exposure_time"], focalLength: row["focal_length"])
+        if exposure != Photo.Exposure(iso: nil, fNumber: nil, exposureTime: nil, focalLength: nil) { photo.exposure = exposure }
+        if let latitude: Double = row["latitude"], let longitude: Double = row["longitude"] {
+            photo.location = Photo.Location(latitude: latitude, longitude: longitude)
+        }
+        photo.title = row["title"]
+        photo.description = row["description"]
+        if let extra: String = row["extra"], let values = try? JSONDecoder().decode([String: JSONValue].self, from: Data(extra.utf8)) {
+            photo.extra = values
+        }
+        return photo
+    }
+
+    static func text(_ tagIDs: [Int]) -> String {
+        tagIDs.map(String.init).joined(separator: ",")
+    }
+
+    static func tagIDs(_ text: String) -> [Int] {
+        text.split(separator: ",").compactMap { Int($0) }
+    }
+
+    // MARK: - Damage
+
+    /// Renames the file (and its journal) to `…damaged-<time>` beside it, so nothing is lost; returns the new name.
+    private static func setAside(_ url: URL, reason: any Error) throws -> URL {
+        let stamp = Int(Date().timeIntervalSince1970)
+        let aside = url.deletingLastPathComponent().appending(path: url.lastPathComponent + ".damaged-\(stamp)")
+        let manager = FileManager.default
+        try? manager.removeItem(at: aside)
+        if manager.fileExists(atPath: url.path) { try manager.moveItem(at: url, to: aside) }
+        for suffix in ["-wal", "-shm"] {
+            let companion = URL(fileURLWithPath: url.path + suffix)
+            guard manager.fileExists(atPath: companion.path) else { continue }
+            try? manager.removeItem(at: URL(fileURLWithPath: aside.path + suffix))
+            try? manager.moveItem(at: companion, to: URL(fileURLWithPath: aside.path + suffix))
+        }
+        return aside
+    }
+
+    private static func notice(aside: URL, reason: any Error) -> String {
+        let why = (reason as? CatalogueDamage)?.reason ?? (reason as? DatabaseError)?.message ?? "\(reason)"
+        return "The local catalogue could not be read (\(TerminalText.sanitized(why))); it was set aside as \(aside.lastPathComponent) and is being rebuilt from the server."
+    }
+
+    /// Sets the damaged file aside and starts an empty one in its place, for a file that opened but
+    /// could not be read; returns the new catalogue and the notice.
+    public func rebuilt(library: String, after damage: any Error) throws -> (Catalogue, notice: String) {
+        let aside = try Self.setAside(url, reason: damage)
+        return (try Catalogue(url: url, library: library), Self.notice(aside: aside, reason: damage))
+    }
+}
+
+/// The catalogue file is not one photopick can use.
+public struct CatalogueDamage: Error, CustomStringConvertible {
+    /// Why, in a few words.
+    public let reason: String
+    public var description: String { reason }
+}
