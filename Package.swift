@@ -164,6 +164,7 @@ let package = Package(
             name: "PhotoPickKitTests",
             dependencies: [
                 "PhotoPickKit",
+                .product(name: "Crypto", package: "swift-crypto"),
                 "PhotoPickServer",
                 "PhotoPickTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -174,6 +175,7 @@ let package = Package(
             name: "PhotoBrowserTests",
             dependencies: [
                 "CJPEG",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 "PhotoBrowser",
                 "PhotoPickKit",
                 "PhotoPickServer",

@@ -24,6 +24,11 @@ public struct Config: Sendable, Equatable {
     public var graphics: GraphicsMode?
     /// The bound of the preview cache on disk, in MB; 0 keeps no previews on disk.
     public var previewCacheMegabytes: Int?
+    /// `refresh`: when the local catalogue is checked against the server; nil is hourly.
+    public var refresh: RefreshPolicy?
+    /// `tag_freshness`: seconds since a page or read saw a photo's tags within which an edit is written
+    /// without reading them again; 0 always reads.
+    public var tagFreshnessSeconds: Int?
     /// The standard keys with the file's `[keys]` rebindings.
     public var keymap = Keymap.standard
     /// Things worth telling the user that do not stop photopick, such as a key file others can read.
@@ -92,6 +97,16 @@ public struct Config: Sendable, Equatable {
                 let value = try integer()
                 guard (0...100_000).contains(value) else { throw fail("\(value) is out of range; use 0 (no disk cache) to 100000") }
                 previewCacheMegabytes = value
+            case ["refresh"]:
+                let value = try string()
+                guard let policy = RefreshPolicy(rawValue: value) else {
+                    throw fail("unknown refresh \"\(value)\"; use one of \(RefreshPolicy.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                refresh = policy
+            case ["tag_freshness"]:
+                let value = try integer()
+                guard (0...3600).contains(value) else { throw fail("\(value) is out of range; use 0 (always read first) to 3600 seconds") }
+                tagFreshnessSeconds = value
             case ["theme"]:
                 let value = try string()
                 guard let name = Theme.Name(rawValue: value) else {
@@ -108,7 +123,7 @@ public struct Config: Sendable, Equatable {
             case let path where path.count == 2 && path[0] == "keys":
                 rebindings.append(try KeyRebinding(entry, file: file))
             default:
-                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb and [keys]")
+                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness and [keys]")
             }
         }
         try apply(rebindings, file: file)

@@ -118,6 +118,13 @@ public final class PhotoPickServer: Sendable {
         return try await launch(configuration, environment, faults, dataDirectory: directory, removesDataOnStop: removesDataOnStop)
     }
 
+    /// Adds a photo with the metadata and pixels of photo `id`, as an upload through the web app would
+    /// (the API has no upload); for tests of clients that must notice new photos. Returns the new id,
+    /// nil when `id` does not exist.
+    public func addPhoto(copying id: Int) async throws -> Int? {
+        try await library.addPhoto(copying: Int64(id)).map(Int.init)
+    }
+
     /// Stops accepting connections, finishes what is in flight, checkpoints and closes the library,
     /// and removes it if it was temporary.
     public func stop() async {

@@ -122,7 +122,8 @@ struct Launcher {
                 ?? config.downloadDirectory ?? paths.downloads,
             downloadVariant: config.variant ?? .original,
             concurrency: options.concurrency ?? config.concurrency ?? DownloadQueue.defaultConcurrency,
-            logger: sessionLogger, account: account
+            logger: sessionLogger, account: account,
+            refresh: config.refresh ?? .hourly, tagFreshness: .seconds(config.tagFreshnessSeconds ?? 60)
         ))
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
         var disk: PreviewDiskCache?

@@ -15,6 +15,8 @@ import Testing
             concurrency = 6
             theme = "light"
             preview_cache_mb = 64
+            refresh = "manual"
+            tag_freshness = 0
 
             [keys]
             down = ["n", "down"]
@@ -29,6 +31,7 @@ import Testing
         #expect(config.concurrency == 6)
         #expect(config.theme == .light)
         #expect(config.previewCacheMegabytes == 64)
+        #expect(config.refresh?.rawValue == "manual" && config.tagFreshnessSeconds == 0)
         #expect(config.keymap.action(for: .character("n"), in: .browse) == .down)
         #expect(config.keymap.action(for: .character("e"), in: .browse) == .up)
         #expect(config.keymap.action(for: .character("k"), in: .browse) == nil)
@@ -163,7 +166,9 @@ import Testing
         ("graphics = \"sixels\"", "/c.toml:1, key graphics: unknown graphics mode \"sixels\"; use one of auto, kitty, sixel, iterm, symbols"),
         ("api_url = \"ftp://x\"", "/c.toml:1, key api_url: \"ftp://x\" is not an http(s) URL; write it like https://api.photopick.cz/api/v1"),
         ("download_dir = \"Pictures\"", "/c.toml:1, key download_dir: write an absolute path or one starting with ~/, not \"Pictures\""),
-        ("colour = \"red\"", "/c.toml:1, key colour: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb and [keys]"),
+        ("colour = \"red\"", "/c.toml:1, key colour: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness and [keys]"),
+        ("refresh = \"daily\"", "/c.toml:1, key refresh: unknown refresh \"daily\"; use one of on-start, hourly, manual"),
+        ("tag_freshness = 86400", "/c.toml:1, key tag_freshness: 86400 is out of range; use 0 (always read first) to 3600 seconds"),
         ("preview_cache_mb = -1", "/c.toml:1, key preview_cache_mb: -1 is out of range; use 0 (no disk cache) to 100000"),
         ("\n\n[keys]\njump = \"x\"", "/c.toml:4, key keys.jump: no action is called \"jump\"; the actions are listed in the README under Keys"),
         ("[keys]\ndown = \"ctrl-dd\"", "/c.toml:2, key keys.down: \"ctrl-dd\" is not a key; write keys like j, G, ctrl-d, pgdn, space, enter, esc or f2"),
@@ -171,9 +176,15 @@ import Testing
         ("[keys]\nhelp = \"k\"\nreload = \"k\"", "/c.toml:3, key keys.reload: k already does help; rebind help too, or choose another key"),
         ("theme = \"dark", "/c.toml:1, key theme: not valid TOML: error while parsing string: encountered end-of-file"),
         ("theme = 1979-05-27", "/c.toml:1, key theme: expected a string, found a date or time"),
-        ("\n[[keys]]\ndown = \"n\"", "/c.toml:2, key keys: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb and [keys]"),
-        ("notes = \"\"\"\nconcurrency = 1\n\"\"\"\nconcurrency = 99", "/c.toml:1, key notes: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb and [keys]"),
-        ("variant = \"web\"\nlist = [\n  1,\n  2,\n]\nconcurrency = 99", "/c.toml:2, key list: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb and [keys]"),
+        ("\n[[keys]]\ndown = \"n\"", "/c.toml:2, key keys: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness and [keys]"),
+        ("refresh = \"daily\"", "/c.toml:1, key refresh: unknown refresh \"daily\"; use one of on-start, hourly, manual"),
+        ("tag_freshness = 86400", "/c.toml:1, key tag_freshness: 86400 is out of range; use 0 (always read first) to 3600 seconds"),
+        ("notes = \"\"\"\nconcurrency = 1\n\"\"\"\nconcurrency = 99", "/c.toml:1, key notes: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness and [keys]"),
+        ("refresh = \"daily\"", "/c.toml:1, key refresh: unknown refresh \"daily\"; use one of on-start, hourly, manual"),
+        ("tag_freshness = 86400", "/c.toml:1, key tag_freshness: 86400 is out of range; use 0 (always read first) to 3600 seconds"),
+        ("variant = \"web\"\nlist = [\n  1,\n  2,\n]\nconcurrency = 99", "/c.toml:2, key list: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness and [keys]"),
+        ("refresh = \"daily\"", "/c.toml:1, key refresh: unknown refresh \"daily\"; use one of on-start, hourly, manual"),
+        ("tag_freshness = 86400", "/c.toml:1, key tag_freshness: 86400 is out of range; use 0 (always read first) to 3600 seconds"),
     ])
     func aBadConfigIsOneLineNamingTheFileLineAndKey(text: String, message: String) {
         do {

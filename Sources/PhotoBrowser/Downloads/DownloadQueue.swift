@@ -38,6 +38,18 @@ public struct DownloadQueue: Sendable, Equatable {
             return Double(max(expectedBytes - receivedBytes, 0)) / bytesPerSecond
         }
 
+        /// Time until everything is done, counting the rate-limit budget too: each queued item still needs
+        /// one request for its signed link, and past the requests left in this window they wait for the
+        /// next windows (of a minute, as PhotoPick's are). Nil while nothing says.
+        public func secondsRemaining(budget: RateLimitState?, now: Date = Date()) -> Double? {
+            let transfer = secondsRemaining
+            guard let budget, let limit = budget.limit, limit > 0, let left = budget.remaining, queued > max(left, 0) else { return transfer }
+            let beyond = queued - max(left, 0)
+            let windows = Double((beyond + limit - 1) / limit)
+            let untilReset = max(0, budget.reset?.timeIntervalSince(now) ?? 60)
+            return max(transfer ?? 0, untilReset + (windows - 1) * 60)
+        }
+
         /// Items not finished and not failed.
         public var pending: Int { queued + running + paused }
     }

@@ -26,6 +26,16 @@ extension LibraryStore {
         try await database.read { db in try Self.fetchPhoto(db, id: id, includingTags: includingTags) }
     }
 
+    /// A new photo with the metadata and pixels of photo `id`, as an upload through the web app would
+    /// add one; nil when `id` does not exist. Returns the new id.
+    func addPhoto(copying id: Int64) async throws -> Int64? {
+        try await database.write { db in
+            let columns = Self.photoColumns.replacingOccurrences(of: "id, filename", with: "filename")
+            try db.execute(sql: "INSERT INTO photo (\(columns)) SELECT \(columns) FROM photo WHERE id = ?", arguments: [id])
+            return db.changesCount == 1 ? db.lastInsertedRowID : nil
+        }
+    }
+
     func photoExists(id: Int64) async throws -> Bool {
         try await database.read { db in try Self.photoExists(db, id: id) }
     }

@@ -76,7 +76,7 @@ enum BrowsingMode: KeyMode {
         case .help: context.ui.overlay = .help(scroll: 0)
         case .quit:
             if state.hasUnfinishedWork { context.ui.overlay = .confirmQuit } else { context.outcome.quit = true }
-        case .reload: if state.loading.canRetry { context.send(.loadingRetried) }
+        case .reload: context.send(state.loading.canRetry ? .loadingRetried : .refreshRequested)
         case .queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished: break
         }
     }

@@ -62,7 +62,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
         case .details: "full metadata"
         case .help: "this help"
         case .quit: "quit"
-        case .reload: "resume loading after an error"
+        case .reload: "check the library against the server now (or resume a stopped check)"
         case .queuePause: "pause / resume"
         case .queueRetry: "retry"
         case .queueCancel: "cancel"

@@ -54,7 +54,7 @@ extension Screen {
 
     private func rateSummary(_ state: BrowserState) -> String? {
         guard let limit = state.account.rateLimit, let total = limit.limit, let remaining = limit.remaining else { return nil }
-        let waiting = limit.isHolding ? " waiting" : ""
-        return "API \(remaining)/\(total)\(waiting)"
+        // What the budget holds back and why: "throttled 12 s", "listing paused: 45 requests kept for you".
+        return "API \(remaining)/\(total)" + (limit.heldBack().map { " · " + $0 } ?? "")
     }
 }

@@ -9,13 +9,13 @@ import PhotoPickTestSupport
 func withSession<Result>(
     _ server: PhotoPickServer, key: String? = nil, state: URL = TestServer.temporaryDirectory(),
     downloads: URL = TestServer.temporaryDirectory(), library: String = "test",
-    retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil,
+    retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, refresh: RefreshPolicy = .onStart, _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil,
     _ body: (BrowserSession) async throws -> Result
 ) async throws -> Result {
     let client = APIClient.forTesting(server, key: key, retryPolicy: retryPolicy)
     let session = try BrowserSession(client: client, configuration: .init(
         library: library, stateDirectory: state, downloadDirectory: downloads, concurrency: concurrency,
-        messageLifetime: .seconds(60)
+        messageLifetime: .seconds(60), refresh: refresh
     ))
     session.onEvent = observe
     do {

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+@testable import PhotoBrowser
+
+/// The local catalogue: a warm start shows everything before any page is asked for, a refresh
+/// reconciles, an interrupted walk resumes, and a damaged file costs a rebuild, never a crash.
+@Suite struct CatalogueTests {
+    /// Page requests of the listing in a server log (`GET /api/v1/photos 200 3ms`).
+    private func pages(_ log: LineLog) -> Int {
+        var count = 0
+        for line in log.lines {
+            let parts = line.split(separator: " ")
+            if parts.count > 2, parts[0] == "GET", parts[1] == "/api/v1/photos" { count += 1 }
+        }
+        return count
+    }
+
+    @Test @MainActor func aWarmStartShowsTheCachedLibraryAtOnceThenReconciles() async throws {
+        let log = LineLog()
+        let state = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        try await TestServer.with(photos: 250, { $0.requestLog = { log.append($0) } }) { server, api in
+            try await withSession(server, state: state) { session in try await session.waitForLibrary() }
+            #expect(pages(log) == 3)
+            // Meanwhile, on the server: one renamed, one deleted, one re-tagged and one added.
+            let client = APIClient.forTesting(server)
+            _ = try await client.send(API.updatePhoto(id: 5, PhotoUpdate(filename: "renamed.jpg")))
+            try await client.send(API.deletePhoto(id: 7))
+            _ = try await client.send(API.replacePhotoTags(id: 9, tagIDs: [2, 3]))
+            let added = try #require(try await server.addPhoto(copying: 3))
+            try await client.shutdown()
+            _ = api
+            let before = pages(log)
+            var atFirstSight: (photos: Int, pages: Int)?
+            try await withSession(server, state: state, { event, state in
+                if case .catalogueLoaded = event { atFirstSight = (state.library.count, pages(log) - before) }
+            }) { session in
+                try await session.waitForLibrary()
+                #expect(atFirstSight?.photos == 250 && atFirstSight?.pages == 0, "every cached photo, no page asked for: \(String(describing: atFirstSight))")
+                let library = session.state.library
+                #expect(library.count == 250)
+                #expect(library.index(ofID: 7) == nil)
+                #expect(library.index(ofID: 5).map { library[$0].filename } == "renamed.jpg")
+                #expect(library.index(ofID: 9).map { Set(library[$0].tagIDs) } == [2, 3])
+                #expect(library.index(ofID: added) != nil)
+                #expect(session.state.list.count == 250)
+            }
+            #expect(pages(log) - before == 3, "one walk of the three pages")
+        }
+    }
+
+    @Test @MainActor func anInterruptedWalkResumesFromItsCursorAndARefusedOneRestarts() async throws {
+        let log = LineLog()
+        let state = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        try await TestServer.with(photos: 1_000, { $0.requestLog = { log.append($0) } }) { server, _ in
+            // Stopped (as a quit or a kill would) after some pages of ten.
+            try await withSession(server, state: state) { session in
+                try await session.waitUntil("three pages") { $0.library.count >= 300 }
+            }
+            let first = pages(log)
+            #expect(first < 10)
+            var shownAtStart = 0
+            try await withSession(server, state: state, { event, state in
+                if case .catalogueLoaded = event { shownAtStart = state.library.count }
+            }) { session in
+                try await session.waitForLibrary()
+                #expect(session.state.library.count == 1_000)
+            }
+            #expect(shownAtStart >= 300)
+            // Resumed: the second session asked only for what the first had not kept (and the page it had in flight).
+            #expect(pages(log) - first <= 10 - shownAtStart / 100 + 1, "the second session: \(pages(log) - first) pages, \(shownAtStart) kept")
+
+            // A walk whose cursor the server refuses starts over and keeps every photo it has.
+            let (catalogue, _) = try Catalogue.open(library: "test", directory: state)
+            try await catalogue.queue.write { db in
+                try db.execute(sql: "UPDATE walk SET in_progress = 1, cursor = 'tampered', seen = 500 WHERE id = 1")
+            }
+            try await withSession(server, state: state) { session in
+                try await session.waitForLibrary()
+                #expect(session.state.library.count == 1_000)
+                #expect(session.state.messages.current?.text.contains("walking again from the start") == true)
+            }
+            #expect(try catalogue.snapshot().photos.count == 1_000)
+        }
+    }
+
+    @Test(arguments: ["random bytes", "truncated"])
+    @MainActor func aDamagedCatalogueIsSetAsideAndRebuiltWithANotice(damage: String) async throws {
+        let state = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        try await TestServer.with(photos: 120) { server, _ in
+            try await withSession(server, state: state) { session in try await session.waitForLibrary() }
+            let (catalogue, _) = try Catalogue.open(library: "test", directory: state)
+            let url = catalogue.url
+            try await catalogue.queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+            if damage == "random bytes" {
+                try Data((0..<size).map { _ in UInt8.random(in: 0...255) }).write(to: url)
+            } else {
+                let handle = try FileHandle(forWritingTo: url)
+                try handle.truncate(atOffset: UInt64(size / 3))
+                try handle.close()
+            }
+            var notice: String?
+            try await withSession(server, state: state, { event, _ in
+                if case .catalogueLoaded(_, let text) = event { notice = text }
+            }) { session in
+                try await session.waitForLibrary()
+                #expect(session.state.library.count == 120)
+            }
+            #expect(notice?.hasPrefix("The local catalogue could not be read") == true, "\(String(describing: notice))")
+            let files = try FileManager.default.contentsOfDirectory(atPath: state.path)
+            #expect(files.contains { $0.contains(".sqlite.damaged-") }, "\(files)")
+            #expect(try Catalogue.open(library: "test", directory: state).0.snapshot().photos.count == 120)
+        }
+    }
+
+    @Test func anOlderSchemaIsMigratedKeepingItsPhotos() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (made, _) = try Catalogue.open(library: "old", directory: directory)
+        let url = made.url
+        try FileManager.default.removeItem(at: url)
+        let old = try DatabaseQueue(path: url.path)
+        try Catalogue.migrator.migrate(old, upTo: "v1")
+        try old.write { db in
+            try db.execute(sql: "INSERT INTO library (id, name) VALUES (1, 'old')")
+            try db.execute(sql: """
+                INSERT INTO photo (id, filename, bytes, tag_ids, seen_at, walk) VALUES (42, 'kept.jpg', 10, '1,2', 0, 1)
+                """)
+        }
+        try old.close()
+        let (catalogue, notice) = try Catalogue.open(library: "old", directory: directory)
+        #expect(notice == nil)
+        let photos = try catalogue.snapshot().photos
+        #expect(photos.map(\.filename) == ["kept.jpg"] && photos[0].tagIDs == [1, 2])
+        let indexes = try catalogue.queue.read { db in try db.indexes(on: "photo").map(\.name) }
+        #expect(indexes.contains("photo_walk"))
+    }
+
+    @Test @MainActor func freshTagsAreWrittenWithoutARead() async throws {
+        let log = LineLog()
+        try await TestServer.with(photos: 40, { $0.requestLog = { log.append($0) } }) { server, _ in
+            try await withSession(server) { session in
+                try await session.waitForLibrary()
+                session.send(.cursorMoved(.top))
+                session.send(.visualRangeToggled)
+                session.send(.cursorMoved(.position(9)))
+                session.send(.tagNumberPressed(4))
+                try await session.waitUntil("the edits to be sent") { $0.unsentTagDeltas == 0 }
+            }
+            #expect(log.requests("PUT /api/v1/photos/").count == 10)
+            #expect(log.requests("GET /api/v1/photos/").filter { $0.contains("/tags") }.isEmpty, "no reads: the walk had just seen them")
+        }
+    }
+}
