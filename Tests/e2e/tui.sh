@@ -685,6 +685,35 @@ ok "s6: the preview cache \$XDG_CACHE_HOME/photopick/previews holds $previews .j
 verify_server_state s6 "$S6_DEMO_DATA" "$S6_DOWNLOADS" ""
 RUN_LOG=""
 
+# ---- Scenario 8: kill -9 during a listing, then a warm start -----------------------------------
+echo "# scenario 8: kill -9 during a slow listing; the next start shows what was kept at once and resumes"
+start_server s8 "$TMP/s8-data" --photos 6000 --rate-limit 20 --rate-limit-window 2 --original-megapixels 0.1
+launch s8 "$TMP/s8-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+wait_for_re "[1-9][0-9,]* of \? loaded" 30
+sleep 3
+before_kill=$(pane | sed -nE 's/.* ([0-9,]+) of \? loaded.*/\1/p' | head -n 1 | tr -d ,)
+[ -n "$before_kill" ] && [ "$before_kill" -lt 6000 ] || fail "s8: the listing was not under way when killed ($before_kill)"
+wrapper=$(tm list-panes -t s8 -F '#{pane_pid}' | head -n 1)
+victim=$(pgrep -P "$wrapper" | head -n 1)
+kill -9 "$victim"
+wait_exit 10
+ok "s8: killed photopick with SIGKILL at $before_kill of 6,000 photos"
+end_session
+launch s8b "$TMP/s8-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+started=$(now_ns)
+wait_for_re "[1-9][0-9,]* of \? loaded" 10
+shown=$(pane | sed -nE 's/.* ([0-9,]+) of \? loaded.*/\1/p' | head -n 1 | tr -d ,)
+elapsed=$(( ($(now_ns) - started) / 1000000 ))
+[ "$shown" -ge "$before_kill" ] || fail "s8: the restart showed $shown photos, fewer than the $before_kill kept"
+ok "s8: the restart showed $shown kept photos ${elapsed} ms after launch, no fewer than the $before_kill seen before the kill"
+wait_for "6,000 photos" 60
+ok "s8: the listing resumed and completed: 6,000 photos"
+quit_with_q
+expect_exit 0
+expect_same_tty
+end_session
+stop_server
+
 # ---- Scenario 7: terminals that cannot address the cursor ------------------------------------
 echo "# scenario 7: TERM=dumb and an unknown TERM are refused before the screen is touched"
 launch s7-dumb "$TMP/s7-downloads" TERM=dumb

@@ -29,7 +29,8 @@ extension BrowserState {
     mutating func catalogueLoaded(_ snapshot: Catalogue.Snapshot, notice: String?) -> [BrowserEffect] {
         loading.isCatalogueRead = true
         loading.asOf = snapshot.completedAt
-        loading.isRefresh = !snapshot.photos.isEmpty
+        // Photos from a walk that never completed are a listing still under way, not a library "as of" a time.
+        loading.isRefresh = snapshot.completedAt != nil && !snapshot.photos.isEmpty
         if !snapshot.tags.isEmpty, !tags.isLoaded { tags.replaceAll(snapshot.tags) }
         _ = photosArrived(snapshot.photos)
         var effects = notice.map { post(.warning, $0) } ?? []
@@ -57,7 +58,7 @@ extension BrowserState {
             return asked ? post(.info, "Already checking the library: \(loading.walked.formatted()) photos so far.") : []
         }
         loading.phase = .loading
-        loading.isRefresh = library.count > 0
+        loading.isRefresh = loading.asOf != nil && library.count > 0
         loading.walked = 0
         return [.walkLibrary] + (asked ? post(.info, "Checking the library against the server, at the lowest priority.") : [])
     }

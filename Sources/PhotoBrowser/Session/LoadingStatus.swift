@@ -50,7 +50,7 @@ public struct LoadingStatus: Sendable, Equatable {
             case .cancelled: "\(number) of ? loaded, paused"
             }
         }
-        let cached = photos + " as of " + ((age ?? nil) ?? "a moment ago")
+        let cached = photos + " as of " + ((age ?? nil) ?? "just now")
         return switch phase {
         case .notStarted: cached
         case .loading: cached + " · refreshing, \(walked.formatted()) checked"
