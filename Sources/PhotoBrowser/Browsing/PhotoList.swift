@@ -41,7 +41,9 @@ public struct PhotoList: Sendable {
         guard !new.isEmpty else { return }
         let anchor = currentIndex
         let precedes = comparator(library)
-        let sorted = new.map(Int32.init).sorted(by: precedes)
+        let sorted = sort == .captureTime && new.count > 1_000
+            ? Self.sortedByCaptureTime(new, library)
+            : new.map(Int32.init).sorted(by: precedes)
         Self.merge(sorted, into: &order, by: precedes)
         Self.merge(sorted.filter { filter.matches(Int($0), in: library, selection: selection) }, into: &visible, by: precedes)
         relocate(anchor, library: library)
@@ -152,6 +154,17 @@ public struct PhotoList: Sendable {
         if cursor < top { top = cursor }
         if cursor >= top + pageHeight { top = cursor - pageHeight + 1 }
         top = min(max(top, 0), max(visible.count - pageHeight, 0))
+    }
+
+    /// A whole catalogue at once in capture-time order, as `SortKey.precedes` orders it (unknown times
+    /// last, ties by id), sorting plain numbers instead of comparing photos: a third of the time at 100,000.
+    private static func sortedByCaptureTime(_ indices: Range<Int>, _ library: PhotoLibrary) -> [Int32] {
+        var keyed = indices.map { index in
+            let photo = library[index]
+            return (time: photo.takenAtSeconds.isNaN ? Double.infinity : photo.takenAtSeconds, id: photo.id, index: Int32(index))
+        }
+        keyed.sort { ($0.time, $0.id) < ($1.time, $1.id) }
+        return keyed.map(\.index)
     }
 
     /// Merges sorted `items` into sorted `base`, finding each one's place by binary search from where

@@ -50,13 +50,7 @@ public final class Catalogue: Sendable {
 
     init(url: URL, library: String) throws {
         self.url = url
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            // As the state database: a kill loses nothing committed, and a page commits without waiting for the disk.
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
-        }
-        queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        queue = try StateDatabase.open(url)
         try Self.migrator.migrate(queue)
         let owner = try queue.write { db -> String in
             try db.execute(sql: "INSERT OR IGNORE INTO library (id, name) VALUES (1, ?)", arguments: [library])
@@ -99,7 +93,7 @@ public final class Catalogue: Sendable {
         do {
             return try queue.read { db in
                 var snapshot = Snapshot()
-                let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM photo ORDER BY id")
+                let cursor = try Row.fetchCursor(db, sql: "SELECT \(Self.photoColumns) FROM photo ORDER BY id")
                 while let row = try cursor.next() { snapshot.photos.append(Self.photo(row)) }
                 snapshot.tags = try Row.fetchAll(db, sql: "SELECT id, name, color FROM tag ORDER BY position").map {
                     PhotoPickKit.Tag(id: $0["id"], name: $0["name"], color: $0["color"])
@@ -247,27 +241,31 @@ public final class Catalogue: Sendable {
         return StatementArguments(values)
     }
 
+    /// The columns `photo(_:)` reads, by position: a name lookup per column per row is a third of the
+    /// time of reading 100,000 photos.
+    static let photoColumns = """
+        id, filename, bytes, taken_at, created_at, width, height, mime_type, camera_make, camera_model, lens,
+        iso, f_number, exposure_time, focal_length, latitude, longitude, title, description, extra, tag_ids
+        """
+
     private static func photo(_ row: Row) -> Photo {
-        let takenAt: Double? = row["taken_at"]
-        var photo = Photo(
-            id: row["id"], filename: row["filename"], bytes: row["bytes"], takenAt: takenAt.map(Date.init(timeIntervalSince1970:)),
-            tagIDs: tagIDs(row["tag_ids"])
-        )
-        photo.createdAt = (row["created_at"] as Double?).map(Date.init(timeIntervalSince1970:))
-        photo.width = row["width"]
-        photo.height = row["height"]
-        photo.mimeType = row["mime_type"]
-        let make: String? = row["camera_make"], model: String? = row["camera_model"]
+        let takenAt: Double? = row[3]
+        var photo = Photo(id: row[0], filename: row[1], bytes: row[2], takenAt: takenAt.map(Date.init(timeIntervalSince1970:)), tagIDs: tagIDs(row[20]))
+        photo.createdAt = (row[4] as Double?).map(Date.init(timeIntervalSince1970:))
+        photo.width = row[5]
+        photo.height = row[6]
+        photo.mimeType = row[7]
+        let make: String? = row[8], model: String? = row[9]
         if make != nil || model != nil { photo.camera = Photo.Camera(make: make, model: model) }
-        photo.lens = row["lens"]
-        let exposure = Photo.Exposure(iso: row["iso"], fNumber: row["f_number"], exposureTime: row["exposure_time"], focalLength: row["focal_length"])
+        photo.lens = row[10]
+        let exposure = Photo.Exposure(iso: row[11], fNumber: row[12], exposureTime: row[13], focalLength: row[14])
         if exposure != Photo.Exposure(iso: nil, fNumber: nil, exposureTime: nil, focalLength: nil) { photo.exposure = exposure }
-        if let latitude: Double = row["latitude"], let longitude: Double = row["longitude"] {
+        if let latitude: Double = row[15], let longitude: Double = row[16] {
             photo.location = Photo.Location(latitude: latitude, longitude: longitude)
         }
-        photo.title = row["title"]
-        photo.description = row["description"]
-        if let extra: String = row["extra"], let values = try? JSONDecoder().decode([String: JSONValue].self, from: Data(extra.utf8)) {
+        photo.title = row[17]
+        photo.description = row[18]
+        if let extra: String = row[19], let values = try? JSONDecoder().decode([String: JSONValue].self, from: Data(extra.utf8)) {
             photo.extra = values
         }
         return photo
@@ -278,7 +276,7 @@ public final class Catalogue: Sendable {
     }
 
     static func tagIDs(_ text: String) -> [Int] {
-        text.split(separator: ",").compactMap { Int($0) }
+        text.isEmpty ? [] : text.utf8.split(separator: UInt8(ascii: ",")).compactMap { Int(Substring($0)) }
     }
 
     // MARK: - Damage

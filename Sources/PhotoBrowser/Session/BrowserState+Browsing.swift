@@ -32,7 +32,11 @@ extension BrowserState {
         // Photos from a walk that never completed are a listing still under way, not a library "as of" a time.
         loading.isRefresh = snapshot.completedAt != nil && !snapshot.photos.isEmpty
         if !snapshot.tags.isEmpty, !tags.isLoaded { tags.replaceAll(snapshot.tags) }
-        _ = photosArrived(snapshot.photos)
+        if library.count == 0 {
+            insert(snapshot.photos)  // nothing to compare with: straight in
+        } else {
+            _ = photosArrived(snapshot.photos)
+        }
         var effects = notice.map { post(.warning, $0) } ?? []
         let age = snapshot.completedAt.map { Date().timeIntervalSince($0) }
         let due = switch refreshPolicy {
@@ -83,7 +87,16 @@ extension BrowserState {
             library.replace(at: index, with: shown)
             changed.append(index)
         }
-        let added = library.append(fresh)
+        list.update(removing: [], repositioning: changed, library: library, selection: selection)
+        let added = insert(fresh)
+        if !added.isEmpty || !changed.isEmpty { reanchorVisualRange() }
+        return []
+    }
+
+    /// Adds photos not loaded yet, with the outbox's edits on top, and lists them.
+    @discardableResult
+    private mutating func insert(_ photos: [Photo]) -> Range<Int> {
+        let added = library.append(photos)
         for index in added {
             let photo = library[index]
             if let deltas = pendingDeltas[photo.id] {
@@ -91,10 +104,8 @@ extension BrowserState {
             }
             tags.recount(from: [], to: library[index].tagIDs)
         }
-        list.update(removing: [], repositioning: changed, library: library, selection: selection)
         list.insert(added, library: library, selection: selection)
-        if !added.isEmpty || !changed.isEmpty { reanchorVisualRange() }
-        return []
+        return added
     }
 
     /// The walk saw every page: what it did not see was deleted on the server, and goes.

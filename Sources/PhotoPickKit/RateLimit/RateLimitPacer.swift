@@ -128,8 +128,9 @@ actor RateLimitPacer {
                 continue
             }
             if pausedForReserve.remove(ticket) != nil { publish() }
-            // Take the turn before any spreading wait, so the next in line sees the budget it used.
-            let slot = spreadingSlot(now: now)
+            // Take the turn before any spreading wait, so the next in line sees the budget it used. The
+            // user's own requests are not spread: they come at a person's pace, and the reserve is theirs.
+            let slot = lane == .user ? nil : spreadingSlot(now: now)
             inFlight += 1
             budget = budget.map { $0 - 1 }
             waiting[ticket] = nil
