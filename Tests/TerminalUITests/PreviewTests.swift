@@ -145,6 +145,14 @@ struct SymbolPreviewTests {
         #expect(sixel.box(for: Rect(x: 0, y: 0, width: 21, height: 6)) == PixelSize(width: 210, height: 114))
         // 171 pixels across 10-pixel cells touch 18 of them; 114 down touch 6.
         #expect(sixel.cells(for: PixelSize(width: 171, height: 114), in: PixelSize(width: 210, height: 114)) == (18, 6))
+        // xterm's 8×17 cells, a tile of 10×7: the box is 80×114 (119 cut to a multiple of six), and a
+        // portrait 76×114 reaches into the seventh row, which it must own, or that row's text paints over it.
+        var xterm = graphics
+        xterm.cell = PixelSize(width: 8, height: 17)
+        let tile = PreviewRenderer(graphics: xterm)
+        let box = tile.box(for: Rect(x: 0, y: 0, width: 10, height: 7))
+        #expect(box == PixelSize(width: 80, height: 114))
+        #expect(tile.cells(for: PixelSize(width: 76, height: 114), in: box!) == (10, 7))
         graphics.mode = .kitty
         #expect(PreviewRenderer(graphics: graphics).box(for: Rect(x: 0, y: 0, width: 100, height: 50)) == PixelSize(width: 1000, height: 950))
     }

@@ -143,13 +143,25 @@ public final class Catalogue: Sendable {
     }
 
     /// Keeps a page and where the walk goes next, in one transaction: a kill between pages loses nothing.
+    /// `date` is when the page was asked for.
     public func save(page photos: [Photo], nextCursor: String?, walk: Walk, at date: Date = Date()) async throws {
         try await queue.write { db in
+            // A read or write of a photo's tags newer than the page's request (`date`) keeps its tags: the
+            // page was on its way before they changed.
             let statement = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO photo (id, filename, bytes, taken_at, created_at, width, height, mime_type, camera_make,
+                INSERT INTO photo (id, filename, bytes, taken_at, created_at, width, height, mime_type, camera_make,
                     camera_model, lens, iso, f_number, exposure_time, focal_length, latitude, longitude, title, description,
                     extra, tag_ids, seen_at, walk)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET filename = excluded.filename, bytes = excluded.bytes,
+                    taken_at = excluded.taken_at, created_at = excluded.created_at, width = excluded.width,
+                    height = excluded.height, mime_type = excluded.mime_type, camera_make = excluded.camera_make,
+                    camera_model = excluded.camera_model, lens = excluded.lens, iso = excluded.iso,
+                    f_number = excluded.f_number, exposure_time = excluded.exposure_time,
+                    focal_length = excluded.focal_length, latitude = excluded.latitude, longitude = excluded.longitude,
+                    title = excluded.title, description = excluded.description, extra = excluded.extra,
+                    tag_ids = CASE WHEN photo.seen_at > excluded.seen_at THEN photo.tag_ids ELSE excluded.tag_ids END,
+                    seen_at = MAX(photo.seen_at, excluded.seen_at), walk = excluded.walk
                 """)
             for photo in photos {
                 try statement.execute(arguments: Self.arguments(photo, seenAt: date, walk: walk.generation))
@@ -314,5 +326,6 @@ public final class Catalogue: Sendable {
 public struct CatalogueDamage: Error, CustomStringConvertible {
     /// Why, in a few words.
     public let reason: String
+    /// The reason.
     public var description: String { reason }
 }

@@ -235,12 +235,15 @@ public final class BrowserSession {
                 do {
                     var current = try catalogue.beginWalk()
                     walk = current
+                    // Each page is asked for when the one before it is handed over (one is fetched ahead).
+                    var askedAt = Date()
                     for try await page in PageStream<Photo>(client: client, startingAt: current.cursor) {
                         // A page already in hand when loading was paused stays out, so "paused" means paused.
                         guard !Task.isCancelled else { return }
                         let next = page.hasNextPage ? page.pagination.nextCursor : nil
                         current.seen += page.data.count
-                        try await catalogue.save(page: page.data, nextCursor: next, walk: current)
+                        try await catalogue.save(page: page.data, nextCursor: next, walk: current, at: askedAt)
+                        askedAt = Date()
                         current.cursor = next
                         walk = current
                         self.send(.photosArrived(page.data, nextCursor: next))

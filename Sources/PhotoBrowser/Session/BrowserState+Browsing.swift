@@ -73,7 +73,8 @@ extension BrowserState {
         if loading.isWalking { loading.walked += photos.count }
         var fresh: [Photo] = []
         var changed: [Int] = []
-        for photo in photos {
+        for var photo in photos {
+            if let confirmed = confirmedTags[photo.id] { photo.tagIDs = confirmed }
             guard let index = library.index(ofID: photo.id) else {
                 fresh.append(photo)
                 continue
@@ -111,6 +112,7 @@ extension BrowserState {
     /// The walk saw every page: what it did not see was deleted on the server, and goes.
     mutating func photosFinished(deleted: [Int]) -> [BrowserEffect] {
         loading.phase = .complete
+        confirmedTags = [:]
         loading.asOf = Date()
         var gone = Set<Int32>()
         for id in deleted {

@@ -80,6 +80,7 @@ extension BrowserState {
 
     mutating func deltasSent(photoID: Int, sequences: [Int64], serverTagIDs: [Int]) -> [BrowserEffect] {
         let sent = Set(sequences)
+        if loading.isWalking { confirmedTags[photoID] = serverTagIDs }
         let remaining = removePendingDeltas(of: photoID) { sent.contains($0.sequence) }
         if let index = library.index(ofID: photoID) {
             // The server's set now includes changes made elsewhere; edits still queued go on top of it.

@@ -29,6 +29,9 @@ public struct BrowserState: Sendable {
     /// When the catalogue is checked against the server.
     public internal(set) var refreshPolicy = RefreshPolicy.hourly
 
+    /// The tags the server confirmed for a photo during the walk under way: a page asked for before the
+    /// write may arrive after it, and must not put the old set back.
+    var confirmedTags: [Int: [Int]] = [:]
     /// Tag deltas recorded but not yet confirmed, per photo id, oldest first.
     var pendingDeltas: [Int: [TagDelta]] = [:]
     /// How many deltas are unconfirmed.

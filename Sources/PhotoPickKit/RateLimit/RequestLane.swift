@@ -22,6 +22,7 @@ public enum RequestLane: Int, Sendable, Hashable, Comparable, CaseIterable, Cust
     /// Whether the lane may spend the share of the window kept for the user.
     public var mayUseReserve: Bool { self < .listing }
 
+    /// Whether `left` is served before `right`.
     public static func < (left: RequestLane, right: RequestLane) -> Bool { left.rawValue < right.rawValue }
 
     /// The lane's name in the header and the log, such as "listing".

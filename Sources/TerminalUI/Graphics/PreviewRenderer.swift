@@ -35,7 +35,11 @@ struct PreviewRenderer: Sendable {
     /// symbols, the nearest whole cells to its shape. Never more than the box's cells.
     func cells(for image: PixelSize, in box: PixelSize) -> (columns: Int, rows: Int) {
         let unit = unit
-        let limit = (columns: max(1, box.width / unit.width), rows: max(1, box.height / unit.height))
+        // Every cell the box reaches: a sixel box trimmed to a multiple of six pixels can end partway into
+        // a cell, and the image drawn there must own that cell, or the text drawn into it paints over it.
+        let limit = (
+            columns: max(1, (box.width + unit.width - 1) / unit.width), rows: max(1, (box.height + unit.height - 1) / unit.height)
+        )
         let rule: FloatingPointRoundingRule = graphics.placesPixels ? .up : .toNearestOrAwayFromZero
         let columns = Int((Double(image.width) / Double(unit.width)).rounded(rule))
         let rows = Int((Double(image.height) / Double(unit.height)).rounded(rule))

@@ -98,6 +98,25 @@ import Testing
         #expect(state.currentPhoto?.id == 2 && state.list.cursor == 0, "the cursor stays on its photo, now first")
     }
 
+    @Test func aPageAskedForBeforeATagWriteDoesNotPutTheOldTagsBack() {
+        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp"))
+        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        _ = state.apply(.catalogueLoaded(Catalogue.Snapshot(), notice: nil))
+        _ = state.apply(.photosArrived(photos, nextCursor: "c"))
+        // The server confirms photo 2's new set, then a page fetched earlier arrives with the old one,
+        // and photo 9, not listed yet, is written before its page comes.
+        _ = state.apply(.tagDeltasSent(photoID: 2, sequences: [], serverTagIDs: [3]))
+        _ = state.apply(.tagDeltasSent(photoID: 9, sequences: [], serverTagIDs: [4]))
+        _ = state.apply(.photosArrived([photos[1], Sample.photo(9, "late.jpg", tags: [1])], nextCursor: nil))
+        #expect(state.library.index(ofID: 2).map { state.library[$0].tagIDs } == [3])
+        #expect(state.library.index(ofID: 9).map { state.library[$0].tagIDs } == [4])
+        _ = state.apply(.photosFinished())
+        // A later walk's pages are newer than the write: they count again.
+        _ = state.apply(.refreshRequested)
+        _ = state.apply(.photosArrived([photos[1]], nextCursor: nil))
+        #expect(state.library.index(ofID: 2).map { state.library[$0].tagIDs } == [1, 2])
+    }
+
     @Test func aPhotoTheWalkDidNotSeeIsRemovedAndTheCursorStaysPut() {
         var state = Sample.state(photos)
         _ = state.apply(.cursorMoved(.position(1)))
