@@ -87,8 +87,8 @@ struct GraphicsBenchmark: AsyncParsableCommand {
         // The references take the JPEG and write sixel of the same pixel size.
         var img2sixel: [Double] = [], chafa: [Double] = []
         for _ in 0..<options.rounds {
-            img2sixel.append(try toolTime("img2sixel", ["-w", "\(size.width)", "-h", "\(size.height)", "-o", "/dev/null", file.path]))
-            chafa.append(try toolTime("chafa", ["-f", "sixel", "--size", "100x50", "--font-ratio", "1/2", file.path]))
+            img2sixel.append(try toolMilliseconds("img2sixel", ["-w", "\(size.width)", "-h", "\(size.height)", "-o", "/dev/null", file.path]))
+            chafa.append(try toolMilliseconds("chafa", ["-f", "sixel", "--size", "100x50", "--font-ratio", "1/2", file.path]))
         }
         let reference = median(img2sixel), chafaTime = median(chafa)
         let kitty = results[.kitty]!, sixel = results[.sixel]!, iterm = results[.iterm]!
@@ -217,17 +217,7 @@ struct GraphicsBenchmark: AsyncParsableCommand {
     // MARK: Helpers
 
     private func decode(_ bytes: [UInt8], _ box: PixelSize) throws -> PreviewImage {
-        do {
-            return try PreviewDecoder().decode(bytes, fitting: box).image
-        } catch {
-            throw BenchError("cannot decode photo 1: \(error)")
-        }
-    }
-
-    private func toolTime(_ executable: String, _ arguments: [String]) throws -> Double {
-        let run = try ChildProcess.spawn(executable, arguments, environment: ["TERM": "xterm-256color"]).wait()
-        guard run.exitStatus == 0 else { throw BenchError("\(executable) exited with status \(run.exitStatus)") }
-        return run.seconds * 1000
+        try decodeJPEG(bytes, fitting: box, what: "photo 1")
     }
 
     /// A tool's standard output; its time is measured by the caller.

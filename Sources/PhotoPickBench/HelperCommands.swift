@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PhotoBrowser
 import PhotoPickKit
 import PhotoPickServer
 import TerminalUI
@@ -123,4 +124,21 @@ func withHeadlessDriver<Result>(width: Int, height: Int, graphics: GraphicsMode 
     }
     defer { driver.stop() }
     return try body(driver)
+}
+
+/// A reference tool's wall time in milliseconds, run to its end with `TERM=xterm-256color`; a failure
+/// names the tool and its exit status.
+func toolMilliseconds(_ executable: String, _ arguments: [String]) throws -> Double {
+    let run = try ChildProcess.spawn(executable, arguments, environment: ["TERM": "xterm-256color"]).wait()
+    guard run.exitStatus == 0 else { throw BenchError("\(executable) exited with status \(run.exitStatus)") }
+    return run.seconds * 1000
+}
+
+/// A JPEG decoded to fit `box`, as photopick decodes previews; a failure names `what` could not be decoded.
+func decodeJPEG(_ bytes: [UInt8], fitting box: PixelSize, what: String) throws -> PreviewImage {
+    do {
+        return try PreviewDecoder().decode(bytes, fitting: box).image
+    } catch {
+        throw BenchError("cannot decode \(what): \(error)")
+    }
 }

@@ -43,8 +43,8 @@ struct PreviewBenchmark: AsyncParsableCommand {
             note("round \(round) of \(options.rounds): web variant, then 24 MP against djpeg and chafa")
             webTimes += try drawTimes(web, iterations: 200)
             largeTimes += try drawTimes(large, iterations: 15)
-            djpegTimes += try (0..<15).map { _ in try toolTime("djpeg", ["-scale", "1/8", "-outfile", "/dev/null", file.path]) }
-            chafaTimes += try (0..<15).map { _ in try toolTime("chafa", ["--size", "100x50", "--format", "symbols", file.path]) }
+            djpegTimes += try (0..<15).map { _ in try toolMilliseconds("djpeg", ["-scale", "1/8", "-outfile", "/dev/null", file.path]) }
+            chafaTimes += try (0..<15).map { _ in try toolMilliseconds("chafa", ["--size", "100x50", "--format", "symbols", file.path]) }
         }
         let gridTimes = try gridFrameTimes()
 
@@ -70,7 +70,7 @@ struct PreviewBenchmark: AsyncParsableCommand {
         var canvas = Canvas(width: area.width, height: area.height)
         for _ in 0..<iterations {
             let start = ContinuousClock.now
-            let image = try decodePreview(bytes, fitting: box)
+            let image = try decodeJPEG(bytes, fitting: box, what: "a benchmark JPEG")
             canvas = Canvas(width: area.width, height: area.height)
             PreviewDrawing.draw(image, box: box, in: area, graphics: graphics, into: &canvas)
             times.append((ContinuousClock.now - start).inSeconds * 1000)
@@ -80,12 +80,6 @@ struct PreviewBenchmark: AsyncParsableCommand {
     }
 
     /// Wall time in milliseconds of one run of a reference tool, start to exit, its output discarded.
-    private func toolTime(_ executable: String, _ arguments: [String]) throws -> Double {
-        let run = try ChildProcess.spawn(executable, arguments, environment: ["TERM": "xterm-256color"]).wait()
-        guard run.exitStatus == 0 else { throw BenchError("\(executable) exited with status \(run.exitStatus)") }
-        return run.seconds * 1000
-    }
-
     /// Milliseconds of each grid frame at 133×46 (6×4 tiles), built and presented through a headless
     /// ncurses driver, every thumbnail from the memory cache and the cursor moving among the 24 tiles.
     @MainActor
@@ -107,7 +101,7 @@ struct PreviewBenchmark: AsyncParsableCommand {
         var wants = screen.frame(state, ui, width: width, height: height).wants
         for request in wants {
             let jpeg = try DemoImage.jpeg(seed: Int64(request.photoID), width: 300, height: 200, quality: 80)
-            let image = try decodePreview(jpeg, fitting: request.box)
+            let image = try decodeJPEG(jpeg, fitting: request.box, what: "a benchmark JPEG")
             store.store(.loaded(image), rendering: Graphics.symbols(.colors256).renderer(request, image, jpeg), for: request)
         }
         var canvas = screen.frame(state, ui, width: width, height: height).canvas
@@ -163,14 +157,6 @@ struct PreviewBenchmark: AsyncParsableCommand {
     }
 }
 
-/// Decodes with photopick's decoder; its error becomes a BenchError.
-private func decodePreview(_ bytes: [UInt8], fitting box: PixelSize) throws -> PreviewImage {
-    do {
-        return try PreviewDecoder().decode(bytes, fitting: box).image
-    } catch {
-        throw BenchError("cannot decode a benchmark JPEG: \(error)")
-    }
-}
 
 /// What one `_scroll` run measured.
 struct ScrollFigures: Codable {

@@ -57,12 +57,7 @@ enum SymbolQuality {
 
     /// The photo decoded to fit `width` × `height` and stretched bilinearly to exactly that.
     static func reference(_ source: [UInt8], width: Int, height: Int) throws -> [Double] {
-        let image: PreviewImage
-        do {
-            image = try PreviewDecoder().decode(source, fitting: PixelSize(width: width * 2, height: height * 2)).image
-        } catch {
-            throw BenchError("cannot decode the photo: \(error)")
-        }
+        let image = try decodeJPEG(source, fitting: PixelSize(width: width * 2, height: height * 2), what: "the photo")
         var pixels = [Double](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             let sy = max(0, min(Double(image.height - 1), (Double(y) + 0.5) * Double(image.height) / Double(height) - 0.5))

@@ -109,15 +109,14 @@ struct ImageLayer {
         for placement in placements {
             guard let payload = placement.payload else { continue }
             let key = Key(photoID: placement.photoID, box: placement.box)
+            let id = KittyPlaceholders.id(photoID: placement.photoID, box: placement.box, colors: depth)
             if kittyImages[key] == nil {
-                let id = KittyPlaceholders.id(photoID: placement.photoID, box: placement.box, colors: depth)
                 let chunks = KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes,
                                                     virtual: (placement.rect.width, placement.rect.height))
                 for chunk in chunks { commands += inTmux ? TmuxPassthrough.wrap(chunk) : chunk }
                 plan.placed.append(placement)
             }
-            kittyImages[key] = (KittyPlaceholders.id(photoID: placement.photoID, box: placement.box, colors: depth),
-                                payload.size.width * payload.size.height * 3, frameNumber)
+            kittyImages[key] = (id, payload.size.width * payload.size.height * 3, frameNumber)
         }
         let freed = freeOldKittyImages(keeping: Set(placements.map { Key(photoID: $0.photoID, box: $0.box) }))
         commands += inTmux && !freed.isEmpty ? TmuxPassthrough.wrap(freed) : freed
