@@ -40,21 +40,22 @@ public struct LoadingStatus: Sendable, Equatable {
     public func summary(count: Int, now: Date = Date()) -> String {
         let number = count.formatted()
         let photos = count == 1 ? "1 photo" : "\(number) photos"
-        let age = asOf.map { Self.age(of: $0, now: now) }
+        let age = asOf.flatMap { Self.age(of: $0, now: now) }
+        let known = photos + (age.map { " as of \($0)" } ?? "")
         guard isRefresh else {
             return switch phase {
             case .notStarted: isCatalogueRead ? "\(number) of ? loaded…" : "opening…"
             case .loading: "\(number) of ? loaded…"
-            case .complete: photos + (age.flatMap { $0 }.map { " as of \($0)" } ?? "")
+            case .complete: known
             case .failed: "\(number) of ? loaded, stopped"
             case .cancelled: "\(number) of ? loaded, paused"
             }
         }
-        let cached = photos + " as of " + ((age ?? nil) ?? "just now")
+        let cached = photos + " as of " + (age ?? "just now")
         return switch phase {
         case .notStarted: cached
         case .loading: cached + " · refreshing, \(walked.formatted()) checked"
-        case .complete: photos + (age.flatMap { $0 }.map { " as of \($0)" } ?? "")
+        case .complete: known
         case .failed: cached + " · refresh stopped"
         case .cancelled: cached + " · refresh paused"
         }

@@ -12,11 +12,12 @@ extension APIClient {
         photo: Photo, size: DownloadSize = .original, format: DownloadFormat = .original, into directory: URL,
         progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws -> DownloadResult {
-        if let finished = FileDownload.finishedFile(photo: photo, size: size, format: format, directory: directory) {
+        let folder = try DownloadDirectory(directory)
+        if let finished = FileDownload.finishedFile(photo: photo, size: size, format: format, directory: folder) {
             return finished
         }
         var download = try await FileDownload.prepare(
-            client: self, photo: photo, size: size, format: format, directory: directory, progress: progress
+            client: self, photo: photo, size: size, format: format, directory: folder, progress: progress
         )
         return try await download.run()
     }

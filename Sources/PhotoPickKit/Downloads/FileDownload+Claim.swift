@@ -4,10 +4,9 @@ extension FileDownload {
     /// Chooses the name and claims its `.part`. When another download of the same photo into the same
     /// folder is under way, it waits for that one to end, and then usually finds the file already there.
     static func prepare(
-        client: APIClient, photo: Photo, size: DownloadSize, format: DownloadFormat, directory url: URL,
+        client: APIClient, photo: Photo, size: DownloadSize, format: DownloadFormat, directory: DownloadDirectory,
         progress: (@Sendable (DownloadProgress) -> Void)?
     ) async throws -> FileDownload {
-        let directory = try DownloadDirectory(url)
         let target = DownloadTarget(photo: photo, size: size, format: format)
         let endpoint = API.downloadLocation(id: photo.id, size: size, format: format).url(relativeTo: client.baseURL)
         while true {
@@ -39,8 +38,7 @@ extension FileDownload {
     /// A file this photo's download already put in place, found without asking the server: it says it
     /// is this photo, size and format, and its bytes hash to the digest verified when it was finished.
     /// A `.part` still linked to it (a kill between the link and the unlink) goes.
-    static func finishedFile(photo: Photo, size: DownloadSize, format: DownloadFormat, directory url: URL) -> DownloadResult? {
-        guard let directory = try? DownloadDirectory(url) else { return nil }
+    static func finishedFile(photo: Photo, size: DownloadSize, format: DownloadFormat, directory: DownloadDirectory) -> DownloadResult? {
         let target = DownloadTarget(photo: photo, size: size, format: format)
         for number in 1..<DownloadTarget.candidateLimit {
             let name = target.name.candidate(number)

@@ -103,8 +103,10 @@ struct FileDownload {
             if hashedBytes != part.length { rehash() }
             return part.length
         }
-        serverDigest = file.sha256 ?? serverDigest
-        if let digest = file.sha256, response.status.code != 416 { part.digest = digest }
+        if let digest = file.sha256 {
+            serverDigest = digest
+            part.digest = digest  // kept beside the bytes, so a partial found whole later verifies without asking
+        }
         try checkTakenNames(total: total)
         if let total { try checkSpace(needed: total - part.length) }
         if response.status.code == 200 { part.validator = file.validator }

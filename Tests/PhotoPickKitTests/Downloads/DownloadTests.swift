@@ -157,7 +157,7 @@ struct DownloadTests {
             part.source = "2/original/original"
             try await Task.sleep(for: .milliseconds(2100))
             var download = try await FileDownload.prepare(client: client, photo: photo, size: .original, format: .original,
-                                                          directory: directory, progress: nil)
+                                                          directory: try DownloadDirectory(directory), progress: nil)
             download.location = stale
             let result = try await download.run()
             #expect(result.resumedFrom == Int64(half))
