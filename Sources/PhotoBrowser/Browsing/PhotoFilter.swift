@@ -1,10 +1,12 @@
 import Foundation
+import PhotoPickKit
 
 /// Which photos the list shows; every part is optional and all parts must match.
 public struct PhotoFilter: Sendable, Equatable {
-    /// Words that must all occur in the filename, title, camera or lens, ignoring case and accents.
+    /// The query typed after `/`: words that must all occur in the filename, title, camera or lens
+    /// (ignoring case and accents), and field terms such as `iso>=3200` or `rating>=3`.
     public var text: String = "" {
-        didSet { query = SearchQuery(text) }
+        didSet { query = PhotoQuery(text) }
     }
     /// The tags a photo must carry.
     public var tags: TagFilter = .none
@@ -13,7 +15,10 @@ public struct PhotoFilter: Sendable, Equatable {
     /// Only photos in the selection.
     public var onlySelected = false
 
-    private(set) var query = SearchQuery("")
+    /// The text, read.
+    public private(set) var query = PhotoQuery("")
+    /// The tags' names and marks as the query reads them; the session keeps it current.
+    var tagContext = QueryTags()
 
     /// A filter that lets every photo through.
     public init() {}
@@ -23,16 +28,33 @@ public struct PhotoFilter: Sendable, Equatable {
         query.isEmpty && tags == .none && dateRange == nil && !onlySelected
     }
 
-    func matches(_ index: Int, in library: PhotoLibrary, selection: Selection) -> Bool {
-        let photo = library[index]
-        if onlySelected, !selection.contains(index) { return false }
-        if !tags.matches(photo.tagIDs) { return false }
-        if let dateRange {
-            // An unknown capture time is NaN, which fails both comparisons.
-            let seconds = photo.takenAtSeconds
-            guard seconds >= dateRange.lowerBound.timeIntervalSince1970, seconds <= dateRange.upperBound.timeIntervalSince1970 else { return false }
+    /// The `#` terms that name no tag, for the prompt to show with the terms it could not read.
+    public func unknownTags() -> [PhotoQuery.Problem] {
+        QueryToken.split(query.text).compactMap { token in
+            var name = Substring(token.text)
+            if name.hasPrefix("-") { name = name.dropFirst() }
+            guard name.hasPrefix("#"), name.count > 1 else { return nil }
+            let key = PhotoPickKit.Tag.nameKey(name.dropFirst().trimmingCharacters(in: .whitespaces))
+            return tagContext.idsByNameKey[key] == nil && !key.isEmpty
+                ? PhotoQuery.Problem(token: token, reason: "no tag is called “\(name.dropFirst())”") : nil
         }
-        return query.isEmpty || library.matchesText(index, query)
+    }
+
+    /// A test of library indices against the filter, made ready for one pass over the library.
+    func matcher(library: PhotoLibrary, selection: Selection) -> (Int) -> Bool {
+        let compiled = QueryMatcher(query, library: library, tags: tagContext)
+        let tags = tags, dateRange = dateRange, onlySelected = onlySelected
+        return { index in
+            let photo = library[index]
+            if onlySelected, !selection.contains(index) { return false }
+            if !tags.matches(photo.tagIDs) { return false }
+            if let dateRange {
+                // An unknown capture time is NaN, which fails both comparisons.
+                let seconds = photo.takenAtSeconds
+                guard seconds >= dateRange.lowerBound.timeIntervalSince1970, seconds <= dateRange.upperBound.timeIntervalSince1970 else { return false }
+            }
+            return compiled.matches(index, photo)
+        }
     }
 }
 

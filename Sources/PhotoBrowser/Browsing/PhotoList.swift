@@ -16,6 +16,15 @@ public struct PhotoList: Sendable {
     public private(set) var top = 0
     /// How many rows are in view.
     public private(set) var pageHeight = 20
+    /// Seconds between frames of a burst, when bursts are shown as stacks; nil shows every photo.
+    public private(set) var stackGap: Double?
+    /// The bursts, when stacked.
+    public private(set) var stacks = BurstStacks()
+    /// Stacks shown open, by their first photo's library index (stack numbers change as photos
+    /// arrive): all their photos are listed.
+    private var openStacks: Set<Int32> = []
+    /// How many photos a closed stack's cover stands for, by the cover's library index.
+    private var coverCounts: [Int32: Int] = [:]
 
     /// How many photos the filter lets through.
     public var count: Int { visible.count }
@@ -45,7 +54,9 @@ public struct PhotoList: Sendable {
             ? Self.sortedByCaptureTime(new, library)
             : new.map(Int32.init).sorted(by: precedes)
         Self.merge(sorted, into: &order, by: precedes)
-        Self.merge(sorted.filter { filter.matches(Int($0), in: library, selection: selection) }, into: &visible, by: precedes)
+        guard stackGap == nil else { return restack(library: library, selection: selection, anchor: anchor) }
+        let matches = filter.matcher(library: library, selection: selection)
+        Self.merge(sorted.filter { matches(Int($0)) }, into: &visible, by: precedes)
         relocate(anchor, library: library)
     }
 
@@ -60,7 +71,13 @@ public struct PhotoList: Sendable {
         let precedes = comparator(library)
         let sorted = changed.map(Int32.init).sorted(by: precedes)
         Self.merge(sorted, into: &order, by: precedes)
-        Self.merge(sorted.filter { filter.matches(Int($0), in: library, selection: selection) }, into: &visible, by: precedes)
+        guard stackGap == nil else {
+            let next = anchor.flatMap { gone.contains(Int32($0)) ? nil : $0 }
+            restack(library: library, selection: selection, anchor: next)
+            return
+        }
+        let matches = filter.matcher(library: library, selection: selection)
+        Self.merge(sorted.filter { matches(Int($0)) }, into: &visible, by: precedes)
         guard let anchor, gone.contains(Int32(anchor)) else { return relocate(anchor, library: library) }
         // Its photo is gone: the cursor stays at the same place in the list, on the photo that moved up.
         clampCursor()
@@ -71,6 +88,7 @@ public struct PhotoList: Sendable {
         self.sort = sort
         let precedes = comparator(library)
         order.sort(by: precedes)
+        guard stackGap == nil else { return refilter(library: library, selection: selection, anchor: anchor) }
         visible.sort(by: precedes)
         relocate(anchor, library: library)
     }
@@ -80,12 +98,86 @@ public struct PhotoList: Sendable {
     mutating func setFilter(_ filter: PhotoFilter, library: PhotoLibrary, selection: Selection) {
         let anchor = currentIndex
         self.filter = filter
-        visible = filter.isEmpty ? order : order.filter { filter.matches(Int($0), in: library, selection: selection) }
+        refilter(library: library, selection: selection, anchor: anchor)
+    }
+
+    /// Shows bursts as stacks `gap` seconds apart at most, or every photo when `gap` is nil.
+    mutating func setStacking(gap: Double?, library: PhotoLibrary, selection: Selection) {
+        let anchor = currentIndex
+        stackGap = gap
+        openStacks = []
+        restack(library: library, selection: selection, anchor: anchor)
+    }
+
+    /// Opens a closed stack or closes an open one; the cursor stays on the stack's first photo.
+    mutating func toggleStack(_ stack: Int, library: PhotoLibrary, selection: Selection) {
+        guard stackGap != nil else { return }
+        let key = stacks.key(of: stack)
+        if openStacks.remove(key) == nil { openStacks.insert(key) }
+        let cover = visible.first { self.stacks.stack(of: Int($0)) == stack }.map(Int.init) ?? currentIndex
+        refilter(library: library, selection: selection, anchor: cover)
+    }
+
+    /// How many photos the closed stack at `position` stands for, or nil when it is a single photo
+    /// (or an open stack's).
+    public func stackCount(at position: Int) -> Int? {
+        coverCounts[visible[position]]
+    }
+
+    /// The stack of the photo at `position`, if it is in one.
+    public func stack(at position: Int) -> Int? {
+        stackGap == nil ? nil : stacks.stack(of: Int(visible[position]))
+    }
+
+    /// Whether a stack is shown open.
+    public func isOpen(_ stack: Int) -> Bool {
+        openStacks.contains(stacks.key(of: stack))
+    }
+
+    private mutating func restack(library: PhotoLibrary, selection: Selection, anchor: Int?) {
+        stacks = stackGap.map { BurstStacks(library, gap: $0, count: library.storedCount) } ?? BurstStacks()
+        refilter(library: library, selection: selection, anchor: anchor)
+    }
+
+    /// The filtered list again, closed stacks folded into their first photo; the cursor stays on
+    /// `anchor`, or the photo after it, or the cover of its stack.
+    private mutating func refilter(library: PhotoLibrary, selection: Selection, anchor: Int?) {
+        if filter.isEmpty {
+            visible = order
+        } else {
+            let matches = filter.matcher(library: library, selection: selection)
+            visible = order.filter { matches(Int($0)) }
+        }
+        coverCounts = [:]
+        if stackGap != nil, stacks.count > 0 { foldClosedStacks() }
         guard let anchor else { return clampCursor() }
+        if let stack = stacks.stack(of: anchor), !isOpen(stack),
+           let cover = visible.first(where: { stacks.stack(of: Int($0)) == stack }) {
+            return moveCursor(to: position(of: Int(cover), library: library))
+        }
         // `visible` is sorted like `order`, so its lower bound for the anchor is the anchor itself if it
         // still matches, else the next match after it; past the end, the last match comes before it.
         let bound = Self.lowerBound(of: Int32(anchor), in: visible, by: comparator(library))
         moveCursor(to: visible.isEmpty ? nil : min(bound, visible.count - 1))
+    }
+
+    private mutating func foldClosedStacks() {
+        var covers: [Int: Int32] = [:]
+        var folded: [Int32] = []
+        folded.reserveCapacity(visible.count)
+        for index in visible {
+            guard let stack = stacks.stack(of: Int(index)), !isOpen(stack) else {
+                folded.append(index)
+                continue
+            }
+            if let cover = covers[stack] {
+                coverCounts[cover, default: 1] += 1
+            } else {
+                covers[stack] = index
+                folded.append(index)
+            }
+        }
+        visible = folded
     }
 
     /// Sets how many rows the view shows.

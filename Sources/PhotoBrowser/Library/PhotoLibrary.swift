@@ -14,6 +14,9 @@ public struct PhotoLibrary: Sendable {
     /// How many photos there are, the deleted ones left out.
     public var count: Int { photos.count - removed.count }
 
+    /// How many indices there are, deleted photos included.
+    var storedCount: Int { photos.count }
+
     /// Whether the photo at an index was deleted on the server.
     public func isRemoved(_ index: Int) -> Bool { removed.contains(Int32(index)) }
 
@@ -73,6 +76,11 @@ public struct PhotoLibrary: Sendable {
 
     func matchesText(_ index: Int, _ query: SearchQuery) -> Bool {
         search.matches(index, query)
+    }
+
+    /// The string-pool numbers of the strings that pass `test`.
+    func poolIDs(where test: (String) -> Bool) -> Set<Int32> {
+        pool.ids(where: test)
     }
 
     func string(_ id: Int32) -> String? {

@@ -70,5 +70,9 @@ struct SearchQuery: Sendable, Equatable {
         words = text.split(whereSeparator: \.isWhitespace).map { SearchFolding.fold(String($0)) }
     }
 
+    init(words: [[UInt8]]) {
+        self.words = words
+    }
+
     var isEmpty: Bool { words.isEmpty }
 }

@@ -13,6 +13,13 @@ struct StringPool: Sendable {
         return id
     }
 
+    /// The numbers of the strings that pass `test`.
+    func ids(where test: (String) -> Bool) -> Set<Int32> {
+        var ids: Set<Int32> = []
+        for (id, string) in strings.enumerated().dropFirst() where test(string) { ids.insert(Int32(id)) }
+        return ids
+    }
+
     subscript(id: Int32) -> String? {
         id == 0 ? nil : strings[Int(id)]
     }

@@ -11,12 +11,15 @@ public struct MetadataRow: Sendable, Equatable {
     public let tags: [TagChip]
     /// Prose, such as a description, that may wrap over every line there is rather than two.
     public let isProse: Bool
+    /// The culling marks, on the "Marks" row, for views that draw them as stars and colours.
+    public let marks: PhotoMarks?
 
-    init(_ label: String, _ value: String, tags: [TagChip] = [], isProse: Bool = false) {
+    init(_ label: String, _ value: String, tags: [TagChip] = [], isProse: Bool = false, marks: PhotoMarks? = nil) {
         self.label = TerminalText.sanitized(label)
         self.value = TerminalText.sanitized(value)
         self.tags = tags
         self.isProse = isProse
+        self.marks = marks
     }
 }
 
@@ -53,7 +56,9 @@ public struct MetadataPresenter: Sendable {
         if let lens = photo.lens, !lens.isEmpty { rows.append(MetadataRow("Lens", lens)) }
         if let exposure = photo.exposure.flatMap(Self.exposure) { rows.append(MetadataRow("Exposure", exposure)) }
         if let location = photo.location { rows.append(MetadataRow("Location", Self.location(location))) }
-        let chips = photo.tagIDs.map { id in
+        let marks = tags.marks(of: photo.tagIDs)
+        if !marks.isEmpty { rows.append(MetadataRow("Marks", Self.describe(marks, names: tags.markNames), marks: marks)) }
+        let chips = tags.ordinaryTags(photo.tagIDs).map { id in
             let tag = tags.tag(id: id)
             return TagChip(id: id, name: TerminalText.sanitized(tag?.name ?? "tag \(id)"), color: tags.color(id: id))
         }
@@ -66,6 +71,15 @@ public struct MetadataPresenter: Sendable {
             rows.append(MetadataRow(key, photo.extra[key].map { $0.stringValue ?? $0.description } ?? ""))
         }
         return rows
+    }
+
+    /// "Pick · 3 stars · Red", in the tag names the marks are stored as.
+    static func describe(_ marks: PhotoMarks, names: MarkNames) -> String {
+        var parts: [String] = []
+        if let flag = marks.flag { parts.append(names.name(of: .flag(flag))) }
+        if marks.rating > 0 { parts.append(names.name(of: .rating(marks.rating))) }
+        if let label = marks.label { parts.append(names.name(of: .label(label))) }
+        return parts.joined(separator: " · ")
     }
 
     func localTime(_ date: Date) -> String {

@@ -14,6 +14,10 @@ public enum BrowserEvent: Sendable {
     case dateRangeChanged(ClosedRange<Date>?)
     case onlySelectedToggled
     case filtersCleared
+    /// Shows bursts as stacks, or every photo again.
+    case stackingToggled
+    /// Opens the stack under the cursor, or closes the open stack it is in.
+    case stackOpened
     case selectionToggled
     case selectionToggledAndAdvanced
     /// `v`: starts a visual range at the cursor, or keeps the one in progress.
@@ -26,6 +30,12 @@ public enum BrowserEvent: Sendable {
     case tagToggled(tagID: Int)
     case tagNumberPressed(Int)
     case undoRequested
+    /// `P`, `X`, a rating or a label key: the mark goes on the targets, replacing its sibling.
+    case markChosen(Mark)
+    /// `U` (flags) or `0` (ratings): the targets lose their mark of that family.
+    case markCleared(Mark.Family)
+    /// A label key: sets the label, or takes it off when every target already has it.
+    case labelToggled(Mark.ColourLabel)
     /// Creates a tag, then adds it to the photos with these ids once the server has made it.
     case tagCreationRequested(name: String, color: String?, applyTo: [Int] = [])
     case tagRenameRequested(tagID: Int, name: String)

@@ -18,6 +18,36 @@ extension BrowserState {
         endVisualRange()
         var filter = list.filter
         change(&filter)
+        filter.tagContext = QueryTags(tags)
+        list.setFilter(filter, library: library, selection: selection)
+        return []
+    }
+
+    mutating func toggleStacking() -> [BrowserEffect] {
+        endVisualRange()
+        let gap = list.stackGap == nil ? burstGap : nil
+        list.setStacking(gap: gap, library: library, selection: selection)
+        guard gap != nil else { return post(.info, "Showing every photo; bursts are not stacked.") }
+        let count = list.stacks.count
+        return post(.info, count == 0
+            ? "No bursts: no photos from one camera within \(burstGap.formatted()) s of each other."
+            : "Bursts stacked: \(count.formatted()) stack\(count == 1 ? "" : "s"); marks and selection on a closed stack act on its first photo.")
+    }
+
+    mutating func toggleCurrentStack() -> [BrowserEffect] {
+        guard list.stackGap != nil else { return post(.info, "Bursts are not stacked; turn stacking on first.") }
+        guard list.count > 0, let stack = list.stack(at: list.cursor) else { return post(.info, "This photo is not part of a burst.") }
+        endVisualRange()
+        list.toggleStack(stack, library: library, selection: selection)
+        return []
+    }
+
+    /// The tag list changed (loaded, a tag made, renamed or deleted): a query that names tags or marks
+    /// is read again against it.
+    mutating func tagsChanged() -> [BrowserEffect] {
+        guard list.filter.query.readsTags || !list.filter.unknownTags().isEmpty else { return [] }
+        var filter = list.filter
+        filter.tagContext = QueryTags(tags)
         list.setFilter(filter, library: library, selection: selection)
         return []
     }

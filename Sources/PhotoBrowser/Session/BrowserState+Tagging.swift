@@ -30,30 +30,38 @@ extension BrowserState {
         let change: TagDelta.Change = everyTargetHasIt ? .remove : .add
         let changing = everyTargetHasIt ? targets : targets.filter { !library[$0].tagIDs.contains(tagID) }
         let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { library[$0].id })
-        remember(edit)
+        remember([edit])
         return record(edit, at: changing) + post(.info, describe(edit, tagName: tag.name))
     }
 
-    /// Keeps an edit for undo, the last hundred at most.
-    private mutating func remember(_ edit: TagEdit) {
-        undoStack.append(edit)
+    /// Keeps one key press's edits for undo, the last hundred presses at most.
+    mutating func remember(_ edits: [TagEdit]) {
+        guard !edits.isEmpty else { return }
+        undoStack.append(edits)
         if undoStack.count > 100 { undoStack.removeFirst() }
     }
 
-    /// Undoes the last tag change by recording its inverse, so the undo is as durable as the edit.
+    /// Undoes the last key press's tag changes by recording their inverses, newest first, so the undo is
+    /// as durable as the edit.
     mutating func undo() -> [BrowserEffect] {
-        guard let edit = undoStack.popLast() else { return post(.info, "Nothing to undo.") }
+        guard let edits = undoStack.popLast() else { return post(.info, "Nothing to undo.") }
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
-        let inverse = edit.inverse
-        let indices = inverse.photoIDs.compactMap(library.index(ofID:)).filter { index in
-            library[index].tagIDs.contains(inverse.tagID) == (inverse.change == .remove)
+        var effects: [BrowserEffect] = []
+        for edit in edits.reversed() {
+            let inverse = edit.inverse
+            let indices = inverse.photoIDs.compactMap(library.index(ofID:)).filter { index in
+                library[index].tagIDs.contains(inverse.tagID) == (inverse.change == .remove)
+            }
+            effects += record(inverse, at: indices)
         }
-        let name = tags.tag(id: edit.tagID)?.name ?? "tag \(edit.tagID)"
-        return record(inverse, at: indices) + post(.info, "Undone: \(describe(edit, tagName: name))")
+        let described = edits.count == 1
+            ? describe(edits[0], tagName: tags.tag(id: edits[0].tagID)?.name ?? "tag \(edits[0].tagID)")
+            : "\(edits.count) tag changes."
+        return effects + post(.info, "Undone: \(described)")
     }
 
     /// Shows the edit at once and asks for its deltas to be written to the outbox.
-    private mutating func record(_ edit: TagEdit, at indices: [Int]) -> [BrowserEffect] {
+    mutating func record(_ edit: TagEdit, at indices: [Int]) -> [BrowserEffect] {
         guard !indices.isEmpty else { return [] }
         var deltas: [TagDelta] = []
         deltas.reserveCapacity(indices.count)
@@ -139,7 +147,7 @@ extension BrowserState {
             : post(.warning, sent + "; \(replay.rejected) could not be applied.")
     }
 
-    private func describe(_ edit: TagEdit, tagName: String) -> String {
+    func describe(_ edit: TagEdit, tagName: String) -> String {
         let count = edit.photoIDs.count
         let photos = count == 1 ? "1 photo" : "\(count.formatted()) photos"
         return edit.change == .add ? "Tagged \(photos) “\(tagName)”." : "Removed “\(tagName)” from \(photos)."
@@ -190,15 +198,19 @@ extension BrowserState {
     mutating func tagSaved(_ tag: PhotoPickKit.Tag) -> [BrowserEffect] {
         let isNew = tags.tag(id: tag.id) == nil
         tags.upsert(tag)
-        guard isNew, let photoIDs = tagsToApply.removeValue(forKey: PhotoPickKit.Tag.nameKey(tag.name)) else {
-            return post(.info, isNew ? "Created the tag “\(tag.name)”." : "Saved the tag “\(tag.name)”.")
+        if let mark = tags.mark(ofTag: tag.id), let photoIDs = marksToApply.removeValue(forKey: mark) {
+            return tagsChanged() + markCreated(mark, for: photoIDs)
         }
-        if let reason = account.disabledReason(.tagging) { return post(.warning, "Created the tag “\(tag.name)”. \(reason)") }
+        let refiltered = tagsChanged()
+        guard isNew, let photoIDs = tagsToApply.removeValue(forKey: PhotoPickKit.Tag.nameKey(tag.name)) else {
+            return refiltered + post(.info, isNew ? "Created the tag “\(tag.name)”." : "Saved the tag “\(tag.name)”.")
+        }
+        if let reason = account.disabledReason(.tagging) { return refiltered + post(.warning, "Created the tag “\(tag.name)”. \(reason)") }
         let changing = photoIDs.compactMap(library.index(ofID:)).filter { !library[$0].tagIDs.contains(tag.id) }
         guard !changing.isEmpty else { return post(.info, "Created the tag “\(tag.name)”.") }
         let edit = TagEdit(tagID: tag.id, change: .add, photoIDs: changing.map { library[$0].id })
-        remember(edit)
-        return record(edit, at: changing) + post(.info, "Created the tag “\(tag.name)”. " + describe(edit, tagName: tag.name))
+        remember([edit])
+        return refiltered + record(edit, at: changing) + post(.info, "Created the tag “\(tag.name)”. " + describe(edit, tagName: tag.name))
     }
 
     /// The server removed the tag from every photo; so does photopick, including edits not yet sent.
@@ -209,7 +221,7 @@ extension BrowserState {
         for (photoID, deltas) in pendingDeltas where deltas.contains(where: { $0.tagID == id }) {
             removePendingDeltas(of: photoID) { $0.tagID == id }
         }
-        undoStack.removeAll { $0.tagID == id }
-        return [.discardTagDeltas(tagID: id)] + post(.info, "Deleted the tag “\(name)”; it was on \(photos.formatted()) loaded photos.")
+        undoStack = undoStack.map { $0.filter { $0.tagID != id } }.filter { !$0.isEmpty }
+        return [.discardTagDeltas(tagID: id)] + tagsChanged() + post(.info, "Deleted the tag “\(name)”; it was on \(photos.formatted()) loaded photos.")
     }
 }

@@ -28,6 +28,10 @@ public struct BrowserState: Sendable {
     public internal(set) var messages = StatusMessages()
     /// When the catalogue is checked against the server.
     public internal(set) var refreshPolicy = RefreshPolicy.hourly
+    /// Seconds between frames of one burst at most (`burst_gap`).
+    public internal(set) var burstGap: Double = 2
+    /// The config's `[searches]`, in its order.
+    public internal(set) var savedSearches: [SavedSearch] = []
 
     /// The tags the server confirmed for a photo during the walk under way: a page asked for before the
     /// write may arrive after it, and must not put the old set back.
@@ -37,10 +41,13 @@ public struct BrowserState: Sendable {
     /// How many deltas are unconfirmed.
     public var unsentTagDeltas: Int { pendingDeltas.values.reduce(0) { $0 + $1.count } }
     var nextSequence: Int64 = 1
-    /// Tag edits made this session, newest last, for undo.
-    var undoStack: [TagEdit] = []
+    /// Tag edits made this session, newest last, for undo: one entry per key press, which may change
+    /// several tags (a mark removes its siblings).
+    var undoStack: [[TagEdit]] = []
     /// Photos to tag once a tag being created exists, by the new tag's name key.
     var tagsToApply: [String: [Int]] = [:]
+    /// Photos to mark once the mark's tag, being created, exists, by the mark; newest wish per photo.
+    var marksToApply: [Mark: [Int]] = [:]
     /// Deltas restored from the last session that are not yet sent, and how that replay went.
     var replay: Replay?
 
@@ -51,9 +58,15 @@ public struct BrowserState: Sendable {
     }
 
     /// A state that will download into `downloadDirectory`, `concurrency` at a time.
-    public init(downloadDirectory: URL, concurrency: Int = DownloadQueue.defaultConcurrency, refreshPolicy: RefreshPolicy = .hourly) {
+    public init(
+        downloadDirectory: URL, concurrency: Int = DownloadQueue.defaultConcurrency, refreshPolicy: RefreshPolicy = .hourly,
+        markNames: MarkNames = MarkNames(), burstGap: Double = 2, savedSearches: [SavedSearch] = []
+    ) {
+        self.burstGap = burstGap
+        self.savedSearches = savedSearches
         self.downloadDirectory = downloadDirectory
         self.refreshPolicy = refreshPolicy
+        tags = TagCatalog(markNames: markNames)
         downloads.setConcurrency(concurrency)
     }
 
@@ -94,6 +107,11 @@ public struct BrowserState: Sendable {
         case .tagToggled(let tagID): return toggleTag(tagID)
         case .tagNumberPressed(let number): return toggleTag(number: number)
         case .undoRequested: return undo()
+        case .stackingToggled: return toggleStacking()
+        case .stackOpened: return toggleCurrentStack()
+        case .markChosen(let mark): return setMark(mark)
+        case .markCleared(let family): return clearMarks(family)
+        case .labelToggled(let label): return toggleLabel(label)
         case .tagCreationRequested(let name, let color, let photoIDs): return requestTagCreation(name: name, color: color, applyTo: photoIDs)
         case .tagRenameRequested(let id, let name): return requestTagRename(id: id, name: name)
         case .tagRecolourRequested(let id, let color): return requestTagRecolour(id: id, color: color)
@@ -130,7 +148,7 @@ public struct BrowserState: Sendable {
         case .accountFailed(let reason): return post(.warning, "Could not read the key's scopes: \(reason)")
         case .tagsLoaded(let tags):
             self.tags.replaceAll(tags)
-            return []
+            return tagsChanged()
         case .tagsFailed(let reason): return post(.error, "Could not load tags: \(reason)")
         case .photosArrived(let photos, _): return photosArrived(photos)
         case .photosFinished(let deleted): return photosFinished(deleted: deleted)
@@ -147,6 +165,7 @@ public struct BrowserState: Sendable {
         case .tagDeleted(let id): return tagDeleted(id)
         case .tagOperationFailed(let reason):
             tagsToApply.removeAll()
+            marksToApply.removeAll()
             return post(.error, reason)
         case .stateNotSaved(let reason): return post(.error, reason)
         case .downloadSpaceChecked(let items, let needed, let free): return spaceChecked(items, needed: needed, free: free)

@@ -12,6 +12,49 @@ public struct TagCatalog: Sendable {
     /// every chip on every frame.
     private var positions: [Int: Int] = [:]
     private var colors: [Int: TagColor] = [:]
+    /// The tag names marks are stored as.
+    public private(set) var markNames = MarkNames()
+    /// Which tags are marks, and each mark's tag, found by name on every change of the list.
+    private var marksByTag: [Int: Mark] = [:]
+    private var tagsByMark: [Mark: Int] = [:]
+
+    /// A catalogue that knows marks by `markNames`.
+    init(markNames: MarkNames = MarkNames()) {
+        self.markNames = markNames
+    }
+
+    /// The mark a tag stands for, or nil for an ordinary tag.
+    public func mark(ofTag id: Int) -> Mark? {
+        marksByTag[id]
+    }
+
+    /// The tag a mark is stored as, once it exists on the server.
+    public func tagID(of mark: Mark) -> Int? {
+        tagsByMark[mark]
+    }
+
+    /// Whether any tag is a mark; views skip looking when none is.
+    public var hasMarks: Bool { !marksByTag.isEmpty }
+
+    /// The marks among a photo's tags.
+    public func marks(of tagIDs: [Int]) -> PhotoMarks {
+        var marks = PhotoMarks()
+        guard !marksByTag.isEmpty else { return marks }
+        for id in tagIDs {
+            if let mark = marksByTag[id] { marks.add(mark) }
+        }
+        return marks
+    }
+
+    /// A photo's tags without its marks: the ordinary chips.
+    public func ordinaryTags(_ tagIDs: [Int]) -> [Int] {
+        marksByTag.isEmpty ? tagIDs : tagIDs.filter { marksByTag[$0] == nil }
+    }
+
+    /// The tags of one family of marks.
+    func tagIDs(of family: Mark.Family) -> [Int] {
+        tagsByMark.filter { $0.key.family == family }.map(\.value)
+    }
 
     /// The tag with this id.
     public func tag(id: Int) -> PhotoPickKit.Tag? {
@@ -56,6 +99,14 @@ public struct TagCatalog: Sendable {
     private mutating func reindex() {
         positions = Dictionary(tags.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         colors = tags.reduce(into: [:]) { colors, tag in colors[tag.id] = tag.color.flatMap(TagColor.init(hex:)) }
+        let markByName = Dictionary(Mark.all.map { (PhotoPickKit.Tag.nameKey(markNames.name(of: $0)), $0) }, uniquingKeysWith: { first, _ in first })
+        marksByTag = [:]
+        tagsByMark = [:]
+        for tag in tags {
+            guard let mark = markByName[PhotoPickKit.Tag.nameKey(tag.name)], tagsByMark[mark] == nil else { continue }
+            marksByTag[tag.id] = mark
+            tagsByMark[mark] = tag.id
+        }
     }
 
     /// Accounts for a photo's tags changing from `old` to `new`.

@@ -4,6 +4,7 @@ import PhotoBrowser
 /// photos.
 enum BrowsingMode: KeyMode {
     static func handle(_ key: Key, _ context: inout InputContext) {
+        if context.ui.culling, cull(key, &context) { return }
         guard let action = context.action(key) else { return }
         if let travel = CursorMotions.travel(of: action) { context.ui.travel = travel }
         if context.ui.fullPreview {
@@ -38,6 +39,34 @@ enum BrowsingMode: KeyMode {
             context.ui.mode = context.ui.mode == .list ? .grid : .list
         default: command(action, &context)
         }
+    }
+
+    /// Cull mode's own keys (ratings, labels) and its way out; false for keys it leaves to browsing.
+    private static func cull(_ key: Key, _ context: inout InputContext) -> Bool {
+        if let action = context.keymap.action(for: key, in: .cull) {
+            if let family = action.clearedFamily {
+                context.send(.markCleared(family))
+            } else if case .label(let label)? = action.mark {
+                context.send(.labelToggled(label))
+            } else if let mark = action.mark {
+                context.send(.markChosen(mark))
+            }
+            advance(&context)
+            return true
+        }
+        switch context.action(key) {
+        case .cullMode?, .cancel? where context.state.visualRange == nil:
+            context.ui.culling = false
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// After a mark in cull mode: on to the next photo, in the list, the grid and full screen alike.
+    private static func advance(_ context: inout InputContext) {
+        guard context.ui.culling, context.state.list.count > 0 else { return }
+        context.send(.cursorMoved(.position(context.state.list.cursor + 1)))
     }
 
     /// Actions that work the same in the list, the grid and the full-screen preview.
@@ -77,7 +106,18 @@ enum BrowsingMode: KeyMode {
         case .quit:
             if state.hasUnfinishedWork { context.ui.overlay = .confirmQuit } else { context.outcome.quit = true }
         case .reload: context.send(state.loading.canRetry ? .loadingRetried : .refreshRequested)
+        case .pick, .reject:
+            if let mark = action.mark { context.send(.markChosen(mark)) }
+            advance(&context)
+        case .unflag:
+            context.send(.markCleared(.flag))
+            advance(&context)
+        case .cullMode: context.ui.culling = true
+        case .stackBursts: context.send(.stackingToggled)
+        case .openStack: context.send(.stackOpened)
+        case .savedSearches: context.ui.overlay = .picker(UIState.Picker(kind: .savedSearches))
         case .queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished: break
+        case .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: break
         }
     }
 }

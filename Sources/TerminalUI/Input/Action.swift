@@ -1,3 +1,5 @@
+import PhotoBrowser
+
 /// Everything a key can be bound to. The raw value is the name config files use.
 public enum Action: String, Sendable, CaseIterable, Hashable {
     // Browsing
@@ -12,20 +14,53 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case download, chooseVariant = "choose-variant", queuePanel = "queue-panel"
     case details, help, quit, reload
     case preview, grid
+    // Culling, anywhere
+    case pick, reject, unflag, cullMode = "cull-mode"
+    case stackBursts = "stack-bursts", openStack = "open-stack", savedSearches = "saved-searches"
+    // Culling, in cull mode
+    case rate0 = "rate-0", rate1 = "rate-1", rate2 = "rate-2", rate3 = "rate-3", rate4 = "rate-4", rate5 = "rate-5"
+    case labelRed = "label-red", labelYellow = "label-yellow", labelGreen = "label-green", labelBlue = "label-blue"
+    case labelPurple = "label-purple"
     // The queue panel
     case queuePause = "queue-pause", queueRetry = "queue-retry", queueCancel = "queue-cancel"
     case concurrencyUp = "concurrency-up", concurrencyDown = "concurrency-down", clearFinished = "clear-finished"
 
     /// Where an action is available: keys only conflict within one context.
     public enum Context: String, Sendable, CaseIterable {
-        case browse, queue
+        /// Cull mode's keys come before the browsing keys while it is on.
+        case browse, queue, cull
     }
 
     /// Where the action is available.
     public var context: Context {
         switch self {
         case .queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished: .queue
+        case .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: .cull
         default: .browse
+        }
+    }
+
+    /// The mark a culling action sets, or nil for the others (`rate-0` clears, see `clearedFamily`).
+    var mark: Mark? {
+        switch self {
+        case .pick: .flag(.pick)
+        case .reject: .flag(.reject)
+        case .rate1, .rate2, .rate3, .rate4, .rate5: .rating(Int(rawValue.suffix(1)) ?? 1)
+        case .labelRed: .label(.red)
+        case .labelYellow: .label(.yellow)
+        case .labelGreen: .label(.green)
+        case .labelBlue: .label(.blue)
+        case .labelPurple: .label(.purple)
+        default: nil
+        }
+    }
+
+    /// The family a clearing action empties: `unflag`, `rate-0`.
+    var clearedFamily: Mark.Family? {
+        switch self {
+        case .unflag: .flag
+        case .rate0: .rating
+        default: nil
         }
     }
 
@@ -69,6 +104,16 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
         case .concurrencyUp: "more at once"
         case .concurrencyDown: "fewer at once"
         case .clearFinished: "clear finished"
+        case .pick: "pick (flag as a keeper)"
+        case .reject: "reject"
+        case .unflag: "unflag: neither pick nor reject"
+        case .cullMode: "cull mode: digits rate and label, each mark moves on"
+        case .stackBursts: "stack bursts / show every photo"
+        case .openStack: "open / close the stack under the cursor"
+        case .savedSearches: "saved searches ([searches] in the config)"
+        case .rate0: "clear the rating"
+        case .rate1, .rate2, .rate3, .rate4, .rate5: "rate \(rawValue.suffix(1)) star\(rawValue.hasSuffix("1") ? "" : "s")"
+        case .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: "label \(rawValue.dropFirst(6)) (again: take it off)"
         }
     }
 

@@ -8,6 +8,7 @@ struct PickerEntry: Sendable, Equatable {
         case createTag(name: String)
         case untagged
         case variant(DownloadSize)
+        case search(String)
     }
 
     let choice: Choice
@@ -27,6 +28,13 @@ extension UIState.Picker {
         case .variant: variantEntries(in: state)
         case .manageTags:
             state.tags.tags.map { Self.entry(for: $0, mark: "", in: state) }
+        case .savedSearches:
+            state.savedSearches.map { search in
+                PickerEntry(
+                    choice: .search(search.query), mark: state.list.filter.text == search.query ? "(•)" : "( )",
+                    title: TerminalText.sanitized(search.name), detail: TerminalText.sanitized(search.query), color: nil
+                )
+            }
         }
     }
 

@@ -24,6 +24,8 @@ public struct UIState: Sendable, Equatable {
             case variant
             /// `T`: rename, recolour or delete tags.
             case manageTags
+            /// `S`: the config's saved searches.
+            case savedSearches
         }
 
         var kind: Kind
@@ -78,6 +80,8 @@ public struct UIState: Sendable, Equatable {
     var overlay: Overlay?
     /// The filter being typed after `/`; `nil` when not typing.
     var filterField: TextField?
+    /// `c`: digits rate and label, and every mark moves to the next photo.
+    public internal(set) var culling = false
 
     /// Browsing the list, nothing open.
     public init() {}

@@ -17,7 +17,7 @@ extension Screen {
                 guard position < list.count else { break }
                 let index = list.libraryIndex(at: position)
                 drawTile(
-                    state.library[index], tags: state.tags, selected: state.selection.contains(index),
+                    state.library[index], tags: state.tags, stackCount: list.stackCount(at: position), selected: state.selection.contains(index),
                     current: position == list.cursor, inVisualRange: visual?.contains(position) ?? false,
                     tile: grid.tile(row: row, column: column), grid: grid, into: &canvas
                 )
@@ -27,7 +27,7 @@ extension Screen {
     }
 
     private func drawTile(
-        _ photo: LibraryPhoto, tags: TagCatalog, selected: Bool, current: Bool, inVisualRange: Bool, tile: Rect,
+        _ photo: LibraryPhoto, tags: TagCatalog, stackCount: Int?, selected: Bool, current: Bool, inVisualRange: Bool, tile: Rect,
         grid: ScreenLayout.Grid, into canvas: inout Canvas
     ) {
         if current { canvas.drawBox(tile, style: theme.title) }
@@ -42,9 +42,15 @@ extension Screen {
         let nameRow = Rect(x: inner.x, y: nameY, width: inner.width, height: 1)
         canvas.fill(nameRow, style: look.base)
         canvas.draw(look.markGlyph, x: nameRow.x, y: nameY, style: look.mark)
-        canvas.draw(TerminalText.sanitized(photo.filename), x: nameRow.x + 2, y: nameY, style: look.name, limit: nameRow.width - 2)
+        var nameLimit = nameRow.width - 2
+        if let badge = stackBadge(stackCount), nameLimit > 8 {
+            nameLimit -= DisplayWidth.of(badge) + 1
+            canvas.drawRight(badge, maxX: nameRow.maxX, y: nameY, style: current ? look.base : theme.label.on(look.base.background), limit: nameRow.width)
+        }
+        canvas.draw(TerminalText.sanitized(photo.filename), x: nameRow.x + 2, y: nameY, style: look.name, limit: nameLimit)
         let chipsY = nameY + 1
         guard chipsY < tile.maxY - 1 else { return }
-        drawChips(photo.tagIDs, tags: tags, x: inner.x + 2, y: chipsY, maxX: inner.maxX, into: &canvas)
+        let marked = drawMarks(tags.marks(of: photo.tagIDs), x: inner.x + 2, y: chipsY, base: .plain, fixed: false, limit: inner.maxX - inner.x - 2, into: &canvas)
+        drawChips(tags.ordinaryTags(photo.tagIDs), tags: tags, x: inner.x + 2 + (marked > 0 ? marked + 1 : 0), y: chipsY, maxX: inner.maxX, into: &canvas)
     }
 }

@@ -20,8 +20,8 @@ extension Screen {
             let index = list.libraryIndex(at: position)
             drawRow(
                 state.library[index], selected: state.selection.contains(index), current: position == list.cursor,
-                inVisualRange: visual?.contains(position) ?? false, tags: state.tags, columns: layout.columns,
-                in: Rect(x: rows.x, y: rows.y + offset, width: rows.width, height: 1), into: &canvas
+                inVisualRange: visual?.contains(position) ?? false, tags: state.tags, stackCount: list.stackCount(at: position),
+                columns: layout.columns, in: Rect(x: rows.x, y: rows.y + offset, width: rows.width, height: 1), into: &canvas
             )
         }
         drawScrollBar(top: list.top, visible: rows.height, total: list.count, in: layout.scrollBar, into: &canvas)
@@ -31,7 +31,7 @@ extension Screen {
         let rect = layout.listHeader
         let arrow = "▾"
         let sort = state.list.sort
-        var x = rect.x + 2 + (layout.columns.chips ? 4 : 0)
+        var x = rect.x + 2 + (layout.columns.chips ? 4 : 0) + (layout.columns.marks ? Self.marksWidth + 1 : 0)
         let (nameWidth, dateX, sizeX) = columnPositions(layout.columns, in: rect)
         x += canvas.draw("Name" + (sort == .filename ? arrow : ""), x: x, y: rect.y, style: theme.label, limit: nameWidth)
         if let dateX { canvas.draw("Taken" + (sort == .captureTime ? arrow : ""), x: dateX, y: rect.y, style: theme.label) }
@@ -53,12 +53,12 @@ extension Screen {
             right -= 18
             dateX = right + 1
         }
-        let nameX = rect.x + 2 + (columns.chips ? 4 : 0)
+        let nameX = rect.x + 2 + (columns.chips ? 4 : 0) + (columns.marks ? Self.marksWidth + 1 : 0)
         return (max(0, right - nameX), dateX, sizeX)
     }
 
     private func drawRow(
-        _ photo: LibraryPhoto, selected: Bool, current: Bool, inVisualRange: Bool, tags: TagCatalog,
+        _ photo: LibraryPhoto, selected: Bool, current: Bool, inVisualRange: Bool, tags: TagCatalog, stackCount: Int?,
         columns: ScreenLayout.Columns, in rect: Rect, into canvas: inout Canvas
     ) {
         let look = rowLook(selected: selected, current: current, inVisualRange: inVisualRange)
@@ -67,12 +67,24 @@ extension Screen {
         canvas.draw(look.markGlyph, x: rect.x + 1, y: rect.y, style: look.mark)
         var x = rect.x + 2
         if columns.chips {
-            drawChips(photo.tagIDs, tags: tags, x: x + 1, y: rect.y, base: base, into: &canvas)
+            drawChips(tags.ordinaryTags(photo.tagIDs), tags: tags, x: x + 1, y: rect.y, base: base, into: &canvas)
             x += 4
         }
+        let marks = tags.marks(of: photo.tagIDs)
+        if columns.marks {
+            drawMarks(marks, x: x, y: rect.y, base: base, fixed: true, into: &canvas)
+            x += Self.marksWidth + 1
+        }
         let (nameWidth, dateX, sizeX) = columnPositions(columns, in: rect)
-        canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: rect.y, style: look.name, limit: nameWidth)
         let detail = current ? base : theme.dim.on(base.background)
+        var nameLimit = nameWidth
+        if let badge = stackBadge(stackCount), nameWidth > 8 {
+            nameLimit -= DisplayWidth.of(badge) + 1
+            canvas.drawRight(badge, maxX: x + nameWidth, y: rect.y, style: current ? base : theme.label.on(base.background), limit: nameWidth)
+        }
+        let drawn = canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: rect.y, style: look.name, limit: nameLimit)
+        // Too narrow for the marks column: the marks follow the name.
+        if !columns.marks && !marks.isEmpty { drawMarks(marks, x: x + drawn + 1, y: rect.y, base: base, fixed: false, limit: max(0, nameLimit - drawn - 1), into: &canvas) }
         if let dateX { canvas.draw(Formatting.captureTime(photo.takenAt), x: dateX, y: rect.y, style: detail) }
         if let sizeX { canvas.drawRight(ByteText.format(photo.bytes), maxX: sizeX + 9, y: rect.y, style: detail, limit: 9) }
     }

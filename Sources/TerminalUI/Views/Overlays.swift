@@ -78,6 +78,9 @@ extension Screen {
         case .manageTags:
             title = "Manage tags"
             hint = "n new · r rename · c colour · x delete · esc close"
+        case .savedSearches:
+            title = "Saved searches"
+            hint = "enter filter · esc close"
         }
         let height = min(rect.height, max(entries.count, 1) + (picker.takesQuery ? 5 : 3))
         let background = theme.overlay.background
@@ -90,7 +93,11 @@ extension Screen {
         }
         let visible = inner.maxY - 1 - y
         if entries.isEmpty {
-            let empty = picker.kind == .tags ? "No tags yet: type a name to create one." : "No tags yet."
+            let empty = switch picker.kind {
+            case .tags: "No tags yet: type a name to create one."
+            case .savedSearches: "No saved searches: add them under [searches] in the config, as keepers = \"rating>=3 -reject\"."
+            default: "No tags yet."
+            }
             canvas.draw(empty, x: inner.x + 1, y: y, style: theme.dim.on(background), limit: inner.width - 2)
         }
         let cursor = min(picker.cursor, max(0, entries.count - 1))

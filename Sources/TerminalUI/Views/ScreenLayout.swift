@@ -7,6 +7,8 @@ public struct ScreenLayout: Sendable, Equatable {
     /// Which list columns fit.
     struct Columns: Sendable, Equatable {
         var chips: Bool
+        /// Flag, stars and label.
+        var marks: Bool
         var date: Bool
         var size: Bool
     }
@@ -108,7 +110,7 @@ public struct ScreenLayout: Sendable, Equatable {
         let (listHeader, listRows) = listArea.splitTop(1)
         self.listHeader = listHeader
         self.listRows = listRows
-        columns = Columns(chips: listArea.width >= 30, date: listArea.width >= 48, size: listArea.width >= 34)
+        columns = Columns(chips: listArea.width >= 30, marks: listArea.width >= 64, date: listArea.width >= 48, size: listArea.width >= 34)
         if mode == .grid && !tooSmall {
             self.scrollBar = scrollBar
             grid = Grid(area: listArea)

@@ -11,7 +11,9 @@ extension Screen {
             }
             return
         }
-        let position = state.list.count == 0 ? "" : "\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())"
+        var position = state.list.count == 0 ? "" : "\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())"
+        // Cull mode says so whatever else the line shows, as vim's -- INSERT -- does.
+        if ui.culling { position = "cull · " + position }
         let hints = hintText(state, ui)
         var right = position
         if let message = state.messages.current {
@@ -37,6 +39,11 @@ extension Screen {
 
     private func hintText(_ state: BrowserState, _ ui: UIState) -> String {
         let keys = context.keymap
+        if ui.culling {
+            let ratings = [Action.rate0, .rate5].map(keys.hint).joined(separator: "–")
+            let labels = [Action.labelRed, .labelBlue].map(keys.hint).joined(separator: "–")
+            return "\(keys.hint(.pick)) pick · \(keys.hint(.reject)) reject · \(ratings) stars · \(labels) label · \(keys.hint(.undo)) undo · \(keys.hint(.cullMode))/esc leave"
+        }
         if state.visualRange != nil {
             return "visual: move to extend · \(keys.hint(.visualRange)) keep · \(keys.hint(.cancel)) undo"
         }

@@ -81,7 +81,10 @@ extension Screen {
         x += canvas.draw("\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())", x: x, y: caption.y, style: theme.dim) + 1
         if selected { x += canvas.draw(theme.depth == .monochrome ? "*" : "●", x: x, y: caption.y, style: theme.selectedMark) + 1 }
         x += canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: caption.y, style: selected ? theme.selectedText : theme.title, limit: caption.maxX - x) + 2
-        x = drawChips(photo.tagIDs, tags: state.tags, x: x, y: caption.y, maxX: caption.maxX, into: &canvas)
+        let marked = drawMarks(state.tags.marks(of: photo.tagIDs), x: x, y: caption.y, base: .plain, fixed: false, limit: max(0, caption.maxX - x), into: &canvas)
+        if marked > 0 { x += marked + 2 }
+        if let badge = stackBadge(state.list.stackCount(at: state.list.cursor)) { x += canvas.draw(badge, x: x, y: caption.y, style: theme.label) + 2 }
+        x = drawChips(state.tags.ordinaryTags(photo.tagIDs), tags: state.tags, x: x, y: caption.y, maxX: caption.maxX, into: &canvas)
         let hint = "\(context.keymap.hint(.preview)) or esc returns"
         if caption.maxX - x > DisplayWidth.of(hint) + 1 { canvas.drawRight(hint, maxX: caption.maxX - 1, y: caption.y, style: theme.dim, limit: DisplayWidth.of(hint)) }
     }

@@ -1,0 +1,37 @@
+import Foundation
+
+/// One term of a query, read: what a photo must be to pass it.
+enum QueryCondition: Sendable, Equatable {
+    /// A free-text word in the filename, title, camera or lens (folded).
+    case word([UInt8])
+    /// The camera's make or model contains this (folded).
+    case camera([UInt8])
+    /// The lens contains this (folded).
+    case lens([UInt8])
+    case iso(ClosedRange<Double>)
+    case aperture(ClosedRange<Double>)
+    case focalLength(ClosedRange<Double>)
+    /// Bytes of the original.
+    case size(ClosedRange<Double>)
+    /// Capture time in seconds since 1970, start included, end excluded.
+    case taken(Range<Double>)
+    /// A tag, by its name key.
+    case tag(name: String, key: String)
+    /// Stars, 0 for unrated.
+    case rating(ClosedRange<Int>)
+    case flag(Mark.Flag)
+    case label(Mark.ColourLabel)
+    case hasLocation, hasCaptureTime, hasTitle
+    /// No tags besides marks.
+    case untagged
+    indirect case not(QueryCondition)
+
+    /// Whether it reads tags, so a change of the tag list must re-run the filter.
+    var readsTags: Bool {
+        switch self {
+        case .tag, .rating, .flag, .label, .untagged: true
+        case .not(let inner): inner.readsTags
+        default: false
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import PhotoPickKit
+
+extension BrowserState {
+    /// The marks of the photo at a library index.
+    public func marks(at index: Int) -> PhotoMarks {
+        tags.marks(of: library[index].tagIDs)
+    }
+
+    /// Puts a mark on the targets and takes its sibling off them, as one undoable edit whose deltas go
+    /// to the outbox together, so each photo's change is one read-modify-write. A mark whose tag does
+    /// not exist yet is created first, with its colour, and applied when the server has made it.
+    mutating func setMark(_ mark: Mark) -> [BrowserEffect] {
+        if case .rating(let stars) = mark, stars == 0 { return clearMarks(.rating) }
+        if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
+        let targets = tagTargets
+        guard !targets.isEmpty else { return [] }
+        let photoIDs = targets.map { library[$0].id }
+        // A later mark of the same family wins over one still waiting for its tag.
+        forgetWaitingMarks(of: mark.family, for: Set(photoIDs))
+        guard tags.tagID(of: mark) != nil else { return createMarkTag(mark, for: photoIDs) }
+        return apply(mark, to: targets)
+    }
+
+    /// Takes the family's mark off the targets (`U` for flags, `0` for ratings).
+    mutating func clearMarks(_ family: Mark.Family) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
+        let targets = tagTargets
+        guard !targets.isEmpty else { return [] }
+        forgetWaitingMarks(of: family, for: Set(targets.map { library[$0].id }))
+        let edits = siblingRemovals(of: family, keeping: nil, from: targets)
+        let count = Set(edits.flatMap(\.photoIDs)).count
+        let what = switch family {
+        case .flag: "Unflagged"
+        case .rating: "Cleared the rating of"
+        case .label: "Cleared the label of"
+        }
+        return commit(edits) + post(.info, "\(what) \(photos(count)).")
+    }
+
+    /// A label key: the label goes on, or comes off when every target already has it (Lightroom's way).
+    mutating func toggleLabel(_ label: Mark.ColourLabel) -> [BrowserEffect] {
+        let targets = tagTargets
+        let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { marks(at: $0).label == label }
+        return everyTargetHasIt ? clearMarks(.label) : setMark(.label(label))
+    }
+
+    /// Marks the photos a mark's new tag was created for, those still loaded.
+    mutating func markCreated(_ mark: Mark, for photoIDs: [Int]) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
+        let indices = photoIDs.compactMap(library.index(ofID:))
+        guard !indices.isEmpty else { return [] }
+        return apply(mark, to: indices)
+    }
+
+    private mutating func apply(_ mark: Mark, to targets: [Int]) -> [BrowserEffect] {
+        guard let tagID = tags.tagID(of: mark) else { return [] }
+        var edits = siblingRemovals(of: mark.family, keeping: tagID, from: targets)
+        let adding = targets.filter { !library[$0].tagIDs.contains(tagID) }
+        if !adding.isEmpty { edits.append(TagEdit(tagID: tagID, change: .add, photoIDs: adding.map { library[$0].id })) }
+        return commit(edits) + post(.info, describe(mark, count: targets.count))
+    }
+
+    /// One edit per sibling tag of `family` that some target carries, removing it from those targets.
+    private func siblingRemovals(of family: Mark.Family, keeping kept: Int?, from targets: [Int]) -> [TagEdit] {
+        tags.tagIDs(of: family).sorted().compactMap { sibling in
+            guard sibling != kept else { return nil }
+            let having = targets.filter { library[$0].tagIDs.contains(sibling) }
+            return having.isEmpty ? nil : TagEdit(tagID: sibling, change: .remove, photoIDs: having.map { library[$0].id })
+        }
+    }
+
+    /// Records the edits, removals first, and keeps them for undo as one step.
+    private mutating func commit(_ edits: [TagEdit]) -> [BrowserEffect] {
+        remember(edits)
+        var deltas: [TagDelta] = []
+        for edit in edits {
+            let indices = edit.photoIDs.compactMap(library.index(ofID:))
+            for case .recordTagDeltas(let recorded) in record(edit, at: indices) { deltas += recorded }
+        }
+        return deltas.isEmpty ? [] : [.recordTagDeltas(deltas)]
+    }
+
+    private mutating func createMarkTag(_ mark: Mark, for photoIDs: [Int]) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.tagManagement) {
+            return post(.warning, "The tag “\(tags.markNames.name(of: mark))” does not exist yet and cannot be created: \(reason)")
+        }
+        let isBeingCreated = marksToApply[mark] != nil
+        marksToApply[mark, default: []].append(contentsOf: photoIDs)
+        guard !isBeingCreated else { return [] }
+        return [.createTag(name: tags.markNames.name(of: mark), color: mark.tagColor)]
+            + post(.info, "Creating the tag “\(tags.markNames.name(of: mark))”…")
+    }
+
+    private mutating func forgetWaitingMarks(of family: Mark.Family, for photoIDs: Set<Int>) {
+        for (mark, waiting) in marksToApply where mark.family == family {
+            marksToApply[mark] = waiting.filter { !photoIDs.contains($0) }
+        }
+    }
+
+    private func describe(_ mark: Mark, count: Int) -> String {
+        switch mark {
+        case .flag(.pick): "Picked \(photos(count))."
+        case .flag(.reject): "Rejected \(photos(count))."
+        case .rating(let stars): "Rated \(photos(count)) \(String(repeating: "★", count: stars))."
+        case .label(let label): "Labelled \(photos(count)) \(label.rawValue)."
+        }
+    }
+
+    private func photos(_ count: Int) -> String {
+        count == 1 ? "1 photo" : "\(count.formatted()) photos"
+    }
+}

@@ -1,0 +1,44 @@
+import PhotoBrowser
+
+extension Screen {
+    /// Columns the marks take in a row: a flag, five stars and a label.
+    static let marksWidth = 7
+
+    /// A photo's marks from `x`: the flag (⚑ pick, ✕ reject), its stars, then its label as a dot in
+    /// the label's colour. Monochrome keeps the shapes and spells what colour would say: `P`/`X`
+    /// flags and the label's initial. Returns the columns drawn; `fixed` pads to `marksWidth` so
+    /// rows line up.
+    @discardableResult
+    func drawMarks(_ marks: PhotoMarks, x: Int, y: Int, base: Style, fixed: Bool, limit: Int = 16, into canvas: inout Canvas) -> Int {
+        guard !marks.isEmpty || fixed else { return 0 }
+        let monochrome = theme.depth == .monochrome
+        var cells: [(String, Style)] = []
+        func style(_ mark: Mark, bold: Bool = false) -> Style {
+            var style = Style(foreground: theme.tagColor(TagColor(hex: mark.tagColor)), background: base.background)
+            if monochrome || bold { style.attributes.insert(.bold) }
+            return style
+        }
+        switch marks.flag {
+        case .pick?: cells.append((monochrome ? "P" : "⚑", style(.flag(.pick), bold: true)))
+        case .reject?: cells.append((monochrome ? "X" : "✕", style(.flag(.reject), bold: true)))
+        case nil: if fixed { cells.append((" ", base)) }
+        }
+        for _ in 0..<marks.rating { cells.append(("★", style(.rating(marks.rating)))) }
+        if fixed { cells += Array(repeating: (" ", base), count: 5 - marks.rating) }
+        if let label = marks.label {
+            cells.append((monochrome ? String(label.rawValue.prefix(1)) : "●", style(.label(label))))
+        } else if fixed {
+            cells.append((" ", base))
+        }
+        var drawn = 0
+        for (glyph, style) in cells where drawn < limit {
+            drawn += canvas.draw(glyph, x: x + drawn, y: y, style: style, limit: limit - drawn)
+        }
+        return drawn
+    }
+
+    /// `×5` for a closed stack of five, in the dim style.
+    func stackBadge(_ count: Int?) -> String? {
+        count.map { "×\($0)" }
+    }
+}
