@@ -29,6 +29,12 @@ public struct Config: Sendable, Equatable {
     /// `tag_freshness`: seconds since a page or read saw a photo's tags within which an edit is written
     /// without reading them again; 0 always reads.
     public var tagFreshnessSeconds: Int?
+    /// `[cull]`: the tag names marks are stored as.
+    public var markNames = MarkNames()
+    /// `burst_gap`: seconds between frames of one burst at most; nil is 2.
+    public var burstGap: Double?
+    /// `[searches]`: named queries, in the file's order.
+    public var savedSearches: [SavedSearch] = []
     /// The standard keys with the file's `[keys]` rebindings.
     public var keymap = Keymap.standard
     /// Things worth telling the user that do not stop photopick, such as a key file others can read.
@@ -119,11 +125,37 @@ public struct Config: Sendable, Equatable {
                     throw fail("unknown graphics mode \"\(value)\"; use one of \(GraphicsMode.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 graphics = mode
+            case ["burst_gap"]:
+                let value: Double
+                switch entry.value {
+                case .integer(let seconds): value = Double(seconds)
+                case .float(let seconds): value = seconds
+                default: throw fail("expected a number of seconds, found \(entry.value.typeName)")
+                }
+                guard value > 0, value <= 60 else { throw fail("\(value.formatted()) is out of range; use more than 0 and at most 60 seconds") }
+                burstGap = value
+            case ["cull"] where entry.value == .emptyTable, ["searches"] where entry.value == .emptyTable: break
+            case let path where path.count == 2 && path[0] == "cull":
+                guard let mark = MarkNames.mark(forConfigKey: path[1]) else {
+                    throw fail("no mark is called \"\(path[1])\"; the marks are \(Mark.all.map(\.configKey).joined(separator: ", "))")
+                }
+                let name = try string().trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else { throw fail("the tag name is empty") }
+                markNames.rename(mark, to: name)
+                if let (first, second) = markNames.clash {
+                    throw fail("\(first.configKey) and \(second.configKey) would both be the tag \"\(markNames.name(of: second))\"; give each mark its own tag")
+                }
+            case let path where path.count == 2 && path[0] == "searches":
+                let query = try string()
+                if let problem = PhotoQuery(query).problems.first {
+                    throw fail("\(problem.token.text): \(problem.reason)")
+                }
+                savedSearches.append(SavedSearch(name: path[1], query: query))
             case ["keys"] where entry.value == .emptyTable: break  // `[keys]` with nothing under it yet
             case let path where path.count == 2 && path[0] == "keys":
                 rebindings.append(try KeyRebinding(entry, file: file))
             default:
-                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness and [keys]")
+                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, [keys], [cull] and [searches]")
             }
         }
         try apply(rebindings, file: file)

@@ -116,7 +116,7 @@ struct Launcher {
         }
         var sessionLogger = logger
         sessionLogger[metadataKey: "component"] = "browser"
-        let session = try BrowserSession(client: client, configuration: .init(
+        var configuration = BrowserSession.Configuration(
             library: library, stateDirectory: paths.stateDirectory,
             downloadDirectory: options.downloadDirectory.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
                 ?? config.downloadDirectory ?? paths.downloads,
@@ -124,7 +124,11 @@ struct Launcher {
             concurrency: options.concurrency ?? config.concurrency ?? DownloadQueue.defaultConcurrency,
             logger: sessionLogger, account: account,
             refresh: config.refresh ?? .hourly, tagFreshness: .seconds(config.tagFreshnessSeconds ?? 60)
-        ))
+        )
+        configuration.markNames = config.markNames
+        configuration.burstGap = config.burstGap ?? 2
+        configuration.savedSearches = config.savedSearches
+        let session = try BrowserSession(client: client, configuration: configuration)
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
         var disk: PreviewDiskCache?
         let megabytes = config.previewCacheMegabytes ?? PreviewDiskCache.defaultByteLimit >> 20

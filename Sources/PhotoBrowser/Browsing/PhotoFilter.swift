@@ -28,6 +28,12 @@ public struct PhotoFilter: Sendable, Equatable {
         query.isEmpty && tags == .none && dateRange == nil && !onlySelected
     }
 
+    /// Sets a query read already, such as one read in another time zone.
+    mutating func setQuery(_ query: PhotoQuery) {
+        text = query.text
+        self.query = query
+    }
+
     /// The `#` terms that name no tag, for the prompt to show with the terms it could not read.
     public func unknownTags() -> [PhotoQuery.Problem] {
         QueryToken.split(query.text).compactMap { token in

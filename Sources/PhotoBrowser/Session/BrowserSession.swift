@@ -30,6 +30,12 @@ public final class BrowserSession {
         /// How recently a page or read must have seen a photo's tags for a tag edit to be written
         /// without reading them first; zero always reads.
         public var tagFreshness: Duration
+        /// The tag names of the culling marks (`[cull]`).
+        public var markNames = MarkNames()
+        /// Seconds between frames of one burst at most (`burst_gap`).
+        public var burstGap: Double = 2
+        /// The config's `[searches]`.
+        public var savedSearches: [SavedSearch] = []
 
         /// A configuration with defaults for everything but the library and its two directories.
         public init(
@@ -83,7 +89,8 @@ public final class BrowserSession {
         downloadStore = DownloadStore(database: database, library: configuration.library)
         (catalogue, catalogueNotice) = try Catalogue.open(library: configuration.library, directory: configuration.stateDirectory)
         state = BrowserState(
-            downloadDirectory: configuration.downloadDirectory, concurrency: configuration.concurrency, refreshPolicy: configuration.refresh
+            downloadDirectory: configuration.downloadDirectory, concurrency: configuration.concurrency, refreshPolicy: configuration.refresh,
+            markNames: configuration.markNames, burstGap: configuration.burstGap, savedSearches: configuration.savedSearches
         )
         state.downloadVariant = configuration.downloadVariant
         (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))

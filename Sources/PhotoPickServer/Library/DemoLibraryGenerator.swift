@@ -31,10 +31,15 @@ struct DemoLibraryGenerator {
     private static let fStops: [Double] = [1.4, 1.8, 2, 2.8, 3.5, 4, 4.5, 5.6, 6.3, 7.1, 8, 9, 11, 13, 16]
 
     /// Calls `body` with every photo in id order, starting at id 1.
+    ///
+    /// Some frames of a session start a burst: 3 to 7 frames 0.1 to 1 s apart, with the body, lens,
+    /// aperture, ISO and focal length of the first and a shutter speed a step either way. Bursts draw
+    /// from their own random stream, so the rest of the library is what it was before they existed.
     func forEachPhoto(_ visit: (PhotoRecord) throws -> Void) rethrows {
         var random = SeededRandom(seed: seed)
+        var bursts = SeededRandom(seed: seed ^ 0xB0A5, stream: 1)
         let meanGap = Double(Self.span) / Double(max(count, 1))
-        var clock = Self.epoch
+        var clock = Self.epoch * 1000  // milliseconds
         var id = 1
         while id <= count {
             let sessionSize = Int.random(in: 4...60, using: &random)
@@ -44,14 +49,41 @@ struct DemoLibraryGenerator {
             let isPhone = camera.mount == "iPhone"
             let place = random.chance(isPhone ? 0.9 : 0.3) ? DemoCatalog.places.randomElement(using: &random) : nil
             var frame = Int.random(in: 1...9000, using: &random)
-            for _ in 0..<sessionSize where id <= count {
-                clock += Int64(Double.random(in: 2...(meanGap / 4 + 30), using: &random))
-                try visit(photo(id: id, frame: frame, clock: clock, body: camera, lens: lens, light: light, place: place, random: &random))
+            var burst: (first: PhotoRecord, left: Int)?
+            for offset in 0..<sessionSize where id <= count {
+                let gap = Int64(Double.random(in: 2...(meanGap / 4 + 30), using: &random)) * 1000
+                clock += burst == nil ? gap : Int64.random(in: 100...1000, using: &bursts)
+                var record = photo(id: id, frame: frame, clock: clock, body: camera, lens: lens, light: light, place: place, random: &random)
+                if let current = burst {
+                    record = Self.burstFrame(record, after: current.first, light: light, random: &bursts)
+                    burst = current.left > 1 ? (current.first, current.left - 1) : nil
+                } else if sessionSize - offset >= 3, bursts.chance(0.06) {
+                    burst = (record, min(Int.random(in: 3...7, using: &bursts), sessionSize - offset) - 1)
+                }
+                try visit(record)
                 frame += 1
                 id += 1
             }
-            clock += Int64(Double.random(in: 0...(meanGap * Double(sessionSize) * 1.2), using: &random))
+            clock += Int64(Double.random(in: 0...(meanGap * Double(sessionSize) * 1.2), using: &random)) * 1000
         }
+    }
+
+    /// A later frame of the burst `first` began: its settings, the shutter a step either way.
+    private static func burstFrame(_ frame: PhotoRecord, after first: PhotoRecord, light: Light, random: inout SeededRandom) -> PhotoRecord {
+        var frame = frame
+        frame.width = first.width
+        frame.height = first.height
+        frame.iso = first.iso
+        frame.fNumber = first.fNumber
+        frame.focalLength = first.focalLength
+        frame.latitude = first.latitude
+        frame.longitude = first.longitude
+        if frame.takenAt != nil, first.takenAt == nil { frame.takenAt = nil }
+        if let shutter = first.exposureTime, let index = light.shutters.firstIndex(of: shutter) {
+            let step = Int.random(in: -1...1, using: &random)
+            frame.exposureTime = light.shutters[min(max(index + step, 0), light.shutters.count - 1)]
+        }
+        return frame
     }
 
     /// The tags each photo starts with, by starting-tag index.
@@ -85,13 +117,14 @@ struct DemoLibraryGenerator {
         let bitsPerPixel = min(max(random.normal(mean: 3.1, deviation: 0.7), 1.6), 5.5)
         let bytes = Int64(Double(longEdge * shortEdge) * bitsPerPixel / 8) + 4096
         let hasDate = !random.chance(0.02)
-        let uploaded = clock + Int64.random(in: 3600...(30 * 86_400), using: &random)
+        let seconds = clock / 1000
+        let uploaded = seconds + Int64.random(in: 3600...(30 * 86_400), using: &random)
         let jitter = { (random: inout SeededRandom) in Double.random(in: -0.05...0.05, using: &random) }
         return PhotoRecord(
             id: Int64(id),
             filename: filename(id: id, frame: frame, body: body, random: &random),
             bytes: bytes,
-            takenAt: hasDate ? clock : nil,
+            takenAt: hasDate ? seconds : nil,
             createdAt: uploaded,
             width: isPortrait ? shortEdge : longEdge,
             height: isPortrait ? longEdge : shortEdge,
@@ -107,7 +140,8 @@ struct DemoLibraryGenerator {
             longitude: place.map { $0.longitude + jitter(&random) },
             title: random.chance(0.2) ? DemoCatalog.titles.randomElement(using: &random) : nil,
             description: random.chance(0.1) ? DemoCatalog.descriptions.randomElement(using: &random) : nil,
-            imageSeed: Int64(bitPattern: random.next())
+            imageSeed: Int64(bitPattern: random.next()),
+            takenAtMilliseconds: hasDate ? Int(clock % 1000) : 0
         )
     }
 

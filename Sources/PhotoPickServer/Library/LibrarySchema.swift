@@ -50,6 +50,10 @@ enum LibrarySchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Fractions of a second of the capture time, for bursts; libraries made before keep whole seconds.
+        migrator.registerMigration("v2 taken_ms") { db in
+            try db.execute(sql: "ALTER TABLE photo ADD COLUMN taken_ms INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

@@ -47,10 +47,14 @@ extension LibraryStore {
             if let filename = patch.filename { photo.filename = filename }
             if case .set(let title) = patch.title { photo.title = title }
             if case .set(let description) = patch.description { photo.description = description }
-            if case .set(let takenAt) = patch.takenAt { photo.takenAt = takenAt }
+            if case .set(let takenAt) = patch.takenAt {
+                // A PATCH is read to the second, as documented; the old fraction does not belong to the new time.
+                photo.takenAt = takenAt
+                photo.takenAtMilliseconds = 0
+            }
             try db.execute(
-                sql: "UPDATE photo SET filename = ?, title = ?, description = ?, taken_at = ? WHERE id = ?",
-                arguments: [photo.filename, photo.title, photo.description, photo.takenAt, id]
+                sql: "UPDATE photo SET filename = ?, title = ?, description = ?, taken_at = ?, taken_ms = ? WHERE id = ?",
+                arguments: [photo.filename, photo.title, photo.description, photo.takenAt, photo.takenAtMilliseconds, id]
             )
             return photo
         }
@@ -118,12 +122,12 @@ extension PhotoRecord {
             cameraMake: row["camera_make"], cameraModel: row["camera_model"], lens: row["lens"], iso: row["iso"],
             fNumber: row["f_number"], exposureTime: row["exposure_time"], focalLength: row["focal_length"],
             latitude: row["latitude"], longitude: row["longitude"], title: row["title"],
-            description: row["description"], imageSeed: row["image_seed"]
+            description: row["description"], imageSeed: row["image_seed"], takenAtMilliseconds: row["taken_ms"]
         )
     }
 
     var databaseArguments: StatementArguments {
         [id, filename, bytes, takenAt, createdAt, width, height, mimeType, cameraMake, cameraModel, lens, iso,
-         fNumber, exposureTime, focalLength, latitude, longitude, title, description, imageSeed]
+         fNumber, exposureTime, focalLength, latitude, longitude, title, description, imageSeed, takenAtMilliseconds]
     }
 }

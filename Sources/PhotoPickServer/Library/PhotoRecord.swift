@@ -21,6 +21,8 @@ struct PhotoRecord: Sendable, Equatable {
     var description: String?
     /// Seed of this photo's procedural image.
     var imageSeed: Int64
+    /// The capture time's fraction of a second, 0–999: frames of a burst are tenths of a second apart.
+    var takenAtMilliseconds = 0
     var tagIDs: [Int64] = []
 }
 

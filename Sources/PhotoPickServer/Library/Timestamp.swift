@@ -5,13 +5,14 @@ enum Timestamp {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// `2024-06-01T14:03:22Z`
-    static func iso8601(_ seconds: Int64) -> String {
+    /// `2024-06-01T14:03:22Z`, or `2024-06-01T14:03:22.350Z` with a fraction of a second.
+    static func iso8601(_ seconds: Int64, milliseconds: Int = 0) -> String {
         let parts = utc(seconds)
+        let fraction = milliseconds > 0 ? String(format: ".%03d", milliseconds) : ""
         return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02dZ",
+            format: "%04d-%02d-%02dT%02d:%02d:%02d",
             parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec
-        )
+        ) + fraction + "Z"
     }
 
     /// `Sat, 01 Jun 2024 14:03:22 GMT` (RFC 9110 IMF-fixdate)

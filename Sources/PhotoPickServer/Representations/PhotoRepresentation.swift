@@ -16,7 +16,7 @@ struct PhotoRepresentation: Encodable {
         try container.encode(photo.id, forKey: .id)
         try container.encode(photo.filename, forKey: .filename)
         try container.encode(photo.bytes, forKey: .bytes)
-        try container.encode(photo.takenAt.map(Timestamp.iso8601), forKey: .takenAt)
+        try container.encode(photo.takenAt.map { Timestamp.iso8601($0, milliseconds: photo.takenAtMilliseconds) }, forKey: .takenAt)
         try container.encode(photo.tagIDs, forKey: .tagIds)
         try container.encode(photo.width, forKey: .width)
         try container.encode(photo.height, forKey: .height)

@@ -107,13 +107,13 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
         case .pick: "pick (flag as a keeper)"
         case .reject: "reject"
         case .unflag: "unflag: neither pick nor reject"
-        case .cullMode: "cull mode: digits rate and label, each mark moves on"
+        case .cullMode: "cull mode on / off (also esc)"
         case .stackBursts: "stack bursts / show every photo"
-        case .openStack: "open / close the stack under the cursor"
-        case .savedSearches: "saved searches ([searches] in the config)"
+        case .openStack: "open / close the stack (×N) here"
+        case .savedSearches: "saved searches (config [searches])"
         case .rate0: "clear the rating"
         case .rate1, .rate2, .rate3, .rate4, .rate5: "rate \(rawValue.suffix(1)) star\(rawValue.hasSuffix("1") ? "" : "s")"
-        case .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: "label \(rawValue.dropFirst(6)) (again: take it off)"
+        case .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: "label \(rawValue.dropFirst(6)) (again: off)"
         }
     }
 

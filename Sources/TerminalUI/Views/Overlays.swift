@@ -36,7 +36,10 @@ extension Screen {
             ("Move", [.down, .up, .left, .right, .halfPageDown, .halfPageUp, .pageDown, .pageUp, .top, .bottom]),
             ("View", [.grid, .preview, .details]),
             ("Select", [.toggleSelection, .visualRange, .selectAll, .invert, .cancel]),
-            ("Find", [.filter, .tagFilter, .cycleSort]),
+            ("Find", [.filter, .savedSearches, .tagFilter, .cycleSort]),
+            ("Cull (marks are tags: Pick, Reject, 1–5 stars, Red…)", [.pick, .reject, .unflag, .cullMode]),
+            ("In cull mode, each mark moves to the next photo", [.rate0, .rate1, .labelRed, .labelPurple]),
+            ("Bursts", [.stackBursts, .openStack]),
             ("Tag", [.tag1, .tagPicker, .manageTags, .undo]),
             ("Download", [.download, .chooseVariant, .queuePanel]),
             ("Download queue (in the panel)", [.queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished]),
@@ -46,6 +49,21 @@ extension Screen {
         for (title, actions) in sections {
             lines.append(HelpLine(keys: "", summary: title))
             for action in actions {
+                if action == .openStack {
+                    lines.append(HelpLine(keys: keymap.keyNames(action), summary: action.summary))
+                    lines.append(HelpLine(keys: "×N", summary: "closed stack: keys act on the photo shown"))
+                    continue
+                }
+                if action == .rate1 {
+                    let numbers = [Action.rate1, .rate2, .rate3, .rate4, .rate5].map(keymap.hint).joined()
+                    lines.append(HelpLine(keys: numbers == "12345" ? "1–5" : numbers, summary: "rate 1 to 5 stars"))
+                    continue
+                }
+                if action == .labelRed {
+                    let numbers = [Action.labelRed, .labelYellow, .labelGreen, .labelBlue].map(keymap.hint).joined()
+                    lines.append(HelpLine(keys: numbers == "6789" ? "6–9" : numbers, summary: "label red, yellow, green, blue (again: off)"))
+                    continue
+                }
                 if action == .tag1 {
                     let numbers = Action.allCases.filter { $0.tagNumber != nil }.map(keymap.hint).joined()
                     lines.append(HelpLine(keys: numbers == "123456789" ? "1–9" : numbers, summary: "toggle tag 1–9 (as in the tag picker)"))

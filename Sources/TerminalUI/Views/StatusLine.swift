@@ -5,9 +5,19 @@ extension Screen {
         let rect = layout.status
         if let field = ui.filterField {
             let used = canvas.drawField("/", field.text, x: rect.x, y: rect.y, style: theme.input, width: rect.width)
-            let hint = "enter keep · esc clear"
-            if used + 2 + DisplayWidth.of(hint) < rect.width {
-                canvas.drawRight(hint, maxX: rect.maxX, y: rect.y, style: theme.hint, limit: rect.width)
+            let problems = field.text == state.list.filter.text ? state.list.filter.query.problems + state.list.filter.unknownTags() : []
+            for problem in problems {
+                let before = TerminalText.sanitized(String(field.text.prefix(problem.token.offset)))
+                let term = TerminalText.sanitized(String(field.text.dropFirst(problem.token.offset).prefix(problem.token.length)))
+                let x = rect.x + 1 + DisplayWidth.of(before)
+                canvas.draw(term, x: x, y: rect.y, style: theme.badTerm, limit: max(0, rect.x + used - x))
+            }
+            let hint = problems.first.map { "\($0.token.text): \($0.reason)" } ?? "enter keep · esc clear"
+            if used + 2 < rect.width {
+                canvas.drawRight(
+                    TerminalText.sanitized(hint), maxX: rect.maxX, y: rect.y, style: problems.isEmpty ? theme.hint : theme.warning,
+                    limit: rect.width - used - 2
+                )
             }
             return
         }

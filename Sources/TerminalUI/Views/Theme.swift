@@ -89,6 +89,10 @@ public struct Theme: Sendable, Equatable {
     var error: Style {
         depth == .monochrome ? Style(attributes: [.bold, .reverse]) : Style(foreground: color(231, 7), background: color(124, 1), attributes: [.bold])
     }
+    /// A query term that could not be read, in the filter prompt.
+    var badTerm: Style {
+        depth == .monochrome ? Style(attributes: [.bold, .underline]) : Style(foreground: color(isLight ? 160 : 203, 1), attributes: [.bold, .underline])
+    }
     var hint: Style {
         depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 243 : 244, 7))
     }

@@ -50,7 +50,7 @@ public struct PhotoQuery: Sendable, Equatable {
     }
 
     private static func read(_ token: QueryToken, timeZone: TimeZone) -> Result<QueryCondition, Refusal> {
-        if token.isQuoted && !token.text.hasPrefix("#") && !token.text.hasPrefix("-#") {
+        if token.isQuoted {
             return .success(.word(SearchFolding.fold(token.text)))
         }
         var text = Substring(token.text)
@@ -92,8 +92,9 @@ public struct PhotoQuery: Sendable, Equatable {
         case "size": return .size(try NumberRange.read(value, comparison, field: field, example: "size>10MB", bytes: true))
         case "rating":
             let range = try NumberRange.read(value, comparison, field: field, example: "rating>=3")
-            let low = max(0, Int(range.lowerBound.rounded(.up))), high = min(5, Int(range.upperBound.rounded(.down)))
             guard range.lowerBound <= 5, range.upperBound >= 0 else { throw Refusal("ratings go from 0 (unrated) to 5") }
+            // Clamped before converting: an open end is the largest Double, which no Int holds.
+            let low = Int(max(0, range.lowerBound).rounded(.up)), high = Int(min(5, range.upperBound).rounded(.down))
             return .rating(low <= high ? low...high : 1...0)
         case "taken": return .taken(try DayRange.read(value, comparison, timeZone: timeZone))
         case "label":

@@ -6,7 +6,8 @@ public struct QueryToken: Sendable, Equatable {
     public let offset: Int
     /// Its length in the query, in characters, quotes included.
     public let length: Int
-    /// Whether it was quoted, which makes it free text whatever it holds.
+    /// Whether it starts with a quote, which makes it free text whatever it holds (`camera:"om digital"`
+    /// is a term with a quoted value; `"12:30"` is text).
     public let isQuoted: Bool
 
     /// Splits on blanks; double quotes group blanks into one word (`#"To edit"`, `"12:30"`). An
@@ -26,9 +27,11 @@ public struct QueryToken: Sendable, Equatable {
         }
         for (offset, character) in query.enumerated() {
             if character == "\"" {
-                if length == 0 { start = offset }
+                if length == 0 {
+                    start = offset
+                    wasQuoted = true
+                }
                 inQuotes.toggle()
-                wasQuoted = true
                 length += 1
             } else if character.isWhitespace && !inQuotes {
                 finish()

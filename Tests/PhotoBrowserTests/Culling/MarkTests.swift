@@ -1,0 +1,129 @@
+import Foundation
+import PhotoPickKit
+import Testing
+@testable import PhotoBrowser
+
+@Suite struct MarkTests {
+    static let markTags = [
+        PhotoPickKit.Tag(id: 10, name: "Pick", color: "#22c55e"),
+        PhotoPickKit.Tag(id: 11, name: "Reject", color: "#6b7280"),
+        PhotoPickKit.Tag(id: 13, name: "3 stars", color: nil),
+        PhotoPickKit.Tag(id: 15, name: "5 STARS", color: nil),  // names match as the server does, ignoring case
+        PhotoPickKit.Tag(id: 20, name: "Red", color: nil),
+        PhotoPickKit.Tag(id: 23, name: "Blue", color: nil),
+    ]
+
+    let photos = [
+        Sample.photo(1, "a.jpg", takenAt: 1, tags: [1]),
+        Sample.photo(2, "b.jpg", takenAt: 2, tags: [11]),
+        Sample.photo(3, "c.jpg", takenAt: 3, tags: [10, 13, 20, 2]),
+    ]
+
+    /// A state with the sample tags and the mark tags above.
+    static func state(_ photos: [Photo], names: MarkNames = MarkNames(), tags: [PhotoPickKit.Tag] = markTags) -> BrowserState {
+        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-test-downloads"), markNames: names)
+        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        _ = state.apply(.tagsLoaded(Sample.tags + tags))
+        _ = state.apply(.photosArrived(photos, nextCursor: nil))
+        _ = state.apply(.photosFinished())
+        _ = state.apply(.viewResized(rows: 10))
+        return state
+    }
+
+    private func recorded(_ effects: [BrowserEffect]) -> [TagDelta] {
+        effects.flatMap { effect -> [TagDelta] in
+            if case .recordTagDeltas(let deltas) = effect { return deltas }
+            return []
+        }
+    }
+
+    /// `(photo, tag, change)` of each delta, in order.
+    private func changes(_ effects: [BrowserEffect]) -> [String] {
+        recorded(effects).map { "\($0.photoID) \($0.change == .add ? "+" : "-")\($0.tagID)" }
+    }
+
+    private func marks(_ state: BrowserState, _ id: Int) -> PhotoMarks {
+        state.marks(at: state.library.index(ofID: id)!)
+    }
+
+    @Test func aPhotoHasOneFlagOneRatingAndOneLabelAndASiblingGoesInTheSameEdit() {
+        var state = Self.state(photos)
+        _ = state.apply(.cursorMoved(.position(2)))  // c.jpg: Pick, 3 stars, Red
+        let effects = state.apply(.markChosen(.flag(.reject)))
+        #expect(changes(effects) == ["3 -10", "3 +11"])
+        #expect(effects.count { if case .recordTagDeltas = $0 { true } else { false } } == 1, "one outbox write, so one read-modify-write")
+        #expect(changes(state.apply(.markChosen(.rating(5)))) == ["3 -13", "3 +15"])
+        #expect(changes(state.apply(.labelToggled(.blue))) == ["3 -20", "3 +23"])
+        var expected = PhotoMarks()
+        expected.flag = .reject
+        expected.rating = 5
+        expected.label = .blue
+        #expect(marks(state, 3) == expected)
+        #expect(Set(state.library[2].tagIDs) == [2, 11, 15, 23], "the ordinary tag stays")
+        // The same mark again changes nothing; the same label again takes it off.
+        #expect(changes(state.apply(.markChosen(.rating(5)))).isEmpty)
+        #expect(changes(state.apply(.labelToggled(.blue))) == ["3 -23"])
+        #expect(changes(state.apply(.markCleared(.rating))) == ["3 -15"])
+        #expect(changes(state.apply(.markCleared(.flag))) == ["3 -11"])
+        #expect(marks(state, 3).isEmpty)
+    }
+
+    @Test func aMarkOnASelectionGoesOnEverySelectedPhoto() {
+        var state = Self.state(photos)
+        _ = state.apply(.allMatchingSelected)
+        let effects = state.apply(.markChosen(.flag(.pick)))
+        #expect(changes(effects) == ["2 -11", "1 +10", "2 +10"])
+        #expect(state.messages.current?.text == "Picked 3 photos.")
+        #expect((1...3).allSatisfy { marks(state, $0).flag == .pick })
+        // A label on three photos of which one has it is set on the others, not toggled off.
+        #expect(changes(state.apply(.labelToggled(.red))) == ["1 +20", "2 +20"])
+        #expect(changes(state.apply(.labelToggled(.red))) == ["1 -20", "2 -20", "3 -20"])
+    }
+
+    @Test func undoPutsBackTheSiblingTheMarkRemoved() {
+        var state = Self.state(photos)
+        _ = state.apply(.cursorMoved(.position(2)))
+        _ = state.apply(.markChosen(.flag(.reject)))
+        let undone = state.apply(.undoRequested)
+        #expect(changes(undone) == ["3 -11", "3 +10"])
+        #expect(marks(state, 3).flag == .pick)
+        #expect(state.messages.current?.text == "Undone: 2 tag changes.")
+        #expect(state.unsentTagDeltas == 4, "the edit and its undo both go to the server")
+    }
+
+    @Test func aMarkWhoseTagDoesNotExistIsCreatedWithItsColourThenApplied() {
+        var state = Self.state(photos, tags: [])
+        _ = state.apply(.cursorMoved(.position(1)))
+        let effects = state.apply(.markChosen(.rating(3)))
+        #expect(effects.contains { if case .createTag("3 stars", "#f5b301") = $0 { true } else { false } })
+        #expect(recorded(effects).isEmpty)
+        // A second press while it is being made asks for no second tag.
+        _ = state.apply(.cursorMoved(.position(0)))
+        let again = state.apply(.markChosen(.rating(3)))
+        #expect(!again.contains { if case .createTag = $0 { true } else { false } })
+        // Photo 1 is given 5 stars meanwhile: its later wish wins when the 3-star tag arrives.
+        _ = state.apply(.markChosen(.rating(5)))
+        let applied = state.apply(.tagSaved(PhotoPickKit.Tag(id: 40, name: "3 stars", color: "#f5b301")))
+        #expect(changes(applied) == ["2 +40"])
+        #expect(marks(state, 2).rating == 3 && marks(state, 1).rating == 0)
+    }
+
+    @Test func aRenamedMarkTagIsTheMarkAndTheDefaultNameIsAnOrdinaryTag() {
+        var names = MarkNames()
+        names.rename(.flag(.pick), to: "Keeper")
+        let keeper = PhotoPickKit.Tag(id: 30, name: "keeper", color: nil)
+        var state = Self.state(photos, names: names, tags: Self.markTags + [keeper])
+        #expect(state.tags.mark(ofTag: 30) == .flag(.pick))
+        #expect(state.tags.mark(ofTag: 10) == nil, "“Pick” is an ordinary tag now")
+        #expect(marks(state, 3).flag == nil)
+        #expect(changes(state.apply(.markChosen(.flag(.pick)))) == ["1 +30"])
+        #expect(state.tags.ordinaryTags([1, 10, 30, 13]) == [1, 10])
+    }
+
+    @Test func twoMarksCannotShareATagName() {
+        var names = MarkNames()
+        #expect(names.clash == nil)
+        names.rename(.rating(1), to: "reject")
+        #expect(names.clash.map { [$0.0, $0.1] } == [.flag(.reject), .rating(1)])
+    }
+}
