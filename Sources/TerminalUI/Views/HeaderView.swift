@@ -17,6 +17,9 @@ extension Screen {
         if !state.selection.isEmpty {
             details.append("\(state.selection.count.formatted()) selected (\(ByteText.format(state.selection.totalBytes)))")
         }
+        // Culling makes edits faster than a tight budget sends them: say how many wait.
+        let unsent = state.unsentTagDeltas
+        if unsent > 0 { details.append("\(unsent.formatted()) tag edit\(unsent == 1 ? "" : "s") to send") }
         let rate = rateSummary(state)
         let rateWidth = rate.map { DisplayWidth.of($0) + 2 } ?? 0
         for (index, candidate) in name.enumerated() {
