@@ -40,7 +40,9 @@ extension BrowserState {
     /// A label key: the label goes on, or comes off when every target already has it (Lightroom's way).
     mutating func toggleLabel(_ label: Mark.ColourLabel) -> [BrowserEffect] {
         let targets = tagTargets
-        let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { marks(at: $0).label == label }
+        // A label waiting for its tag to be created counts as there: the second press takes it off.
+        let waiting = Set(marksToApply[.label(label)] ?? [])
+        let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { marks(at: $0).label == label || waiting.contains(library[$0].id) }
         return everyTargetHasIt ? clearMarks(.label) : setMark(.label(label))
     }
 

@@ -78,9 +78,10 @@ public struct BrowserState: Sendable {
     /// "1,300 of ? loaded…", "100,000 photos as of 2 h ago · refreshing", then the total.
     public var loadSummary: String { loading.summary(count: library.count) }
 
-    /// Whether quitting now leaves work for the next start: downloads in progress or tag edits unsent.
+    /// Whether quitting now leaves work for the next start (downloads in progress or tag edits unsent), or
+    /// loses some: marks and tags waiting for a tag still being created are not in the outbox yet.
     public var hasUnfinishedWork: Bool {
-        unsentTagDeltas > 0 || downloads.hasPendingWork
+        unsentTagDeltas > 0 || downloads.hasPendingWork || marksToApply.values.contains { !$0.isEmpty } || !tagsToApply.isEmpty
     }
 
     /// Applies an event and returns the work it asks for.

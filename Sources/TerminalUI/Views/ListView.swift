@@ -82,9 +82,10 @@ extension Screen {
             nameLimit -= DisplayWidth.of(badge) + 1
             canvas.drawRight(badge, maxX: x + nameWidth, y: rect.y, style: current ? base : theme.label.on(base.background), limit: nameWidth)
         }
-        let drawn = canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: rect.y, style: look.name, limit: nameLimit)
-        // Too narrow for the marks column: the marks follow the name.
-        if !columns.marks && !marks.isEmpty { drawMarks(marks, x: x + drawn + 1, y: rect.y, base: base, fixed: false, limit: max(0, nameLimit - drawn - 1), into: &canvas) }
+        // Too narrow for the marks column: the marks follow the name, which gives up room for them.
+        let trailing = columns.marks || marks.isEmpty ? 0 : min(Self.marksWidth(of: marks) + 1, nameLimit / 2)
+        let drawn = canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: rect.y, style: look.name, limit: nameLimit - trailing)
+        if trailing > 0 { drawMarks(marks, x: x + drawn + 1, y: rect.y, base: base, fixed: false, limit: trailing - 1, into: &canvas) }
         if let dateX { canvas.draw(Formatting.captureTime(photo.takenAt), x: dateX, y: rect.y, style: detail) }
         if let sizeX { canvas.drawRight(ByteText.format(photo.bytes), maxX: sizeX + 9, y: rect.y, style: detail, limit: 9) }
     }

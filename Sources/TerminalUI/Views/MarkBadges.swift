@@ -37,6 +37,11 @@ extension Screen {
         return drawn
     }
 
+    /// Columns `drawMarks` takes for `marks` when not padded.
+    static func marksWidth(of marks: PhotoMarks) -> Int {
+        (marks.flag == nil ? 0 : 1) + marks.rating + (marks.label == nil ? 0 : 1)
+    }
+
     /// `×5` for a closed stack of five, in the dim style.
     func stackBadge(_ count: Int?) -> String? {
         count.map { "×\($0)" }
