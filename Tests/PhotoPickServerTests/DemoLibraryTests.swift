@@ -36,6 +36,36 @@ struct DemoLibraryTests {
         }
     }
 
+    @Test func burstsAreRunsOfThreeToSevenFramesATenthToASecondApartFromOneBody() {
+        let library = photos(count: 2000, seed: 1)
+        func millis(_ photo: PhotoRecord) -> Int64? { photo.takenAt.map { $0 * 1000 + Int64(photo.takenAtMilliseconds) } }
+        // Runs of consecutive photos under 1.1 s apart, as `burst_gap` would stack them.
+        var runs: [[PhotoRecord]] = []
+        var run: [PhotoRecord] = []
+        for photo in library {
+            if let last = run.last, let before = millis(last), let now = millis(photo), now - before <= 1000 {
+                run.append(photo)
+            } else {
+                if run.count > 1 { runs.append(run) }
+                run = [photo]
+            }
+        }
+        if run.count > 1 { runs.append(run) }
+        #expect(runs.count >= 20, "\(runs.count) bursts in 2,000 photos")
+        for burst in runs {
+            #expect((2...7).contains(burst.count), "a burst of \(burst.count)")
+            #expect(Set(burst.map(\.cameraModel)).count == 1 && Set(burst.map(\.lens)).count == 1)
+            #expect(Set(burst.map(\.iso)).count == 1 && Set(burst.map(\.fNumber)).count == 1 && Set(burst.map(\.focalLength)).count == 1)
+            for (earlier, later) in zip(burst, burst.dropFirst()) {
+                let gap = millis(later)! - millis(earlier)!
+                #expect((100...1000).contains(gap), "frames \(gap) ms apart")
+            }
+        }
+        // Most bursts are whole: three frames or more (a burst cut by the end of a session or an undated frame is shorter).
+        #expect(runs.filter { $0.count >= 3 }.count * 10 >= runs.count * 8)
+        #expect(library.contains { $0.takenAtMilliseconds > 0 }, "capture times carry fractions of a second")
+    }
+
     @Test func exposuresGoTogether() {
         for photo in photos(count: 1000, seed: 5) {
             let iso = photo.iso ?? 0
