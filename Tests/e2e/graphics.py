@@ -10,7 +10,8 @@ For each terminal it takes screenshots and checks what a person would see:
   - Ctrl-Z: the shell, and no image left on it; `fg`: the photo is back;
   - a resize: the photo is placed again for the new size and nothing stale remains;
   - Tab: the grid's thumbnails are real pixels, each where the log says;
-  - p: the photo full screen, and nothing of the grid's thumbnails.
+  - p: the photo full screen, and nothing of the grid's thumbnails;
+and, in a library of its own, culling marks in their colours (the pick flag, stars, a red label).
 "Nothing stale" is measured as colourful pixels (the demo's photos are saturated; the interface is
 greys and one blue header) outside the rectangles the log says hold images now.
 
@@ -444,8 +445,50 @@ def check_unanswered(folder, answer, label):
     ok(f"{label}: the screen is up {screen_at:.2f} s after the start, in symbols ({chosen[2]}), and q quits cleanly")
 
 
+def nearest256(rgb):
+    """The xterm-256 cube colour photopick's 256-colour theme uses for a tag colour (Theme.nearest256; a
+    colour this saturated never takes the grey ramp)."""
+    levels = [0, 95, 135, 175, 215, 255]
+    return tuple(min(levels, key=lambda level: abs(level - value)) for value in rgb)
+
+
+def check_marks(display, folder):
+    """Culling marks in their colours, as a person sees them: in xterm, cull mode, then P, 3 and 6 on the
+    first three photos; the pick flag, the stars and the red label must show in their colours where the
+    list's marks column is. A library of its own, so the marks do not colour the other checks' screens."""
+    shared = os.environ.pop("PHOTOPICK_E2E_DATA", None)
+    try:
+        session = Session(display, "xterm", folder)
+    finally:
+        if shared is not None:
+            os.environ["PHOTOPICK_E2E_DATA"] = shared
+    label = "xterm marks"
+    try:
+        chosen = session.wait_for(CHOSEN, 60)
+        cell = (int(chosen[4]), int(chosen[5]))
+        ox, oy = terminal_origin("xterm")
+        session.wait_for(PLACED, 60)
+        session.keys("c", "P", "3", "6", "Escape")
+        time.sleep(2.0)
+        screen = session.shot("marks")
+        cw, ch = cell
+        expected = [(2, "pick flag", (0x22, 0xC5, 0x5E)), (3, "three stars", (0xF5, 0xB3, 0x01)), (4, "red label", (0xE5, 0x48, 0x4D))]
+        for row, what, rgb in expected:
+            # The marks column: after the selection mark and the tag chips, columns 6 to 12 of the list.
+            region = screen[oy + row * ch:oy + (row + 1) * ch, ox + 5 * cw:ox + 14 * cw] * 255
+            found = 0
+            for colour in {rgb, nearest256(rgb)}:
+                distance = np.abs(region - np.array(colour, dtype=np.float32)).max(axis=2)
+                found = max(found, int((distance < 40).sum()))
+            if found < 8:
+                raise Failure(f"{label}: row {row}: no {what} in #{rgb[0]:02x}{rgb[1]:02x}{rgb[2]:02x} (or its 256-colour match) in the marks column ({found} pixels)")
+            ok(f"{label}: the {what} shows in its colour on row {row} ({found} pixels)")
+    finally:
+        session.close()
+
+
 def main():
-    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux", "silent", "garbage"]
+    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux", "silent", "garbage", "marks"]
     missing = [tool for tool in ["Xvfb", "xdpyinfo", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
     if missing:
         print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb x11-utils xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
@@ -466,6 +509,8 @@ def main():
             try:
                 if name == "tmux":
                     check_tmux(display, folder, data)
+                elif name == "marks":
+                    check_marks(display, folder)
                 elif name == "silent":
                     check_unanswered(folder, None, "a terminal that answers nothing")
                 elif name == "garbage":
