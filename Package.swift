@@ -182,7 +182,7 @@ let package = Package(
                 "PhotoPickTestSupport",
             ]
         ),
-        .testTarget(name: "PhotoPickConfigTests", dependencies: ["PhotoPickConfig", "PhotoPickKit", "TerminalUI"]),
+        .testTarget(name: "PhotoPickConfigTests", dependencies: ["PhotoPickConfig", "PhotoBrowser", "PhotoPickKit", "TerminalUI"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PhotoPickConfig
+import PhotoBrowser
 import PhotoPickKit
 import Testing
 @testable import TerminalUI
@@ -37,6 +38,35 @@ import Testing
         #expect(config.keymap.action(for: .character("k"), in: .browse) == nil)
         #expect(config.keymap.action(for: .control("q"), in: .browse) == .quit)
         #expect(config.apiKey == nil)
+    }
+
+    @Test func cullNamesSavedSearchesAndTheBurstGapAreRead() throws {
+        let text = """
+            burst_gap = 1.5
+
+            [cull]
+            pick = "Keeper"
+            rating_5 = "★★★★★"
+            purple = "Violet"
+
+            [searches]
+            keepers = "rating>=3 -reject"
+            "trip 2024" = "#Travel taken:2024"
+
+            [keys]
+            rate-0 = "`"
+            """
+        let config = try Config(parsing: text, file: "/c.toml", home: "/home/ana")
+        #expect(config.burstGap == 1.5)
+        #expect(config.markNames.name(of: .flag(.pick)) == "Keeper")
+        #expect(config.markNames.name(of: .rating(5)) == "★★★★★")
+        #expect(config.markNames.name(of: .label(.purple)) == "Violet")
+        #expect(config.markNames.name(of: .flag(.reject)) == "Reject")
+        #expect(config.savedSearches == [
+            SavedSearch(name: "keepers", query: "rating>=3 -reject"), SavedSearch(name: "trip 2024", query: "#Travel taken:2024"),
+        ])
+        #expect(config.keymap.action(for: .character("`"), in: .cull) == .rate0)
+        #expect(config.keymap.action(for: .character("0"), in: .cull) == nil)
     }
 
     @Test func aKeyTheFileBindsIsTakenFromAnActionThatHasItByDefault() throws {
@@ -166,6 +196,13 @@ import Testing
         ("graphics = \"sixels\"", "/c.toml:1, key graphics: unknown graphics mode \"sixels\"; use one of auto, kitty, sixel, iterm, symbols"),
         ("api_url = \"ftp://x\"", "/c.toml:1, key api_url: \"ftp://x\" is not an http(s) URL; write it like https://api.photopick.cz/api/v1"),
         ("download_dir = \"Pictures\"", "/c.toml:1, key download_dir: write an absolute path or one starting with ~/, not \"Pictures\""),
+        ("burst_gap = 0", "/c.toml:1, key burst_gap: 0 is out of range; use more than 0 and at most 60 seconds"),
+        ("burst_gap = \"2s\"", "/c.toml:1, key burst_gap: expected a number of seconds, found a string"),
+        ("[cull]\nstar = \"Star\"", "/c.toml:2, key cull.star: no mark is called \"star\"; the marks are pick, reject, rating_1, rating_2, rating_3, rating_4, rating_5, red, yellow, green, blue, purple"),
+        ("[cull]\nrating_1 = \"  \"", "/c.toml:2, key cull.rating_1: the tag name is empty"),
+        ("[cull]\nrating_1 = \"reject\"", "/c.toml:2, key cull.rating_1: reject and rating_1 would both be the tag \"reject\"; give each mark its own tag"),
+        ("[searches]\nfast = \"iso>=lots\"", "/c.toml:2, key searches.fast: iso>=lots: “lots” is not a number; write it like iso>=3200"),
+        ("[searches]\nfast = 3", "/c.toml:2, key searches.fast: expected a string, found an integer"),
         ("colour = \"red\"", "/c.toml:1, key colour: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, [keys], [cull] and [searches]"),
         ("refresh = \"daily\"", "/c.toml:1, key refresh: unknown refresh \"daily\"; use one of on-start, hourly, manual"),
         ("tag_freshness = 86400", "/c.toml:1, key tag_freshness: 86400 is out of range; use 0 (always read first) to 3600 seconds"),

@@ -177,3 +177,27 @@ import Testing
         }
     }
 }
+
+@Suite struct SavedSearchTests {
+    @Test func savedSearchesAreListedAndOneIsChosenByItsNumber() {
+        var harness = ControllerTests.Harness()
+        var state = BrowserState(
+            downloadDirectory: URL(fileURLWithPath: "/tmp"),
+            savedSearches: [SavedSearch(name: "tokyo", query: "東京"), SavedSearch(name: "hostile", query: "red alert")]
+        )
+        _ = state.apply(.tagsLoaded(Fixture.tags))
+        _ = state.apply(.photosArrived(Fixture.photos(), nextCursor: nil))
+        harness.state = state
+        harness.press(.character("S"))
+        let (canvas, _) = Fixture.render(harness.state, ui: harness.controller.ui, width: 80, height: 24)
+        #expect(canvas.contains("Saved searches"))
+        #expect(canvas.contains("1  tokyo") && canvas.contains("2  hostile"))
+        harness.press(.character("2"))
+        #expect(harness.controller.ui.overlay == nil)
+        #expect(harness.state.list.filter.text == "red alert")
+        #expect(harness.state.list.count == 1)
+        // Enter on the cursor's entry works too, and the active one is marked.
+        harness.press(.character("S"), .down, .up, .enter)
+        #expect(harness.state.list.filter.text == "東京")
+    }
+}

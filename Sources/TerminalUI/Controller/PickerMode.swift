@@ -18,6 +18,12 @@ enum PickerMode: KeyMode {
                 return context.ui.overlay = nil
             } else if picker.kind == .tagFilter {
                 filterCommand(key, &context)
+            } else if picker.kind == .savedSearches, case .character(let digit) = key, let number = digit.wholeNumberValue,
+                      (1...9).contains(number) {
+                let entries = picker.entries(in: context.state)
+                guard number <= entries.count else { return }
+                choose(entries[number - 1], in: picker.kind, &context)
+                return context.ui.overlay = nil
             }
         }
         context.ui.overlay = .picker(picker)

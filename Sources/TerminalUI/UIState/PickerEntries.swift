@@ -29,9 +29,10 @@ extension UIState.Picker {
         case .manageTags:
             state.tags.tags.map { Self.entry(for: $0, mark: "", in: state) }
         case .savedSearches:
-            state.savedSearches.map { search in
+            state.savedSearches.enumerated().map { offset, search in
                 PickerEntry(
-                    choice: .search(search.query), mark: state.list.filter.text == search.query ? "(•)" : "( )",
+                    // The first nine answer to their number, so a saved search is two keys away: S, 1.
+                    choice: .search(search.query), mark: (offset < 9 ? "\(offset + 1)" : " ") + (state.list.filter.text == search.query ? "•" : " "),
                     title: TerminalText.sanitized(search.name), detail: TerminalText.sanitized(search.query), color: nil
                 )
             }

@@ -98,7 +98,7 @@ extension Screen {
             hint = "n new · r rename · c colour · x delete · esc close"
         case .savedSearches:
             title = "Saved searches"
-            hint = "enter filter · esc close"
+            hint = "1–9 or enter filter · esc close"
         }
         let height = min(rect.height, max(entries.count, 1) + (picker.takesQuery ? 5 : 3))
         let background = theme.overlay.background
@@ -113,7 +113,7 @@ extension Screen {
         if entries.isEmpty {
             let empty = switch picker.kind {
             case .tags: "No tags yet: type a name to create one."
-            case .savedSearches: "No saved searches: add them under [searches] in the config, as keepers = \"rating>=3 -reject\"."
+            case .savedSearches: "None yet: add a [searches] table to the config file."
             default: "No tags yet."
             }
             canvas.draw(empty, x: inner.x + 1, y: y, style: theme.dim.on(background), limit: inner.width - 2)
