@@ -1,6 +1,6 @@
 import Foundation
 import PhotoPickKit
-import PhotoPickServer
+@testable import PhotoPickServer
 import PhotoPickTestSupport
 import Testing
 @testable import PhotoBrowser
@@ -21,18 +21,6 @@ import Testing
             cursor = page.hasNextPage ? page.pagination.nextCursor : nil
         } while cursor != nil
         return result
-    }
-
-    /// A random sequence the same on every run (SplitMix64).
-    private struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     private static let markNames: Set<String> = Set(Mark.all.map(\.defaultTagName))
@@ -65,7 +53,7 @@ import Testing
             let models = try await withSession(server) { session in
                 try await session.waitForLibrary(within: .seconds(60))
                 var models = Dictionary(uniqueKeysWithValues: before.map { ($0.key, Model(tags: $0.value)) })
-                var random = SplitMix(state: 16)
+                var random = SeededRandom(seed: 16)  // the demo generator's own, the same on every run
                 @MainActor func current() -> Int { session.state.library[session.state.list.currentIndex!].id }
                 for step in 0..<80 {
                     if step == 40 {
