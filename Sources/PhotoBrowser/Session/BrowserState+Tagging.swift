@@ -27,6 +27,8 @@ extension BrowserState {
         let targets = tagTargets
         guard !targets.isEmpty else { return [] }
         let everyTargetHasIt = targets.allSatisfy { library[$0].tagIDs.contains(tagID) }
+        // A mark's tag from the picker or a number key is still a mark: adding it replaces its sibling.
+        if !everyTargetHasIt, let mark = tags.mark(ofTag: tagID) { return setMark(mark) }
         let change: TagDelta.Change = everyTargetHasIt ? .remove : .add
         let changing = everyTargetHasIt ? targets : targets.filter { !library[$0].tagIDs.contains(tagID) }
         let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { library[$0].id })

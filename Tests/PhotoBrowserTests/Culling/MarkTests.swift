@@ -120,6 +120,13 @@ import Testing
         #expect(state.tags.ordinaryTags([1, 10, 30, 13]) == [1, 10])
     }
 
+    @Test func aMarkTagToggledFromThePickerStillReplacesItsSibling() {
+        var state = Self.state(photos)
+        _ = state.apply(.cursorMoved(.position(2)))  // c.jpg: Pick, 3 stars, Red
+        #expect(changes(state.apply(.tagToggled(tagID: 11))) == ["3 -10", "3 +11"])
+        #expect(changes(state.apply(.tagToggled(tagID: 11))) == ["3 -11"], "toggled off as any tag")
+    }
+
     @Test func twoMarksCannotShareATagName() {
         var names = MarkNames()
         #expect(names.clash == nil)
