@@ -171,7 +171,7 @@ import Testing
         let lines = Screen.helpLines(for: .standard)
         for (keys, summary) in [("P", "pick (flag as a keeper)"), ("X", "reject"), ("U", "unflag: neither pick nor reject"),
                                 ("c", "cull mode on / off (also esc)"), ("1–5", "rate 1 to 5 stars"),
-                                ("6–9", "label red, yellow, green, blue (again: off)"), ("b", "stack bursts / show every photo"),
+                                ("6–9", "label red/yellow/green/blue; again: off"), ("b", "stack bursts / show every photo"),
                                 ("S", "saved searches (config [searches])")] {
             #expect(lines.contains(Screen.HelpLine(keys: keys, summary: summary)), "\(keys)")
         }

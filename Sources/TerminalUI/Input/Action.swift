@@ -84,7 +84,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
         case .selectAll: "select all matching"
         case .invert: "invert the selection"
         case .cancel: "clear selection / cancel"
-        case .filter: "filter by text"
+        case .filter: "filter by text and terms"
         case .tagFilter: "filter by tags"
         case .cycleSort: "next sort order"
         case .tag1, .tag2, .tag3, .tag4, .tag5, .tag6, .tag7, .tag8, .tag9: "toggle tag \(tagNumber ?? 0)"

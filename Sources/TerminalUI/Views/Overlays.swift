@@ -51,7 +51,7 @@ extension Screen {
             for action in actions {
                 if action == .openStack {
                     lines.append(HelpLine(keys: keymap.keyNames(action), summary: action.summary))
-                    lines.append(HelpLine(keys: "×N", summary: "closed stack: keys act on the photo shown"))
+                    lines.append(HelpLine(keys: "×N", summary: "closed: keys act on the photo shown"))
                     continue
                 }
                 if action == .rate1 {
@@ -61,7 +61,7 @@ extension Screen {
                 }
                 if action == .labelRed {
                     let numbers = [Action.labelRed, .labelYellow, .labelGreen, .labelBlue].map(keymap.hint).joined()
-                    lines.append(HelpLine(keys: numbers == "6789" ? "6–9" : numbers, summary: "label red, yellow, green, blue (again: off)"))
+                    lines.append(HelpLine(keys: numbers == "6789" ? "6–9" : numbers, summary: "label red/yellow/green/blue; again: off"))
                     continue
                 }
                 if action == .tag1 {
