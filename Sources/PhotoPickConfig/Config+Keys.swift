@@ -62,5 +62,19 @@ extension Config {
                 )
             }
         }
+        warnings += cullShadows(rebindings, file: file)
+    }
+
+    /// Cull mode's keys come first while it is on, so a key the file gives to both a cull action and a
+    /// browsing one does the cull action there. The digits over the tag keys are that on purpose.
+    private func cullShadows(_ rebindings: [KeyRebinding], file: String) -> [String] {
+        rebindings.flatMap { rebinding in
+            rebinding.keys.compactMap { key -> String? in
+                guard let browsing = keymap.action(for: key, in: .browse), browsing.tagNumber == nil,
+                      let culling = keymap.action(for: key, in: .cull)
+                else { return nil }
+                return "\(file):\(rebinding.entry.line), key \(rebinding.entry.dottedKey): in cull mode \(key.name) does \(culling.rawValue), not \(browsing.rawValue)"
+            }
+        }
     }
 }

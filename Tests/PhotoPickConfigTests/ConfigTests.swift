@@ -69,6 +69,16 @@ import Testing
         #expect(config.keymap.action(for: .character("0"), in: .cull) == nil)
     }
 
+    @Test func aCullKeyThatHidesABrowsingKeyIsWarnedOfButTheDigitsAreNot() throws {
+        let config = try Config(parsing: "[keys]\nlabel-purple = \"P\"\nrate-1 = \"1\"\ndownload = \"7\"", file: "/c.toml")
+        #expect(config.warnings == [
+            "/c.toml:4, key keys.download: 7 now does download instead of tag-7, which has no key left",
+            "/c.toml:2, key keys.label-purple: in cull mode P does label-purple, not pick",
+            "/c.toml:4, key keys.download: in cull mode 7 does label-yellow, not download",
+        ])
+        #expect(try Config(parsing: "[keys]\nrate-1 = \"1\"", file: "/c.toml").warnings.isEmpty, "the digits over the tag keys are meant")
+    }
+
     @Test func aKeyTheFileBindsIsTakenFromAnActionThatHasItByDefault() throws {
         // A config written before `p` previewed: its binding still holds, and the preview loses the key.
         let config = try Config(parsing: "[keys]\nhelp = \"p\"\ndetails = \"k\"", file: "/c.toml")

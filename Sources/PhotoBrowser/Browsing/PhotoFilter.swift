@@ -37,6 +37,8 @@ public struct PhotoFilter: Sendable, Equatable {
     /// The `#` terms that name no tag, for the prompt to show with the terms it could not read.
     public func unknownTags() -> [PhotoQuery.Problem] {
         QueryToken.split(query.text).compactMap { token in
+            // A quoted word is free text, never a tag (`"#1"`).
+            guard !token.isQuoted else { return nil }
             var name = Substring(token.text)
             if name.hasPrefix("-") { name = name.dropFirst() }
             guard name.hasPrefix("#"), name.count > 1 else { return nil }

@@ -49,7 +49,8 @@ extension BrowserState {
     /// Marks the photos a mark's new tag was created for, those still loaded.
     mutating func markCreated(_ mark: Mark, for photoIDs: [Int]) -> [BrowserEffect] {
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
-        let indices = photoIDs.compactMap(library.index(ofID:))
+        var seen = Set<Int>()
+        let indices = photoIDs.filter { seen.insert($0).inserted }.compactMap(library.index(ofID:))
         guard !indices.isEmpty else { return [] }
         return apply(mark, to: indices)
     }

@@ -48,18 +48,19 @@ extension BrowserState {
     mutating func undo() -> [BrowserEffect] {
         guard let edits = undoStack.popLast() else { return post(.info, "Nothing to undo.") }
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
-        var effects: [BrowserEffect] = []
+        // One outbox write for the whole press, as the press itself was.
+        var deltas: [TagDelta] = []
         for edit in edits.reversed() {
             let inverse = edit.inverse
             let indices = inverse.photoIDs.compactMap(library.index(ofID:)).filter { index in
                 library[index].tagIDs.contains(inverse.tagID) == (inverse.change == .remove)
             }
-            effects += record(inverse, at: indices)
+            for case .recordTagDeltas(let recorded) in record(inverse, at: indices) { deltas += recorded }
         }
         let described = edits.count == 1
             ? describe(edits[0], tagName: tags.tag(id: edits[0].tagID)?.name ?? "tag \(edits[0].tagID)")
             : "\(edits.count) tag changes."
-        return effects + post(.info, "Undone: \(described)")
+        return (deltas.isEmpty ? [] : [.recordTagDeltas(deltas)]) + post(.info, "Undone: \(described)")
     }
 
     /// Shows the edit at once and asks for its deltas to be written to the outbox.
@@ -200,8 +201,13 @@ extension BrowserState {
     mutating func tagSaved(_ tag: PhotoPickKit.Tag) -> [BrowserEffect] {
         let isNew = tags.tag(id: tag.id) == nil
         tags.upsert(tag)
-        if let mark = tags.mark(ofTag: tag.id), let photoIDs = marksToApply.removeValue(forKey: mark) {
-            return tagsChanged() + markCreated(mark, for: photoIDs)
+        if let mark = tags.mark(ofTag: tag.id) {
+            // A mark's tag made from the tag picker is a mark too: it replaces its sibling on the photos.
+            let fromPicker = isNew ? tagsToApply.removeValue(forKey: PhotoPickKit.Tag.nameKey(tag.name)) : nil
+            let waiting = marksToApply.removeValue(forKey: mark)
+            if waiting != nil || fromPicker != nil {
+                return tagsChanged() + markCreated(mark, for: (waiting ?? []) + (fromPicker ?? []))
+            }
         }
         let refiltered = tagsChanged()
         guard isNew, let photoIDs = tagsToApply.removeValue(forKey: PhotoPickKit.Tag.nameKey(tag.name)) else {

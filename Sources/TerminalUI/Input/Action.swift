@@ -118,7 +118,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     }
 
     /// 1–9 for the tag actions.
-    var tagNumber: Int? {
+    public var tagNumber: Int? {
         rawValue.hasPrefix("tag-") ? Int(rawValue.dropFirst(4)) : nil
     }
 }

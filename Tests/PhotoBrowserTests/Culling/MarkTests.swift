@@ -86,6 +86,7 @@ import Testing
         _ = state.apply(.markChosen(.flag(.reject)))
         let undone = state.apply(.undoRequested)
         #expect(changes(undone) == ["3 -11", "3 +10"])
+        #expect(undone.count { if case .recordTagDeltas = $0 { true } else { false } } == 1, "one outbox write, as the press was")
         #expect(marks(state, 3).flag == .pick)
         #expect(state.messages.current?.text == "Undone: 2 tag changes.")
         #expect(state.unsentTagDeltas == 4, "the edit and its undo both go to the server")
@@ -125,6 +126,15 @@ import Testing
         _ = state.apply(.cursorMoved(.position(2)))  // c.jpg: Pick, 3 stars, Red
         #expect(changes(state.apply(.tagToggled(tagID: 11))) == ["3 -10", "3 +11"])
         #expect(changes(state.apply(.tagToggled(tagID: 11))) == ["3 -11"], "toggled off as any tag")
+    }
+
+    @Test func aMarkTagCreatedFromThePickerReplacesItsSibling() {
+        var state = Self.state(photos, tags: Self.markTags.filter { $0.name != "Reject" })
+        _ = state.apply(.tagCreationRequested(name: "reject", color: nil, applyTo: [3]))  // c.jpg: Pick
+        let applied = state.apply(.tagSaved(PhotoPickKit.Tag(id: 41, name: "reject", color: nil)))
+        #expect(changes(applied) == ["3 -10", "3 +41"])
+        #expect(marks(state, 3).flag == .reject)
+        #expect(state.tagsToApply.isEmpty)
     }
 
     @Test func twoMarksCannotShareATagName() {

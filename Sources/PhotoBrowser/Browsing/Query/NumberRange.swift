@@ -17,17 +17,18 @@ enum NumberRange {
             guard let parsed = Double(text), parsed.isFinite else {
                 throw PhotoQuery.Refusal("“\(value)” is not a number; write it like \(example)")
             }
+            // Far beyond any photo's figure, and it keeps a range's ends finite and in order.
+            guard abs(parsed * scale) < 1e15 else { throw PhotoQuery.Refusal("“\(value)” is too large; write it like \(example)") }
             return parsed * scale
         }
         guard !value.isEmpty else { throw PhotoQuery.Refusal("\(field)\(comparison) needs a number, like \(example)") }
         let unbounded = Double.greatestFiniteMagnitude
-        // The smallest step above or below a number, for the strict comparisons.
-        let step = 1e-9
+        // A strict comparison starts at the next number a Double holds, above or below.
         switch comparison {
         case ">=": return try number(value[...])...unbounded
-        case ">": return (try number(value[...]) + step)...unbounded
+        case ">": return try number(value[...]).nextUp...unbounded
         case "<=": return -unbounded...(try number(value[...]))
-        case "<": return -unbounded...(try number(value[...]) - step)
+        case "<": return -unbounded...(try number(value[...]).nextDown)
         default:
             guard let dots = value.range(of: "..") else {
                 let exact = try number(value[...])

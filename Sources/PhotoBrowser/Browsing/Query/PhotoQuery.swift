@@ -95,7 +95,8 @@ public struct PhotoQuery: Sendable, Equatable {
             guard range.lowerBound <= 5, range.upperBound >= 0 else { throw Refusal("ratings go from 0 (unrated) to 5") }
             // Clamped before converting: an open end is the largest Double, which no Int holds.
             let low = Int(max(0, range.lowerBound).rounded(.up)), high = Int(min(5, range.upperBound).rounded(.down))
-            return .rating(low <= high ? low...high : 1...0)
+            guard low <= high else { throw Refusal("ratings are whole stars: no rating lies in \(value); write it like rating>=3") }
+            return .rating(low...high)
         case "taken": return .taken(try DayRange.read(value, comparison, timeZone: timeZone))
         case "label":
             guard comparison == ":" || comparison == "=" else { throw Refusal("label takes a colour, like label:red") }
