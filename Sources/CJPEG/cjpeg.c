@@ -9,77 +9,6 @@
 
 #include "internal.h"
 
-static float clampf(float value, float low, float high) {
-    return value < low ? low : (value > high ? high : value);
-}
-
-static uint32_t hash32(uint32_t x) {
-    x ^= x >> 16; x *= 0x7feb352dU;
-    x ^= x >> 15; x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
-/// Coverage of a shape at (u, v), antialiased over `edge` normalised units.
-static float shape_coverage(const cjpeg_shape *shape, float u, float v, float aspect, float edge) {
-    float dx = (u - shape->x) * aspect;
-    float dy = v - shape->y;
-    switch (shape->kind) {
-    case CJPEG_SHAPE_DISC: {
-        float distance = sqrtf(dx * dx + dy * dy);
-        return clampf((shape->size - distance) / edge, 0.f, 1.f);
-    }
-    case CJPEG_SHAPE_RECT: {
-        float ox = fabsf(dx) - shape->size;
-        float oy = fabsf(dy) - shape->size2;
-        float outside = ox > oy ? ox : oy;
-        return clampf(-outside / edge, 0.f, 1.f);
-    }
-    case CJPEG_SHAPE_RING: {
-        float distance = sqrtf(dx * dx + dy * dy);
-        float off = fabsf(distance - shape->size) - shape->size2;
-        return clampf(-off / edge, 0.f, 1.f);
-    }
-    case CJPEG_SHAPE_BAND: {
-        float along = dx * cosf(shape->size2) + dy * sinf(shape->size2);
-        return clampf((shape->size - fabsf(along)) / edge, 0.f, 1.f);
-    }
-    }
-    return 0.f;
-}
-
-static void render_row(const cjpeg_scene *scene, int width, int height, int row, uint8_t *pixels) {
-    float aspect = (float)width / (float)height;
-    float v = ((float)row + 0.5f) / (float)height;
-    float edge = 1.5f / (float)height;
-    float cx = cosf(scene->angle), cy = sinf(scene->angle);
-    for (int column = 0; column < width; column++) {
-        float u = ((float)column + 0.5f) / (float)width;
-        float t = clampf(0.5f + (u - 0.5f) * cx + (v - 0.5f) * cy, 0.f, 1.f);
-        float r = scene->from.r + (scene->to.r - scene->from.r) * t;
-        float g = scene->from.g + (scene->to.g - scene->from.g) * t;
-        float b = scene->from.b + (scene->to.b - scene->from.b) * t;
-        for (int index = 0; index < scene->shape_count; index++) {
-            const cjpeg_shape *shape = &scene->shapes[index];
-            float a = shape_coverage(shape, u, v, aspect, edge) * shape->alpha;
-            if (a <= 0.f) continue;
-            r += (shape->color.r - r) * a;
-            g += (shape->color.g - g) * a;
-            b += (shape->color.b - b) * a;
-        }
-        float du = u - 0.5f, dv = v - 0.5f;
-        float shade = 1.f - scene->vignette * (du * du + dv * dv) * 1.6f;
-        float noise = 0.f;
-        if (scene->grain > 0.f) {
-            uint32_t h = hash32(scene->noise_seed ^ hash32((uint32_t)row * 73856093U ^ (uint32_t)column * 19349663U));
-            noise = ((float)(h & 0xff) / 255.f - 0.5f) * 2.f * scene->grain;
-        }
-        pixels[column * 3 + 0] = (uint8_t)clampf(r * shade + noise, 0.f, 255.f);
-        pixels[column * 3 + 1] = (uint8_t)clampf(g * shade + noise, 0.f, 255.f);
-        pixels[column * 3 + 2] = (uint8_t)clampf(b * shade + noise, 0.f, 255.f);
-    }
-}
-
 /// Offset just past SOI and a leading APP0 (JFIF) segment, where comment segments may go.
 static size_t comment_insertion_offset(const uint8_t *jpeg, size_t length) {
     size_t offset = 2;
@@ -208,8 +137,11 @@ static cjpeg_status encode_image(int width, int height, int quality, int progres
     return CJPEG_OK;
 }
 
-static void scene_rows(const void *context, int width, int height, int row, uint8_t *pixels) {
-    render_row((const cjpeg_scene *)context, width, height, row, pixels);
+/// Rows of a landscape; the renderer is the encoder's context, passed through as const.
+static void landscape_rows(const void *context, int width, int height, int row, uint8_t *pixels) {
+    (void)width;
+    (void)height;
+    cjpeg_landscape_row((cjpeg_landscape_renderer *)context, row, pixels);
 }
 
 static void buffer_rows(const void *context, int width, int height, int row, uint8_t *pixels) {
@@ -217,21 +149,26 @@ static void buffer_rows(const void *context, int width, int height, int row, uin
     memcpy(pixels, (const uint8_t *)context + (size_t)row * (size_t)width * 3, (size_t)width * 3);
 }
 
-cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height, int quality,
-                                size_t padded_length, uint8_t **out, size_t *out_length,
-                                char *message, size_t message_capacity) {
-    if (scene == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
-        width > 65500 || height > 65500 || quality < 1 || quality > 100 ||
-        (scene->shape_count > 0 && scene->shapes == NULL)) {
+cjpeg_status cjpeg_encode_landscape(const cjpeg_landscape *landscape, int width, int height, int quality,
+                                    size_t padded_length, uint8_t **out, size_t *out_length,
+                                    char *message, size_t message_capacity) {
+    if (landscape == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
+        width > 65500 || height > 65500 || quality < 1 || quality > 100) {
         copy_message(message, message_capacity, "invalid encoder arguments");
         return CJPEG_ERR_ARGUMENT;
     }
     *out = NULL;
     *out_length = 0;
+    cjpeg_landscape_renderer *renderer = cjpeg_landscape_start(landscape, width, height);
+    if (renderer == NULL) {
+        copy_message(message, message_capacity, "out of memory");
+        return CJPEG_ERR_MEMORY;
+    }
     uint8_t *buffer = NULL;
     size_t buffer_length = 0;
-    cjpeg_status status = encode_image(width, height, quality, 0, 0, scene_rows, scene, &buffer, &buffer_length,
+    cjpeg_status status = encode_image(width, height, quality, 0, 0, landscape_rows, renderer, &buffer, &buffer_length,
                                        message, message_capacity);
+    cjpeg_landscape_finish(renderer);
     if (status != CJPEG_OK) return status;
     if (padded_length == 0) {
         *out = buffer;

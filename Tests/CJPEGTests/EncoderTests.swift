@@ -3,32 +3,19 @@ import Testing
 
 /// Drives the C encoder directly, as the server does.
 struct EncoderTests {
-    private static let shapes = [
-        cjpeg_shape(kind: CJPEG_SHAPE_DISC, x: 0.3, y: 0.4, size: 0.2, size2: 0, alpha: 0.9, color: cjpeg_rgb(r: 250, g: 200, b: 20)),
-        cjpeg_shape(kind: CJPEG_SHAPE_RING, x: 0.7, y: 0.6, size: 0.15, size2: 0.03, alpha: 1, color: cjpeg_rgb(r: 20, g: 40, b: 200)),
-    ]
-
-    /// The scene most tests draw; `scene` changes it (its shapes are filled in).
-    private static var standardScene: cjpeg_scene {
-        cjpeg_scene(
-            from: cjpeg_rgb(r: 10, g: 30, b: 60), to: cjpeg_rgb(r: 240, g: 120, b: 90), angle: 0.7, vignette: 0.3,
-            grain: 1, noise_seed: 42, shapes: nil, shape_count: Int32(shapes.count)
-        )
-    }
+    /// The landscape most tests draw.
+    private static let standardScene = cjpeg_landscape(seed: 42, defocus: 0, motion: 0, gain: 1, grain: 1)
 
     private func encode(
-        width: Int32 = 160, height: Int32 = 120, quality: Int32 = 85, padTo: Int = 0, scene template: cjpeg_scene = standardScene
+        width: Int32 = 160, height: Int32 = 120, quality: Int32 = 85, padTo: Int = 0, scene: cjpeg_landscape = standardScene
     ) -> (cjpeg_status, [UInt8]) {
-        Self.shapes.withUnsafeBufferPointer { shapes in
-            var scene = template
-            scene.shapes = shapes.baseAddress
-            var output: UnsafeMutablePointer<UInt8>?
-            var length = 0
-            var message = [CChar](repeating: 0, count: 200)
-            let status = cjpeg_encode_scene(&scene, width, height, quality, padTo, &output, &length, &message, message.count)
-            defer { cjpeg_free(output) }
-            return (status, output.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? [])
-        }
+        var scene = scene
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = cjpeg_encode_landscape(&scene, width, height, quality, padTo, &output, &length, &message, message.count)
+        defer { cjpeg_free(output) }
+        return (status, output.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? [])
     }
 
     private func inspect(_ bytes: [UInt8]) -> (status: cjpeg_status, width: Int32, height: Int32) {
@@ -75,10 +62,7 @@ struct EncoderTests {
 
     @Test func differentScenesGiveDifferentImages() {
         let first = encode().1
-        let (status, second) = encode(scene: cjpeg_scene(
-            from: cjpeg_rgb(r: 200, g: 0, b: 0), to: cjpeg_rgb(r: 0, g: 0, b: 200), angle: 2, vignette: 0, grain: 0, noise_seed: 1,
-            shapes: nil, shape_count: 1
-        ))
+        let (status, second) = encode(scene: cjpeg_landscape(seed: 43, defocus: 0, motion: 0, gain: 1, grain: 1))
         #expect(status == CJPEG_OK)
         #expect(first != second)
     }
@@ -90,5 +74,85 @@ struct EncoderTests {
         var corrupt = bytes
         for index in stride(from: 200, to: corrupt.count - 2, by: 7) { corrupt[index] ^= 0x5A }
         #expect(inspect(corrupt).status != CJPEG_OK)
+    }
+}
+
+/// The demo landscapes: the same picture at every size, sharp or not as asked.
+struct LandscapeTests {
+    /// Packed RGB of a landscape, rendered row by row as the encoder does.
+    static func render(_ landscape: cjpeg_landscape, width: Int, height: Int) -> [UInt8] {
+        var landscape = landscape
+        guard let renderer = cjpeg_landscape_start(&landscape, Int32(width), Int32(height)) else { return [] }
+        defer { cjpeg_landscape_finish(renderer) }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for row in 0..<height { cjpeg_landscape_row(renderer, Int32(row), buffer.baseAddress! + row * width * 3) }
+        }
+        return pixels
+    }
+
+    /// Grey levels averaged over `factor` x `factor` blocks.
+    static func shrink(_ pixels: [UInt8], width: Int, height: Int, by factor: Int) -> [Double] {
+        let w = width / factor, h = height / factor
+        var out = [Double](repeating: 0, count: w * h)
+        for y in 0..<(h * factor) {
+            for x in 0..<(w * factor) {
+                let at = (y * width + x) * 3
+                out[(y / factor) * w + x / factor] += (Double(pixels[at]) + Double(pixels[at + 1]) + Double(pixels[at + 2])) / 3
+            }
+        }
+        return out.map { $0 / Double(factor * factor) }
+    }
+
+    /// Mean squared second difference, a measure of fine detail: across and down, or only across.
+    static func detail(_ grey: [Double], width: Int, height: Int, onlyAcross: Bool = false) -> Double {
+        var sum = 0.0
+        for y in 1..<(height - 1) {
+            for x in 1..<(width - 1) {
+                let at = y * width + x
+                let across = 2 * grey[at] - grey[at - 1] - grey[at + 1]
+                let down = onlyAcross ? 0 : 2 * grey[at] - grey[at - width] - grey[at + width]
+                sum += (across + down) * (across + down)
+            }
+        }
+        return sum / Double((width - 2) * (height - 2))
+    }
+
+    static func sharp(_ seed: UInt64) -> cjpeg_landscape { cjpeg_landscape(seed: seed, defocus: 0, motion: 0, gain: 1, grain: 0) }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func aLargeRenderShrunkIsTheSmallRender(seed: UInt64) {
+        let small = Self.shrink(Self.render(Self.sharp(seed), width: 240, height: 160), width: 240, height: 160, by: 1)
+        let large = Self.shrink(Self.render(Self.sharp(seed), width: 960, height: 640), width: 960, height: 640, by: 4)
+        let other = Self.shrink(Self.render(Self.sharp(seed + 100), width: 240, height: 160), width: 240, height: 160, by: 1)
+        func rmse(_ a: [Double], _ b: [Double]) -> Double { (zip(a, b).map { ($0 - $1) * ($0 - $1) }.reduce(0, +) / Double(a.count)).squareRoot() }
+        // Thresholds and fine octaves the small render leaves out move a few levels; another scene moves tens.
+        #expect(rmse(small, large) < 10, "RMSE \(rmse(small, large)) levels between 240 px and 960 px shrunk")
+        #expect(rmse(small, other) > 2.5 * rmse(small, large), "another scene is further off: \(rmse(small, other))")
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func defocusAndShakeTakeAwayFineDetailButNotThePicture(seed: UInt64) {
+        let width = 480, height = 320
+        let grey = { (landscape: cjpeg_landscape) in Self.shrink(Self.render(landscape, width: width, height: height), width: width, height: height, by: 1) }
+        let sharp = grey(Self.sharp(seed))
+        let soft = grey(cjpeg_landscape(seed: seed, defocus: 0.003, motion: 0, gain: 1, grain: 0))
+        let shaken = grey(cjpeg_landscape(seed: seed, defocus: 0, motion: 0.008, gain: 1, grain: 0))
+        let sharpDetail = Self.detail(sharp, width: width, height: height)
+        #expect(Self.detail(soft, width: width, height: height) < sharpDetail / 3)
+        // A sideways shake smears only across: what runs across the frame (the horizon) stays sharp.
+        #expect(Self.detail(shaken, width: width, height: height, onlyAcross: true) < Self.detail(sharp, width: width, height: height, onlyAcross: true) / 3)
+        #expect(Self.detail(shaken, width: width, height: height) < sharpDetail)
+        let mean = { (grey: [Double]) in grey.reduce(0, +) / Double(grey.count) }
+        #expect(abs(mean(soft) - mean(sharp)) < 3 && abs(mean(shaken) - mean(sharp)) < 3, "the same picture, only softer")
+    }
+
+    @Test func theSameSeedIsTheSamePictureAndAnotherIsNot() {
+        let first = Self.render(Self.sharp(9), width: 120, height: 80)
+        #expect(first == Self.render(Self.sharp(9), width: 120, height: 80))
+        #expect(first != Self.render(Self.sharp(10), width: 120, height: 80))
+        #expect(Self.render(Self.sharp(9), width: 80, height: 120).count == 80 * 120 * 3, "portrait frames render too")
+        var landscape = Self.sharp(9)
+        #expect(cjpeg_landscape_start(&landscape, 0, 10) == nil)
     }
 }

@@ -66,6 +66,37 @@ struct DemoLibraryTests {
         #expect(library.contains { $0.takenAtMilliseconds > 0 }, "capture times carry fractions of a second")
     }
 
+    @Test func aBurstIsOneSceneWithOneSharpFrameAndTheOthersDefocusedOrShaken() {
+        let library = photos(count: 3000, seed: 1)
+        // A burst's frames share their scene; nothing else does.
+        var bursts: [[PhotoRecord]] = []
+        for photo in library {
+            if let last = bursts.last?.last, last.imageSeed == photo.imageSeed {
+                bursts[bursts.count - 1].append(photo)
+            } else {
+                bursts.append([photo])
+            }
+        }
+        bursts = bursts.filter { $0.count > 1 }
+        #expect(bursts.count >= 30, "\(bursts.count) bursts")
+        var sharpAt: [Int: Int] = [:]
+        for burst in bursts {
+            let sharp = burst.indices.filter { burst[$0].imageDefocus == 0 && burst[$0].imageMotion == 0 }
+            #expect(sharp.count == 1, "one sharp frame in \(burst.map(\.id))")
+            sharpAt[sharp.first ?? -1, default: 0] += 1
+            for frame in burst where frame.imageDefocus > 0 || frame.imageMotion > 0 {
+                #expect(frame.imageDefocus == 0 || frame.imageMotion == 0, "missed focus or shook, not both")
+                #expect(frame.imageDefocus == 0 || (0.0025...0.005).contains(frame.imageDefocus))
+                #expect(frame.imageMotion == 0 || (0.006...0.015).contains(frame.imageMotion))
+            }
+            #expect(burst.allSatisfy { (0.75...1.3).contains($0.imageGain) }, "exposure varies by about a third of a stop")
+        }
+        #expect(sharpAt.keys.count >= 3 && sharpAt[0, default: 0] < bursts.count / 2, "the sharp frame is anywhere in the burst: \(sharpAt)")
+        let single = library.filter { photo in !bursts.contains { $0.contains(photo) } }
+        #expect(single.filter { $0.imageDefocus > 0 }.count < single.count / 10, "now and then a soft single photo")
+        #expect(single.allSatisfy { $0.imageMotion == 0 && $0.imageGain == 1 && $0.imageDefocus <= 0.002 })
+    }
+
     @Test func exposuresGoTogether() {
         for photo in photos(count: 1000, seed: 5) {
             let iso = photo.iso ?? 0

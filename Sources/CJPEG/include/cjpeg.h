@@ -22,43 +22,36 @@ typedef enum {
     CJPEG_ERR_CORRUPT = 8,
 } cjpeg_status;
 
-typedef struct { uint8_t r, g, b; } cjpeg_rgb;
-
-typedef enum {
-    CJPEG_SHAPE_DISC = 0,
-    CJPEG_SHAPE_RECT = 1,
-    CJPEG_SHAPE_RING = 2,
-    CJPEG_SHAPE_BAND = 3,
-} cjpeg_shape_kind;
-
-/// One shape in normalised image coordinates (0...1 on each axis, y down).
+/// A demo photograph: a landscape (sky, hills, water or meadow, trees, posts) drawn from `seed`,
+/// photographed with a focus, a shake and an exposure. Sizes are fractions of the long edge, so the
+/// same values look the same at every output size.
 typedef struct {
-    cjpeg_shape_kind kind;
-    float x, y;        // centre
-    float size;        // radius (disc, ring), half width (rect), half thickness (band)
-    float size2;       // half height (rect), ring thickness, band angle in radians
-    float alpha;       // 0...1
-    cjpeg_rgb color;
-} cjpeg_shape;
+    uint64_t seed;
+    /// Defocus: the Gaussian blur's sigma; 0 is sharp.
+    float defocus;
+    /// Horizontal camera shake: the length of the smear; 0 is none.
+    float motion;
+    /// Exposure as a multiplier; 1 as metered (0 reads as 1).
+    float gain;
+    /// Sensor noise in 8-bit levels, added after the blur.
+    float grain;
+} cjpeg_landscape;
 
-/// A procedural picture: a two-colour linear gradient, shapes over it, a vignette and grain.
-typedef struct {
-    cjpeg_rgb from;
-    cjpeg_rgb to;
-    float angle;       // gradient direction in radians
-    float vignette;    // 0...1
-    float grain;       // amplitude in 8-bit levels
-    uint32_t noise_seed;
-    const cjpeg_shape *shapes;
-    int shape_count;
-} cjpeg_scene;
+/// Renders a landscape a row at a time, without holding the picture.
+typedef struct cjpeg_landscape_renderer cjpeg_landscape_renderer;
 
-/// Renders `scene` at width x height and encodes it as a baseline JPEG at `quality` (1...100).
+/// Lays out the scene for width x height; NULL for bad sizes or no memory.
+cjpeg_landscape_renderer *cjpeg_landscape_start(const cjpeg_landscape *landscape, int width, int height);
+/// Writes row `row` (0...height-1) as width * 3 RGB bytes; rows may come in any order.
+void cjpeg_landscape_row(cjpeg_landscape_renderer *renderer, int row, uint8_t *pixels);
+void cjpeg_landscape_finish(cjpeg_landscape_renderer *renderer);
+
+/// Renders `landscape` at width x height and encodes it as a baseline JPEG at `quality` (1...100).
 /// With `padded_length` > 0 the output is padded with comment segments to exactly that many bytes.
 /// On success `*out` is a malloc'd buffer the caller frees with cjpeg_free.
-cjpeg_status cjpeg_encode_scene(const cjpeg_scene *scene, int width, int height, int quality,
-                                size_t padded_length, uint8_t **out, size_t *out_length,
-                                char *message, size_t message_capacity);
+cjpeg_status cjpeg_encode_landscape(const cjpeg_landscape *landscape, int width, int height, int quality,
+                                    size_t padded_length, uint8_t **out, size_t *out_length,
+                                    char *message, size_t message_capacity);
 
 /// Decodes a whole JPEG to check it, reporting its pixel size. Corrupt or truncated data is an
 /// error code, never a longjmp or exit.

@@ -104,7 +104,7 @@ actor ImageStore {
     }
 
     static func encode(_ photo: PhotoRecord, variant: ImageVariant) throws -> [UInt8] {
-        let scene = SceneDesign(seed: photo.imageSeed)
+        let scene = SceneDesign(photo)
         if variant == .original {
             return try JPEGEncoder.encode(scene, width: photo.width, height: photo.height, exactLength: Int(photo.bytes))
         }

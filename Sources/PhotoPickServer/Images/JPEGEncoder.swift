@@ -14,7 +14,7 @@ enum JPEGEncoder {
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         let status = scene.withScene { scene in
-            cjpeg_encode_scene(scene, Int32(width), Int32(height), Int32(quality), paddedLength ?? 0,
+            cjpeg_encode_landscape(scene, Int32(width), Int32(height), Int32(quality), paddedLength ?? 0,
                                &output, &length, &message, message.count)
         }
         guard status == CJPEG_OK, let output else {

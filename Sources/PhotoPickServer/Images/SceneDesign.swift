@@ -1,45 +1,24 @@
 import CJPEG
 
-/// The procedural picture of one photo: a gradient with shapes, different for every seed.
+/// The procedural photograph of one photo: its landscape, and how it was focused, held and exposed.
 struct SceneDesign: Sendable {
-    private let from: cjpeg_rgb
-    private let to: cjpeg_rgb
-    private let angle: Float
-    private let vignette: Float
-    private let grain: Float
-    private let noiseSeed: UInt32
-    private let shapes: [cjpeg_shape]
+    private let landscape: cjpeg_landscape
 
-    init(seed: Int64) {
-        var random = SeededRandom(seed: UInt64(bitPattern: seed))
-        func color() -> cjpeg_rgb {
-            cjpeg_rgb(r: .random(in: 0...255, using: &random), g: .random(in: 0...255, using: &random),
-                      b: .random(in: 0...255, using: &random))
-        }
-        from = color()
-        to = color()
-        angle = .random(in: 0...(2 * .pi), using: &random)
-        vignette = .random(in: 0.1...0.6, using: &random)
-        grain = .random(in: 0.5...2, using: &random)
-        noiseSeed = .random(in: 0...UInt32.max, using: &random)
-        shapes = (0..<Int.random(in: 3...9, using: &random)).map { _ in
-            cjpeg_shape(
-                kind: cjpeg_shape_kind(rawValue: .random(in: 0...3, using: &random)),
-                x: .random(in: 0...1, using: &random), y: .random(in: 0...1, using: &random),
-                size: .random(in: 0.03...0.3, using: &random), size2: .random(in: 0.02...0.25, using: &random),
-                alpha: .random(in: 0.35...1, using: &random), color: color()
-            )
-        }
+    init(seed: Int64, defocus: Double = 0, motion: Double = 0, gain: Double = 1, iso: Int? = nil) {
+        // Noisier at higher ISO, as a sensor is: about one level at base ISO, five at 6400.
+        let grain = 0.8 + Double(iso ?? 100) / 1600
+        landscape = cjpeg_landscape(
+            seed: UInt64(bitPattern: seed), defocus: Float(defocus), motion: Float(motion), gain: Float(gain), grain: Float(grain)
+        )
+    }
+
+    init(_ photo: PhotoRecord) {
+        self.init(seed: photo.imageSeed, defocus: photo.imageDefocus, motion: photo.imageMotion, gain: photo.imageGain, iso: photo.iso)
     }
 
     /// Calls `body` with the C view of this scene, valid only during the call.
-    func withScene<Result>(_ body: (UnsafePointer<cjpeg_scene>) throws -> Result) rethrows -> Result {
-        try shapes.withUnsafeBufferPointer { shapes in
-            var scene = cjpeg_scene(
-                from: from, to: to, angle: angle, vignette: vignette, grain: grain, noise_seed: noiseSeed,
-                shapes: shapes.baseAddress, shape_count: Int32(shapes.count)
-            )
-            return try body(&scene)
-        }
+    func withScene<Result>(_ body: (UnsafePointer<cjpeg_landscape>) throws -> Result) rethrows -> Result {
+        var landscape = landscape
+        return try body(&landscape)
     }
 }

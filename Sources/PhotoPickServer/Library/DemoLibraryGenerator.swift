@@ -38,6 +38,7 @@ struct DemoLibraryGenerator {
     func forEachPhoto(_ visit: (PhotoRecord) throws -> Void) rethrows {
         var random = SeededRandom(seed: seed)
         var bursts = SeededRandom(seed: seed ^ 0xB0A5, stream: 1)
+        var looks = SeededRandom(seed: seed ^ 0x100C, stream: 2)
         let meanGap = Double(Self.span) / Double(max(count, 1))
         var clock = Self.epoch * 1000  // milliseconds
         var id = 1
@@ -49,16 +50,22 @@ struct DemoLibraryGenerator {
             let isPhone = camera.mount == "iPhone"
             let place = random.chance(isPhone ? 0.9 : 0.3) ? DemoCatalog.places.randomElement(using: &random) : nil
             var frame = Int.random(in: 1...9000, using: &random)
-            var burst: (first: PhotoRecord, left: Int)?
+            var burst: (first: PhotoRecord, left: Int, frame: Int, sharp: Int)?
             for offset in 0..<sessionSize where id <= count {
                 let gap = Int64(Double.random(in: 2...(meanGap / 4 + 30), using: &random)) * 1000
                 clock += burst == nil ? gap : Int64.random(in: 100...1000, using: &bursts)
                 var record = photo(id: id, frame: frame, clock: clock, body: camera, lens: lens, light: light, place: place, random: &random)
                 if let current = burst {
                     record = Self.burstFrame(record, after: current.first, light: light, random: &bursts)
-                    burst = current.left > 1 ? (current.first, current.left - 1) : nil
+                    record = Self.look(record, sharp: current.frame == current.sharp, random: &looks)
+                    burst = current.left > 1 ? (current.first, current.left - 1, current.frame + 1, current.sharp) : nil
                 } else if sessionSize - offset >= 3, bursts.chance(0.06) {
-                    burst = (record, min(Int.random(in: 3...7, using: &bursts), sessionSize - offset) - 1)
+                    let length = min(Int.random(in: 3...7, using: &bursts), sessionSize - offset)
+                    let sharp = Int.random(in: 0..<length, using: &looks)
+                    record = Self.look(record, sharp: sharp == 0, random: &looks)
+                    burst = (record, length - 1, 1, sharp)
+                } else if looks.chance(0.04) {
+                    record.imageDefocus = Double.random(in: 0.0008...0.002, using: &looks)  // now and then a soft one
                 }
                 try visit(record)
                 frame += 1
@@ -68,7 +75,21 @@ struct DemoLibraryGenerator {
         }
     }
 
-    /// A later frame of the burst `first` began: its settings, the shutter a step either way.
+    /// A frame of a burst: the sharp one, or one whose focus missed (a Gaussian blur of 2.5 to 5 thousandths
+    /// of the long edge, three to five pixels of the `web` variant) or that shook (a smear twice as long).
+    private static func look(_ frame: PhotoRecord, sharp: Bool, random: inout SeededRandom) -> PhotoRecord {
+        var frame = frame
+        if sharp { return frame }
+        if random.chance(0.5) {
+            frame.imageDefocus = Double.random(in: 0.0025...0.005, using: &random)
+        } else {
+            frame.imageMotion = Double.random(in: 0.006...0.015, using: &random)
+        }
+        return frame
+    }
+
+    /// A later frame of the burst `first` began: its scene and settings, the shutter a step either way and
+    /// the exposure with it.
     private static func burstFrame(_ frame: PhotoRecord, after first: PhotoRecord, light: Light, random: inout SeededRandom) -> PhotoRecord {
         var frame = frame
         frame.width = first.width
@@ -78,10 +99,14 @@ struct DemoLibraryGenerator {
         frame.focalLength = first.focalLength
         frame.latitude = first.latitude
         frame.longitude = first.longitude
+        frame.imageSeed = first.imageSeed
         if frame.takenAt != nil, first.takenAt == nil { frame.takenAt = nil }
         if let shutter = first.exposureTime, let index = light.shutters.firstIndex(of: shutter) {
             let step = Int.random(in: -1...1, using: &random)
-            frame.exposureTime = light.shutters[min(max(index + step, 0), light.shutters.count - 1)]
+            let shutter = min(max(index + step, 0), light.shutters.count - 1)
+            frame.exposureTime = light.shutters[shutter]
+            // The shutters are listed slow to fast: a faster one is a third of a stop or so darker.
+            frame.imageGain = pow(2, -Double(shutter - index) / 3)
         }
         return frame
     }

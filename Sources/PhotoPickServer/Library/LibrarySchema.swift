@@ -54,6 +54,14 @@ enum LibrarySchema {
         migrator.registerMigration("v2 taken_ms") { db in
             try db.execute(sql: "ALTER TABLE photo ADD COLUMN taken_ms INTEGER NOT NULL DEFAULT 0")
         }
+        // How each demo picture was focused, held and exposed; libraries made before are sharp.
+        migrator.registerMigration("v3 image look") { db in
+            try db.execute(sql: """
+                ALTER TABLE photo ADD COLUMN image_defocus REAL NOT NULL DEFAULT 0;
+                ALTER TABLE photo ADD COLUMN image_motion REAL NOT NULL DEFAULT 0;
+                ALTER TABLE photo ADD COLUMN image_gain REAL NOT NULL DEFAULT 1;
+                """)
+        }
         return migrator
     }
 }

@@ -122,12 +122,14 @@ extension PhotoRecord {
             cameraMake: row["camera_make"], cameraModel: row["camera_model"], lens: row["lens"], iso: row["iso"],
             fNumber: row["f_number"], exposureTime: row["exposure_time"], focalLength: row["focal_length"],
             latitude: row["latitude"], longitude: row["longitude"], title: row["title"],
-            description: row["description"], imageSeed: row["image_seed"], takenAtMilliseconds: row["taken_ms"]
+            description: row["description"], imageSeed: row["image_seed"], takenAtMilliseconds: row["taken_ms"],
+            imageDefocus: row["image_defocus"], imageMotion: row["image_motion"], imageGain: row["image_gain"]
         )
     }
 
     var databaseArguments: StatementArguments {
         [id, filename, bytes, takenAt, createdAt, width, height, mimeType, cameraMake, cameraModel, lens, iso,
-         fNumber, exposureTime, focalLength, latitude, longitude, title, description, imageSeed, takenAtMilliseconds]
+         fNumber, exposureTime, focalLength, latitude, longitude, title, description, imageSeed, takenAtMilliseconds,
+         imageDefocus, imageMotion, imageGain]
     }
 }

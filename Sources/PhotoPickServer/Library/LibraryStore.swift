@@ -17,7 +17,8 @@ final class LibraryStore: Sendable {
 
     static let photoColumns = """
         id, filename, bytes, taken_at, created_at, width, height, mime_type, camera_make, camera_model, lens,
-        iso, f_number, exposure_time, focal_length, latitude, longitude, title, description, image_seed, taken_ms
+        iso, f_number, exposure_time, focal_length, latitude, longitude, title, description, image_seed, taken_ms,
+        image_defocus, image_motion, image_gain
         """
 
     /// Opens the library in `directory`, creating and filling it from `configuration` if it is new.
@@ -57,7 +58,7 @@ final class LibraryStore: Sendable {
             tagIDs.append(db.lastInsertedRowID)
         }
         let insertPhoto = try db.makeStatement(sql: """
-            INSERT INTO photo (\(photoColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO photo (\(photoColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let insertTag = try db.makeStatement(sql: "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
         try generator.forEachPhoto { photo in

@@ -23,6 +23,12 @@ struct PhotoRecord: Sendable, Equatable {
     var imageSeed: Int64
     /// The capture time's fraction of a second, 0–999: frames of a burst are tenths of a second apart.
     var takenAtMilliseconds = 0
+    /// How the demo picture was taken, as fractions of the long edge: the defocus blur's sigma and the
+    /// length of a horizontal shake, both 0 for a sharp frame; and the exposure as a multiplier.
+    /// Within a burst one frame is sharp and the others are not, so tests know which is best.
+    var imageDefocus = 0.0
+    var imageMotion = 0.0
+    var imageGain = 1.0
     var tagIDs: [Int64] = []
 }
 
