@@ -154,6 +154,44 @@ import Testing
         #expect(!harness.controller.ui.culling, "c leaves it too")
     }
 
+    @Test func bAsksBeforePickingTheSharpestFrameOfEachBurstThenPicksThem() {
+        var harness = withMarks()
+        // Two bursts of three frames half a second apart, an hour between them.
+        let photos = Fixture.photos(6).enumerated().map { offset, photo in
+            var photo = photo
+            photo.takenAt = Date(timeIntervalSince1970: 1_600_000_000 + Double(offset / 3) * 3600 + Double(offset % 3) * 0.5)
+            return photo
+        }
+        harness.state = Fixture.state(photos)
+        _ = harness.state.apply(.tagsLoaded(Fixture.tags + CullViewTests.markTags))
+        _ = harness.state.apply(.viewResized(rows: harness.layout.pageItems))
+        for (id, score) in [1: 3.0, 2: 8, 3: 5, 4: 1, 5: 2, 6: 9] { _ = harness.state.apply(.focusMeasured(photoID: id, score: score)) }
+        harness.press(.character("B"))
+        guard case .prompt(let prompt)? = harness.controller.ui.overlay, case .pickSharpest(let plan) = prompt.purpose else {
+            Issue.record("B asks first: \(String(describing: harness.controller.ui.overlay))")
+            return
+        }
+        #expect(plan.winners.count == 2)
+        var ui = UIState()
+        ui.overlay = harness.controller.ui.overlay
+        for (width, height) in [(120, 40), (80, 24)] {
+            let (canvas, _) = Fixture.render(harness.state, ui: ui, width: width, height: height)
+            #expect(canvas.lines.contains { $0.contains("Pick the sharpest frame of 2 bursts?") }, "\(width)×\(height)")
+            #expect(canvas.lines.contains { $0.contains("y pick · n leave them") })
+        }
+        harness.press(.character("n"))
+        #expect(harness.controller.ui.overlay == nil)
+        #expect((1...6).allSatisfy { harness.state.marks(at: harness.state.library.index(ofID: $0)!).flag == nil }, "n picks nothing")
+        harness.press(.character("B"), .character("y"))
+        let picks = (1...6).filter { harness.state.marks(at: harness.state.library.index(ofID: $0)!).flag == .pick }
+        #expect(picks == [2, 6])
+        #expect(harness.state.messages.current?.text == "Picked the sharpest frame of 2 bursts.")
+        // All picked: B says so rather than asking.
+        harness.press(.character("B"))
+        #expect(harness.controller.ui.overlay == nil)
+        #expect(harness.state.messages.current?.text == "The sharpest frame of every burst measured is picked already.")
+    }
+
     @Test func cullKeysCanBeRebound() throws {
         var keymap = Keymap.standard
         try keymap.rebind(.rate3, to: [.character("!")])

@@ -22,6 +22,8 @@ public final class Catalogue: Sendable {
         public var completedAt: Date?
         /// The walk in progress, to resume; nil when the last one finished (or none began).
         public var walk: Walk?
+        /// Focus scores measured from the photos' renditions, by photo id.
+        public var focusScores: [Int: Double] = [:]
     }
 
     /// A walk over every page: photos it saw carry its generation, so when it completes, the ones it did
@@ -83,6 +85,10 @@ public final class Catalogue: Sendable {
         migrator.registerMigration("v2 photo_walk index") { db in
             try db.execute(sql: "CREATE INDEX photo_walk ON photo (walk)")
         }
+        // Focus scores measured from previews; a page from the server leaves them be.
+        migrator.registerMigration("v3 focus") { db in
+            try db.execute(sql: "ALTER TABLE photo ADD COLUMN focus REAL")
+        }
         return migrator
     }
 
@@ -95,6 +101,9 @@ public final class Catalogue: Sendable {
                 var snapshot = Snapshot()
                 let cursor = try Row.fetchCursor(db, sql: "SELECT \(Self.photoColumns) FROM photo ORDER BY id")
                 while let row = try cursor.next() { snapshot.photos.append(Self.photo(row)) }
+                for row in try Row.fetchAll(db, sql: "SELECT id, focus FROM photo WHERE focus IS NOT NULL") {
+                    snapshot.focusScores[row["id"]] = row["focus"]
+                }
                 snapshot.tags = try Row.fetchAll(db, sql: "SELECT id, name, color FROM tag ORDER BY position").map {
                     PhotoPickKit.Tag(id: $0["id"], name: $0["name"], color: $0["color"])
                 }
@@ -189,6 +198,14 @@ public final class Catalogue: Sendable {
                 arguments: [date.timeIntervalSince1970]
             )
             return gone
+        }
+    }
+
+    /// Keeps focus scores of photos the catalogue holds.
+    public func save(focusScores: [(photoID: Int, score: Double)]) async throws {
+        try await queue.write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE photo SET focus = ? WHERE id = ?")
+            for (photoID, score) in focusScores { try statement.execute(arguments: [score, photoID]) }
         }
     }
 

@@ -10,6 +10,9 @@ public struct PhotoLibrary: Sendable {
     private var search = SearchIndex()
     /// Indices of photos deleted on the server; they are in no list.
     private var removed: Set<Int32> = []
+    /// Each photo's focus score (`FocusScore`), NaN until one of its renditions is measured. Beside the
+    /// photos rather than in them, so a newer copy of a photo from the server keeps its score.
+    private var focus: ContiguousArray<Float> = []
 
     /// How many photos there are, the deleted ones left out.
     public var count: Int { photos.count - removed.count }
@@ -39,6 +42,7 @@ public struct PhotoLibrary: Sendable {
         for photo in newPhotos where indices[photo.id] == nil {
             indices[photo.id] = Int32(photos.count)
             photos.append(LibraryPhoto(photo, pool: &pool))
+            focus.append(.nan)
             search.append(Self.searchFields(photo))
         }
         return start..<photos.count
@@ -58,6 +62,19 @@ public struct PhotoLibrary: Sendable {
 
     private static func searchFields(_ photo: Photo) -> [String?] {
         [photo.filename, photo.title, photo.camera?.make, photo.camera?.model, photo.lens]
+    }
+
+    /// The focus score of the photo at an index, if measured.
+    public func focusScore(at index: Int) -> Double? {
+        focus[index].isNaN ? nil : Double(focus[index])
+    }
+
+    /// Keeps a measured focus score; true when it differs from the one kept (by more than rounding).
+    @discardableResult
+    mutating func setFocusScore(_ score: Double, at index: Int) -> Bool {
+        let old = focus[index]
+        focus[index] = Float(score)
+        return old.isNaN || abs(Double(old) - score) > 0.01
     }
 
     mutating func setTagIDs(_ tagIDs: [Int], at index: Int) {

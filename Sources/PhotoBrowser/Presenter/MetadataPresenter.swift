@@ -33,6 +33,37 @@ public struct TagChip: Sendable, Equatable {
     public let color: TagColor?
 }
 
+/// A photo's focus score, and where it stands in its burst when bursts are stacked.
+public struct FocusFacts: Sendable, Equatable {
+    /// The score (`FocusScore`); higher is sharper.
+    public var score: Double
+    /// 1 for the sharpest frame of its stack; nil outside a stack.
+    public var rank: Int?
+    /// Frames in its stack, and how many of them are measured.
+    public var frames = 0, measured = 0
+
+    public init(score: Double, rank: Int? = nil, frames: Int = 0, measured: Int = 0) {
+        self.score = score
+        self.rank = rank
+        self.frames = frames
+        self.measured = measured
+    }
+
+    /// "4.4", or "4.4 · sharpest of 5", "4.4 · 2nd of 5 (3 measured)".
+    public var text: String {
+        let score = score.formatted(.number.precision(.fractionLength(1)))
+        guard let rank, frames > 1 else { return score }
+        let place = rank == 1 ? "sharpest" : "\(Self.ordinal(rank))"
+        let measuredText = measured < frames ? " (\(measured) measured)" : ""
+        return "\(score) · \(place) of \(frames)\(measuredText)"
+    }
+
+    private static func ordinal(_ number: Int) -> String {
+        let suffix = (11...13).contains(number % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
+        return "\(number)\(suffix)"
+    }
+}
+
 /// Turns a photo into the rows the metadata pane shows.
 public struct MetadataPresenter: Sendable {
     let timeZone: TimeZone
@@ -43,7 +74,7 @@ public struct MetadataPresenter: Sendable {
     }
 
     /// Every row for `photo`: the known fields first, then each field photopick does not know, raw.
-    public func rows(for photo: Photo, tags: TagCatalog) -> [MetadataRow] {
+    public func rows(for photo: Photo, tags: TagCatalog, focus: FocusFacts? = nil) -> [MetadataRow] {
         var rows = [MetadataRow("File", photo.filename)]
         if let title = photo.title, !title.isEmpty { rows.append(MetadataRow("Title", title)) }
         if let width = photo.width, let height = photo.height {
@@ -56,6 +87,7 @@ public struct MetadataPresenter: Sendable {
         if let lens = photo.lens, !lens.isEmpty { rows.append(MetadataRow("Lens", lens)) }
         if let exposure = photo.exposure.flatMap(Self.exposure) { rows.append(MetadataRow("Exposure", exposure)) }
         if let location = photo.location { rows.append(MetadataRow("Location", Self.location(location))) }
+        if let focus { rows.append(MetadataRow("Sharpness", focus.text)) }
         let marks = tags.marks(of: photo.tagIDs)
         if !marks.isEmpty { rows.append(MetadataRow("Marks", Self.describe(marks, names: tags.markNames), marks: marks)) }
         let chips = tags.ordinaryTags(photo.tagIDs).map { id in

@@ -17,6 +17,8 @@ public actor PreviewLoader {
     public nonisolated let store: PreviewStore
     /// Yields after each preview lands in the store.
     public nonisolated let updates: AsyncStream<Void>
+    /// The focus score of each rendition decoded, as the preview lands.
+    public nonisolated let focusScores: AsyncStream<(photoID: Int, score: Double)>
 
     private let fetch: Fetch
     private let render: Render?
@@ -26,6 +28,7 @@ public actor PreviewLoader {
     /// Previews fetched and decoded at once.
     private let maximumJobs = 2
     private let continuation: AsyncStream<Void>.Continuation
+    private let focusContinuation: AsyncStream<(photoID: Int, score: Double)>.Continuation
 
     private var wanted: [PreviewRequest] = []
     /// Which lane of the rate-limit budget each wanted preview's fetch goes in.
@@ -57,6 +60,7 @@ public actor PreviewLoader {
         self.render = render
         self.fetch = fetch
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        (focusScores, focusContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
     /// A loader that fetches through `client`, so the pacer, retries and key rules apply.
@@ -119,6 +123,7 @@ public actor PreviewLoader {
         running = [:]
         wanted = []
         continuation.finish()
+        focusContinuation.finish()
     }
 
     private func startWork() {
@@ -136,19 +141,23 @@ public actor PreviewLoader {
         }
     }
 
-    private func finish(_ request: PreviewRequest, job: Int, _ result: (state: PreviewState, rendering: (any PreviewRendering)?)?) {
+    private func finish(_ request: PreviewRequest, job: Int, _ result: Loaded?) {
         guard running[request]?.job == job else { return }  // cancelled meanwhile: its result is stale
         running[request] = nil
         wanted.removeAll { $0 == request }
         if let result {
             store.store(result.state, rendering: result.rendering, for: request)
             continuation.yield()
+            if let focus = result.focus { focusContinuation.yield((request.photoID, focus)) }
         }
         startWork()
     }
 
+    /// A finished preview: the state to store, its rendering for the screen, and the rendition's focus score.
+    private typealias Loaded = (state: PreviewState, rendering: (any PreviewRendering)?, focus: Double?)
+
     /// The bytes from the disk cache or the server, decoded to the request's box and rendered; nil when cancelled.
-    private nonisolated func load(_ request: PreviewRequest) async -> (state: PreviewState, rendering: (any PreviewRendering)?)? {
+    private nonisolated func load(_ request: PreviewRequest) async -> Loaded? {
         let size = Self.variant(for: request.box), variant = size.rawValue
         if let cached = disk?.bytes(photoID: request.photoID, variant: variant) {
             if Task.isCancelled { return nil }
@@ -162,7 +171,7 @@ public actor PreviewLoader {
         } catch .cancelled {
             return nil
         } catch {
-            return Task.isCancelled ? nil : (.failed(.unavailable(error.userMessage)), nil)
+            return Task.isCancelled ? nil : (.failed(.unavailable(error.userMessage)), nil, nil)
         }
         if Task.isCancelled { return nil }
         // A disk that is full or read-only costs the cache, not the preview.
@@ -170,12 +179,13 @@ public actor PreviewLoader {
         do {
             return finished(request, try decoder.decode(fetched.bytes, fitting: request.box).image, fetched.bytes)
         } catch {
-            return (.failed(error), nil)
+            return (.failed(error), nil, nil)
         }
     }
 
-    private nonisolated func finished(_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8]) -> (state: PreviewState, rendering: (any PreviewRendering)?)? {
+    private nonisolated func finished(_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8]) -> Loaded? {
         if Task.isCancelled { return nil }
-        return (.loaded(image), render?(request, image, source))
+        // Measured on every rendition decoded: a few milliseconds, and renditions agree (`FocusScore`).
+        return (.loaded(image), render?(request, image, source), FocusScore.measure(source, decoder: decoder))
     }
 }

@@ -9,6 +9,8 @@ public enum BrowserEffect: Sendable, Equatable {
     case scheduleRefresh(after: Duration)
     case cancelLoading
     case recordTagDeltas([TagDelta])
+    /// Keep a photo's focus score in the catalogue.
+    case saveFocusScore(photoID: Int, score: Double)
     case discardTagDeltas(tagID: Int)
     case createTag(name: String, color: String?)
     case renameTag(id: Int, name: String)

@@ -32,6 +32,8 @@ public enum BrowserEvent: Sendable {
     case undoRequested
     /// `P`, `X`, a rating or a label key: the mark goes on the targets, replacing its sibling.
     case markChosen(Mark)
+    /// Pick the sharpest frame of each burst listed (`SharpestFrames`).
+    case sharpestFramesPicked
     /// `U` (flags) or `0` (ratings): the targets lose their mark of that family.
     case markCleared(Mark.Family)
     /// A label key: sets the label, or takes it off when every target already has it.
@@ -70,6 +72,8 @@ public enum BrowserEvent: Sendable {
     case tagsFailed(String)
     /// What the catalogue held at the start; `notice` says when it was damaged and set aside.
     case catalogueLoaded(Catalogue.Snapshot, notice: String?)
+    /// A rendition of the photo was decoded and its focus measured (`FocusScore`).
+    case focusMeasured(photoID: Int, score: Double)
     /// The hourly refresh came due.
     case refreshDue
     /// A page of the walk: new photos are added, changed ones updated in place.

@@ -208,6 +208,11 @@ public final class BrowserSession {
             loadTask?.cancel()
             loadTask = nil
         case .recordTagDeltas(let deltas): record(deltas)
+        case .saveFocusScore(let photoID, let score):
+            let catalogue = catalogue, logger = configuration.logger
+            Task.detached {
+                do { try await catalogue.save(focusScores: [(photoID, score)]) } catch { logger.error("catalogue: \(error)") }
+            }
         case .discardTagDeltas(let tagID):
             do { try outbox.removeAll(tagID: tagID) } catch { configuration.logger.error("outbox: \(error)") }
         case .createTag(let name, let color): createTag(name: name, color: color)

@@ -52,6 +52,24 @@ extension BrowserState {
         return []
     }
 
+    /// The focus score of the photo at a library index, with its place in its burst when bursts are
+    /// stacked; nil until one of its renditions is measured.
+    public func focusFacts(at index: Int) -> FocusFacts? {
+        guard let score = library.focusScore(at: index) else { return nil }
+        guard list.stackGap != nil, let stack = list.stacks.stack(of: index) else { return FocusFacts(score: score) }
+        let frames = list.stacks.members(of: stack)
+        let scores = frames.compactMap { library.focusScore(at: $0) }
+        return FocusFacts(score: score, rank: 1 + scores.filter { $0 > score }.count, frames: frames.count, measured: scores.count)
+    }
+
+    /// A rendition was measured: the score is kept, in the catalogue too when it changed, and a query
+    /// that reads scores filters again.
+    mutating func focusMeasured(photoID: Int, score: Double) -> [BrowserEffect] {
+        guard let index = library.index(ofID: photoID), library.setFocusScore(score, at: index) else { return [] }
+        if list.filter.query.readsFocus { list.setFilter(list.filter, library: library, selection: selection) }
+        return [.saveFocusScore(photoID: photoID, score: score)]
+    }
+
     // MARK: - Loading
 
     /// The catalogue's photos and tags go on screen at once, then a walk checks them when the policy
@@ -67,6 +85,10 @@ extension BrowserState {
         } else {
             _ = photosArrived(snapshot.photos)
         }
+        for (photoID, score) in snapshot.focusScores {
+            if let index = library.index(ofID: photoID) { library.setFocusScore(score, at: index) }
+        }
+        if !snapshot.focusScores.isEmpty, list.filter.query.readsFocus { list.setFilter(list.filter, library: library, selection: selection) }
         var effects = notice.map { post(.warning, $0) } ?? []
         let age = snapshot.completedAt.map { Date().timeIntervalSince($0) }
         let due = switch refreshPolicy {

@@ -9,10 +9,10 @@ extension BrowserState {
     /// Puts a mark on the targets and takes its sibling off them, as one undoable edit whose deltas go
     /// to the outbox together, so each photo's change is one read-modify-write. A mark whose tag does
     /// not exist yet is created first, with its colour, and applied when the server has made it.
-    mutating func setMark(_ mark: Mark) -> [BrowserEffect] {
+    mutating func setMark(_ mark: Mark, on chosen: [Int]? = nil) -> [BrowserEffect] {
         if case .rating(let stars) = mark, stars == 0 { return clearMarks(.rating) }
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
-        let targets = tagTargets
+        let targets = chosen ?? tagTargets
         guard !targets.isEmpty else { return [] }
         let photoIDs = targets.map { library[$0].id }
         // A later mark of the same family wins over one still waiting for its tag.

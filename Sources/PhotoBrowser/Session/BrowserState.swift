@@ -111,6 +111,7 @@ public struct BrowserState: Sendable {
         case .stackingToggled: return toggleStacking()
         case .stackOpened: return toggleCurrentStack()
         case .markChosen(let mark): return setMark(mark)
+        case .sharpestFramesPicked: return pickSharpestFrames()
         case .markCleared(let family): return clearMarks(family)
         case .labelToggled(let label): return toggleLabel(label)
         case .tagCreationRequested(let name, let color, let photoIDs): return requestTagCreation(name: name, color: color, applyTo: photoIDs)
@@ -139,6 +140,7 @@ public struct BrowserState: Sendable {
         case .refreshRequested: return refresh(asked: true)
         case .refreshDue: return refreshPolicy == .hourly ? refresh(asked: false) : []
         case .catalogueLoaded(let snapshot, let notice): return catalogueLoaded(snapshot, notice: notice)
+        case .focusMeasured(let photoID, let score): return focusMeasured(photoID: photoID, score: score)
         case .messageDismissed:
             messages.dismissCurrent()
             return []

@@ -75,15 +75,16 @@ struct DemoLibraryGenerator {
         }
     }
 
-    /// A frame of a burst: the sharp one, or one whose focus missed (a Gaussian blur of 2.5 to 5 thousandths
-    /// of the long edge, three to five pixels of the `web` variant) or that shook (a smear twice as long).
+    /// A frame of a burst: the sharp one, or one whose focus missed (a Gaussian blur of 3 to 6 thousandths
+    /// of the long edge, three to six pixels of the `web` variant) or that shook (a sideways smear of 1 to
+    /// 2% of the long edge).
     private static func look(_ frame: PhotoRecord, sharp: Bool, random: inout SeededRandom) -> PhotoRecord {
         var frame = frame
         if sharp { return frame }
         if random.chance(0.5) {
-            frame.imageDefocus = Double.random(in: 0.0025...0.005, using: &random)
+            frame.imageDefocus = Double.random(in: 0.003...0.006, using: &random)
         } else {
-            frame.imageMotion = Double.random(in: 0.006...0.015, using: &random)
+            frame.imageMotion = Double.random(in: 0.01...0.02, using: &random)
         }
         return frame
     }

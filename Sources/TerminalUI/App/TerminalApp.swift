@@ -124,7 +124,8 @@ public final class TerminalApp {
             screen.context.previews = loader.store
             let feed = PreviewFeed(loader: loader)
             previews = feed
-            tasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
+            let session = library.session
+            tasks += feed.tasks(onUpdate: { continuation.yield(.changed) }, onFocus: { session.send(.focusMeasured(photoID: $0, score: $1)) })
         }
         do {
             try library.session.start()

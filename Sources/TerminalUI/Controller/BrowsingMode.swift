@@ -116,6 +116,14 @@ enum BrowsingMode: KeyMode {
         case .stackBursts: context.send(.stackingToggled)
         case .openStack: context.send(.stackOpened)
         case .savedSearches: context.ui.overlay = .picker(UIState.Picker(kind: .savedSearches))
+        case .pickSharpest:
+            let plan = state.sharpestFrames()
+            if plan.winners.count > plan.alreadyPicked {
+                context.ui.overlay = .prompt(UIState.Prompt(.pickSharpest(plan)))
+            } else {
+                // Nothing to ask about: the state says why (no bursts, nothing measured, all picked).
+                context.send(.sharpestFramesPicked)
+            }
         case .queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished: break
         case .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: break
         }

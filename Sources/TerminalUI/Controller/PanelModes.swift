@@ -34,7 +34,8 @@ enum ScrollingPanelMode: KeyMode {
         case .help(let scroll): return .help(scroll: min(max(0, scroll), context.helpLineCount))
         case .details(let scroll):
             let state = context.state
-            let rows = state.currentPhoto.map { MetadataPresenter().rows(for: $0, tags: state.tags).count } ?? 0
+            let focus = state.list.currentIndex.flatMap(state.focusFacts(at:))
+            let rows = state.currentPhoto.map { MetadataPresenter().rows(for: $0, tags: state.tags, focus: focus).count } ?? 0
             return .details(scroll: min(max(0, scroll), rows))
         default: return overlay
         }

@@ -26,6 +26,16 @@ enum TagPromptMode: KeyMode {
     static func handle(_ key: Key, _ context: inout InputContext) {
         guard case .prompt(var prompt) = context.ui.overlay else { return }
         let manager = UIState.Overlay.picker(UIState.Picker(kind: .manageTags))
+        if case .pickSharpest = prompt.purpose {
+            switch key {
+            case .character("y"), .character("Y"):
+                context.ui.overlay = nil
+                context.send(.sharpestFramesPicked)
+            case .character("n"), .character("N"), .escape: context.ui.overlay = nil
+            default: break
+            }
+            return
+        }
         if case .deleteTag(let id) = prompt.purpose {
             switch key {
             case .character("y"), .character("Y"):
@@ -72,7 +82,7 @@ enum TagPromptMode: KeyMode {
                 return .failure(Problem(reason: "Write the colour as #rrggbb, like #e94b60, or leave it empty."))
             }
             return .success(.tagRecolourRequested(tagID: id, color: color.hex))
-        case .deleteTag: return .success(nil)
+        case .deleteTag, .pickSharpest: return .success(nil)
         }
     }
 }

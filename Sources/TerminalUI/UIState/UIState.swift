@@ -47,6 +47,8 @@ public struct UIState: Sendable, Equatable {
             case renameTag(id: Int)
             case recolourTag(id: Int)
             case deleteTag(id: Int)
+            /// `B`: pick the sharpest frame of each burst, as counted when asked.
+            case pickSharpest(SharpestFrames)
         }
 
         var purpose: Purpose
@@ -61,8 +63,10 @@ public struct UIState: Sendable, Equatable {
 
         /// Whether it is answered with y or n rather than text.
         var isConfirmation: Bool {
-            if case .deleteTag = purpose { return true }
-            return false
+            switch purpose {
+            case .deleteTag, .pickSharpest: true
+            default: false
+            }
         }
     }
 

@@ -39,7 +39,7 @@ extension Screen {
             ("Find", [.filter, .savedSearches, .tagFilter, .cycleSort]),
             ("Cull (marks are tags: Pick, Reject, 1–5 stars, Red…)", [.pick, .reject, .unflag, .cullMode]),
             ("In cull mode, each mark moves to the next photo", [.rate0, .rate1, .labelRed, .labelPurple]),
-            ("Bursts", [.stackBursts, .openStack]),
+            ("Bursts", [.stackBursts, .openStack, .pickSharpest]),
             ("Tag", [.tag1, .tagPicker, .manageTags, .undo]),
             ("Download", [.download, .chooseVariant, .queuePanel]),
             ("Download queue (in the panel)", [.queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished]),
@@ -153,12 +153,19 @@ extension Screen {
         case .deleteTag(let id):
             let count = state.tags.count(of: id)
             question = "Delete the tag “\(tagName(id))” from \(UIState.Picker.photoCount(count)) and from PhotoPick?"
+        case .pickSharpest(let plan):
+            question = Self.sharpestQuestion(plan)
         }
         let background = theme.overlay.background
         let inner = drawDialog(width: min(rect.width, 64), height: prompt.problem == nil ? 5 : 6, in: rect, into: &canvas)
-        canvas.draw(question, x: inner.x + 1, y: inner.y, style: theme.title.on(background), limit: inner.width - 2)
+        // A yes/no question has the answer line's row too.
+        let lines = Formatting.wrap(question, width: inner.width - 2, maxLines: prompt.isConfirmation ? 2 : 1)
+        for (offset, line) in lines.enumerated() {
+            canvas.draw(line, x: inner.x + 1, y: inner.y + offset, style: theme.title.on(background), limit: inner.width - 2)
+        }
         if prompt.isConfirmation {
-            canvas.draw("y delete · n keep", x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
+            let answers = if case .pickSharpest = prompt.purpose { "y pick · n leave them" } else { "y delete · n keep" }
+            canvas.draw(answers, x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
         } else {
             canvas.drawField("", prompt.field.text, x: inner.x + 1, y: inner.y + 1, style: theme.input.on(background), width: inner.width - 2)
             canvas.draw("enter save · esc cancel", x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
@@ -166,6 +173,16 @@ extension Screen {
         if let problem = prompt.problem {
             canvas.draw(problem, x: inner.x + 1, y: inner.y + 3, style: theme.warning.on(background), limit: inner.width - 2)
         }
+    }
+
+    /// The question before picking the sharpest frames: how many will be picked, and what is left out.
+    static func sharpestQuestion(_ plan: SharpestFrames) -> String {
+        let picking = plan.winners.count - plan.alreadyPicked
+        var question = "Pick the sharpest frame of \(picking) burst\(picking == 1 ? "" : "s")?"
+        if plan.alreadyPicked > 0 { question += " \(plan.alreadyPicked) already picked." }
+        if plan.partlyMeasured > 0 { question += " \(plan.partlyMeasured) not fully measured." }
+        if plan.unmeasured > 0 { question += " \(plan.unmeasured) not measured: skipped." }
+        return question
     }
 
     /// Asked on quit while downloads run or tag edits are unsent.

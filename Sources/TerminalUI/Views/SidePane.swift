@@ -10,7 +10,8 @@ extension Screen {
         let preview = Self.sidePanePreview(in: rect)
         drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: preview, into: &canvas)
         let rowsArea = Rect(x: inner.x, y: preview.maxY + 1, width: inner.width, height: inner.maxY - preview.maxY - 1)
-        drawMetadata(context.presenter.rows(for: photo, tags: state.tags), in: rowsArea, labelWidth: 10, into: &canvas)
+        let focus = state.list.currentIndex.flatMap(state.focusFacts(at:))
+        drawMetadata(context.presenter.rows(for: photo, tags: state.tags, focus: focus), in: rowsArea, labelWidth: 10, into: &canvas)
     }
 
     /// Where the side pane in `rect` shows the preview: below the name, two fifths of its height.
@@ -71,7 +72,7 @@ extension Screen {
         guard let photo = state.currentPhoto else { return }
         canvas.drawBox(rect, style: theme.border, title: TerminalText.sanitized(photo.filename), titleStyle: theme.title)
         let inner = rect.inset(1)
-        let rows = context.presenter.rows(for: photo, tags: state.tags)
+        let rows = context.presenter.rows(for: photo, tags: state.tags, focus: state.list.currentIndex.flatMap(state.focusFacts(at:)))
         drawMetadata(rows, in: Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2, height: inner.height - 1), labelWidth: 12, scroll: scroll, into: &canvas)
         canvas.draw("j/k scroll · esc back", x: inner.x + 1, y: inner.maxY - 1, style: theme.hint, limit: inner.width - 2)
     }

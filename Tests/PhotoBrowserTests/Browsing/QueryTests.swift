@@ -78,7 +78,7 @@ import Testing
         ("focal:85..50", "85..50: the range runs backwards; write the smaller number first"),
         ("label:pink", "“pink” is not a label; use red, yellow, green, blue, purple"),
         ("has:wings", "has: takes gps, date or title"),
-        ("colour:red", "no field is called “colour”; the fields are camera, lens, iso, f, focal, taken, size, rating, label, has, or quote it to search for it"),
+        ("colour:red", "no field is called “colour”; the fields are camera, lens, iso, f, focal, taken, size, rating, label, has, sharp, or quote it to search for it"),
         ("camera:", "camera: needs a name, like camera:gr"),
         ("iso>=", "iso>= needs a number, like iso>=3200"),
         ("#", "# needs a tag name, like #Travel"),

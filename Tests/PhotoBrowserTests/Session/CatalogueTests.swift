@@ -120,6 +120,22 @@ import Testing
         }
     }
 
+    @Test func focusScoresAreKeptAndAPageFromTheServerLeavesThemBe() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (catalogue, _) = try Catalogue.open(library: "focus", directory: directory)
+        let walk = try catalogue.beginWalk()
+        try await catalogue.save(page: [Sample.photo(1, "a.jpg"), Sample.photo(2, "b.jpg")], nextCursor: nil, walk: walk)
+        try await catalogue.save(focusScores: [(photoID: 1, score: 7.5), (photoID: 9, score: 1)])
+        try await catalogue.save(page: [Sample.photo(1, "a-renamed.jpg")], nextCursor: nil, walk: walk)
+        let snapshot = try catalogue.snapshot()
+        #expect(snapshot.focusScores == [1: 7.5], "kept across the page; a photo not in the catalogue is not added")
+        var state = BrowserState(downloadDirectory: directory)
+        _ = state.apply(.catalogueLoaded(snapshot, notice: nil))
+        #expect(state.library.focusScore(at: state.library.index(ofID: 1)!) == 7.5)
+        #expect(state.library.focusScore(at: state.library.index(ofID: 2)!) == nil)
+    }
+
     @Test func anOlderSchemaIsMigratedKeepingItsPhotos() throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

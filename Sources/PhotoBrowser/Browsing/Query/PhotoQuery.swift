@@ -26,8 +26,11 @@ public struct PhotoQuery: Sendable, Equatable {
     /// Whether it reads tags or marks.
     var readsTags: Bool { conditions.contains(where: \.readsTags) }
 
+    /// Whether it reads focus scores.
+    var readsFocus: Bool { conditions.contains(where: \.readsFocus) }
+
     /// The fields a term can name, as the error for an unknown one lists them.
-    static let fields = ["camera", "lens", "iso", "f", "focal", "taken", "size", "rating", "label", "has"]
+    static let fields = ["camera", "lens", "iso", "f", "focal", "taken", "size", "rating", "label", "has", "sharp"]
 
     /// Reads `text`; dates are days in `timeZone`, the one capture times are shown in.
     public init(_ text: String, timeZone: TimeZone = .current) {
@@ -98,6 +101,7 @@ public struct PhotoQuery: Sendable, Equatable {
             guard low <= high else { throw Refusal("ratings are whole stars: no rating lies in \(value); write it like rating>=3") }
             return .rating(low...high)
         case "taken": return .taken(try DayRange.read(value, comparison, timeZone: timeZone))
+        case "sharp": return .sharpness(try NumberRange.read(value, comparison, field: field, example: "sharp>=4"))
         case "label":
             guard comparison == ":" || comparison == "=" else { throw Refusal("label takes a colour, like label:red") }
             if let label = Mark.ColourLabel(rawValue: value.lowercased()) { return .label(label) }

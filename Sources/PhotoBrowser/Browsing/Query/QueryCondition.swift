@@ -17,6 +17,8 @@ enum QueryCondition: Sendable, Equatable {
     case taken(Range<Double>)
     /// A tag, by its name key.
     case tag(name: String, key: String)
+    /// The focus score (`FocusScore`); a photo not measured yet fails it.
+    case sharpness(ClosedRange<Double>)
     /// Stars, 0 for unrated.
     case rating(ClosedRange<Int>)
     case flag(Mark.Flag)
@@ -25,6 +27,15 @@ enum QueryCondition: Sendable, Equatable {
     /// No tags besides marks.
     case untagged
     indirect case not(QueryCondition)
+
+    /// Whether it reads focus scores, so a new score must re-run the filter.
+    var readsFocus: Bool {
+        switch self {
+        case .sharpness: true
+        case .not(let inner): inner.readsFocus
+        default: false
+        }
+    }
 
     /// Whether it reads tags, so a change of the tag list must re-run the filter.
     var readsTags: Bool {

@@ -32,6 +32,7 @@ struct QueryMatcher {
         case .focalLength(let range): return { _, photo in range.contains(photo.focalLength) }
         case .size(let range): return { _, photo in range.contains(Double(photo.bytes)) }
         case .taken(let range): return { _, photo in range.contains(photo.takenAtSeconds) }
+        case .sharpness(let range): return { index, _ in library.focusScore(at: index).map(range.contains) ?? false }
         case .tag(_, let key):
             guard let id = tags.idsByNameKey[key] else { return { _, _ in false } }
             return { _, photo in photo.tagIDs.contains(id) }

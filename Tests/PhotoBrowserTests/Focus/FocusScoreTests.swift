@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+@testable import PhotoPickServer
+import Testing
+@testable import PhotoBrowser
+
+/// The focus score on the demo library, whose bursts record which frame is sharp.
+@Suite struct FocusScoreTests {
+    /// The demo's bursts: consecutive photos sharing a scene, with at least one sharp frame.
+    static func bursts(count: Int, seed: UInt64) -> [[PhotoRecord]] {
+        var bursts: [[PhotoRecord]] = []
+        DemoLibraryGenerator(count: count, seed: seed, megapixels: 12).forEachPhoto { photo in
+            if let last = bursts.last?.last, last.imageSeed == photo.imageSeed {
+                bursts[bursts.count - 1].append(photo)
+            } else {
+                bursts.append([photo])
+            }
+        }
+        return bursts.filter { $0.count > 1 }
+    }
+
+    /// Scores of the renditions the server would send, measured as photopick does. Rendering is
+    /// seconds of CPU: it runs on GCD's threads, never on the cooperative pool the other suites' async
+    /// tests (timers, pacers) need.
+    static func scores(_ photos: [PhotoRecord], variant: ImageVariant = .web) async -> [Int64: Double] {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let scores = Mutex<[Int64: Double]>([:])
+                DispatchQueue.concurrentPerform(iterations: photos.count) { index in
+                    let photo = photos[index]
+                    let score = (try? ImageStore.encode(photo, variant: variant)).flatMap { FocusScore.measure($0) }
+                    scores.withLock { $0[photo.id] = score }
+                }
+                continuation.resume(returning: scores.withLock { $0 })
+            }
+        }
+    }
+
+    @Test func theSharpestOfEachDemoBurstIsTheFrameRecordedSharp() async throws {
+        let bursts = Self.bursts(count: 1_500, seed: 1)
+        #expect(bursts.count >= 20)
+        let scores = await Self.scores(bursts.flatMap { $0 })
+        var found = 0
+        var misses: [String] = []
+        for burst in bursts {
+            let sharp = burst.first { $0.imageDefocus == 0 && $0.imageMotion == 0 }!
+            let best = burst.max { (scores[$0.id] ?? -1) < (scores[$1.id] ?? -1) }!
+            if best.id == sharp.id {
+                found += 1
+            } else {
+                misses.append("\(burst.map { "\($0.id):\(String(format: "%.1f", scores[$0.id] ?? -1))" }) sharp \(sharp.id)")
+            }
+        }
+        #expect(found * 100 >= bursts.count * 95, "found \(found) of \(bursts.count): \(misses)")
+    }
+
+    @Test func theScoreOfOnePictureIsTheSameWithin10PercentAtEverySize() async throws {
+        var photos: [PhotoRecord] = []
+        DemoLibraryGenerator(count: 12, seed: 2, megapixels: 12).forEachPhoto { photos.append($0) }
+        let web = await Self.scores(photos, variant: .web), fhd = await Self.scores(photos, variant: .fhd)
+        for photo in photos {
+            let small = try #require(web[photo.id]), large = try #require(fhd[photo.id])
+            #expect(abs(large - small) <= 0.1 * small, "photo \(photo.id): web \(small), fhd \(large)")
+        }
+    }
+
+    @Test func nothingDecodableHasNoScore() {
+        #expect(FocusScore.measure(Array("not a JPEG".utf8)) == nil)
+        #expect(FocusScore.measure(PreviewImage(width: 4, height: 4, pixels: [UInt8](repeating: 9, count: 48))) == nil)
+        let flat = PreviewImage(width: 64, height: 64, pixels: [UInt8](repeating: 128, count: 64 * 64 * 3))
+        #expect(FocusScore.measure(flat) == 0, "no detail, no score")
+    }
+}
