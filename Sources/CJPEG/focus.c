@@ -7,7 +7,9 @@
 
 enum { FOCUS_EDGE = 256, TILES_ACROSS = 6, TILES_DOWN = 6 };
 
-double cjpeg_focus_score(const uint8_t *rgb, int width, int height) {
+double cjpeg_focus_score(const uint8_t *rgb, int width, int height, double *focus_x, double *focus_y) {
+    if (focus_x != NULL) *focus_x = 0.5;
+    if (focus_y != NULL) *focus_y = 0.5;
     if (rgb == NULL || width < 8 || height < 8) return -1;
     // Grey at a long edge of 256 at most, by area averaging, so the score means the same whatever
     // rendition it came from.
@@ -83,7 +85,13 @@ double cjpeg_focus_score(const uint8_t *rgb, int width, int height) {
             double mean = sum / count;
             double spread = sqrt(fmax(0, squares / count - mean * mean));
             double score = spread / (level / count + 16.0) * 100.0;
-            if (score > best) best = score;
+            // The best tile's centre, as a fraction of the picture, is where the loupe opens; rounding
+            // in a flat picture is no detail.
+            if (score > best) {
+                best = score;
+                if (score > 0.05 && focus_x != NULL) *focus_x = (x0 + x1) / 2.0 / w;
+                if (score > 0.05 && focus_y != NULL) *focus_y = (y0 + y1) / 2.0 / h;
+            }
         }
     }
     free(grey);

@@ -142,3 +142,50 @@ func decodeJPEG(_ bytes: [UInt8], fitting box: PixelSize, what: String) throws -
         throw BenchError("cannot decode \(what): \(error)")
     }
 }
+
+/// `_loupe`: reads a JPEG, then (unless `--baseline`) opens the loupe on it at the viewport's size and
+/// pans it every way, as the app does; run as its own process so its peak RSS, less the baseline's, is
+/// what the loupe adds.
+struct LoupeHelper: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "_loupe", shouldDisplay: false)
+
+    @Option var file: String
+    @Option var width = 1920
+    @Option var height = 1080
+    @Flag var baseline = false
+
+    func run() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        guard !baseline else { return print(bytes.count) }
+        var loupe = try LoupeRun.open(bytes, viewport: PixelSize(width: width, height: height))
+        for direction in [Loupe.Direction.right, .right, .down, .down, .left, .up] {
+            loupe.pan(direction)
+            _ = try LoupeRun.show(&loupe, bytes)
+        }
+    }
+}
+
+/// The loupe as the app drives it: decode what it asks for, then take the view's pixels.
+enum LoupeRun {
+    static let decoder = PreviewDecoder()
+
+    static func open(_ bytes: [UInt8], viewport: PixelSize) throws -> Loupe {
+        let header = try decoder.decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1)
+        let size = header.info.orientation >= 5
+            ? PixelSize(width: header.info.sourceSize.height, height: header.info.sourceSize.width) : header.info.sourceSize
+        var loupe = Loupe(imageSize: size, viewport: viewport, centre: (0.5, 0.5))
+        _ = try show(&loupe, bytes)
+        return loupe
+    }
+
+    /// Decodes the band if the view left it, and returns the view's pixels.
+    @discardableResult
+    static func show(_ loupe: inout Loupe, _ bytes: [UInt8]) throws -> PreviewImage {
+        if let region = loupe.regionToDecode {
+            let decoded = try decoder.decodeRegion(bytes, x: region.x, y: region.y, width: region.width, height: region.height)
+            loupe.decoded(decoded.image, x: decoded.originX, y: decoded.originY)
+        }
+        guard let pixels = loupe.pixels else { throw BenchError("the loupe has no pixels after its decode") }
+        return pixels
+    }
+}

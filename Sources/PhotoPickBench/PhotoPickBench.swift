@@ -10,7 +10,7 @@ struct PhotoPickBench: AsyncParsableCommand {
         subcommands: [
             ListBenchmark.self, DownloadBenchmark.self, ModelBenchmark.self, RenderBenchmark.self, PreviewBenchmark.self,
             DecodeBenchmark.self, GraphicsBenchmark.self, BudgetBenchmark.self,
-            ServerHelper.self, WalkHelper.self, DownloadHelper.self, ModelHelper.self, ScrollHelper.self,
+            ServerHelper.self, WalkHelper.self, DownloadHelper.self, ModelHelper.self, ScrollHelper.self, LoupeHelper.self,
         ]
     )
 }

@@ -47,6 +47,7 @@ struct PreviewBenchmark: AsyncParsableCommand {
             chafaTimes += try (0..<15).map { _ in try toolMilliseconds("chafa", ["--size", "100x50", "--format", "symbols", file.path]) }
         }
         let gridTimes = try gridFrameTimes()
+        let loupe = try loupeFigures(large, file: file, web: web)
 
         let webMedian = median(webTimes), ours = median(largeTimes), djpeg = median(djpegTimes), chafa = median(chafaTimes)
         let grid = median(gridTimes)
@@ -59,7 +60,52 @@ struct PreviewBenchmark: AsyncParsableCommand {
                    ratio: chafa / ours, target: ">= 2x faster than chafa", met: chafa / ours >= 2),
             Figure(name: "grid frame, 24 thumbnails", value: grid, unit: "ms", reference: "budget", referenceValue: 8,
                    ratio: grid / 8, target: "<= 8 ms", met: grid <= 8),
-        ] + scrolling, json: options.json)
+        ] + loupe + scrolling, json: options.json)
+    }
+
+    /// The loupe on the 24 MP original: its first view at 1920×1080 (a full-screen terminal's pixels),
+    /// a pan inside the decoded band and one past it, and what it adds to peak RSS, beside djpeg
+    /// decoding the whole original at full size; and the focus score of a `web` rendition.
+    private func loupeFigures(_ large: [UInt8], file: URL, web: [UInt8]) throws -> [Figure] {
+        note("loupe: first views, pans and peak memory on the 24 MP original")
+        var first: [Double] = [], inBand: [Double] = [], pastBand: [Double] = [], focus: [Double] = []
+        for _ in 0..<(5 * options.rounds) {
+            var start = ContinuousClock.now
+            var loupe = try LoupeRun.open(large, viewport: PixelSize(width: 1920, height: 1080))
+            first.append((ContinuousClock.now - start).inSeconds * 1000)
+            loupe.pan(.right)
+            start = ContinuousClock.now
+            try LoupeRun.show(&loupe, large)
+            inBand.append((ContinuousClock.now - start).inSeconds * 1000)
+            loupe.pan(.right)
+            start = ContinuousClock.now
+            try LoupeRun.show(&loupe, large)
+            pastBand.append((ContinuousClock.now - start).inSeconds * 1000)
+        }
+        for _ in 0..<(50 * options.rounds) {
+            let start = ContinuousClock.now
+            guard FocusScore.measure(web) != nil else { throw BenchError("no focus score for the web rendition") }
+            focus.append((ContinuousClock.now - start).inSeconds * 1000)
+        }
+        let djpeg = median(try (0..<(3 * options.rounds)).map { _ in try toolMilliseconds("djpeg", ["-outfile", "/dev/null", file.path]) })
+        let bench = CommandLine.arguments[0]
+        let used = try ChildProcess.spawn(bench, ["_loupe", "--file", file.path]).wait()
+        let base = try ChildProcess.spawn(bench, ["_loupe", "--file", file.path, "--baseline"]).wait()
+        guard used.exitStatus == 0, base.exitStatus == 0 else { throw BenchError("the loupe helper failed (\(used.exitStatus), \(base.exitStatus))") }
+        let extra = used.peakRSSMegabytes - base.peakRSSMegabytes
+        let opened = median(first), panned = median(inBand), decodedPan = median(pastBand), scored = median(focus)
+        return [
+            Figure(name: "loupe first view, 24 MP, 1920×1080", value: opened, unit: "ms", reference: "djpeg, whole image", referenceValue: djpeg,
+                   ratio: opened / djpeg, target: "<= 150 ms", met: opened <= 150),
+            Figure(name: "loupe pan by a third (in the band)", value: panned, unit: "ms", reference: "budget", referenceValue: 30,
+                   ratio: panned / 30, target: "<= 30 ms", met: panned <= 30),
+            Figure(name: "loupe pan past the band (decodes)", value: decodedPan, unit: "ms", reference: "budget", referenceValue: 150,
+                   ratio: decodedPan / 150, target: "<= 150 ms", met: decodedPan <= 150),
+            Figure(name: "loupe extra peak memory", value: extra, unit: "MB", reference: "budget", referenceValue: 64,
+                   ratio: extra / 64, target: "<= 64 MB", met: extra <= 64),
+            Figure(name: "focus score, web rendition", value: scored, unit: "ms", reference: "budget", referenceValue: 5,
+                   ratio: scored / 5, target: "<= 5 ms", met: scored <= 5),
+        ]
     }
 
     /// Milliseconds of each decode of `bytes` and draw into `area`'s cells, as the full-screen preview does.

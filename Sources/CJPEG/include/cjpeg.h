@@ -98,8 +98,18 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
 /// How sharp the sharpest part of a picture is: packed RGB taken to grey at a long edge of 256 or less
 /// and smoothed by a Gaussian of 1.2 pixels, then the standard deviation of its 3 x 3 Laplacian in each
 /// of 6 x 6 tiles, relative to the tile's brightness (x 100); the best tile's. Higher is sharper; -1
-/// for an image under 8 x 8 or no memory.
-double cjpeg_focus_score(const uint8_t *rgb, int width, int height);
+/// for an image under 8 x 8 or no memory. `focus_x` and `focus_y` (each may be NULL) get the best
+/// tile's centre as fractions of the width and height, 0.5 when no tile has detail.
+double cjpeg_focus_score(const uint8_t *rgb, int width, int height, double *focus_x, double *focus_y);
+
+/// Decodes only a region of the upright image (after EXIF orientation) at full size, for a 100% view:
+/// rows above it are skipped (jpeg_skip_scanlines), columns beside it cropped (jpeg_crop_scanline) and
+/// rows below never read, so a 24 MP original is never held whole. Pixels equal a full decode's. The
+/// region is clipped to the image: `*out_x`, `*out_y` and info->width, info->height give what was
+/// decoded. On success `*out` is a malloc'd buffer of info->width * info->height * 3 bytes.
+cjpeg_status cjpeg_decode_region(const uint8_t *data, size_t length, int x, int y, int width, int height,
+                                 uint64_t max_pixels, uint8_t **out, cjpeg_decode_info *info, int *out_x, int *out_y,
+                                 char *message, size_t message_capacity);
 
 void cjpeg_free(uint8_t *buffer);
 

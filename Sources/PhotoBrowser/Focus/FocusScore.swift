@@ -16,7 +16,15 @@ public enum FocusScore {
 
     /// The score of decoded pixels; nil for an image under 8 × 8.
     public static func measure(_ image: PreviewImage) -> Double? {
-        let score = image.pixels.withUnsafeBufferPointer { cjpeg_focus_score($0.baseAddress, Int32(image.width), Int32(image.height)) }
+        let score = image.pixels.withUnsafeBufferPointer { cjpeg_focus_score($0.baseAddress, Int32(image.width), Int32(image.height), nil, nil) }
         return score < 0 ? nil : score
+    }
+
+    /// Where the picture is sharpest, as fractions of its width and height (the centre of the best
+    /// tile): where the loupe opens. The centre when nothing has detail.
+    public static func sharpestPoint(_ image: PreviewImage) -> (x: Double, y: Double) {
+        var x = 0.5, y = 0.5
+        _ = image.pixels.withUnsafeBufferPointer { cjpeg_focus_score($0.baseAddress, Int32(image.width), Int32(image.height), &x, &y) }
+        return (x, y)
     }
 }

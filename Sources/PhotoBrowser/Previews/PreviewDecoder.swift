@@ -76,6 +76,34 @@ public struct PreviewDecoder: Sendable {
         }
     }
 
+    /// The pixels of `region` of the upright image at full size (one image pixel per output pixel),
+    /// decoding only what it needs: rows above are skipped, columns beside it cropped, rows below never
+    /// read. The region is clipped to the image; `origin` is where the pixels returned start.
+    public func decodeRegion(_ bytes: [UInt8], x: Int, y: Int, width: Int, height: Int) throws(PreviewError)
+        -> (image: PreviewImage, originX: Int, originY: Int, info: PreviewDecodeInfo) {
+        var info = cjpeg_decode_info()
+        var output: UnsafeMutablePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 200)
+        var originX: Int32 = 0, originY: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            cjpeg_decode_region(buffer.baseAddress, buffer.count, Int32(x), Int32(y), Int32(width), Int32(height), UInt64(pixelLimit),
+                                &output, &info, &originX, &originY, &message, message.count)
+        }
+        let text = String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
+        switch status {
+        case CJPEG_OK:
+            guard let output else { throw .outOfMemory }
+            defer { cjpeg_free(output) }
+            let count = Int(info.width) * Int(info.height) * 3
+            let image = PreviewImage(width: Int(info.width), height: Int(info.height), pixels: Array(UnsafeBufferPointer(start: output, count: count)))
+            return (image, Int(originX), Int(originY), Self.info(info))
+        case CJPEG_ERR_NOT_JPEG: throw .notJPEG
+        case CJPEG_ERR_TOO_MANY_PIXELS: throw .tooLarge(width: Int(info.source_width), height: Int(info.source_height))
+        case CJPEG_ERR_MEMORY: throw .outOfMemory
+        default: throw .corrupt(text)
+        }
+    }
+
     /// The DCT scale numerator (of 8) libjpeg decodes at for a target size: the smallest that is still
     /// at least as large.
     public static func scaleNumerator(source: PixelSize, target: PixelSize) -> Int {

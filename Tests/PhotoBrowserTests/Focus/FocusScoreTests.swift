@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import PhotoPickServer
 import Testing
 @testable import PhotoBrowser
@@ -20,19 +19,18 @@ import Testing
     }
 
     /// Scores of the renditions the server would send, measured as photopick does. Rendering is
-    /// seconds of CPU: it runs on GCD's threads, never on the cooperative pool the other suites' async
-    /// tests (timers, pacers) need.
+    /// half a minute of CPU: it runs on one thread of its own, never on the cooperative pool, and
+    /// leaves the other core to the suites whose async tests keep time (timers, pacers).
     static func scores(_ photos: [PhotoRecord], variant: ImageVariant = .web) async -> [Int64: Double] {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let scores = Mutex<[Int64: Double]>([:])
-                DispatchQueue.concurrentPerform(iterations: photos.count) { index in
-                    let photo = photos[index]
-                    let score = (try? ImageStore.encode(photo, variant: variant)).flatMap { FocusScore.measure($0) }
-                    scores.withLock { $0[photo.id] = score }
+            let thread = Thread {
+                var scores: [Int64: Double] = [:]
+                for photo in photos {
+                    scores[photo.id] = (try? ImageStore.encode(photo, variant: variant)).flatMap { FocusScore.measure($0) }
                 }
-                continuation.resume(returning: scores.withLock { $0 })
+                continuation.resume(returning: scores)
             }
+            thread.start()
         }
     }
 

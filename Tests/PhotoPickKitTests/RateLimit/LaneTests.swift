@@ -35,8 +35,9 @@ struct LaneTests {
     @Test @MainActor func waitingRequestsGoByLaneThenInArrivalOrder() async throws {
         let pacer = RateLimitPacer()
         try await pacer.admit()
-        // Nothing left until a reset three to four seconds away: everyone queues, then goes in lane order.
-        await pacer.record(status: 200, headers: headers(limit: 100, remaining: 0, resetIn: 4))
+        // Nothing left until a reset seven to eight seconds away (room for a loaded machine to schedule
+        // seven arrivals first): everyone queues, then goes in lane order.
+        await pacer.record(status: 200, headers: headers(limit: 100, remaining: 0, resetIn: 8))
         let order = LineLog()
         var tasks: [Task<Void, any Error>] = []
         for (name, lane) in [("prefetch", RequestLane.prefetch), ("listing", .listing), ("download", .download),

@@ -1,0 +1,104 @@
+/// The 100% view of a photo: which part of the upright original shows, one image pixel per screen
+/// pixel, and the band decoded around it. The band is the view and a third of it on every side, so a
+/// pan by a third in any direction is a copy, and a decode happens only past that.
+public struct Loupe: Sendable, Equatable {
+    /// A rectangle of image pixels.
+    public struct Region: Sendable, Hashable {
+        public var x, y, width, height: Int
+
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+
+        /// Whether `other` lies wholly inside.
+        public func contains(_ other: Region) -> Bool {
+            other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
+        }
+    }
+
+    /// Decoded pixels and where they are in the image.
+    public struct Band: Sendable, Equatable {
+        public let region: Region
+        public let image: PreviewImage
+    }
+
+    /// A pan by a third of the view.
+    public enum Direction: Sendable {
+        case left, right, up, down
+    }
+
+    /// The picture's upright size.
+    public let imageSize: PixelSize
+    /// The part shown: the viewport's size, or the image's where that is smaller.
+    public private(set) var view: Region
+    /// What is decoded; nil until the first band arrives.
+    public private(set) var band: Band?
+
+    /// A loupe over `imageSize` showing `viewport` pixels centred on `centre` (fractions of the width
+    /// and height, such as the sharpest point), kept inside the image.
+    public init(imageSize: PixelSize, viewport: PixelSize, centre: (x: Double, y: Double)) {
+        self.imageSize = imageSize
+        let width = min(max(1, viewport.width), imageSize.width), height = min(max(1, viewport.height), imageSize.height)
+        view = Region(x: 0, y: 0, width: width, height: height)
+        move(toX: Int((centre.x * Double(imageSize.width)).rounded()) - width / 2, y: Int((centre.y * Double(imageSize.height)).rounded()) - height / 2)
+    }
+
+    /// The view's centre as fractions of the image, so other photos (in compare) can follow it.
+    public var centre: (x: Double, y: Double) {
+        (Double(view.x + view.width / 2) / Double(imageSize.width), Double(view.y + view.height / 2) / Double(imageSize.height))
+    }
+
+    /// Moves by a third of the view, stopping at the image's edges.
+    public mutating func pan(_ direction: Direction) {
+        let stepX = max(1, view.width / 3), stepY = max(1, view.height / 3)
+        switch direction {
+        case .left: move(toX: view.x - stepX, y: view.y)
+        case .right: move(toX: view.x + stepX, y: view.y)
+        case .up: move(toX: view.x, y: view.y - stepY)
+        case .down: move(toX: view.x, y: view.y + stepY)
+        }
+    }
+
+    /// Centres the view on `centre` (fractions), as another photo's loupe moved.
+    public mutating func follow(_ centre: (x: Double, y: Double)) {
+        move(toX: Int((centre.x * Double(imageSize.width)).rounded()) - view.width / 2,
+             y: Int((centre.y * Double(imageSize.height)).rounded()) - view.height / 2)
+    }
+
+    private mutating func move(toX x: Int, y: Int) {
+        view.x = min(max(0, x), imageSize.width - view.width)
+        view.y = min(max(0, y), imageSize.height - view.height)
+    }
+
+    /// What to decode next: nil while the band holds the view.
+    public var regionToDecode: Region? {
+        if let band, band.region.contains(view) { return nil }
+        let marginX = view.width / 3, marginY = view.height / 3
+        let x0 = max(0, view.x - marginX), y0 = max(0, view.y - marginY)
+        let x1 = min(imageSize.width, view.x + view.width + marginX), y1 = min(imageSize.height, view.y + view.height + marginY)
+        return Region(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// Keeps a decoded band (from `PreviewDecoder.decodeRegion`), replacing the last one.
+    public mutating func decoded(_ image: PreviewImage, x: Int, y: Int) {
+        band = Band(region: Region(x: x, y: y, width: image.width, height: image.height), image: image)
+    }
+
+    /// The view's pixels, when the band holds them.
+    public var pixels: PreviewImage? {
+        guard let band, band.region.contains(view) else { return nil }
+        let rowBytes = view.width * 3
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(rowBytes * view.height)
+        band.image.pixels.withUnsafeBufferPointer { source in
+            for row in 0..<view.height {
+                let start = ((view.y - band.region.y + row) * band.region.width + (view.x - band.region.x)) * 3
+                pixels.append(contentsOf: source[start..<(start + rowBytes)])
+            }
+        }
+        return PreviewImage(width: view.width, height: view.height, pixels: pixels)
+    }
+}

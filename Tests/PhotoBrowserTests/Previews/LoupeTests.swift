@@ -1,0 +1,72 @@
+import CJPEG
+import PhotoBrowser
+import Testing
+
+/// The loupe's view over an original: where it opens, how it pans, and that its pixels are the
+/// original's at 1:1.
+struct LoupeTests {
+    private let decoder = PreviewDecoder()
+
+    /// Decodes whatever the loupe asks for, as the app does.
+    private func fill(_ loupe: inout Loupe, from bytes: [UInt8]) throws {
+        guard let region = loupe.regionToDecode else { return }
+        let decoded = try decoder.decodeRegion(bytes, x: region.x, y: region.y, width: region.width, height: region.height)
+        loupe.decoded(decoded.image, x: decoded.originX, y: decoded.originY)
+    }
+
+    @Test func itOpensOnTheGivenPointAndStaysInsideTheImage() {
+        let size = PixelSize(width: 6000, height: 4000)
+        let loupe = Loupe(imageSize: size, viewport: PixelSize(width: 1200, height: 600), centre: (0.25, 0.5))
+        #expect(loupe.view == Loupe.Region(x: 900, y: 1700, width: 1200, height: 600))
+        let corner = Loupe(imageSize: size, viewport: PixelSize(width: 1200, height: 600), centre: (1, 0))
+        #expect(corner.view == Loupe.Region(x: 4800, y: 0, width: 1200, height: 600))
+        let small = Loupe(imageSize: PixelSize(width: 300, height: 200), viewport: PixelSize(width: 1200, height: 600), centre: (0.5, 0.5))
+        #expect(small.view == Loupe.Region(x: 0, y: 0, width: 300, height: 200), "an image smaller than the view shows whole")
+    }
+
+    @Test func aPanMovesAThirdAndStaysInTheBandUntilItLeavesIt() throws {
+        let bytes = RegionDecoderTests.detailed()
+        let full = try decoder.decode(bytes, fitting: PixelSize(width: 10_000, height: 10_000)).image
+        var loupe = Loupe(imageSize: full.size, viewport: PixelSize(width: 90, height: 60), centre: (0.5, 0.5))
+        #expect(loupe.pixels == nil && loupe.regionToDecode != nil)
+        try fill(&loupe, from: bytes)
+        #expect(loupe.regionToDecode == nil)
+        func expectOneToOne() throws {
+            let shown = try #require(loupe.pixels)
+            for (x, y) in [(0, 0), (45, 30), (89, 59)] {
+                #expect(shown[x, y] == full[loupe.view.x + x, loupe.view.y + y], "at \(x),\(y) of the view")
+            }
+        }
+        try expectOneToOne()
+        let before = loupe.view
+        loupe.pan(.right)
+        #expect(loupe.view.x == before.x + 30 && loupe.view.y == before.y)
+        #expect(loupe.regionToDecode == nil, "a pan by a third is inside the band: no decode")
+        try expectOneToOne()
+        loupe.pan(.right)
+        #expect(loupe.regionToDecode != nil, "a second pan leaves the band")
+        try fill(&loupe, from: bytes)
+        try expectOneToOne()
+        for _ in 0..<20 { loupe.pan(.down) }
+        #expect(loupe.view.y == full.height - 60, "it stops at the bottom edge")
+        try fill(&loupe, from: bytes)
+        try expectOneToOne()
+        loupe.follow((0, 0))
+        #expect(loupe.view.x == 0 && loupe.view.y == 0)
+    }
+
+    @Test func theSharpestPointIsWhereTheDetailIs() {
+        // Flat grey but for a patch of fine checks in the lower right.
+        let width = 240, height = 160
+        var pixels = [UInt8](repeating: 128, count: width * height * 3)
+        for y in 110..<150 {
+            for x in 180..<230 where (x / 2 + y / 2) % 2 == 0 {
+                for c in 0..<3 { pixels[(y * width + x) * 3 + c] = 230 }
+            }
+        }
+        let point = FocusScore.sharpestPoint(PreviewImage(width: width, height: height, pixels: pixels))
+        #expect(point.x > 0.66 && point.y > 0.66, "\(point)")
+        let flat = FocusScore.sharpestPoint(PreviewImage(width: 64, height: 64, pixels: [UInt8](repeating: 90, count: 64 * 64 * 3)))
+        #expect(flat.x == 0.5 && flat.y == 0.5)
+    }
+}
