@@ -11,7 +11,9 @@ For each terminal it takes screenshots and checks what a person would see:
   - a resize: the photo is placed again for the new size and nothing stale remains;
   - Tab: the grid's thumbnails are real pixels, each where the log says;
   - p: the photo full screen, and nothing of the grid's thumbnails;
-and, in a library of its own, culling marks in their colours (the pick flag, stars, a red label).
+in kitty, compare of a burst (C): every frame shown in real pixels where the log says, and none
+left after Esc; and, in a library of its own, culling marks in their colours (the pick flag,
+stars, a red label).
 "Nothing stale" is measured two ways. Mainly by reference: the cells where a photo was must no
 longer show that photo's pixels (unless a photo placed now covers them). And as a net for images
 anywhere: vivid pixels (more saturated than the interface's greys and blue header; the demo's
@@ -507,6 +509,52 @@ def nearest256(rgb):
     return tuple(min(levels, key=lambda level: abs(level - value)) for value in rgb)
 
 
+def check_compare(display, folder, data):
+    """Compare of a burst in kitty: the demo's photos 3 to 8 are one burst; on photo 3, C shows four
+    of its frames side by side, each placed in real pixels where the log says and found there, and
+    l moves the active frame without moving the images."""
+    session = Session(display, "kitty", folder)
+    label = "kitty compare"
+    try:
+        chosen = session.wait_for(CHOSEN, 60)
+        cell = (int(chosen[4]), int(chosen[5]))
+        origin = terminal_origin("kitty")
+        session.wait_for(placed(1), 60)
+        session.placements_settled()
+        session.keys("j", "j")
+        session.wait_for(placed(3), 30)
+        session.placements_settled()
+        session.keys("C")
+        session.wait_for(PLACED, 30)
+        session.read -= 1
+        frames = session.placements_settled(quiet=2.0)
+        screen = session.shot("1-compare")
+        photos = sorted({int(match[1]) for match in frames})
+        if photos != [3, 4, 5, 6]:
+            raise Failure(f"{label}: compare placed photos {photos}, expected the burst's first four frames 3, 4, 5, 6")
+        latest = {int(match[1]): match for match in frames}
+        found = {photo: check_placed(session, screen, data, cell, latest[photo], origin, label) for photo in photos}
+        worst = max(rmse for rmse, _, _ in found.values())
+        ok(f"{label}: C on photo 3 shows frames 3–6 of its burst side by side, each in real pixels where the log says (worst RMSE {worst:.3f})")
+        session.keys("l")
+        time.sleep(1.5)
+        screen = session.shot("2-active")
+        worst = max(check_placed(session, screen, data, cell, latest[photo], origin, label)[0] for photo in photos)
+        ok(f"{label}: l makes the next frame active and every frame stays in place (worst RMSE {worst:.3f})")
+        session.keys("Escape")
+        back = session.placements_settled(quiet=1.5)
+        screen = session.shot("3-back")
+        # The list's side pane shows photo 3 again; frames 4–6 must be gone from where compare put them.
+        covered = [(x, y, int(match[7]), int(match[8])) for match in back for _, x, y in [check_placed(session, screen, data, cell, match, origin, label)]]
+        left = max(remains(screen, reference(data, photo, int(latest[photo][7]), int(latest[photo][8])), found[photo][1], found[photo][2], cell,
+                           covered=covered) for photo in [4, 5, 6])
+        if left > 0.02:
+            raise Failure(f"{label}: after Esc {left:.0%} of a compared frame's cells still show it")
+        ok(f"{label}: Esc returns to the list and no compared frame is left ({left:.0%} of their cells)")
+    finally:
+        session.close()
+
+
 def check_marks(display, folder):
     """Culling marks in their colours, as a person sees them: in xterm, cull mode, then P, 3 and 6 on the
     first three photos; the pick flag, the stars and the red label must show in their colours where the
@@ -543,7 +591,7 @@ def check_marks(display, folder):
 
 
 def main():
-    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux", "silent", "garbage", "marks"]
+    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux", "silent", "garbage", "marks", "compare"]
     missing = [tool for tool in ["Xvfb", "xdpyinfo", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
     if missing:
         print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb x11-utils xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
@@ -566,6 +614,8 @@ def main():
                     check_tmux(display, folder, data)
                 elif name == "marks":
                     check_marks(display, folder)
+                elif name == "compare":
+                    check_compare(display, folder, data)
                 elif name == "silent":
                     check_unanswered(folder, None, "a terminal that answers nothing")
                 elif name == "garbage":

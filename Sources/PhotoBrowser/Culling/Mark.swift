@@ -90,3 +90,10 @@ public struct PhotoMarks: Sendable, Equatable {
         }
     }
 }
+
+/// What a mark key does: set a mark, clear a family, or toggle a label.
+public enum MarkKey: Sendable, Equatable {
+    case set(Mark)
+    case clear(Mark.Family)
+    case toggleLabel(Mark.ColourLabel)
+}

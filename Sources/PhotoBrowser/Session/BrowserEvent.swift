@@ -32,6 +32,8 @@ public enum BrowserEvent: Sendable {
     case undoRequested
     /// `P`, `X`, a rating or a label key: the mark goes on the targets, replacing its sibling.
     case markChosen(Mark)
+    /// A mark key on one photo, not the selection or the cursor: the active photo of compare.
+    case photoMarked(MarkKey, photoID: Int)
     /// Pick the sharpest frame of each burst listed (`SharpestFrames`).
     case sharpestFramesPicked
     /// `U` (flags) or `0` (ratings): the targets lose their mark of that family.

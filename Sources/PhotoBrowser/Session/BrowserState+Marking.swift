@@ -10,7 +10,7 @@ extension BrowserState {
     /// to the outbox together, so each photo's change is one read-modify-write. A mark whose tag does
     /// not exist yet is created first, with its colour, and applied when the server has made it.
     mutating func setMark(_ mark: Mark, on chosen: [Int]? = nil) -> [BrowserEffect] {
-        if case .rating(let stars) = mark, stars == 0 { return clearMarks(.rating) }
+        if case .rating(let stars) = mark, stars == 0 { return clearMarks(.rating, on: chosen) }
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
         let targets = chosen ?? tagTargets
         guard !targets.isEmpty else { return [] }
@@ -22,9 +22,9 @@ extension BrowserState {
     }
 
     /// Takes the family's mark off the targets (`U` for flags, `0` for ratings).
-    mutating func clearMarks(_ family: Mark.Family) -> [BrowserEffect] {
+    mutating func clearMarks(_ family: Mark.Family, on chosen: [Int]? = nil) -> [BrowserEffect] {
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
-        let targets = tagTargets
+        let targets = chosen ?? tagTargets
         guard !targets.isEmpty else { return [] }
         forgetWaitingMarks(of: family, for: Set(targets.map { library[$0].id }))
         let edits = siblingRemovals(of: family, keeping: nil, from: targets)
@@ -38,12 +38,30 @@ extension BrowserState {
     }
 
     /// A label key: the label goes on, or comes off when every target already has it (Lightroom's way).
-    mutating func toggleLabel(_ label: Mark.ColourLabel) -> [BrowserEffect] {
-        let targets = tagTargets
+    mutating func toggleLabel(_ label: Mark.ColourLabel, on chosen: [Int]? = nil) -> [BrowserEffect] {
+        let targets = chosen ?? tagTargets
         // A label waiting for its tag to be created counts as there: the second press takes it off.
         let waiting = Set(marksToApply[.label(label)] ?? [])
         let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { marks(at: $0).label == label || waiting.contains(library[$0].id) }
-        return everyTargetHasIt ? clearMarks(.label) : setMark(.label(label))
+        return everyTargetHasIt ? clearMarks(.label, on: chosen) : setMark(.label(label), on: chosen)
+    }
+
+    /// A mark key on one photo, whatever is selected or under the cursor (the active photo of compare).
+    mutating func mark(_ key: MarkKey, photoID: Int) -> [BrowserEffect] {
+        guard let index = library.index(ofID: photoID) else { return [] }
+        switch key {
+        case .set(let mark): return setMark(mark, on: [index])
+        case .clear(let family): return clearMarks(family, on: [index])
+        case .toggleLabel(let label): return toggleLabel(label, on: [index])
+        }
+    }
+
+    /// The frames of the burst `index` belongs to, in capture order, whether or not bursts are stacked;
+    /// nil when it is in none.
+    public func burst(containing index: Int) -> [Int]? {
+        if list.stackGap == burstGap, let stack = list.stacks.stack(of: index) { return list.stacks.members(of: stack) }
+        let stacks = BurstStacks(library, gap: burstGap, count: library.storedCount)
+        return stacks.stack(of: index).map(stacks.members(of:))
     }
 
     /// Marks the photos a mark's new tag was created for, those still loaded.

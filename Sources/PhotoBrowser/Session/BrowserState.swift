@@ -111,6 +111,7 @@ public struct BrowserState: Sendable {
         case .stackingToggled: return toggleStacking()
         case .stackOpened: return toggleCurrentStack()
         case .markChosen(let mark): return setMark(mark)
+        case .photoMarked(let key, let photoID): return mark(key, photoID: photoID)
         case .sharpestFramesPicked: return pickSharpestFrames()
         case .markCleared(let family): return clearMarks(family)
         case .labelToggled(let label): return toggleLabel(label)

@@ -63,6 +63,28 @@ enum BrowsingMode: KeyMode {
         }
     }
 
+    /// Why compare cannot open.
+    struct NothingToCompare: Error {
+        let text: String
+    }
+
+    /// What `C` compares: two to four selected photos, else the burst under the cursor.
+    static func compareSet(_ state: BrowserState) -> Result<UIState.Compare, NothingToCompare> {
+        let selected = state.selection.count
+        if selected > UIState.Compare.maximumShown {
+            return .failure(NothingToCompare(text: "Compare shows 2 to 4 photos; \(selected) are selected."))
+        }
+        if selected >= 2 {
+            let ids = state.list.libraryIndices.filter(state.selection.contains).map { state.library[$0].id }
+            let active = state.list.currentIndex.flatMap { current in ids.firstIndex(of: state.library[current].id) } ?? 0
+            return .success(UIState.Compare(photoIDs: ids, active: active))
+        }
+        guard let current = state.list.currentIndex, let frames = state.burst(containing: current) else {
+            return .failure(NothingToCompare(text: "Select 2 to 4 photos, or stand on a burst, to compare them."))
+        }
+        return .success(UIState.Compare(photoIDs: frames.map { state.library[$0].id }, active: frames.firstIndex(of: current) ?? 0))
+    }
+
     /// After a mark in cull mode: on to the next photo, in the list, the grid and full screen alike.
     private static func advance(_ context: inout InputContext) {
         guard context.ui.culling, context.state.list.count > 0 else { return }
@@ -116,6 +138,11 @@ enum BrowsingMode: KeyMode {
         case .stackBursts: context.send(.stackingToggled)
         case .openStack: context.send(.stackOpened)
         case .savedSearches: context.ui.overlay = .picker(UIState.Picker(kind: .savedSearches))
+        case .compare:
+            switch compareSet(state) {
+            case .success(let compare): context.ui.compare = compare
+            case .failure(let reason): context.send(.noticePosted(.info, reason.text))
+            }
         case .pickSharpest:
             let plan = state.sharpestFrames()
             if plan.winners.count > plan.alreadyPicked {

@@ -30,7 +30,7 @@ extension UIState {
     var keyMode: any KeyMode.Type {
         if filterField != nil { return FilterPromptMode.self }
         switch overlay {
-        case nil: return BrowsingMode.self
+        case nil: return compare == nil ? BrowsingMode.self : CompareMode.self
         case .help, .details: return ScrollingPanelMode.self
         case .queue: return QueuePanelMode.self
         case .picker(let picker) where picker.kind == .manageTags: return TagManagerMode.self

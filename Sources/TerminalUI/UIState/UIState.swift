@@ -70,6 +70,37 @@ public struct UIState: Sendable, Equatable {
         }
     }
 
+    /// `C`: photos side by side, one of them active; marks go on the active one.
+    struct Compare: Sendable, Equatable {
+        /// At most this many show at once; h and l scroll through more.
+        static let maximumShown = 4
+
+        /// The photos, by id, in list order.
+        var photoIDs: [Int]
+        /// The active photo's position in `photoIDs`.
+        var active = 0
+        /// The first shown.
+        var first = 0
+
+        init(photoIDs: [Int], active: Int = 0) {
+            self.photoIDs = photoIDs
+            self.active = 0
+            move(by: active)
+        }
+
+        var activeID: Int { photoIDs[active] }
+
+        /// The positions on screen.
+        var shown: Range<Int> { first..<min(photoIDs.count, first + Self.maximumShown) }
+
+        /// Makes the next or previous photo active, scrolling to keep it shown.
+        mutating func move(by step: Int) {
+            active = min(max(0, active + step), photoIDs.count - 1)
+            if active < first { first = active }
+            if active >= first + Self.maximumShown { first = active - Self.maximumShown + 1 }
+        }
+    }
+
     /// How the photos are shown: one per row, or a contact sheet of thumbnails.
     public enum Mode: Sendable, Equatable {
         case list, grid
@@ -82,6 +113,8 @@ public struct UIState: Sendable, Equatable {
     /// The way the cursor last moved, +1 or -1: previews are fetched ahead in that direction.
     var travel = 1
     var overlay: Overlay?
+    /// Compare, over whatever was shown before; Esc returns to it.
+    var compare: Compare?
     /// The filter being typed after `/`; `nil` when not typing.
     var filterField: TextField?
     /// `c`: digits rate and label, and every mark moves to the next photo.

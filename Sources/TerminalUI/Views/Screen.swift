@@ -51,6 +51,8 @@ public struct Screen: Sendable {
             drawQueuePanel(state, cursor: cursor, in: layout.body, into: &canvas)
         } else if case .details(let scroll) = ui.overlay {
             drawDetails(state, scroll: scroll, in: layout.body, into: &canvas)
+        } else if let compare = ui.compare {
+            drawCompare(state, compare, in: layout.body, into: &canvas)
         } else if ui.fullPreview {
             drawFullPreview(state, in: layout.body, into: &canvas)
         } else if let grid = layout.grid {

@@ -24,6 +24,7 @@ extension Screen {
         var position = state.list.count == 0 ? "" : "\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())"
         // Cull mode says so whatever else the line shows, as vim's -- INSERT -- does.
         if ui.culling { position = "cull · " + position }
+        if let compare = ui.compare { position = "compare · \(compare.active + 1)/\(compare.photoIDs.count)" }
         let hints = hintText(state, ui)
         var right = position
         if let message = state.messages.current {
@@ -49,6 +50,10 @@ extension Screen {
 
     private func hintText(_ state: BrowserState, _ ui: UIState) -> String {
         let keys = context.keymap
+        if ui.compare != nil {
+            let ratings = [Action.rate0, .rate5].map(keys.hint).joined(separator: "–")
+            return "\(keys.hint(.left))/\(keys.hint(.right)) active · \(keys.hint(.pick)) \(keys.hint(.reject)) \(keys.hint(.unflag)) \(ratings) mark it · esc back"
+        }
         if ui.culling {
             let ratings = [Action.rate0, .rate5].map(keys.hint).joined(separator: "–")
             let labels = [Action.labelRed, .labelBlue].map(keys.hint).joined(separator: "–")

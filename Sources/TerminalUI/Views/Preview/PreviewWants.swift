@@ -46,10 +46,22 @@ extension Screen {
             let requests = (0...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
             return (requests, min(1, requests.count))
         }
+        if let compare = ui.compare { return compareWants(state, compare, layout: layout) }
         if ui.fullPreview { return ahead(Self.fullPreviewImage(in: layout.body)) }
         if let grid = layout.grid { return gridWants(list, grid, ui, request) }
         guard let pane = layout.sidePane else { return ([], 0) }
         return ahead(Self.sidePanePreview(in: pane))
+    }
+
+    /// Compare's photos, the active one first: all on screen.
+    private func compareWants(_ state: BrowserState, _ compare: UIState.Compare, layout: ScreenLayout) -> (requests: [PreviewRequest], shown: Int) {
+        let shown = Array(compare.shown)
+        let active = state.library.index(ofID: compare.activeID).map { state.library[$0] }
+        let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.pixelWidth, pixelHeight: active?.pixelHeight, in: layout.body)
+        let requests = zip(shown, panes)
+            .sorted { ($0.0 == compare.active ? 0 : 1, $0.0) < ($1.0 == compare.active ? 0 : 1, $1.0) }
+            .compactMap { position, pane in previewRequest(photoID: compare.photoIDs[position], in: Self.compareImage(in: pane)) }
+        return (requests, requests.count)
     }
 
     /// Every tile in view, nearest the cursor first, then the row beyond the edge the cursor moves to.
