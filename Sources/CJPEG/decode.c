@@ -152,6 +152,38 @@ static void limit_scans(j_common_ptr cinfo) {
     }
 }
 
+/// After the header: the scan limit, the memory cap a progressive file's coefficients get, and the
+/// pixel cap. Returns 0, with the message, when the image declares more than `max_pixels`.
+static int within_limits(j_decompress_ptr cinfo, struct jpeg_progress_mgr *progress, uint64_t max_pixels,
+                         char *message, size_t message_capacity) {
+    cinfo->progress = progress;
+    // Only a progressive file keeps the whole image's coefficients; the limit would slow a baseline
+    // decode's allocations for nothing.
+    if (cinfo->progressive_mode) cinfo->mem->max_memory_to_use = maximum_decoder_memory;
+    if ((uint64_t)cinfo->image_width * (uint64_t)cinfo->image_height <= max_pixels) return 1;
+    char text[160];
+    snprintf(text, sizeof(text), "the image declares %ux%u pixels, more than the %llu allowed",
+             (unsigned)cinfo->image_width, (unsigned)cinfo->image_height, (unsigned long long)max_pixels);
+    copy_message(message, message_capacity, text);
+    return 0;
+}
+
+/// One decoded pixel as RGB: CMYK is multiplied out (Adobe writes it inverted, each channel already
+/// 255 - ink; others write ink).
+static void pixel_rgb(const uint8_t *pixel, int cmyk, int inverted, unsigned rgb[3]) {
+    if (!cmyk) {
+        rgb[0] = pixel[0];
+        rgb[1] = pixel[1];
+        rgb[2] = pixel[2];
+        return;
+    }
+    unsigned c = pixel[0], m = pixel[1], y = pixel[2], k = pixel[3];
+    if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+    rgb[0] = c * k / 255;
+    rgb[1] = m * k / 255;
+    rgb[2] = y * k / 255;
+}
+
 cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width, int box_height,
                               uint64_t max_pixels, uint8_t **out, cjpeg_decode_info *info,
                               char *message, size_t message_capacity) {
@@ -191,15 +223,7 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     }
     memset(info, 0, sizeof(*info));
     read_header(&cinfo, data, length, info);
-    cinfo.progress = &progress;
-    // Only a progressive file keeps the whole image's coefficients; the limit would slow a baseline
-    // decode's allocations for nothing.
-    if (cinfo.progressive_mode) cinfo.mem->max_memory_to_use = maximum_decoder_memory;
-    if ((uint64_t)cinfo.image_width * (uint64_t)cinfo.image_height > max_pixels) {
-        char text[160];
-        snprintf(text, sizeof(text), "the image declares %ux%u pixels, more than the %llu allowed",
-                 (unsigned)cinfo.image_width, (unsigned)cinfo.image_height, (unsigned long long)max_pixels);
-        copy_message(message, message_capacity, text);
+    if (!within_limits(&cinfo, &progress, max_pixels, message, message_capacity)) {
         jpeg_destroy_decompress(&cinfo);
         release_buffers(buffers);
         return CJPEG_ERR_TOO_MANY_PIXELS;
@@ -252,18 +276,11 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
         const uint8_t *pixel = buffers->row;
         for (int x = 0; x < scaled_width; x++, pixel += components) {
             uint64_t *sum = buffers->sums + buffers->column_bin[x] * 3;
-            if (cmyk) {
-                // Adobe writes CMYK inverted, each channel already (255 - ink); others write ink.
-                unsigned c = pixel[0], m = pixel[1], y = pixel[2], k = pixel[3];
-                if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
-                sum[0] += c * k / 255;
-                sum[1] += m * k / 255;
-                sum[2] += y * k / 255;
-            } else {
-                sum[0] += pixel[0];
-                sum[1] += pixel[1];
-                sum[2] += pixel[2];
-            }
+            unsigned rgb[3];
+            pixel_rgb(pixel, cmyk, inverted, rgb);
+            sum[0] += rgb[0];
+            sum[1] += rgb[1];
+            sum[2] += rgb[2];
         }
         rows_in_bin++;
         int bin = (int)((long long)y * target_height / scaled_height);
@@ -355,10 +372,7 @@ cjpeg_status cjpeg_decode_region(const uint8_t *data, size_t length, int x, int 
     }
     memset(info, 0, sizeof(*info));
     read_header(&cinfo, data, length, info);
-    cinfo.progress = &progress;
-    if (cinfo.progressive_mode) cinfo.mem->max_memory_to_use = maximum_decoder_memory;
-    if ((uint64_t)cinfo.image_width * (uint64_t)cinfo.image_height > max_pixels) {
-        copy_message(message, message_capacity, "the image declares more pixels than allowed");
+    if (!within_limits(&cinfo, &progress, max_pixels, message, message_capacity)) {
         jpeg_destroy_decompress(&cinfo);
         release_buffers(buffers);
         return CJPEG_ERR_TOO_MANY_PIXELS;
@@ -412,15 +426,9 @@ cjpeg_status cjpeg_decode_region(const uint8_t *data, size_t length, int x, int 
         const uint8_t *pixel = buffers->row;
         uint8_t *destination = buffers->small + (size_t)row * (size_t)band_width * 3;
         for (int column = 0; column < band_width; column++, pixel += components, destination += 3) {
-            if (cmyk) {
-                unsigned c = pixel[0], m = pixel[1], yellow = pixel[2], k = pixel[3];
-                if (!inverted) { c = 255 - c; m = 255 - m; yellow = 255 - yellow; k = 255 - k; }
-                destination[0] = (uint8_t)(c * k / 255);
-                destination[1] = (uint8_t)(m * k / 255);
-                destination[2] = (uint8_t)(yellow * k / 255);
-            } else {
-                memcpy(destination, pixel, 3);
-            }
+            unsigned rgb[3];
+            pixel_rgb(pixel, cmyk, inverted, rgb);
+            for (int channel = 0; channel < 3; channel++) destination[channel] = (uint8_t)rgb[channel];
         }
     }
     // The rows below are never read: the decode stops here.

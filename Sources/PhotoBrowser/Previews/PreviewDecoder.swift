@@ -61,19 +61,7 @@ public struct PreviewDecoder: Sendable {
             cjpeg_decode_fit(buffer.baseAddress, buffer.count, Int32(box.width), Int32(box.height), UInt64(pixelLimit),
                              &output, &info, &message, message.count)
         }
-        let text = String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
-        switch status {
-        case CJPEG_OK:
-            guard let output else { throw .outOfMemory }
-            defer { cjpeg_free(output) }
-            let count = Int(info.width) * Int(info.height) * 3
-            let image = PreviewImage(width: Int(info.width), height: Int(info.height), pixels: Array(UnsafeBufferPointer(start: output, count: count)))
-            return (image, Self.info(info))
-        case CJPEG_ERR_NOT_JPEG: throw .notJPEG
-        case CJPEG_ERR_TOO_MANY_PIXELS: throw .tooLarge(width: Int(info.source_width), height: Int(info.source_height))
-        case CJPEG_ERR_MEMORY: throw .outOfMemory
-        default: throw .corrupt(text)
-        }
+        return (try Self.image(status, output, info, message), Self.info(info))
     }
 
     /// The pixels of `region` of the upright image at full size (one image pixel per output pixel),
@@ -89,18 +77,23 @@ public struct PreviewDecoder: Sendable {
             cjpeg_decode_region(buffer.baseAddress, buffer.count, Int32(x), Int32(y), Int32(width), Int32(height), UInt64(pixelLimit),
                                 &output, &info, &originX, &originY, &message, message.count)
         }
-        let text = String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
+        return (try Self.image(status, output, info, message), Int(originX), Int(originY), Self.info(info))
+    }
+
+    /// The pixels a decode returned, freed once copied, or its failure as a `PreviewError`.
+    private static func image(
+        _ status: cjpeg_status, _ output: UnsafeMutablePointer<UInt8>?, _ info: cjpeg_decode_info, _ message: [CChar]
+    ) throws(PreviewError) -> PreviewImage {
         switch status {
         case CJPEG_OK:
             guard let output else { throw .outOfMemory }
             defer { cjpeg_free(output) }
             let count = Int(info.width) * Int(info.height) * 3
-            let image = PreviewImage(width: Int(info.width), height: Int(info.height), pixels: Array(UnsafeBufferPointer(start: output, count: count)))
-            return (image, Int(originX), Int(originY), Self.info(info))
+            return PreviewImage(width: Int(info.width), height: Int(info.height), pixels: Array(UnsafeBufferPointer(start: output, count: count)))
         case CJPEG_ERR_NOT_JPEG: throw .notJPEG
         case CJPEG_ERR_TOO_MANY_PIXELS: throw .tooLarge(width: Int(info.source_width), height: Int(info.source_height))
         case CJPEG_ERR_MEMORY: throw .outOfMemory
-        default: throw .corrupt(text)
+        default: throw .corrupt(String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))
         }
     }
 
