@@ -127,8 +127,20 @@ class Session:
                       "-o", f"initial_window_height={ROWS}c", *command],
             "mlterm": ["mlterm", "--sb=false", "-g", f"{COLUMNS}x{ROWS}+0+0", "-e", *command],
         }[terminal]
-        self.output = open(f"{folder}/terminal.log", "w")
-        self.process = subprocess.Popen(launch, env=self.environment, stdout=self.output, stderr=subprocess.STDOUT, cwd=folder)
+        for _ in range(3):
+            self.output = open(f"{folder}/terminal.log", "w")
+            self.process = subprocess.Popen(launch, env=self.environment, stdout=self.output, stderr=subprocess.STDOUT, cwd=folder)
+            # Seen once in CI: xterm could not open the display just after another client closed. A
+            # terminal that fails that way is started again; any other early exit is reported as it was.
+            try:
+                self.process.wait(1.5)
+            except subprocess.TimeoutExpired:
+                break
+            self.output.close()
+            with open(f"{folder}/terminal.log", errors="replace") as log:
+                if "open display" not in log.read():
+                    break
+            time.sleep(1)
         self.read = 0
         if typed:
             self.window()
