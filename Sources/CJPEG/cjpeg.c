@@ -188,6 +188,33 @@ cjpeg_status cjpeg_encode_landscape(const cjpeg_landscape *landscape, int width,
     return CJPEG_OK;
 }
 
+cjpeg_status cjpeg_encode_rgb_padded(const uint8_t *pixels, int width, int height, int quality, size_t padded_length,
+                                     uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+    if (pixels == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
+        width > 65500 || height > 65500 || quality < 1 || quality > 100) {
+        copy_message(message, message_capacity, "invalid encoder arguments");
+        return CJPEG_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    *out_length = 0;
+    uint8_t *buffer = NULL;
+    size_t buffer_length = 0;
+    cjpeg_status status = encode_image(width, height, quality, 0, 0, buffer_rows, pixels, &buffer, &buffer_length,
+                                       message, message_capacity);
+    if (status != CJPEG_OK) return status;
+    uint8_t *padded = NULL;
+    status = pad_to_length(buffer, buffer_length, padded_length, &padded);
+    free(buffer);
+    if (status != CJPEG_OK) {
+        copy_message(message, message_capacity,
+                     status == CJPEG_ERR_MEMORY ? "out of memory" : "encoded image does not fit the requested length");
+        return status;
+    }
+    *out = padded;
+    *out_length = padded_length;
+    return CJPEG_OK;
+}
+
 cjpeg_status cjpeg_encode_rgb(const uint8_t *pixels, int width, int height, int quality, int progressive,
                               int orientation, uint8_t **out, size_t *out_length,
                               char *message, size_t message_capacity) {

@@ -366,6 +366,10 @@ cjpeg_status cjpeg_decode_region(const uint8_t *data, size_t length, int x, int 
     if (setjmp(errors.escape)) {
         copy_message(message, message_capacity, errors.message);
         int too_big = errors.base.msg_code == JERR_IMAGE_TOO_BIG || errors.base.msg_code == JERR_NO_BACKING_STORE;
+        if (too_big) {
+            info->source_width = (int)cinfo.image_width;
+            info->source_height = (int)cinfo.image_height;
+        }
         jpeg_destroy_decompress(&cinfo);
         release_buffers(buffers);
         return too_big ? CJPEG_ERR_TOO_MANY_PIXELS : CJPEG_ERR_CORRUPT;

@@ -73,6 +73,15 @@ import Testing
         #expect(harness.state.messages.current?.text == "Compare shows 2 to 4 photos; 6 are selected.")
     }
 
+    @Test func selectedPhotosAClosedStackHidesDoNotCountSoCompareFallsBackToTheBurst() {
+        var harness = Self.harness()
+        harness.press(.character("j"), .character(" "), .character(" "))  // frames 2 and 3 selected
+        #expect(harness.state.selection.count == 2)
+        harness.press(.character("b"), .character("g"))  // stacked: frames 2 and 3 fold under the cover
+        harness.press(.character("C"))
+        #expect(harness.controller.ui.compare?.photoIDs == [1, 2, 3], "the selection listed is empty: the burst here")
+    }
+
     @Test func thePanesGiveThePhotosTheLargestSize() {
         let body = Rect(x: 0, y: 1, width: 120, height: 38)
         let two = Screen.comparePanes(count: 2, pixelWidth: 6000, pixelHeight: 4000, in: body)
@@ -95,8 +104,7 @@ import Testing
             let (canvas, layout) = Fixture.render(state, ui: ui, width: width, height: height, depth: depth)
             guard !layout.tooSmall else { continue }
             let text = canvas.lines.joined(separator: "\n")
-            #expect(text.contains("▶"), "\(width)×\(height): the active caption")
-            #expect(text.contains("2/3"), "\(width)×\(height)")
+            #expect(text.contains("▶2/3"), "\(width)×\(height): the active caption, with its place")
             if width >= 80 {
                 #expect(text.contains("1/3 R0001.JPG") && text.contains("3/3"), "\(width)×\(height)")
                 #expect(text.contains("sharp 6.2") || text.contains("sharp 6.3"), "the active frame's score")

@@ -367,6 +367,10 @@ def check_terminal(display, terminal, folder, data):
         if stray > 0.001 or left_behind > 0.02:
             raise Failure(f"{label}: after j, {stray:.1%} colourful pixels outside photo 2 and {left_behind:.0%} of photo 1's uncovered cells still show it")
         photo2 = (reference(data, 2, int(second[7]), int(second[8])), fx, fy)
+        # The checks below look for photo 2 where it was: they prove something only if it is found there now.
+        shown_now = remains(screen, *photo2, cell)
+        if shown_now < 0.9:
+            raise Failure(f"{label}: only {shown_now:.0%} of photo 2's cells match it where it was found")
         ok(f"{label}: j shows photo 2 at {fx},{fy} (RMSE {rmse:.3f}) and nothing of photo 1 remains ({left_behind:.0%} of its uncovered cells)")
 
         session.keys("question")

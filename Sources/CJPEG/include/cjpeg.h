@@ -53,6 +53,11 @@ cjpeg_status cjpeg_encode_landscape(const cjpeg_landscape *landscape, int width,
                                     size_t padded_length, uint8_t **out, size_t *out_length,
                                     char *message, size_t message_capacity);
 
+/// Encodes packed RGB as a baseline JPEG padded with comment segments to exactly `padded_length` bytes,
+/// for an exact size tried at several qualities without rendering again.
+cjpeg_status cjpeg_encode_rgb_padded(const uint8_t *pixels, int width, int height, int quality, size_t padded_length,
+                                     uint8_t **out, size_t *out_length, char *message, size_t message_capacity);
+
 /// Decodes a whole JPEG to check it, reporting its pixel size. Corrupt or truncated data is an
 /// error code, never a longjmp or exit.
 cjpeg_status cjpeg_inspect(const uint8_t *data, size_t length, int *width, int *height,

@@ -69,12 +69,14 @@ public struct PhotoLibrary: Sendable {
         focus[index].isNaN ? nil : Double(focus[index])
     }
 
-    /// Keeps a measured focus score; true when it differs from the one kept (by more than rounding).
+    /// Keeps a measured focus score unless it is within 10% of the one kept (renditions of one picture
+    /// agree that closely); true when it was kept.
     @discardableResult
     mutating func setFocusScore(_ score: Double, at index: Int) -> Bool {
         let old = focus[index]
+        guard old.isNaN || abs(Double(old) - score) > 0.1 * Double(old) else { return false }
         focus[index] = Float(score)
-        return old.isNaN || abs(Double(old) - score) > 0.01
+        return true
     }
 
     mutating func setTagIDs(_ tagIDs: [Int], at index: Int) {

@@ -71,6 +71,10 @@ public final class BrowserSession {
     let downloadStore: DownloadStore
     /// The library as last seen; replaced by an empty one if it turns out damaged.
     private(set) var catalogue: Catalogue
+    /// Focus scores waiting for the catalogue, the newest of each photo; one writer at a time keeps
+    /// them in order.
+    private var focusToSave: [Int: Double] = [:]
+    private var focusWriter: Task<Void, Never>?
     /// Why the catalogue was set aside at opening, told once the session starts.
     private var catalogueNotice: String?
     private let changed: AsyncStream<Void>.Continuation
@@ -177,8 +181,19 @@ public final class BrowserSession {
 
     /// Stops everything in flight. Unsent edits stay in the outbox and unfinished downloads in the
     /// queue (with their `.part` files), so the next start picks them up.
+    /// Writes the scores waiting, in batches, until none are left.
+    private func writeFocusScores() async {
+        while !focusToSave.isEmpty {
+            let batch = focusToSave.map { (photoID: $0.key, score: $0.value) }
+            focusToSave = [:]
+            do { try await catalogue.save(focusScores: batch) } catch { configuration.logger.error("catalogue: \(error)") }
+        }
+        focusWriter = nil
+    }
+
     public func stop() async {
         isStopped = true
+        await focusWriter?.value  // scores measured this session are kept
         let tasks = [loadTask].compactMap { $0 } + downloadRuns.values.map(\.task) + backgroundTasks
         tasks.forEach { $0.cancel() }
         for task in tasks { await task.value }
@@ -209,10 +224,8 @@ public final class BrowserSession {
             loadTask = nil
         case .recordTagDeltas(let deltas): record(deltas)
         case .saveFocusScore(let photoID, let score):
-            let catalogue = catalogue, logger = configuration.logger
-            Task.detached {
-                do { try await catalogue.save(focusScores: [(photoID, score)]) } catch { logger.error("catalogue: \(error)") }
-            }
+            focusToSave[photoID] = score
+            if focusWriter == nil { focusWriter = Task { await writeFocusScores() } }
         case .discardTagDeltas(let tagID):
             do { try outbox.removeAll(tagID: tagID) } catch { configuration.logger.error("outbox: \(error)") }
         case .createTag(let name, let color): createTag(name: name, color: color)

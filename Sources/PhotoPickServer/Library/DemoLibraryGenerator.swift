@@ -60,7 +60,8 @@ struct DemoLibraryGenerator {
                     record = Self.look(record, sharp: current.frame == current.sharp, random: &looks)
                     burst = current.left > 1 ? (current.first, current.left - 1, current.frame + 1, current.sharp) : nil
                 } else if sessionSize - offset >= 3, bursts.chance(0.06) {
-                    let length = min(Int.random(in: 3...7, using: &bursts), sessionSize - offset)
+                    // Cut by the session's end or the library's, so the sharp frame is one that is made.
+                    let length = min(Int.random(in: 3...7, using: &bursts), sessionSize - offset, count - id + 1)
                     let sharp = Int.random(in: 0..<length, using: &looks)
                     record = Self.look(record, sharp: sharp == 0, random: &looks)
                     burst = (record, length - 1, 1, sharp)

@@ -70,12 +70,13 @@ enum BrowsingMode: KeyMode {
 
     /// What `C` compares: two to four selected photos, else the burst under the cursor.
     static func compareSet(_ state: BrowserState) -> Result<UIState.Compare, NothingToCompare> {
-        let selected = state.selection.count
-        if selected > UIState.Compare.maximumShown {
-            return .failure(NothingToCompare(text: "Compare shows 2 to 4 photos; \(selected) are selected."))
+        // Only what is listed counts: a selected photo the filter hides or a closed stack folds is not shown.
+        let listed = state.selection.isEmpty ? [] : state.list.libraryIndices.filter(state.selection.contains)
+        if listed.count > UIState.Compare.maximumShown {
+            return .failure(NothingToCompare(text: "Compare shows 2 to 4 photos; \(listed.count) are selected."))
         }
-        if selected >= 2 {
-            let ids = state.list.libraryIndices.filter(state.selection.contains).map { state.library[$0].id }
+        if listed.count >= 2 {
+            let ids = listed.map { state.library[$0].id }
             let active = state.list.currentIndex.flatMap { current in ids.firstIndex(of: state.library[current].id) } ?? 0
             return .success(UIState.Compare(photoIDs: ids, active: active))
         }

@@ -82,7 +82,9 @@ public struct UIState: Sendable, Equatable {
         /// The first shown.
         var first = 0
 
+        /// `photoIDs` must not be empty.
         init(photoIDs: [Int], active: Int = 0) {
+            precondition(!photoIDs.isEmpty, "compare needs a photo")
             self.photoIDs = photoIDs
             self.active = 0
             move(by: active)

@@ -41,7 +41,10 @@ import Testing
         var found = 0
         var misses: [String] = []
         for burst in bursts {
-            let sharp = burst.first { $0.imageDefocus == 0 && $0.imageMotion == 0 }!
+            guard let sharp = burst.first(where: { $0.imageDefocus == 0 && $0.imageMotion == 0 }) else {
+                Issue.record("no sharp frame in \(burst.map(\.id))")
+                continue
+            }
             let best = burst.max { (scores[$0.id] ?? -1) < (scores[$1.id] ?? -1) }!
             if best.id == sharp.id {
                 found += 1

@@ -59,6 +59,7 @@ extension Screen {
         let active = state.library.index(ofID: compare.activeID).map { state.library[$0] }
         let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.pixelWidth, pixelHeight: active?.pixelHeight, in: layout.body)
         let requests = zip(shown, panes)
+            .filter { position, _ in state.library.index(ofID: compare.photoIDs[position]) != nil }  // deleted meanwhile
             .sorted { ($0.0 == compare.active ? 0 : 1, $0.0) < ($1.0 == compare.active ? 0 : 1, $1.0) }
             .compactMap { position, pane in previewRequest(photoID: compare.photoIDs[position], in: Self.compareImage(in: pane)) }
         return (requests, requests.count)
