@@ -149,26 +149,15 @@ static void buffer_rows(const void *context, int width, int height, int row, uin
     memcpy(pixels, (const uint8_t *)context + (size_t)row * (size_t)width * 3, (size_t)width * 3);
 }
 
-cjpeg_status cjpeg_encode_landscape(const cjpeg_landscape *landscape, int width, int height, int quality,
-                                    size_t padded_length, uint8_t **out, size_t *out_length,
-                                    char *message, size_t message_capacity) {
-    if (landscape == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
-        width > 65500 || height > 65500 || quality < 1 || quality > 100) {
-        copy_message(message, message_capacity, "invalid encoder arguments");
-        return CJPEG_ERR_ARGUMENT;
-    }
-    *out = NULL;
-    *out_length = 0;
-    cjpeg_landscape_renderer *renderer = cjpeg_landscape_start(landscape, width, height);
-    if (renderer == NULL) {
-        copy_message(message, message_capacity, "out of memory");
-        return CJPEG_ERR_MEMORY;
-    }
+/// Encodes rows from `source` as a baseline JPEG, padded with comment segments to exactly
+/// `padded_length` bytes when that is not 0.
+static cjpeg_status encode_padded(int width, int height, int quality, row_source source, const void *context,
+                                  size_t padded_length, uint8_t **out, size_t *out_length,
+                                  char *message, size_t message_capacity) {
     uint8_t *buffer = NULL;
     size_t buffer_length = 0;
-    cjpeg_status status = encode_image(width, height, quality, 0, 0, landscape_rows, renderer, &buffer, &buffer_length,
+    cjpeg_status status = encode_image(width, height, quality, 0, 0, source, context, &buffer, &buffer_length,
                                        message, message_capacity);
-    cjpeg_landscape_finish(renderer);
     if (status != CJPEG_OK) return status;
     if (padded_length == 0) {
         *out = buffer;
@@ -188,6 +177,27 @@ cjpeg_status cjpeg_encode_landscape(const cjpeg_landscape *landscape, int width,
     return CJPEG_OK;
 }
 
+cjpeg_status cjpeg_encode_landscape(const cjpeg_landscape *landscape, int width, int height, int quality,
+                                    size_t padded_length, uint8_t **out, size_t *out_length,
+                                    char *message, size_t message_capacity) {
+    if (landscape == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
+        width > 65500 || height > 65500 || quality < 1 || quality > 100) {
+        copy_message(message, message_capacity, "invalid encoder arguments");
+        return CJPEG_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    *out_length = 0;
+    cjpeg_landscape_renderer *renderer = cjpeg_landscape_start(landscape, width, height);
+    if (renderer == NULL) {
+        copy_message(message, message_capacity, "out of memory");
+        return CJPEG_ERR_MEMORY;
+    }
+    cjpeg_status status = encode_padded(width, height, quality, landscape_rows, renderer, padded_length, out, out_length,
+                                        message, message_capacity);
+    cjpeg_landscape_finish(renderer);
+    return status;
+}
+
 cjpeg_status cjpeg_encode_rgb_padded(const uint8_t *pixels, int width, int height, int quality, size_t padded_length,
                                      uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
     if (pixels == NULL || out == NULL || out_length == NULL || width <= 0 || height <= 0 ||
@@ -197,22 +207,7 @@ cjpeg_status cjpeg_encode_rgb_padded(const uint8_t *pixels, int width, int heigh
     }
     *out = NULL;
     *out_length = 0;
-    uint8_t *buffer = NULL;
-    size_t buffer_length = 0;
-    cjpeg_status status = encode_image(width, height, quality, 0, 0, buffer_rows, pixels, &buffer, &buffer_length,
-                                       message, message_capacity);
-    if (status != CJPEG_OK) return status;
-    uint8_t *padded = NULL;
-    status = pad_to_length(buffer, buffer_length, padded_length, &padded);
-    free(buffer);
-    if (status != CJPEG_OK) {
-        copy_message(message, message_capacity,
-                     status == CJPEG_ERR_MEMORY ? "out of memory" : "encoded image does not fit the requested length");
-        return status;
-    }
-    *out = padded;
-    *out_length = padded_length;
-    return CJPEG_OK;
+    return encode_padded(width, height, quality, buffer_rows, pixels, padded_length, out, out_length, message, message_capacity);
 }
 
 cjpeg_status cjpeg_encode_rgb(const uint8_t *pixels, int width, int height, int quality, int progressive,

@@ -82,9 +82,7 @@ static int orientation_of(j_decompress_ptr cinfo) {
     return 1;
 }
 
-/// Where output pixel (x, y) of a `width` x `height` upright image comes from in the stored image,
-/// which is `stored_width` wide and `stored_height` high.
-static size_t stored_index(int orientation, int x, int y, int stored_width, int stored_height) {
+size_t cjpeg_stored_index(int orientation, int x, int y, int stored_width, int stored_height) {
     int sx, sy;
     switch (orientation) {
     case 2: sx = stored_width - 1 - x; sy = y; break;
@@ -119,16 +117,6 @@ static void read_header(j_decompress_ptr cinfo, const uint8_t *data, size_t leng
 static int is_jpeg(const uint8_t *data, size_t length) {
     return length >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
 }
-
-/// Buffers a decode owns; all freed on every exit path.
-typedef struct {
-    uint8_t *row;
-    uint64_t *sums;
-    int *column_bin;
-    int *column_count;
-    uint8_t *small;
-    uint8_t *result;
-} decode_buffers;
 
 static void release_buffers(decode_buffers *buffers) {
     free(buffers->row);
@@ -168,9 +156,7 @@ static int within_limits(j_decompress_ptr cinfo, struct jpeg_progress_mgr *progr
     return 0;
 }
 
-/// One decoded pixel as RGB: CMYK is multiplied out (Adobe writes it inverted, each channel already
-/// 255 - ink; others write ink).
-static void pixel_rgb(const uint8_t *pixel, int cmyk, int inverted, unsigned rgb[3]) {
+void cjpeg_pixel_rgb(const uint8_t *pixel, int cmyk, int inverted, unsigned rgb[3]) {
     if (!cmyk) {
         rgb[0] = pixel[0];
         rgb[1] = pixel[1];
@@ -184,13 +170,12 @@ static void pixel_rgb(const uint8_t *pixel, int cmyk, int inverted, unsigned rgb
     rgb[2] = y * k / 255;
 }
 
-cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width, int box_height,
-                              uint64_t max_pixels, uint8_t **out, cjpeg_decode_info *info,
-                              char *message, size_t message_capacity) {
-    if (data == NULL || out == NULL || info == NULL || box_width <= 0 || box_height <= 0) {
-        copy_message(message, message_capacity, "invalid decoder arguments");
-        return CJPEG_ERR_ARGUMENT;
-    }
+/// Everything decodes share: the JPEG check, libjpeg's errors turned into codes (the setjmp is here,
+/// so the body's errors land in this frame), the header, the pixel and scan caps, damage found on the
+/// way, and freeing what was used.
+cjpeg_status cjpeg_decode_with(const uint8_t *data, size_t length, uint64_t max_pixels, cjpeg_decode_body body,
+                               const void *request, uint8_t **out, cjpeg_decode_info *info,
+                               char *message, size_t message_capacity) {
     *out = NULL;
     if (!is_jpeg(data, length)) {
         copy_message(message, message_capacity, "not a JPEG file");
@@ -223,29 +208,47 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     }
     memset(info, 0, sizeof(*info));
     read_header(&cinfo, data, length, info);
-    if (!within_limits(&cinfo, &progress, max_pixels, message, message_capacity)) {
-        jpeg_destroy_decompress(&cinfo);
-        release_buffers(buffers);
-        return CJPEG_ERR_TOO_MANY_PIXELS;
+    cjpeg_status status = within_limits(&cinfo, &progress, max_pixels, message, message_capacity)
+        ? body(&cinfo, buffers, info, request, message, message_capacity) : CJPEG_ERR_TOO_MANY_PIXELS;
+    jpeg_destroy_decompress(&cinfo);
+    if (status == CJPEG_OK && errors.damage_warnings > 0) {
+        copy_message(message, message_capacity, errors.message[0] ? errors.message : "corrupt or truncated JPEG data");
+        status = CJPEG_ERR_CORRUPT;
     }
+    if (status == CJPEG_OK) {
+        *out = buffers->result;
+        buffers->result = NULL;
+    }
+    release_buffers(buffers);
+    return status;
+}
 
+typedef struct {
     int width, height;
-    cjpeg_fit(info->source_width, info->source_height, info->orientation, box_width, box_height, &width, &height);
+} fit_box;
+
+/// The fitted decode: DCT-scaled to the smallest sufficient scale, area-averaged to the exact size,
+/// turned upright.
+static cjpeg_status fit_body(j_decompress_ptr cinfo, decode_buffers *buffers, cjpeg_decode_info *info,
+                             const void *request, char *message, size_t message_capacity) {
+    const fit_box *box = request;
+    int width, height;
+    cjpeg_fit(info->source_width, info->source_height, info->orientation, box->width, box->height, &width, &height);
     int swapped = info->orientation >= 5;
     int target_width = swapped ? height : width;   // in the stored orientation
     int target_height = swapped ? width : height;
     int numerator = cjpeg_scale_numerator(info->source_width, info->source_height, target_width, target_height);
-    cinfo.scale_num = (unsigned)numerator;
-    cinfo.scale_denom = 8;
-    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
-    int inverted = cinfo.saw_Adobe_marker;
-    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
-    jpeg_start_decompress(&cinfo);
+    cinfo->scale_num = (unsigned)numerator;
+    cinfo->scale_denom = 8;
+    int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    int inverted = cinfo->saw_Adobe_marker;
+    cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    jpeg_start_decompress(cinfo);
     info->scale_numerator = numerator;
 
-    int scaled_width = (int)cinfo.output_width;
-    int scaled_height = (int)cinfo.output_height;
-    int components = cinfo.output_components;
+    int scaled_width = (int)cinfo->output_width;
+    int scaled_height = (int)cinfo->output_height;
+    int components = cinfo->output_components;
     if (target_width > scaled_width) target_width = scaled_width;
     if (target_height > scaled_height) target_height = scaled_height;
     width = swapped ? target_height : target_width;
@@ -257,8 +260,6 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     buffers->column_count = calloc((size_t)target_width, sizeof(int));
     buffers->small = malloc((size_t)target_width * (size_t)target_height * 3);
     if (!buffers->row || !buffers->sums || !buffers->column_bin || !buffers->column_count || !buffers->small) {
-        jpeg_destroy_decompress(&cinfo);
-        release_buffers(buffers);
         copy_message(message, message_capacity, "out of memory");
         return CJPEG_ERR_MEMORY;
     }
@@ -269,15 +270,15 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
         buffers->column_count[bin]++;
     }
     int rows_in_bin = 0;
-    while (cinfo.output_scanline < cinfo.output_height) {
-        int y = (int)cinfo.output_scanline;
+    while (cinfo->output_scanline < cinfo->output_height) {
+        int y = (int)cinfo->output_scanline;
         JSAMPROW rows[1] = { buffers->row };
-        jpeg_read_scanlines(&cinfo, rows, 1);
+        jpeg_read_scanlines(cinfo, rows, 1);
         const uint8_t *pixel = buffers->row;
         for (int x = 0; x < scaled_width; x++, pixel += components) {
             uint64_t *sum = buffers->sums + buffers->column_bin[x] * 3;
             unsigned rgb[3];
-            pixel_rgb(pixel, cmyk, inverted, rgb);
+            cjpeg_pixel_rgb(pixel, cmyk, inverted, rgb);
             sum[0] += rgb[0];
             sum[1] += rgb[1];
             sum[2] += rgb[2];
@@ -297,13 +298,7 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
             rows_in_bin = 0;
         }
     }
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
-    if (errors.damage_warnings > 0) {
-        copy_message(message, message_capacity, errors.message[0] ? errors.message : "corrupt or truncated JPEG data");
-        release_buffers(buffers);
-        return CJPEG_ERR_CORRUPT;
-    }
+    jpeg_finish_decompress(cinfo);
 
     if (info->orientation == 1) {
         buffers->result = buffers->small;
@@ -311,159 +306,29 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
     } else {
         buffers->result = malloc((size_t)width * (size_t)height * 3);
         if (buffers->result == NULL) {
-            release_buffers(buffers);
             copy_message(message, message_capacity, "out of memory");
             return CJPEG_ERR_MEMORY;
         }
         uint8_t *destination = buffers->result;
         for (int y = 0; y < height; y++) {
             for (int x = 0; x < width; x++, destination += 3) {
-                memcpy(destination, buffers->small + stored_index(info->orientation, x, y, target_width, target_height), 3);
+                memcpy(destination, buffers->small + cjpeg_stored_index(info->orientation, x, y, target_width, target_height), 3);
             }
         }
     }
     info->width = width;
     info->height = height;
-    *out = buffers->result;
-    buffers->result = NULL;
-    release_buffers(buffers);
     return CJPEG_OK;
 }
 
-/// Where upright pixel (x, y) is in the stored image, as `stored_index` maps it.
-static void stored_point(int orientation, int x, int y, int stored_width, int stored_height, int *sx, int *sy) {
-    size_t index = stored_index(orientation, x, y, stored_width, stored_height) / 3;
-    *sx = (int)(index % (size_t)stored_width);
-    *sy = (int)(index / (size_t)stored_width);
-}
 
-/// Rows and columns decoded around a region and thrown away, so chroma upsampling at its edges sees
-/// the same neighbours as in a full decode.
-static const int region_margin = 16;
-
-cjpeg_status cjpeg_decode_region(const uint8_t *data, size_t length, int x, int y, int width, int height,
-                                 uint64_t max_pixels, uint8_t **out, cjpeg_decode_info *info, int *out_x, int *out_y,
-                                 char *message, size_t message_capacity) {
-    if (data == NULL || out == NULL || info == NULL || out_x == NULL || out_y == NULL || width <= 0 || height <= 0) {
+cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width, int box_height,
+                              uint64_t max_pixels, uint8_t **out, cjpeg_decode_info *info,
+                              char *message, size_t message_capacity) {
+    if (data == NULL || out == NULL || info == NULL || box_width <= 0 || box_height <= 0) {
         copy_message(message, message_capacity, "invalid decoder arguments");
         return CJPEG_ERR_ARGUMENT;
     }
-    *out = NULL;
-    if (!is_jpeg(data, length)) {
-        copy_message(message, message_capacity, "not a JPEG file");
-        return CJPEG_ERR_NOT_JPEG;
-    }
-    struct jpeg_decompress_struct cinfo;
-    cjpeg_error_manager errors;
-    decode_buffers *const buffers = calloc(1, sizeof(decode_buffers));
-    if (buffers == NULL) {
-        copy_message(message, message_capacity, "out of memory");
-        return CJPEG_ERR_MEMORY;
-    }
-    memset(&cinfo, 0, sizeof(cinfo));
-    cinfo.err = cjpeg_errors(&errors);
-    struct jpeg_progress_mgr progress = { .progress_monitor = limit_scans };
-    if (setjmp(errors.escape)) {
-        copy_message(message, message_capacity, errors.message);
-        int too_big = errors.base.msg_code == JERR_IMAGE_TOO_BIG || errors.base.msg_code == JERR_NO_BACKING_STORE;
-        if (too_big) {
-            info->source_width = (int)cinfo.image_width;
-            info->source_height = (int)cinfo.image_height;
-        }
-        jpeg_destroy_decompress(&cinfo);
-        release_buffers(buffers);
-        return too_big ? CJPEG_ERR_TOO_MANY_PIXELS : CJPEG_ERR_CORRUPT;
-    }
-    memset(info, 0, sizeof(*info));
-    read_header(&cinfo, data, length, info);
-    if (!within_limits(&cinfo, &progress, max_pixels, message, message_capacity)) {
-        jpeg_destroy_decompress(&cinfo);
-        release_buffers(buffers);
-        return CJPEG_ERR_TOO_MANY_PIXELS;
-    }
-    int orientation = info->orientation;
-    int stored_width = info->source_width, stored_height = info->source_height;
-    int upright_width = orientation >= 5 ? stored_height : stored_width;
-    int upright_height = orientation >= 5 ? stored_width : stored_height;
-    // The region, clipped to the upright image.
-    int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
-    int x1 = x + width > upright_width ? upright_width : x + width;
-    int y1 = y + height > upright_height ? upright_height : y + height;
-    if (x0 >= x1 || y0 >= y1) {
-        copy_message(message, message_capacity, "the region lies outside the image");
-        jpeg_destroy_decompress(&cinfo);
-        release_buffers(buffers);
-        return CJPEG_ERR_ARGUMENT;
-    }
-    // The same rectangle in the stored image: its corners, turned back, with a margin.
-    int ax, ay, bx, by;
-    stored_point(orientation, x0, y0, stored_width, stored_height, &ax, &ay);
-    stored_point(orientation, x1 - 1, y1 - 1, stored_width, stored_height, &bx, &by);
-    int sx0 = (ax < bx ? ax : bx) - region_margin, sx1 = (ax > bx ? ax : bx) + 1 + region_margin;
-    int sy0 = (ay < by ? ay : by) - region_margin, sy1 = (ay > by ? ay : by) + 1 + region_margin;
-    if (sx0 < 0) sx0 = 0;
-    if (sy0 < 0) sy0 = 0;
-    if (sx1 > stored_width) sx1 = stored_width;
-    if (sy1 > stored_height) sy1 = stored_height;
-
-    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
-    int inverted = cinfo.saw_Adobe_marker;
-    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
-    jpeg_start_decompress(&cinfo);
-    // Only the columns wanted, widened by libjpeg to whole iMCUs; only the rows wanted, the rest skipped.
-    JDIMENSION crop_x = (JDIMENSION)sx0, crop_width = (JDIMENSION)(sx1 - sx0);
-    jpeg_crop_scanline(&cinfo, &crop_x, &crop_width);
-    if (sy0 > 0) jpeg_skip_scanlines(&cinfo, (JDIMENSION)sy0);
-    int components = cinfo.output_components;
-    int band_width = (int)crop_width, band_height = sy1 - sy0;
-    buffers->row = malloc((size_t)band_width * (size_t)components);
-    buffers->small = malloc((size_t)band_width * (size_t)band_height * 3);
-    if (!buffers->row || !buffers->small) {
-        jpeg_destroy_decompress(&cinfo);
-        release_buffers(buffers);
-        copy_message(message, message_capacity, "out of memory");
-        return CJPEG_ERR_MEMORY;
-    }
-    for (int row = 0; row < band_height; row++) {
-        JSAMPROW rows[1] = { buffers->row };
-        jpeg_read_scanlines(&cinfo, rows, 1);
-        const uint8_t *pixel = buffers->row;
-        uint8_t *destination = buffers->small + (size_t)row * (size_t)band_width * 3;
-        for (int column = 0; column < band_width; column++, pixel += components, destination += 3) {
-            unsigned rgb[3];
-            pixel_rgb(pixel, cmyk, inverted, rgb);
-            for (int channel = 0; channel < 3; channel++) destination[channel] = (uint8_t)rgb[channel];
-        }
-    }
-    // The rows below are never read: the decode stops here.
-    jpeg_abort_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
-    if (errors.damage_warnings > 0) {
-        copy_message(message, message_capacity, errors.message[0] ? errors.message : "corrupt or truncated JPEG data");
-        release_buffers(buffers);
-        return CJPEG_ERR_CORRUPT;
-    }
-    int region_width = x1 - x0, region_height = y1 - y0;
-    buffers->result = malloc((size_t)region_width * (size_t)region_height * 3);
-    if (buffers->result == NULL) {
-        release_buffers(buffers);
-        copy_message(message, message_capacity, "out of memory");
-        return CJPEG_ERR_MEMORY;
-    }
-    uint8_t *destination = buffers->result;
-    for (int v = y0; v < y1; v++) {
-        for (int u = x0; u < x1; u++, destination += 3) {
-            int sx, sy;
-            stored_point(orientation, u, v, stored_width, stored_height, &sx, &sy);
-            memcpy(destination, buffers->small + ((size_t)(sy - sy0) * (size_t)band_width + (size_t)(sx - (int)crop_x)) * 3, 3);
-        }
-    }
-    info->width = region_width;
-    info->height = region_height;
-    *out_x = x0;
-    *out_y = y0;
-    *out = buffers->result;
-    buffers->result = NULL;
-    release_buffers(buffers);
-    return CJPEG_OK;
+    fit_box box = { box_width, box_height };
+    return cjpeg_decode_with(data, length, max_pixels, fit_body, &box, out, info, message, message_capacity);
 }

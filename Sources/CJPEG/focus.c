@@ -7,6 +7,23 @@
 
 enum { FOCUS_EDGE = 256, TILES_ACROSS = 6, TILES_DOWN = 6 };
 
+/// One pass of a separable Gaussian (radius 4) along rows (`step` 1) or columns (`step` the width),
+/// weights renormalised where the kernel runs off the image.
+static void blur(const float *from, float *to, int w, int h, int step, const float kernel[5]) {
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            int position = step == 1 ? x : y, length = step == 1 ? w : h;
+            float sum = 0.f, weight = 0.f;
+            for (int k = -4; k <= 4; k++) {
+                if (position + k < 0 || position + k >= length) continue;
+                sum += kernel[abs(k)] * from[y * w + x + k * step];
+                weight += kernel[abs(k)];
+            }
+            to[y * w + x] = sum / weight;
+        }
+    }
+}
+
 double cjpeg_focus_score(const uint8_t *rgb, int width, int height, double *focus_x, double *focus_y) {
     if (focus_x != NULL) *focus_x = 0.5;
     if (focus_y != NULL) *focus_y = 0.5;
@@ -37,30 +54,8 @@ double cjpeg_focus_score(const uint8_t *rgb, int width, int height, double *focu
         free(grey);
         return -1;
     }
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++) {
-            float sum = 0.f, weight = 0.f;
-            for (int k = -4; k <= 4; k++) {
-                int at = x + k;
-                if (at < 0 || at >= w) continue;
-                sum += kernel[abs(k)] * grey[y * w + at];
-                weight += kernel[abs(k)];
-            }
-            pass[y * w + x] = sum / weight;
-        }
-    }
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++) {
-            float sum = 0.f, weight = 0.f;
-            for (int k = -4; k <= 4; k++) {
-                int at = y + k;
-                if (at < 0 || at >= h) continue;
-                sum += kernel[abs(k)] * pass[at * w + x];
-                weight += kernel[abs(k)];
-            }
-            grey[y * w + x] = sum / weight;
-        }
-    }
+    blur(grey, pass, w, h, 1, kernel);
+    blur(pass, grey, w, h, w, kernel);
     free(pass);
     // The Laplacian's spread in each tile, relative to the tile's brightness so that a frame exposed a
     // third of a stop brighter is not taken for a sharper one; the best tile is the score.
