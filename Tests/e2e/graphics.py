@@ -300,6 +300,15 @@ def remains(screen, ref, x, y, cell, keep=None, covered=()):
     return matched / counted if counted >= 10 else 0.0
 
 
+def found_there(screen, photo, cell, label):
+    """The share of a placed photo's (reference, x, y) cells the screenshot shows; a failure under 90%,
+    as a check for what is left of it later would then prove nothing."""
+    share = remains(screen, *photo, cell)
+    if share < 0.9:
+        raise Failure(f"{label}: only {share:.0%} of its cells match it where it was found")
+    return share
+
+
 def rect(match):
     return int(match[5]), int(match[6]), int(match[3]), int(match[4])
 
@@ -353,9 +362,7 @@ def check_terminal(display, terminal, folder, data):
         if stray > 0.001:
             raise Failure(f"{label}: {stray:.1%} colourful pixels outside the placed image at the start")
         photo1 = (reference(data, 1, int(first[7]), int(first[8])), fx, fy)
-        shown_now = remains(screen, *photo1, cell)
-        if shown_now < 0.9:
-            raise Failure(f"{label}: only {shown_now:.0%} of photo 1's cells match it where it was found")
+        shown_now = found_there(screen, photo1, cell, f"{label}: photo 1")
         ok(f"{label}: photo 1 ({first[7]}×{first[8]} px in {first[3]}×{first[4]} cells) found at {fx},{fy}, RMSE {rmse:.3f}, {shown_now:.0%} of its cells")
 
         session.keys("j")
@@ -368,9 +375,7 @@ def check_terminal(display, terminal, folder, data):
             raise Failure(f"{label}: after j, {stray:.1%} colourful pixels outside photo 2 and {left_behind:.0%} of photo 1's uncovered cells still show it")
         photo2 = (reference(data, 2, int(second[7]), int(second[8])), fx, fy)
         # The checks below look for photo 2 where it was: they prove something only if it is found there now.
-        shown_now = remains(screen, *photo2, cell)
-        if shown_now < 0.9:
-            raise Failure(f"{label}: only {shown_now:.0%} of photo 2's cells match it where it was found")
+        found_there(screen, photo2, cell, f"{label}: photo 2")
         ok(f"{label}: j shows photo 2 at {fx},{fy} (RMSE {rmse:.3f}) and nothing of photo 1 remains ({left_behind:.0%} of its uncovered cells)")
 
         session.keys("question")

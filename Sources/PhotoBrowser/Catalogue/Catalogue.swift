@@ -99,10 +99,12 @@ public final class Catalogue: Sendable {
         do {
             return try queue.read { db in
                 var snapshot = Snapshot()
-                let cursor = try Row.fetchCursor(db, sql: "SELECT \(Self.photoColumns) FROM photo ORDER BY id")
-                while let row = try cursor.next() { snapshot.photos.append(Self.photo(row)) }
-                for row in try Row.fetchAll(db, sql: "SELECT id, focus FROM photo WHERE focus IS NOT NULL") {
-                    snapshot.focusScores[row["id"]] = row["focus"]
+                // One pass over the photos at start-up, focus scores with them.
+                let cursor = try Row.fetchCursor(db, sql: "SELECT \(Self.photoColumns), focus FROM photo ORDER BY id")
+                while let row = try cursor.next() {
+                    let photo = Self.photo(row)
+                    snapshot.photos.append(photo)
+                    if let focus = row["focus"] as Double? { snapshot.focusScores[photo.id] = focus }
                 }
                 snapshot.tags = try Row.fetchAll(db, sql: "SELECT id, name, color FROM tag ORDER BY position").map {
                     PhotoPickKit.Tag(id: $0["id"], name: $0["name"], color: $0["color"])

@@ -96,4 +96,13 @@ public enum MarkKey: Sendable, Equatable {
     case set(Mark)
     case clear(Mark.Family)
     case toggleLabel(Mark.ColourLabel)
+
+    /// The event for this key on the selection, or the photo under the cursor.
+    public var event: BrowserEvent {
+        switch self {
+        case .set(let mark): .markChosen(mark)
+        case .clear(let family): .markCleared(family)
+        case .toggleLabel(let label): .labelToggled(label)
+        }
+    }
 }

@@ -46,11 +46,6 @@ public struct Loupe: Sendable, Equatable {
         move(toX: Int((centre.x * Double(imageSize.width)).rounded()) - width / 2, y: Int((centre.y * Double(imageSize.height)).rounded()) - height / 2)
     }
 
-    /// The view's centre as fractions of the image, so other photos (in compare) can follow it.
-    public var centre: (x: Double, y: Double) {
-        (Double(view.x + view.width / 2) / Double(imageSize.width), Double(view.y + view.height / 2) / Double(imageSize.height))
-    }
-
     /// Moves by a third of the view, stopping at the image's edges.
     public mutating func pan(_ direction: Direction) {
         let stepX = max(1, view.width / 3), stepY = max(1, view.height / 3)

@@ -36,6 +36,9 @@ public actor PreviewLoader {
     /// Work under way, with a number that tells a restarted request's task from the one cancelled before it.
     private var running: [PreviewRequest: (job: Int, task: Task<Void, Never>)] = [:]
     private var timer: Task<Void, Never>?
+    /// Photos whose focus this loader has measured: renditions of one picture agree, so each is
+    /// measured once a session, not on every preview of it.
+    private var measured: Set<Int> = []
     /// Whether the wanted list has held still for the debounce; until then nothing new starts, not even
     /// when other work finishes.
     private var settled = false
@@ -133,9 +136,10 @@ public actor PreviewLoader {
             started += 1
             let job = started
             let lane = lanes[next] ?? .prefetch
+            let measure = !measured.contains(next.photoID)
             running[next] = (job, Task { [weak self] in
                 guard let self else { return }
-                let state = await RequestLane.$current.withValue(lane) { await self.load(next) }
+                let state = await RequestLane.$current.withValue(lane) { await self.load(next, measure: measure) }
                 await self.finish(next, job: job, state)
             })
         }
@@ -148,7 +152,7 @@ public actor PreviewLoader {
         if let result {
             store.store(result.state, rendering: result.rendering, for: request)
             continuation.yield()
-            if let focus = result.focus { focusContinuation.yield((request.photoID, focus)) }
+            if let focus = result.focus, measured.insert(request.photoID).inserted { focusContinuation.yield((request.photoID, focus)) }
         }
         startWork()
     }
@@ -157,11 +161,11 @@ public actor PreviewLoader {
     private typealias Loaded = (state: PreviewState, rendering: (any PreviewRendering)?, focus: Double?)
 
     /// The bytes from the disk cache or the server, decoded to the request's box and rendered; nil when cancelled.
-    private nonisolated func load(_ request: PreviewRequest) async -> Loaded? {
+    private nonisolated func load(_ request: PreviewRequest, measure: Bool) async -> Loaded? {
         let size = Self.variant(for: request.box), variant = size.rawValue
         if let cached = disk?.bytes(photoID: request.photoID, variant: variant) {
             if Task.isCancelled { return nil }
-            if let image = try? decoder.decode(cached.bytes, fitting: request.box).image { return finished(request, image, cached.bytes) }
+            if let image = try? decoder.decode(cached.bytes, fitting: request.box).image { return finished(request, image, cached.bytes, measure: measure) }
             // Damaged on disk (or a bad answer kept earlier): drop it and ask the server once more.
             disk?.remove(photoID: request.photoID, variant: variant)
         }
@@ -177,15 +181,15 @@ public actor PreviewLoader {
         // A disk that is full or read-only costs the cache, not the preview.
         try? disk?.store(photoID: request.photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
         do {
-            return finished(request, try decoder.decode(fetched.bytes, fitting: request.box).image, fetched.bytes)
+            return finished(request, try decoder.decode(fetched.bytes, fitting: request.box).image, fetched.bytes, measure: measure)
         } catch {
             return (.failed(error), nil, nil)
         }
     }
 
-    private nonisolated func finished(_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8]) -> Loaded? {
+    private nonisolated func finished(_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8], measure: Bool) -> Loaded? {
         if Task.isCancelled { return nil }
-        // Measured on every rendition decoded: a few milliseconds, and renditions agree (`FocusScore`).
-        return (.loaded(image), render?(request, image, source), FocusScore.measure(source, decoder: decoder))
+        // A few milliseconds, for the first rendition of a photo decoded this session (`measured`).
+        return (.loaded(image), render?(request, image, source), measure ? FocusScore.measure(source, decoder: decoder) : nil)
     }
 }

@@ -43,14 +43,8 @@ enum BrowsingMode: KeyMode {
 
     /// Cull mode's own keys (ratings, labels) and its way out; false for keys it leaves to browsing.
     private static func cull(_ key: Key, _ context: inout InputContext) -> Bool {
-        if let action = context.keymap.action(for: key, in: .cull) {
-            if let family = action.clearedFamily {
-                context.send(.markCleared(family))
-            } else if case .label(let label)? = action.mark {
-                context.send(.labelToggled(label))
-            } else if let mark = action.mark {
-                context.send(.markChosen(mark))
-            }
+        if let markKey = context.keymap.action(for: key, in: .cull)?.markKey {
+            context.send(markKey.event)
             advance(&context)
             return true
         }
@@ -129,11 +123,8 @@ enum BrowsingMode: KeyMode {
         case .quit:
             if state.hasUnfinishedWork { context.ui.overlay = .confirmQuit } else { context.outcome.quit = true }
         case .reload: context.send(state.loading.canRetry ? .loadingRetried : .refreshRequested)
-        case .pick, .reject:
-            if let mark = action.mark { context.send(.markChosen(mark)) }
-            advance(&context)
-        case .unflag:
-            context.send(.markCleared(.flag))
+        case .pick, .reject, .unflag:
+            if let markKey = action.markKey { context.send(markKey.event) }
             advance(&context)
         case .cullMode: context.ui.culling = true
         case .stackBursts: context.send(.stackingToggled)

@@ -32,8 +32,8 @@ extension Screen {
     /// sharpness; the active one's caption stands out.
     func drawCompare(_ state: BrowserState, _ compare: UIState.Compare, in body: Rect, into canvas: inout Canvas) {
         let shown = Array(compare.shown)
-        let first = state.library.index(ofID: compare.photoIDs[compare.active]).map { state.library[$0] }
-        let panes = Self.comparePanes(count: shown.count, pixelWidth: first?.pixelWidth, pixelHeight: first?.pixelHeight, in: body)
+        let active = state.library.index(ofID: compare.activeID).map { state.library[$0] }
+        let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.pixelWidth, pixelHeight: active?.pixelHeight, in: body)
         for (slot, position) in shown.enumerated() where slot < panes.count {
             let pane = panes[slot]
             guard let index = state.library.index(ofID: compare.photoIDs[position]) else { continue }
