@@ -8,6 +8,8 @@ public struct Paths: Sendable, Equatable {
     public let stateDirectory: URL
     /// `$XDG_CACHE_HOME/photopick/previews`: previews kept on disk.
     public let previewCache: URL
+    /// `$XDG_CACHE_HOME/photopick/originals`: originals the loupe fetched, and its partial downloads.
+    public let originalsCache: URL
     /// `$XDG_DOWNLOAD_DIR/photopick`, by default `~/Downloads/photopick`.
     public let downloads: URL
     /// `$XDG_DATA_HOME/photopick/demo`: the demo library.
@@ -25,6 +27,7 @@ public struct Paths: Sendable, Equatable {
             .appending(path: "config.toml", directoryHint: .notDirectory)
         stateDirectory = resolve("XDG_STATE_HOME", fallback: ".local/state", "photopick")
         previewCache = resolve("XDG_CACHE_HOME", fallback: ".cache", "photopick/previews")
+        originalsCache = resolve("XDG_CACHE_HOME", fallback: ".cache", "photopick/originals")
         downloads = resolve("XDG_DOWNLOAD_DIR", fallback: "Downloads", "photopick")
         demoLibrary = resolve("XDG_DATA_HOME", fallback: ".local/share", "photopick/demo")
     }

@@ -145,8 +145,16 @@ struct Launcher {
         }
         let previews = PreviewLoader(client: client, disk: disk, render: graphics.renderer)
         resources.previews = previews
-        return OpenedLibrary(session: session, name: name, previews: previews)
+        // Originals are large: a cache of their own, so that looking closely never pushes previews out.
+        let originals = try? PreviewDiskCache(library: library, directory: paths.originalsCache, byteLimit: Self.originalsCacheBytes)
+        let partials = paths.originalsCache.appending(path: "partial/\(originals?.library ?? "none")", directoryHint: .isDirectory)
+        let loupes = LoupeLoader(client: client, partials: partials, disk: disk, originals: originals, render: graphics.renderer)
+        resources.loupes = loupes
+        return OpenedLibrary(session: session, name: name, previews: previews, loupes: loupes)
     }
+
+    /// The originals the loupe keeps on disk: about fifty 24 MP photos.
+    static let originalsCacheBytes = 1 << 30
 
     /// The graphics mode: `--graphics`, else PHOTOPICK_GRAPHICS, else the config, else auto.
     nonisolated static func graphicsMode(option: String?, environment: [String: String], config: Config) -> Result<GraphicsMode, UsageLine> {
@@ -215,9 +223,11 @@ final class Resources {
     var client: APIClient?
     var server: PhotoPickServer?
     var previews: PreviewLoader?
+    var loupes: LoupeLoader?
 
     func close() async {
         await previews?.stop()
+        await loupes?.stop()
         try? await client?.shutdown()
         await server?.stop()
     }

@@ -13,6 +13,8 @@ import Testing
         var width = 120, height = 40
         var layout = ScreenLayout(width: 120, height: 40, showsStrip: false)
         var quit = false
+        /// When set, keys get the loupe's geometry from it, as the app gives them.
+        var screen: Screen?
 
         init() {
             _ = state.apply(.viewResized(rows: layout.pageItems))
@@ -27,7 +29,7 @@ import Testing
         }
 
         mutating func send(_ input: InputEvent) {
-            let outcome = controller.handle(input, state: state, layout: layout)
+            let outcome = controller.handle(input, state: state, layout: layout, loupe: screen?.loupeGeometry(state, controller.ui, layout: layout))
             for event in outcome.events { _ = state.apply(event) }
             quit = quit || outcome.quit
             // As the app does before each frame: the layout follows the mode, and the list its page.

@@ -4,7 +4,6 @@ import Testing
 @testable import TerminalUI
 
 /// Keys in the grid and in the full-screen preview.
-@MainActor
 struct GridControllerTests {
     typealias Harness = ControllerTests.Harness
 

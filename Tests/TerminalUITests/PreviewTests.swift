@@ -223,7 +223,6 @@ struct ColorPairAllocatorTests {
     }
 }
 
-@MainActor
 struct PreviewViewTests {
     /// A store holding `states`, each loaded preview rendered as the loader would for `depth`.
     private func store(_ states: [(PreviewRequest, PreviewState)], depth: Theme.Depth = .colors256) -> PreviewStore {
@@ -239,7 +238,7 @@ struct PreviewViewTests {
         return store
     }
 
-    private static let box = { (area: Rect) in PreviewRenderer(graphics: .symbols(.colors256)).box(for: area)! }
+    private static func box(_ area: Rect) -> PixelSize { PreviewRenderer(graphics: .symbols(.colors256)).box(for: area)! }
 
     private func image(_ size: PixelSize) -> PreviewImage {
         PreviewImage(width: size.width, height: size.height, pixels: (0..<size.width * size.height).flatMap { [UInt8($0 % 256), 120, 200] })

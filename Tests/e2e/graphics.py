@@ -576,6 +576,163 @@ def check_compare(display, folder, data):
         session.close()
 
 
+LOUPE = re.compile(r"loupe view: photo (\d+), (\w+), at (\d+),(\d+), pixels (\d+)×(\d+) of (\d+)×(\d+)")
+
+
+def original_region(data, photo, x, y, width, height):
+    """Pixels of the demo's original of `photo`, one for one, as the loupe should show them."""
+    with Image.open(f"{data}/photopick/demo/images/{photo}-original.jpg") as image:
+        return np.asarray(image.convert("RGB").crop((x, y, x + width, y + height))).astype(np.float32) / 255
+
+
+def loupe_shown(session, photo, label, seconds=60):
+    """The loupe's view of the original once drawn: its log line, after the stand-in's if one came first."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        match = session.wait_for(re.compile(LOUPE.pattern.replace(r"(\d+)", f"({photo})", 1)), max(1, deadline - time.monotonic()))
+        if match[2] == "original":
+            return match
+    raise Failure(f"{label}: the original of photo {photo} never showed in the loupe")
+
+
+def last_placed(session, photo):
+    """The last placement of `photo` logged before the line just read: the driver logs it as it writes
+    the frame, and the app then names the loupe view that frame drew."""
+    for line in reversed(session.lines()[:session.read]):
+        match = placed(photo).search(line)
+        if match:
+            return match
+    raise Failure(f"photo {photo} was never placed")
+
+
+def check_loupe(display, terminal, folder, data):
+    """The 100% loupe in a real terminal: on photo 1 full screen, z shows the part of the original the log
+    names, one image pixel per screen pixel (RMSE against the demo's original cropped there, found where
+    the image was placed), and l pans it by a third of the view, the new part found there in turn."""
+    session = Session(display, terminal, folder)
+    label = f"{terminal} loupe"
+    try:
+        chosen = session.wait_for(CHOSEN, 60)
+        cell = (int(chosen[4]), int(chosen[5]))
+        origin = terminal_origin(terminal)
+        session.wait_for(placed(1), 60)
+        session.placements_settled()
+        session.keys("p")
+        session.wait_for(placed(1), 30)
+        session.placements_settled()
+        session.keys("z")
+        first = loupe_shown(session, 1, label)
+        x, y, width, height = (int(first[n]) for n in range(3, 7))
+        place = last_placed(session, 1)
+        session.placements_settled(quiet=1.5)
+        ref = original_region(data, 1, x, y, width, height)
+        screen = session.shot("1-loupe")
+        columns, rows = int(place[3]), int(place[4])
+        expected_x = origin[0] + int(place[5]) * cell[0] + (columns * cell[0] - width) // 2 * (terminal == "mlterm")
+        expected_y = origin[1] + int(place[6]) * cell[1] + (rows * cell[1] - height) // 2 * (terminal == "mlterm")
+        rmse, fx, fy = find(screen, ref, expected_x, expected_y, radius=8)
+        if rmse > THRESHOLD:
+            raise Failure(f"{label}: the original's {width}×{height} at {x},{y} not found near {expected_x},{expected_y}: best RMSE {rmse:.3f} at {fx},{fy}")
+        blurred = np.asarray(Image.fromarray((ref * 255).astype(np.uint8)).resize((width // 4, height // 4), Image.BILINEAR)
+                             .resize((width, height), Image.BILINEAR)).astype(np.float32) / 255
+        soft = float(np.sqrt(np.mean((screen[fy:fy + height, fx:fx + width] - blurred) ** 2)))
+        if soft <= rmse:
+            raise Failure(f"{label}: the view matches a quarter-scale enlargement as well as the original (RMSE {soft:.3f} vs {rmse:.3f}): not 1:1")
+        ok(f"{label}: z shows the original's {width}×{height} pixels at {x},{y} of {first[7]}×{first[8]} one for one (RMSE {rmse:.3f}, a 4× enlargement {soft:.3f})")
+        session.keys("l")
+        panned = loupe_shown(session, 1, label, 30)
+        nx, ny = int(panned[3]), int(panned[4])
+        step = width // 3
+        if (nx, ny) != (min(x + step, int(panned[7]) - width), y):
+            raise Failure(f"{label}: l moved the view from {x},{y} to {nx},{ny}, not by a third of its width ({step})")
+        session.placements_settled(quiet=1.5)
+        screen = session.shot("2-panned")
+        moved = original_region(data, 1, nx, ny, width, height)
+        rmse, fx2, fy2 = find(screen, moved, fx, fy, radius=4)
+        if rmse > THRESHOLD:
+            raise Failure(f"{label}: after l the original at {nx},{ny} is not on screen: best RMSE {rmse:.3f} at {fx2},{fy2}")
+        stale = float(np.sqrt(np.mean((screen[fy:fy + height, fx:fx + width] - ref) ** 2)))
+        # The landscapes are smooth in places, so the old view is told from the new by comparison.
+        if stale < max(0.03, 3 * rmse):
+            raise Failure(f"{label}: after l the screen still shows the view before the pan (RMSE {stale:.3f})")
+        ok(f"{label}: l pans by a third ({step} pixels) and the new part of the original shows one for one (RMSE {rmse:.3f}; the old view {stale:.3f})")
+        session.keys("z")
+        session.wait_for(placed(1), 30)
+        session.placements_settled()
+        screen = session.shot("3-back")
+        left = float(np.sqrt(np.mean((screen[fy2:fy2 + height, fx2:fx2 + width] - moved) ** 2)))
+        if left < max(0.03, 3 * rmse):
+            raise Failure(f"{label}: after z the loupe's view is still on screen (RMSE {left:.3f})")
+        ok(f"{label}: z again returns to the full-screen preview, and the loupe's view is gone (RMSE {left:.3f} against it)")
+    finally:
+        session.close()
+
+
+def check_compare_loupe(display, folder, data):
+    """The loupe in compare, in kitty: on photo 3, C then z shows every frame of the burst at 100% around
+    one point, the same part of each original (the log's view, found on screen one for one), and l pans
+    them all together."""
+    session = Session(display, "kitty", folder)
+    label = "kitty compare loupe"
+    try:
+        chosen = session.wait_for(CHOSEN, 60)
+        cell = (int(chosen[4]), int(chosen[5]))
+        session.wait_for(placed(1), 60)
+        session.placements_settled()
+        session.keys("j", "j")
+        session.wait_for(placed(3), 30)
+        session.placements_settled()
+        session.keys("C")
+        session.wait_for(placed(6), 30)
+        session.placements_settled()
+        session.keys("z")
+        photos = [3, 4, 5, 6]
+
+        def views(step):
+            found = {}
+            deadline = time.monotonic() + 90
+            while len(found) < len(photos) and time.monotonic() < deadline:
+                match = session.wait_for(LOUPE, max(1, deadline - time.monotonic()))
+                if match[2] == "original":
+                    found[int(match[1])] = match
+            session.placements_settled(quiet=1.5)
+            screen = session.shot(step)
+            worst = 0.0
+            for photo, match in found.items():
+                x, y, width, height = (int(match[n]) for n in range(3, 7))
+                place = None
+                for line in reversed(session.lines()):
+                    place = placed(photo).search(line)
+                    if place and (int(place[7]), int(place[8])) == (width, height):
+                        break
+                if not place:
+                    raise Failure(f"{label}: photo {photo}'s view was never placed")
+                rmse, _, _ = find(screen, original_region(data, photo, x, y, width, height),
+                                  int(place[5]) * cell[0], int(place[6]) * cell[1], radius=4)
+                if rmse > THRESHOLD:
+                    raise Failure(f"{label}: photo {photo}'s original at {x},{y} is not where it was placed: RMSE {rmse:.3f}")
+                worst = max(worst, rmse)
+            return found, worst
+
+        first, worst = views("1-zoomed")
+        if sorted(first) != photos:
+            raise Failure(f"{label}: the loupe showed photos {sorted(first)}, expected {photos}")
+        points = {(int(m[3]), int(m[4])) for m in first.values()}
+        if len(points) != 1:
+            raise Failure(f"{label}: the frames show different parts: {sorted(points)}")
+        ok(f"{label}: z shows frames 3–6 at 100% around the same point {points.pop()}, each one for one (worst RMSE {worst:.3f})")
+        before = {photo: (int(m[3]), int(m[4]), int(m[5])) for photo, m in first.items()}
+        session.keys("l")
+        moved, worst = views("2-panned")
+        after = {photo: (int(m[3]), int(m[4])) for photo, m in moved.items()}
+        expected = {photo: (min(x + width // 3, int(first[photo][7]) - width), y) for photo, (x, y, width) in before.items()}
+        if after != expected:
+            raise Failure(f"{label}: l moved the views to {after}, expected {expected}")
+        ok(f"{label}: l pans every frame together by a third of the view (worst RMSE {worst:.3f})")
+    finally:
+        session.close()
+
+
 def check_marks(display, folder):
     """Culling marks in their colours, as a person sees them: in xterm, cull mode, then P, 3 and 6 on the
     first three photos; the pick flag, the stars and the red label must show in their colours where the
@@ -612,7 +769,7 @@ def check_marks(display, folder):
 
 
 def main():
-    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux", "silent", "garbage", "marks", "compare"]
+    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux", "silent", "garbage", "marks", "compare", "loupe-kitty", "loupe-xterm", "loupe-mlterm", "loupe-compare"]
     missing = [tool for tool in ["Xvfb", "xdpyinfo", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
     if missing:
         print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb x11-utils xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
@@ -637,6 +794,10 @@ def main():
                     check_marks(display, folder)
                 elif name == "compare":
                     check_compare(display, folder, data)
+                elif name == "loupe-compare":
+                    check_compare_loupe(display, folder, data)
+                elif name.startswith("loupe-"):
+                    check_loupe(display, name.split("-", 1)[1], folder, data)
                 elif name == "silent":
                     check_unanswered(folder, None, "a terminal that answers nothing")
                 elif name == "garbage":

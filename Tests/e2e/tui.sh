@@ -826,6 +826,47 @@ PY
 ok "s9: culled 100 photos and downloaded the picks in $KEYS keystrokes (g, c, 100 marks, c, /pick Enter, a, d)"
 stop_server
 
+# ---- Scenario 10: the loupe ---------------------------------------------------------------------
+echo "# scenario 10: z in full screen shows the original at 100%, l pans it, z returns; a photo deleted meanwhile keeps its stand-in with the reason"
+start_server s10 "$TMP/s10-data" --photos 20 --original-megapixels 2
+launch s10 "$TMP/s10-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+wait_for "20 photos" 60
+wait_for_re ' 1/20$'
+tm send-keys -t s10 p
+wait_for "p or esc returns"
+tm send-keys -t s10 z
+wait_for_re '100% · original · [0-9]+,[0-9]+ of [0-9]+×[0-9]+' 60
+first=$(pane | grep -oE '100% · original · [0-9]+,[0-9]+ of [0-9]+×[0-9]+')
+grep -qE '100% · 1/20 *$' <<<"$(pane | tail -n 1)" || fail "s10: the status line does not say 100%: $(pane | tail -n 1)"
+ok "s10: z shows the original at 100% ($first)"
+x=$(sed -E 's/.* ([0-9]+),([0-9]+) of .*/\1/' <<<"$first"); y=$(sed -E 's/.* ([0-9]+),([0-9]+) of .*/\2/' <<<"$first")
+width=$(sed -E 's/.* of ([0-9]+)×.*/\1/' <<<"$first")
+# 120 columns of 8 pixels each: a third of the view is 320 pixels, short of the picture's right edge.
+expected=$(( x + 320 < width - 960 ? x + 320 : width - 960 ))
+tm send-keys -t s10 l
+wait_for "100% · original · $expected,$y of " 20
+ok "s10: l pans the view right by a third, to $expected,$y"
+tm send-keys -t s10 z
+wait_gone "100% ·"
+wait_for "p or esc returns"
+ok "s10: z returns to the full-screen preview"
+# The next photo, its preview drawn; then it is deleted on the server, as from the web app.
+tm send-keys -t s10 j
+wait_for_re ' 2/20 '
+wait_gone "loading…" 30
+name=$(pane | grep -oE ' 2/20 +[^ ]+' | awk '{print $2}')
+python3 "$TMP/api.py" "$API" "$KEY" "$TMP/s10.json" || fail "s10: could not read the library"
+id=$(python3 -c 'import json, sys; print(next(p["id"] for p in json.load(open(sys.argv[1]))["photos"] if p["filename"] == sys.argv[2]))' "$TMP/s10.json" "$name")
+curl -fsS -X DELETE -H "Authorization: Bearer $KEY" "$API/photos/$id" || fail "s10: could not delete photo $id ($name)"
+tm send-keys -t s10 z
+wait_for "stands in · original unavailable: Not found: it was deleted" 30
+ok "s10: z on a photo deleted meanwhile keeps the cached rendition with the reason ($name)"
+tm send-keys -t s10 Escape Escape q
+expect_exit 0
+expect_same_tty
+end_session
+stop_server
+
 # ---- Scenario 7: terminals that cannot address the cursor ------------------------------------
 echo "# scenario 7: TERM=dumb and an unknown TERM are refused before the screen is touched"
 launch s7-dumb "$TMP/s7-downloads" TERM=dumb

@@ -32,6 +32,8 @@ public struct Loupe: Sendable, Equatable {
 
     /// The picture's upright size.
     public let imageSize: PixelSize
+    /// The screen's pixels the view was asked to fill.
+    public let viewport: PixelSize
     /// The part shown: the viewport's size, or the image's where that is smaller.
     public private(set) var view: Region
     /// What is decoded; nil until the first band arrives.
@@ -41,6 +43,7 @@ public struct Loupe: Sendable, Equatable {
     /// and height, such as the sharpest point), kept inside the image.
     public init(imageSize: PixelSize, viewport: PixelSize, centre: (x: Double, y: Double)) {
         self.imageSize = imageSize
+        self.viewport = viewport
         let width = min(max(1, viewport.width), imageSize.width), height = min(max(1, viewport.height), imageSize.height)
         view = Region(x: 0, y: 0, width: width, height: height)
         move(toX: Int((centre.x * Double(imageSize.width)).rounded()) - width / 2, y: Int((centre.y * Double(imageSize.height)).rounded()) - height / 2)

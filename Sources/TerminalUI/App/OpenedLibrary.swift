@@ -6,11 +6,13 @@ public struct OpenedLibrary: Sendable {
     let session: BrowserSession
     let name: String?
     let previews: PreviewLoader?
+    let loupes: LoupeLoader?
 
     /// What `open` hands the app.
-    public init(session: BrowserSession, name: String?, previews: PreviewLoader?) {
+    public init(session: BrowserSession, name: String?, previews: PreviewLoader?, loupes: LoupeLoader? = nil) {
         self.session = session
         self.name = name
         self.previews = previews
+        self.loupes = loupes
     }
 }

@@ -42,6 +42,9 @@ public final class TerminalApp {
     /// The page size the session was last told.
     private var pageItems: Int?
     private var previews: PreviewFeed?
+    private var loupes: LoupeFeed?
+    /// The loupe view last drawn of each photo, so each new one is logged once.
+    private var loggedLoupes: [Int: Int] = [:]
     /// The tasks that feed the event stream; cancelled when the loop ends.
     private var tasks: [Task<Void, Never>] = []
     private var openingMessage = ""
@@ -84,6 +87,7 @@ public final class TerminalApp {
             tasks.forEach { $0.cancel() }
             self.continuation = nil
             previews?.finish()
+            loupes?.finish()
         }
         drawFrame()
         for await event in events {
@@ -127,6 +131,12 @@ public final class TerminalApp {
             let session = library.session
             tasks += feed.tasks(onUpdate: { continuation.yield(.changed) }, onFocus: { session.send(.focusMeasured(photoID: $0, score: $1)) })
         }
+        if let loader = library.loupes {
+            screen.context.loupes = loader.store
+            let feed = LoupeFeed(loader: loader)
+            loupes = feed
+            tasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
+        }
         do {
             try library.session.start()
             return nil
@@ -153,7 +163,7 @@ public final class TerminalApp {
         // A click points at what is on screen; a key acts on the layout its mode has now, which a key
         // handled just before (Tab) may have changed since the last frame.
         let layout = if case .mouse = input, let shownLayout { shownLayout } else { nextLayout(session.state) }
-        let outcome = controller.handle(input, state: session.state, layout: layout)
+        let outcome = controller.handle(input, state: session.state, layout: layout, loupe: screen.loupeGeometry(session.state, controller.ui, layout: layout))
         for event in outcome.events { session.send(event) }
         // The next key of the same batch may page through what this one changed (Tab, then Ctrl-D).
         tellPageSize()
@@ -192,5 +202,22 @@ public final class TerminalApp {
         driver.present(frame.canvas)
         shownLayout = frame.layout
         previews?.want(frame.wants, shown: frame.shownWants)
+        loupes?.want(frame.loupeWants)
+        logLoupes(frame.loupeWants)
+    }
+
+    /// Says which part of which picture each loupe view drawn shows, once per view: for the log, and the
+    /// end-to-end checks that compare the screen with the original.
+    private func logLoupes(_ wants: [LoupeRequest]) {
+        guard let store = screen.context.loupes else { return }
+        var drawn: [Int: Int] = [:]
+        for want in wants {
+            guard let frame = store.frame(photoID: want.photo.id), frame.request.box == want.box else { continue }
+            drawn[want.photo.id] = frame.content
+            guard loggedLoupes[want.photo.id] != frame.content else { continue }
+            let view = frame.view
+            logger.debug("loupe view: photo \(want.photo.id), \(frame.source.name), at \(view.x),\(view.y), pixels \(view.width)×\(view.height) of \(frame.imageSize)")
+        }
+        loggedLoupes = drawn
     }
 }

@@ -7,14 +7,18 @@ public struct ImagePlacement: Sendable, Equatable {
     public let photoID: Int
     /// The preview's pixel box, as asked of the loader.
     public let box: PixelSize
+    /// Which pixels of the photo at that box: 0 for its fitted preview, else a loupe view's
+    /// (`LoupeFrame.content`), so a pan sends the new view.
+    public let content: Int
     /// The cells the image covers.
     public let rect: Rect
     /// The bytes the driver writes for it, in the frame's graphics protocol.
     let payload: EncodedImage?
 
-    init(photoID: Int, box: PixelSize, rect: Rect, payload: EncodedImage? = nil) {
+    init(photoID: Int, box: PixelSize, content: Int = 0, rect: Rect, payload: EncodedImage? = nil) {
         self.photoID = photoID
         self.box = box
+        self.content = content
         self.rect = rect
         self.payload = payload
     }

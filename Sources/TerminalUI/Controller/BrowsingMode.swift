@@ -34,6 +34,7 @@ enum BrowsingMode: KeyMode {
         switch action {
         case .cancel where context.state.visualRange != nil: context.send(.visualRangeCancelled)
         case .preview, .cancel: context.ui.fullPreview = false
+        case .zoom: LoupeMode.open(&context)
         case .grid:
             context.ui.fullPreview = false
             context.ui.mode = context.ui.mode == .list ? .grid : .list
@@ -91,6 +92,7 @@ enum BrowsingMode: KeyMode {
         let state = context.state
         switch action {
         case .down, .up, .left, .right, .halfPageDown, .halfPageUp, .pageDown, .pageUp, .top, .bottom, .preview, .grid: break
+        case .zoom: break  // in full screen and compare
         case .toggleSelection: context.send(.selectionToggledAndAdvanced)
         case .visualRange: context.send(.visualRangeToggled)
         case .selectAll: context.send(.allMatchingSelected)

@@ -19,6 +19,9 @@ enum CompareMode: KeyMode {
         case .cancel, .compare:
             context.ui.compare = nil
             return
+        case .zoom:
+            context.ui.compare = compare
+            return LoupeMode.open(&context)
         case .undo: context.send(.undoRequested)
         case .help: context.ui.overlay = .help(scroll: 0)
         case .quit:

@@ -28,8 +28,8 @@ public struct Controller: Sendable {
     }
 
     /// Applies one input to the UI state, given the browser state and the layout on screen.
-    mutating func handle(_ input: InputEvent, state: BrowserState, layout: ScreenLayout) -> Outcome {
-        var context = InputContext(ui: ui, state: state, layout: layout, keymap: keymap, helpLineCount: helpLineCount)
+    mutating func handle(_ input: InputEvent, state: BrowserState, layout: ScreenLayout, loupe: LoupeGeometry? = nil) -> Outcome {
+        var context = InputContext(ui: ui, state: state, layout: layout, keymap: keymap, helpLineCount: helpLineCount, loupe: loupe)
         switch input {
         case .mouse(let mouse):
             if !layout.tooSmall { MouseInput.handle(mouse, &context) }

@@ -10,6 +10,8 @@ struct InputContext {
     let keymap: Keymap
     /// Lines on the help screen, the bound of its scroll.
     let helpLineCount: Int
+    /// The loupe's view and picture for the photo it would show; nil where it cannot open.
+    var loupe: LoupeGeometry? = nil
     var outcome = Controller.Outcome()
 
     /// Asks the session for an event.
@@ -17,6 +19,14 @@ struct InputContext {
 
     /// The browsing action a key is bound to.
     func action(_ key: Key) -> Action? { keymap.action(for: key, in: .browse) }
+}
+
+/// What the loupe's keys need of the screen, for the photo it shows (compare's active one): the screen's
+/// pixels for the view, the picture's upright size, and where it is sharpest, found only when asked.
+struct LoupeGeometry {
+    var viewport: PixelSize
+    var imageSize: PixelSize
+    var focus: () -> UnitPoint
 }
 
 /// One mode of the controller: browsing, a prompt, a picker, a panel. Each takes the keys while it is
@@ -30,7 +40,9 @@ extension UIState {
     var keyMode: any KeyMode.Type {
         if filterField != nil { return FilterPromptMode.self }
         switch overlay {
-        case nil: return compare == nil ? BrowsingMode.self : CompareMode.self
+        case nil:
+            if zoom != nil { return LoupeMode.self }
+            return compare == nil ? BrowsingMode.self : CompareMode.self
         case .help, .details: return ScrollingPanelMode.self
         case .queue: return QueuePanelMode.self
         case .picker(let picker) where picker.kind == .manageTags: return TagManagerMode.self

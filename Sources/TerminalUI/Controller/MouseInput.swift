@@ -12,6 +12,14 @@ enum MouseInput {
         case .some: return
         case nil: break
         }
+        if var zoom = context.ui.zoom {
+            // The wheel pans the loupe up and down; a click means nothing there.
+            if mouse.kind != .click, let loupe = context.loupe {
+                zoom.pan(mouse.kind == .wheelDown ? .down : .up, loupe)
+                context.ui.zoom = zoom
+            }
+            return
+        }
         if mouse.kind != .click { context.ui.travel = mouse.kind == .wheelDown ? 1 : -1 }
         if context.ui.fullPreview {
             switch mouse.kind {

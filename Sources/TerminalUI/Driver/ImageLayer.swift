@@ -4,10 +4,21 @@ import PhotoBrowser
 /// its plans are tested without a terminal: the driver repaints the rectangles it names through
 /// ncurses, then writes its bytes in one go.
 struct ImageLayer {
-    /// An image as shown: a photo at one decoded size.
+    /// An image as shown: a photo at one decoded size, fitted or a loupe's view.
     struct Key: Hashable {
         let photoID: Int
         let box: PixelSize
+        var content = 0
+
+        init(photoID: Int, box: PixelSize, content: Int = 0) {
+            self.photoID = photoID
+            self.box = box
+            self.content = content
+        }
+
+        init(_ placement: ImagePlacement) {
+            self.init(photoID: placement.photoID, box: placement.box, content: placement.content)
+        }
     }
 
     /// What one frame needs done.
@@ -49,7 +60,7 @@ struct ImageLayer {
         if let placeholders { return planPlaceholders(placements, depth: placeholders) }
         var wanted: [Key: ImagePlacement] = [:]
         for placement in placements where placement.payload != nil && placement.rect.maxY < height && placement.rect.y >= 0 {
-            wanted[Key(photoID: placement.photoID, box: placement.box)] = placement
+            wanted[Key(placement)] = placement
         }
         var plan = Plan()
         var commands: [UInt8] = []
@@ -63,11 +74,11 @@ struct ImageLayer {
                 break
             }
         }
-        let added = wanted.values.filter { shown[Key(photoID: $0.photoID, box: $0.box)] != $0.rect }
+        let added = wanted.values.filter { shown[Key($0)] != $0.rect }
             .sorted { ($0.rect.y, $0.rect.x) < ($1.rect.y, $1.rect.x) }
         for placement in added where mode != .symbols && mode != .auto {
             guard let payload = placement.payload else { continue }
-            let key = Key(photoID: placement.photoID, box: placement.box)
+            let key = Key(placement)
             commands += Self.moveCursor(to: placement.rect)
             switch mode {
             case .kitty:
@@ -92,7 +103,7 @@ struct ImageLayer {
             }
             plan.placed.append(placement)
         }
-        for placement in wanted.values { kittyImages[Key(photoID: placement.photoID, box: placement.box)]?.used = frameNumber }
+        for placement in wanted.values { kittyImages[Key(placement)]?.used = frameNumber }
         commands += freeOldKittyImages(keeping: Set(wanted.keys))
         shown = wanted.mapValues(\.rect)
         if !commands.isEmpty {
@@ -108,8 +119,8 @@ struct ImageLayer {
         var commands: [UInt8] = []
         for placement in placements {
             guard let payload = placement.payload else { continue }
-            let key = Key(photoID: placement.photoID, box: placement.box)
-            let id = KittyPlaceholders.id(photoID: placement.photoID, box: placement.box, colors: depth)
+            let key = Key(placement)
+            let id = KittyPlaceholders.id(photoID: placement.photoID, box: placement.box, content: placement.content, colors: depth)
             if kittyImages[key] == nil {
                 let chunks = KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes,
                                                     virtual: (placement.rect.width, placement.rect.height))
@@ -118,7 +129,7 @@ struct ImageLayer {
             }
             kittyImages[key] = (id, payload.size.width * payload.size.height * 3, frameNumber)
         }
-        let freed = freeOldKittyImages(keeping: Set(placements.map { Key(photoID: $0.photoID, box: $0.box) }))
+        let freed = freeOldKittyImages(keeping: Set(placements.map { Key($0) }))
         commands += inTmux && !freed.isEmpty ? TmuxPassthrough.wrap(freed) : freed
         plan.bytes = commands
         return plan

@@ -41,9 +41,10 @@ enum KittyPlaceholders {
     /// An image id the cells can carry: the low 24 bits in 24-bit colour or 8 in 256 (never 0), and
     /// a high byte in the third mark. Stable for a photo at a size, so the view draws the cells
     /// without asking the driver.
-    static func id(photoID: Int, box: PixelSize, colors: Theme.Depth) -> UInt32 {
+    static func id(photoID: Int, box: PixelSize, content: Int = 0, colors: Theme.Depth) -> UInt32 {
         var hash: UInt64 = 0xcbf29ce484222325
-        for value in [UInt64(truncatingIfNeeded: photoID), UInt64(box.width), UInt64(box.height)] {
+        let parts = [UInt64(truncatingIfNeeded: photoID), UInt64(box.width), UInt64(box.height)] + (content == 0 ? [] : [UInt64(truncatingIfNeeded: content)])
+        for value in parts {
             hash = (hash ^ value) &* 0x100000001b3
         }
         let high = UInt32(hash >> 56)

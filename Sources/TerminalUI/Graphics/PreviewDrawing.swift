@@ -70,24 +70,24 @@ public enum PreviewDrawing {
     /// placeholder cells, or blank cells under pixels the driver places. False for a rendering of no
     /// known kind, which the caller shows otherwise.
     static func place(
-        _ rendering: any PreviewRendering, of imageSize: PixelSize, photoID: Int, box: PixelSize, in area: Rect, graphics: Graphics,
-        into canvas: inout Canvas
+        _ rendering: any PreviewRendering, of imageSize: PixelSize, photoID: Int, box: PixelSize, content: Int = 0, in area: Rect,
+        graphics: Graphics, into canvas: inout Canvas
     ) -> Bool {
         switch rendering {
         case let symbols as SymbolCells:
             let frame = area.centred(width: symbols.columns, height: symbols.rows)
             symbols.draw(at: frame.x, frame.y, into: &canvas)
-            canvas.placeImage(ImagePlacement(photoID: photoID, box: box, rect: frame))
+            canvas.placeImage(ImagePlacement(photoID: photoID, box: box, content: content, rect: frame))
         case let encoded as EncodedImage:
             let cells = PreviewRenderer(graphics: graphics).cells(for: imageSize, in: box)
             let frame = area.centred(width: cells.columns, height: cells.rows)
             if graphics.kittyPlaceholders {
-                drawPlaceholders(photoID: photoID, box: box, depth: graphics.depth, in: frame, into: &canvas)
+                drawPlaceholders(photoID: photoID, box: box, content: content, depth: graphics.depth, in: frame, into: &canvas)
             } else {
                 // The cells stay blank under the pixels; the driver places the image over them.
                 canvas.fill(frame, style: .imageUnderlay)
             }
-            canvas.placeImage(ImagePlacement(photoID: photoID, box: box, rect: frame, payload: encoded))
+            canvas.placeImage(ImagePlacement(photoID: photoID, box: box, content: content, rect: frame, payload: encoded))
         default:
             return false
         }
@@ -95,8 +95,8 @@ public enum PreviewDrawing {
     }
 
     /// kitty's placeholder cells for the image, which the terminal fills with its pixels.
-    private static func drawPlaceholders(photoID: Int, box: PixelSize, depth: Theme.Depth, in frame: Rect, into canvas: inout Canvas) {
-        let id = KittyPlaceholders.id(photoID: photoID, box: box, colors: depth)
+    private static func drawPlaceholders(photoID: Int, box: PixelSize, content: Int, depth: Theme.Depth, in frame: Rect, into canvas: inout Canvas) {
+        let id = KittyPlaceholders.id(photoID: photoID, box: box, content: content, colors: depth)
         let style = Style(foreground: KittyPlaceholders.color(of: id, colors: depth))
         for row in 0..<min(frame.height, KittyPlaceholders.diacritics.count) {
             for column in 0..<min(frame.width, KittyPlaceholders.diacritics.count) {

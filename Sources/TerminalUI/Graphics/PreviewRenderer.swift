@@ -58,7 +58,9 @@ struct PreviewRenderer: Sendable {
         case .sixel:
             return EncodedImage(size: image.size, bytes: ChafaCanvas.sixel(image, registers: 256))
         case .iterm:
-            return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: source))
+            // A loupe's view was never a file: it is sent as one.
+            guard let file = source.isEmpty ? image.jpeg() : source else { return nil }
+            return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: file))
         }
     }
 

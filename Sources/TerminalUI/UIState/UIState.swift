@@ -103,6 +103,30 @@ public struct UIState: Sendable, Equatable {
         }
     }
 
+    /// `z`: the photo of the full-screen preview, or every photo of compare, at 100% around one point of
+    /// the picture, so that compare's photos show the same part.
+    struct Zoom: Sendable, Equatable {
+        /// Where the views are centred.
+        var centre: UnitPoint
+
+        /// Moves by a third of the view, stopping where the view meets the picture's edge.
+        mutating func pan(_ direction: Loupe.Direction, _ geometry: LoupeGeometry) {
+            let image = geometry.imageSize
+            guard image.width > 0, image.height > 0 else { return }
+            let view = PixelSize(width: min(geometry.viewport.width, image.width), height: min(geometry.viewport.height, image.height))
+            let stepX = Double(max(1, view.width / 3)) / Double(image.width), stepY = Double(max(1, view.height / 3)) / Double(image.height)
+            var x = centre.x, y = centre.y
+            switch direction {
+            case .left: x -= stepX
+            case .right: x += stepX
+            case .up: y -= stepY
+            case .down: y += stepY
+            }
+            let halfX = Double(view.width) / 2 / Double(image.width), halfY = Double(view.height) / 2 / Double(image.height)
+            centre = UnitPoint(x: min(max(halfX, x), 1 - halfX), y: min(max(halfY, y), 1 - halfY))
+        }
+    }
+
     /// How the photos are shown: one per row, or a contact sheet of thumbnails.
     public enum Mode: Sendable, Equatable {
         case list, grid
@@ -117,6 +141,8 @@ public struct UIState: Sendable, Equatable {
     var overlay: Overlay?
     /// Compare, over whatever was shown before; Esc returns to it.
     var compare: Compare?
+    /// The loupe, over the full-screen preview or compare; `z` or Esc returns to it.
+    var zoom: Zoom?
     /// The filter being typed after `/`; `nil` when not typing.
     var filterField: TextField?
     /// `c`: digits rate and label, and every mark moves to the next photo.

@@ -39,7 +39,7 @@ extension Screen {
             ("Find", [.filter, .savedSearches, .tagFilter, .cycleSort]),
             ("Cull (marks are tags: Pick, Reject, 1–5 stars, Red…)", [.pick, .reject, .unflag, .cullMode]),
             ("In cull mode, each mark moves to the next photo", [.rate0, .rate1, .labelRed, .labelPurple]),
-            ("Bursts", [.stackBursts, .openStack, .pickSharpest, .compare]),
+            ("Bursts", [.stackBursts, .openStack, .pickSharpest, .compare, .zoom]),
             ("Tag", [.tag1, .tagPicker, .manageTags, .undo]),
             ("Download", [.download, .chooseVariant, .queuePanel]),
             ("Download queue (in the panel)", [.queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished]),

@@ -39,7 +39,7 @@ public struct Screen: Sendable {
         var canvas = Canvas(width: layout.bounds.width, height: layout.bounds.height)
         render(state, ui, layout: layout, into: &canvas)
         let wants = wantedPreviews(state, ui, layout: layout)
-        return Frame(layout: layout, canvas: canvas, wants: wants.requests, shownWants: wants.shown)
+        return Frame(layout: layout, canvas: canvas, wants: wants.requests, shownWants: wants.shown, loupeWants: loupeWants(state, ui, layout: layout))
     }
 
     /// Draws everything into a canvas of the layout's size. Changes nothing but the canvas.
@@ -52,9 +52,9 @@ public struct Screen: Sendable {
         } else if case .details(let scroll) = ui.overlay {
             drawDetails(state, scroll: scroll, in: layout.body, into: &canvas)
         } else if let compare = ui.compare {
-            drawCompare(state, compare, in: layout.body, into: &canvas)
+            drawCompare(state, compare, zoom: ui.zoom, in: layout.body, into: &canvas)
         } else if ui.fullPreview {
-            drawFullPreview(state, in: layout.body, into: &canvas)
+            drawFullPreview(state, zoom: ui.zoom, in: layout.body, into: &canvas)
         } else if let grid = layout.grid {
             drawGrid(state, grid, scrollBar: layout.scrollBar, into: &canvas)
         } else {

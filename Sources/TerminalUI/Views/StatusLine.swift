@@ -25,6 +25,7 @@ extension Screen {
         // Cull mode says so whatever else the line shows, as vim's -- INSERT -- does.
         if ui.culling { position = "cull · " + position }
         if let compare = ui.compare { position = "compare · \(compare.active + 1)/\(compare.photoIDs.count)" }
+        if ui.zoom != nil { position = "100% · " + position }
         let hints = hintText(state, ui)
         var right = position
         if let message = state.messages.current {
@@ -50,6 +51,10 @@ extension Screen {
 
     private func hintText(_ state: BrowserState, _ ui: UIState) -> String {
         let keys = context.keymap
+        if ui.zoom != nil {
+            let pan = [Action.left, .down, .up, .right].map(keys.hint).joined(separator: "/")
+            return "\(pan) pan\(ui.compare != nil ? " together" : "") · \(keys.hint(.pick)) \(keys.hint(.reject)) mark · \(keys.hint(.zoom)) back"
+        }
         if ui.compare != nil {
             let ratings = [Action.rate0, .rate5].map(keys.hint).joined(separator: "–")
             return "\(keys.hint(.left))/\(keys.hint(.right)) active · \(keys.hint(.pick)) \(keys.hint(.reject)) \(keys.hint(.unflag)) \(ratings) mark it · esc back"

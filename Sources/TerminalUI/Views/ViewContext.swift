@@ -14,6 +14,8 @@ public struct ViewContext: Sendable {
     var homeDirectory: String
     /// Decoded previews; without it, views show the placeholder where a preview would go.
     public var previews: PreviewStore?
+    /// The loupe's frames and originals' progress; without it, the loupe says it cannot show.
+    public var loupes: LoupeStore?
     /// How previews are drawn: symbols in cells, or pixels placed over them.
     public var graphics: Graphics
 

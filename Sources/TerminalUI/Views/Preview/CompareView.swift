@@ -30,7 +30,7 @@ extension Screen {
 
     /// `C`: the photos side by side at the largest size that fits, each with its place, name, marks and
     /// sharpness; the active one's caption stands out.
-    func drawCompare(_ state: BrowserState, _ compare: UIState.Compare, in body: Rect, into canvas: inout Canvas) {
+    func drawCompare(_ state: BrowserState, _ compare: UIState.Compare, zoom: UIState.Zoom? = nil, in body: Rect, into canvas: inout Canvas) {
         let shown = Array(compare.shown)
         let active = state.library.index(ofID: compare.activeID).map { state.library[$0] }
         let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.pixelWidth, pixelHeight: active?.pixelHeight, in: body)
@@ -38,7 +38,11 @@ extension Screen {
             let pane = panes[slot]
             guard let index = state.library.index(ofID: compare.photoIDs[position]) else { continue }
             let photo = state.library[index]
-            drawPreview(photoID: photo.id, pixelWidth: photo.pixelWidth, pixelHeight: photo.pixelHeight, in: Self.compareImage(in: pane), into: &canvas)
+            if let zoom {
+                drawLoupe(state.library.photo(at: index), centre: zoom.centre, in: Self.compareImage(in: pane), into: &canvas)
+            } else {
+                drawPreview(photoID: photo.id, pixelWidth: photo.pixelWidth, pixelHeight: photo.pixelHeight, in: Self.compareImage(in: pane), into: &canvas)
+            }
             let caption = Rect(x: pane.x, y: pane.maxY - 1, width: max(0, pane.width - 1), height: 1)
             let isActive = position == compare.active
             if isActive { canvas.fill(caption, style: theme.currentRow) }
@@ -50,7 +54,11 @@ extension Screen {
                              limit: max(0, caption.maxX - x)) + 1
             let marked = drawMarks(state.tags.marks(of: photo.tagIDs), x: x, y: caption.y, base: base, fixed: false, limit: max(0, caption.maxX - x), into: &canvas)
             if marked > 0 { x += marked + 1 }
-            if let focus = state.focusFacts(at: index), caption.maxX - x > 6 {
+            if zoom != nil {
+                let note = loupeNote(photoID: photo.id, short: true)
+                canvas.drawRight(note.text, maxX: caption.maxX, y: caption.y, style: (note.warning ? theme.warning : theme.dim).on(base.background),
+                                 limit: max(0, caption.maxX - x))
+            } else if let focus = state.focusFacts(at: index), caption.maxX - x > 6 {
                 canvas.drawRight("sharp \(focus.score.formatted(.number.precision(.fractionLength(1))))", maxX: caption.maxX, y: caption.y,
                                  style: theme.dim.on(base.background), limit: caption.maxX - x)
             }

@@ -34,7 +34,7 @@ extension Screen {
     }
 
     /// Until the image arrives: its outline with the pixel size, so the layout does not jump.
-    private func drawPlaceholder(pixelWidth: Int?, pixelHeight: Int?, in area: Rect, into canvas: inout Canvas) {
+    func drawPlaceholder(pixelWidth: Int?, pixelHeight: Int?, note: String = "loading…", in area: Rect, into canvas: inout Canvas) {
         let frame = previewFrame(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area)
         guard frame.height >= 3, frame.width >= 6 else {
             canvas.fill(frame, style: theme.dim)
@@ -43,7 +43,7 @@ extension Screen {
         }
         canvas.drawBox(frame, style: theme.border)
         let size = pixelWidth.flatMap { w in pixelHeight.map { "\(w.formatted()) × \($0.formatted())" } }
-        let lines = ["loading…", size].compactMap { $0 }.filter { DisplayWidth.of($0) <= frame.width - 2 }
+        let lines = [note, size].compactMap { $0 }.filter { DisplayWidth.of($0) <= frame.width - 2 }
         let top = frame.y + (frame.height - lines.count) / 2
         for (offset, line) in lines.enumerated() where top + offset < frame.maxY - 1 {
             canvas.draw(line, x: frame.x + (frame.width - DisplayWidth.of(line)) / 2, y: top + offset, style: theme.dim)
@@ -51,7 +51,7 @@ extension Screen {
     }
 
     /// A grey box saying there is no preview, and why when there is room.
-    private func drawNoPreview(_ reason: String, pixelWidth: Int?, pixelHeight: Int?, in area: Rect, into canvas: inout Canvas) {
+    func drawNoPreview(_ reason: String, pixelWidth: Int?, pixelHeight: Int?, in area: Rect, into canvas: inout Canvas) {
         let frame = previewFrame(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area)
         canvas.fill(frame, style: theme.noPreview)
         let lines = ["no preview"] + (frame.height >= 3 ? Formatting.wrap(reason, width: max(1, frame.width - 2), maxLines: frame.height - 2) : [])
@@ -69,13 +69,17 @@ extension Screen {
     }
 
     /// `p`: the current photo as large as the body allows, with a caption: position, mark, name, tags.
-    func drawFullPreview(_ state: BrowserState, in body: Rect, into canvas: inout Canvas) {
+    func drawFullPreview(_ state: BrowserState, zoom: UIState.Zoom? = nil, in body: Rect, into canvas: inout Canvas) {
         guard let photo = state.currentPhoto, let index = state.list.currentIndex else {
             canvas.draw("No photo to show.", x: body.x + 2, y: body.y + 1, style: theme.dim)
             return
         }
         let imageArea = Self.fullPreviewImage(in: body), caption = Rect(x: body.x, y: imageArea.maxY, width: body.width, height: 1)
-        drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, into: &canvas)
+        if let zoom {
+            drawLoupe(state.library.photo(at: index), centre: zoom.centre, in: imageArea, into: &canvas)
+        } else {
+            drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, into: &canvas)
+        }
         let selected = state.selection.contains(index)
         var x = caption.x + 1
         x += canvas.draw("\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())", x: x, y: caption.y, style: theme.dim) + 1
@@ -84,8 +88,14 @@ extension Screen {
         let marked = drawMarks(state.tags.marks(of: photo.tagIDs), x: x, y: caption.y, base: .plain, fixed: false, limit: max(0, caption.maxX - x), into: &canvas)
         if marked > 0 { x += marked + 2 }
         if let badge = stackBadge(state.list.stackCount(at: state.list.cursor)) { x += canvas.draw(badge, x: x, y: caption.y, style: theme.label) + 2 }
-        x = drawChips(state.tags.ordinaryTags(photo.tagIDs), tags: state.tags, x: x, y: caption.y, maxX: caption.maxX, into: &canvas)
-        let hint = "\(context.keymap.hint(.preview)) or esc returns"
+        if zoom != nil {
+            // The loupe's state in place of the tags: what shows, and how far the original has come.
+            let note = loupeNote(photoID: photo.id, short: false)
+            x += canvas.draw(note.text, x: x, y: caption.y, style: note.warning ? theme.warning : theme.label, limit: max(0, caption.maxX - x)) + 2
+        } else {
+            x = drawChips(state.tags.ordinaryTags(photo.tagIDs), tags: state.tags, x: x, y: caption.y, maxX: caption.maxX, into: &canvas)
+        }
+        let hint = zoom == nil ? "\(context.keymap.hint(.preview)) or esc returns" : "\(context.keymap.hint(.zoom)) or esc returns"
         if caption.maxX - x > DisplayWidth.of(hint) + 1 { canvas.drawRight(hint, maxX: caption.maxX - 1, y: caption.y, style: theme.dim, limit: DisplayWidth.of(hint)) }
     }
 

@@ -11,6 +11,8 @@ public struct Frame: Sendable {
     /// How many of `wants` are on screen: the first is the photo under the cursor (the user's own
     /// request), the rest of these are visible, and those after them are prefetch.
     public let shownWants: Int
+    /// The loupe's views on screen, the active photo's first.
+    public let loupeWants: [LoupeRequest]
 }
 
 extension Screen {
@@ -38,6 +40,7 @@ extension Screen {
         case .queue?, .details?: return ([], 0)  // they cover the body
         default: break
         }
+        if ui.zoom != nil { return ([], 0) }  // the loupe shows the originals
         func request(_ position: Int, _ area: Rect) -> PreviewRequest? {
             guard position >= 0, position < list.count else { return nil }
             return previewRequest(photoID: state.library[list.libraryIndex(at: position)].id, in: area)

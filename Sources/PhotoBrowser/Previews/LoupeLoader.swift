@@ -1,0 +1,445 @@
+import Foundation
+import NIOConcurrencyHelpers
+import PhotoPickKit
+
+/// A point of a picture as fractions of its upright width and height; (0.5, 0.5) is its centre.
+public struct UnitPoint: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+
+    /// A point, kept inside the picture.
+    public init(x: Double, y: Double) {
+        self.x = min(max(0, x), 1)
+        self.y = min(max(0, y), 1)
+    }
+
+    /// The middle of the picture.
+    public static let centre = UnitPoint(x: 0.5, y: 0.5)
+}
+
+/// One photo's 100% view as a frame asks for it: the part of the original around `centre` that fills `box`
+/// at one image pixel per screen pixel.
+public struct LoupeRequest: Hashable, Sendable {
+    /// The photo, whole: the original's download names and checks its file by it.
+    public var photo: Photo
+    /// Where the view is centred.
+    public var centre: UnitPoint
+    /// The screen's pixels for the view, as a preview's box.
+    public var box: PixelSize
+
+    public init(photo: Photo, centre: UnitPoint, box: PixelSize) {
+        self.photo = photo
+        self.centre = centre
+        self.box = box
+    }
+}
+
+/// What a loupe frame's pixels come from: the original, or a rendition standing in until it arrives.
+public enum LoupeSource: Sendable, Hashable {
+    case original
+    case standIn(DownloadSize)
+}
+
+/// Where a photo's original is for the loupe.
+public enum OriginalStatus: Sendable, Equatable {
+    /// Coming: bytes so far and the whole, once known.
+    case fetching(received: Int64, expected: Int64?)
+    /// Here, in memory.
+    case ready
+    /// It cannot be had; the line says why. A stand-in stays on show.
+    case failed(String)
+}
+
+/// A loupe view made ready for the screen.
+public struct LoupeFrame: Sendable {
+    /// What it answers.
+    public let request: LoupeRequest
+    /// The view's pixels: the box, or the image where that is smaller.
+    public let image: PreviewImage
+    /// The part of the original shown, in its upright pixels.
+    public let view: Loupe.Region
+    /// The original's upright size (estimated from the photo's metadata while a stand-in shows).
+    public let imageSize: PixelSize
+    public let source: LoupeSource
+    /// The pixels made ready for the terminal (symbols or a protocol's bytes).
+    public let rendering: (any PreviewRendering)?
+
+    /// Tells one frame's pixels from another's for the same photo and box, so the terminal is sent new ones.
+    public var content: Int {
+        var hasher = Hasher()
+        hasher.combine(view)
+        hasher.combine(source)
+        return hasher.finalize() | 1  // never 0, which is a fitted preview's
+    }
+}
+
+/// The loupe's frames and originals' progress, read synchronously by the views while the loader fills it.
+public final class LoupeStore: Sendable {
+    private struct Entry: Sendable {
+        var frame: LoupeFrame?
+        var status: OriginalStatus?
+        var standInFailure: String?
+    }
+
+    private let entries = NIOLockedValueBox<[Int: Entry]>([:])
+
+    public init() {}
+
+    /// The newest frame of the photo, which may answer an earlier request while a newer one is made.
+    public func frame(photoID: Int) -> LoupeFrame? {
+        entries.withLockedValue { $0[photoID]?.frame }
+    }
+
+    /// How the photo's original is coming along; nil before it is asked for.
+    public func status(photoID: Int) -> OriginalStatus? {
+        entries.withLockedValue { $0[photoID]?.status }
+    }
+
+    /// Why no stand-in could be had either, when the original failed too.
+    public func standInFailure(photoID: Int) -> String? {
+        entries.withLockedValue { $0[photoID]?.standInFailure }
+    }
+
+    func put(_ frame: LoupeFrame) {
+        entries.withLockedValue { $0[frame.request.photo.id, default: Entry()].frame = frame }
+    }
+
+    func set(_ status: OriginalStatus, photoID: Int) {
+        entries.withLockedValue { $0[photoID, default: Entry()].status = status }
+    }
+
+    func setStandInFailure(_ reason: String, photoID: Int) {
+        entries.withLockedValue { $0[photoID, default: Entry()].standInFailure = reason }
+    }
+
+    /// Forgets every photo but `kept`.
+    func keep(only kept: Set<Int>) {
+        entries.withLockedValue { entries in entries = entries.filter { kept.contains($0.key) } }
+    }
+
+    /// Bytes of pixels and renderings held, for the benchmark.
+    public var bytes: Int {
+        entries.withLockedValue { $0.values.reduce(0) { $0 + ($1.frame.map { $0.image.pixels.count + ($0.rendering?.byteCount ?? 0) } ?? 0) } }
+    }
+}
+
+/// Makes the loupe's frames: fetches each wanted photo's original on demand through the user's lane,
+/// with progress, while the largest cached rendition (else `a4`) stands in; then decodes only the band
+/// around the view (`Loupe`, `PreviewDecoder.decodeRegion`), so a pan within it is a copy.
+public actor LoupeLoader {
+    /// Gets a photo's original into memory, reporting progress; normally a resumable file download.
+    public typealias FetchOriginal = @Sendable (_ photo: Photo, _ progress: @escaping @Sendable (DownloadProgress) -> Void) async throws -> [UInt8]
+
+    /// The newest frames, for the views.
+    public nonisolated let store: LoupeStore
+    /// Yields when a frame lands or an original's progress moves.
+    public nonisolated let updates: AsyncStream<Void>
+
+    private let fetchVariant: PreviewLoader.Fetch
+    private let fetchOriginal: FetchOriginal
+    /// Renditions, shared with the previews; the largest one here stands in without a request.
+    private let disk: PreviewDiskCache?
+    /// Originals already fetched.
+    private let originals: PreviewDiskCache?
+    private let render: PreviewLoader.Render?
+    private let decoder = PreviewDecoder()
+    private let continuation: AsyncStream<Void>.Continuation
+
+    /// A picture to show from: its bytes and upright size.
+    private struct Source: Sendable {
+        let bytes: [UInt8]
+        let size: PixelSize
+        let kind: LoupeSource
+    }
+
+    private var wanted: [LoupeRequest] = []
+    private var sources: [Int: Source] = [:]
+    /// The band decoded from each original, kept so a pan inside it decodes nothing.
+    private var loupes: [Int: Loupe] = [:]
+    private var originalTasks: [Int: Task<Void, Never>] = [:]
+    private var standInTasks: [Int: Task<Void, Never>] = [:]
+    /// Photos whose original could not be had this time the loupe was open on them.
+    private var failed: Set<Int> = []
+    private var worker: Task<Void, Never>?
+    private var pending = false
+    private var isStopped = false
+
+    /// - Parameters:
+    ///   - disk: the renditions' cache, read for a stand-in and filled by its fetch.
+    ///   - originals: a cache of originals, so a photo looked at again is not fetched again.
+    ///   - render: makes a view ready for the screen, as the previews' renderer.
+    public init(
+        disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?,
+        fetchVariant: @escaping PreviewLoader.Fetch, fetchOriginal: @escaping FetchOriginal
+    ) {
+        store = LoupeStore()
+        self.disk = disk
+        self.originals = originals
+        self.render = render
+        self.fetchVariant = fetchVariant
+        self.fetchOriginal = fetchOriginal
+        (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// A loader that fetches through `client`: originals by the resumable download into `partials` (a
+    /// folder of its own; each file leaves it once read), renditions as the previews do.
+    public init(client: APIClient, partials: URL, disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?) {
+        self.init(disk: disk, originals: originals, render: render) { photoID, size async throws(APIError) in
+            try await client.fetchVariant(photoID: photoID, size: size)
+        } fetchOriginal: { photo, progress in
+            let result = try await client.download(photo: photo, size: .original, into: partials, progress: progress)
+            defer { unlink(result.fileURL.path) }
+            return try [UInt8](Data(contentsOf: result.fileURL))
+        }
+    }
+
+    /// What the frame on screen shows, most important first: the photos' originals are fetched, and work
+    /// on photos no longer wanted stops (a download keeps its partial file).
+    public func want(_ requests: [LoupeRequest]) {
+        guard !isStopped else { return }
+        wanted = requests
+        let ids = Set(requests.map(\.photo.id))
+        for (id, task) in originalTasks where !ids.contains(id) { task.cancel(); originalTasks[id] = nil }
+        for (id, task) in standInTasks where !ids.contains(id) { task.cancel(); standInTasks[id] = nil }
+        sources = sources.filter { ids.contains($0.key) }
+        loupes = loupes.filter { ids.contains($0.key) }
+        failed = failed.intersection(ids)
+        store.keep(only: ids)
+        for request in requests where sources[request.photo.id]?.kind != .original {
+            startOriginal(request.photo)
+        }
+        kick()
+    }
+
+    /// Stops all work; nothing lands in the store afterwards.
+    public func stop() {
+        isStopped = true
+        for task in originalTasks.values { task.cancel() }
+        for task in standInTasks.values { task.cancel() }
+        worker?.cancel()
+        originalTasks = [:]
+        standInTasks = [:]
+        continuation.finish()
+    }
+
+    // MARK: Fetching
+
+    private func startOriginal(_ photo: Photo) {
+        let id = photo.id
+        guard originalTasks[id] == nil, !failed.contains(id) else { return }
+        if let cached = originals?.bytes(photoID: id, variant: Self.originalVariant) {
+            return arrived(cached.bytes, photoID: id, kind: .original)
+        }
+        startStandIn(photoID: id)
+        store.set(.fetching(received: 0, expected: photo.bytes > 0 ? photo.bytes : nil), photoID: id)
+        let store = store, throttle = ProgressThrottle(), continuation = continuation
+        let progress: @Sendable (DownloadProgress) -> Void = { progress in
+            store.set(.fetching(received: progress.receivedBytes, expected: progress.expectedBytes), photoID: id)
+            if throttle.shouldReport() { continuation.yield() }
+        }
+        let fetch = fetchOriginal
+        originalTasks[id] = Task {
+            await RequestLane.$current.withValue(.user) {
+                do {
+                    let bytes = try await fetch(photo, progress)
+                    self.originalFetched(bytes, photoID: id)
+                } catch {
+                    if Task.isCancelled { return }
+                    self.originalFailed(photoID: id, reason: Self.describe(error))
+                }
+            }
+        }
+    }
+
+    private func startStandIn(photoID id: Int) {
+        guard sources[id] == nil, standInTasks[id] == nil else { return }
+        for size in [DownloadSize.a4, .fhd, .web] {
+            if let cached = disk?.bytes(photoID: id, variant: size.rawValue) {
+                return arrived(cached.bytes, photoID: id, kind: .standIn(size))
+            }
+        }
+        let fetch = fetchVariant, disk = disk
+        standInTasks[id] = Task {
+            await RequestLane.$current.withValue(.user) {
+                do throws(APIError) {
+                    let fetched = try await fetch(id, .a4)
+                    try? disk?.store(photoID: id, variant: DownloadSize.a4.rawValue, etag: fetched.etag, bytes: fetched.bytes)
+                    self.standInFetched(fetched.bytes, photoID: id)
+                } catch {
+                    if Task.isCancelled { return }
+                    self.standInFailed(photoID: id, reason: error.userMessage)
+                }
+            }
+        }
+    }
+
+    private func originalFetched(_ bytes: [UInt8], photoID id: Int) {
+        guard originalTasks.removeValue(forKey: id) != nil, !isStopped else { return }
+        try? originals?.store(photoID: id, variant: Self.originalVariant, etag: nil, bytes: bytes)
+        arrived(bytes, photoID: id, kind: .original)
+    }
+
+    private func originalFailed(photoID id: Int, reason: String) {
+        guard originalTasks.removeValue(forKey: id) != nil, !isStopped else { return }
+        failed.insert(id)
+        store.set(.failed("original unavailable: \(reason)"), photoID: id)
+        continuation.yield()
+    }
+
+    private func standInFetched(_ bytes: [UInt8], photoID id: Int) {
+        guard standInTasks.removeValue(forKey: id) != nil, !isStopped, sources[id] == nil else { return }
+        arrived(bytes, photoID: id, kind: .standIn(.a4))
+    }
+
+    private func standInFailed(photoID id: Int, reason: String) {
+        guard standInTasks.removeValue(forKey: id) != nil, !isStopped else { return }
+        store.setStandInFailure(reason, photoID: id)
+        continuation.yield()
+    }
+
+    /// A picture to show from: its size read from its header (a one-pixel decode); a damaged original
+    /// fails like a missing one, and the stand-in stays.
+    private func arrived(_ bytes: [UInt8], photoID id: Int, kind: LoupeSource) {
+        guard sources[id]?.kind != .original else { return }
+        do {
+            let info = try decoder.decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1).info
+            let upright = info.orientation >= 5
+                ? PixelSize(width: info.sourceSize.height, height: info.sourceSize.width) : info.sourceSize
+            sources[id] = Source(bytes: bytes, size: upright, kind: kind)
+            if kind == .original {
+                standInTasks.removeValue(forKey: id)?.cancel()
+                store.set(.ready, photoID: id)
+                loupes[id] = nil
+            }
+        } catch {
+            if kind == .original {
+                originals?.remove(photoID: id, variant: Self.originalVariant)
+                failed.insert(id)
+                store.set(.failed("original unreadable: \(error.description)"), photoID: id)
+                startStandIn(photoID: id)
+            } else {
+                disk?.remove(photoID: id, variant: kind.variantName)
+                store.setStandInFailure(error.description, photoID: id)
+            }
+        }
+        continuation.yield()
+        kick()
+    }
+
+    // MARK: Making frames
+
+    private func kick() {
+        pending = true
+        guard worker == nil, !isStopped else { return }
+        worker = Task { await self.work() }
+    }
+
+    /// Makes a frame for each wanted view not yet shown, most important first; starts over when the
+    /// wants change meanwhile.
+    private func work() async {
+        while pending, !isStopped {
+            pending = false
+            for request in wanted {
+                let id = request.photo.id
+                guard let source = sources[id] else { continue }
+                if let shown = store.frame(photoID: id), shown.request == request, shown.source == source.kind { continue }
+                let loupe = loupes[id]
+                let made = await Task.detached { [decoder, render] in
+                    Self.frame(request, source, loupe: loupe, decoder: decoder, render: render)
+                }.value
+                guard !isStopped, sources[id]?.kind == source.kind, wanted.contains(request) else { continue }
+                switch made {
+                case .success(let (frame, loupe)):
+                    if source.kind == .original { loupes[id] = loupe }
+                    store.put(frame)
+                case .failure(let error):
+                    if source.kind == .original {
+                        sources[id] = nil
+                        failed.insert(id)
+                        store.set(.failed("original unreadable: \(error.description)"), photoID: id)
+                        startStandIn(photoID: id)
+                    } else {
+                        sources[id] = nil
+                        store.setStandInFailure(error.description, photoID: id)
+                    }
+                }
+                continuation.yield()
+                if pending { break }
+            }
+        }
+        worker = nil
+    }
+
+    /// One frame: from the original, the view cut from the band (decoded again only when the view left
+    /// it); from a stand-in, its part of the rendition enlarged to the original's scale.
+    private static func frame(
+        _ request: LoupeRequest, _ source: Source, loupe: Loupe?, decoder: PreviewDecoder, render: PreviewLoader.Render?
+    ) -> Result<(LoupeFrame, Loupe), PreviewError> {
+        do throws(PreviewError) {
+            let imageSize = source.kind == .original ? source.size : originalSize(of: request.photo, standIn: source.size)
+            var loupe = loupe.flatMap { $0.imageSize == imageSize && $0.viewport == request.box ? $0 : nil }
+                ?? Loupe(imageSize: imageSize, viewport: request.box, centre: (request.centre.x, request.centre.y))
+            loupe.follow((request.centre.x, request.centre.y))
+            let pixels: PreviewImage
+            if source.kind == .original {
+                if let region = loupe.regionToDecode {
+                    let band = try decoder.decodeRegion(source.bytes, x: region.x, y: region.y, width: region.width, height: region.height)
+                    loupe.decoded(band.image, x: band.originX, y: band.originY)
+                }
+                guard let view = loupe.pixels else { throw PreviewError.corrupt("the original is smaller than its header says") }
+                pixels = view
+            } else {
+                pixels = try standIn(source, size: imageSize, view: loupe.view, decoder: decoder)
+            }
+            let rendering = render?(PreviewRequest(photoID: request.photo.id, box: request.box), pixels, [])
+            let frame = LoupeFrame(request: request, image: pixels, view: loupe.view, imageSize: imageSize, source: source.kind, rendering: rendering)
+            return .success((frame, loupe))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The view's part of a rendition, enlarged to the original's scale.
+    private static func standIn(_ source: Source, size: PixelSize, view: Loupe.Region, decoder: PreviewDecoder) throws(PreviewError) -> PreviewImage {
+        let scaleX = Double(source.size.width) / Double(size.width), scaleY = Double(source.size.height) / Double(size.height)
+        let x0 = max(0, Int((Double(view.x) * scaleX).rounded(.down)) - 1), y0 = max(0, Int((Double(view.y) * scaleY).rounded(.down)) - 1)
+        let x1 = min(source.size.width, Int((Double(view.x + view.width) * scaleX).rounded(.up)) + 1)
+        let y1 = min(source.size.height, Int((Double(view.y + view.height) * scaleY).rounded(.up)) + 1)
+        let part = try decoder.decodeRegion(source.bytes, x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
+        return part.image.resampled(
+            width: view.width, height: view.height,
+            x: Double(view.x) * scaleX - Double(part.originX), y: Double(view.y) * scaleY - Double(part.originY),
+            stepX: scaleX, stepY: scaleY
+        )
+    }
+
+    /// The original's upright size while only a rendition is here: the photo's own width and height,
+    /// turned as the rendition is; the rendition's when the photo has none.
+    static func originalSize(of photo: Photo, standIn: PixelSize) -> PixelSize {
+        guard let width = photo.width, let height = photo.height, width >= standIn.width || height >= standIn.height, width > 0, height > 0 else {
+            return standIn
+        }
+        let turned = (width > height) != (standIn.width > standIn.height) && standIn.width != standIn.height
+        return turned ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
+    }
+
+    /// The name originals are filed under in their cache.
+    static let originalVariant = "original"
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? any UserFacingError)?.userMessage ?? String(describing: error)
+    }
+}
+
+extension LoupeSource {
+    /// `original`, or the rendition's name.
+    public var name: String { variantName }
+
+    /// The rendition's name, or `original`.
+    var variantName: String {
+        switch self {
+        case .original: "original"
+        case .standIn(let size): size.rawValue
+        }
+    }
+}

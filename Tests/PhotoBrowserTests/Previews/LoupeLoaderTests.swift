@@ -1,0 +1,132 @@
+import Foundation
+import PhotoBrowser
+import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+
+/// The loupe's loader against the real embedded server: the original fetched by the resumable download,
+/// a rendition standing in until it arrives, the view decoded from the original one for one, the
+/// originals kept for next time, and a photo the server no longer has.
+struct LoupeLoaderTests {
+    /// Holds the original's download back until opened, so the stand-in can be seen.
+    actor Gate {
+        private var isOpen = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func wait() async {
+            if isOpen { return }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func open() {
+            isOpen = true
+            for continuation in waiting { continuation.resume() }
+            waiting = []
+        }
+    }
+
+    private func waitFor(_ loader: LoupeLoader, _ request: LoupeRequest, _ done: (LoupeFrame, OriginalStatus?) -> Bool) async throws -> LoupeFrame {
+        await loader.want([request])
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if let frame = loader.store.frame(photoID: request.photo.id), frame.request == request,
+               done(frame, loader.store.status(photoID: request.photo.id)) {
+                return frame
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("no such frame: \(String(describing: loader.store.frame(photoID: request.photo.id)?.source)), \(String(describing: loader.store.status(photoID: request.photo.id)))")
+        throw CancellationError()
+    }
+
+    private func rmse(_ a: PreviewImage, _ b: PreviewImage) -> Double {
+        guard a.size == b.size else { return .infinity }
+        let sum = zip(a.pixels, b.pixels).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) }
+        return (sum / Double(a.pixels.count)).squareRoot()
+    }
+
+    @Test func aRenditionStandsInThenTheOriginalShowsOneForOneAndIsKeptForNextTime() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.with(photos: 10, { $0.originalMegapixels = 1 }) { server, _ in
+            let client = APIClient.forTesting(server)
+            let photo = try await client.send(API.photo(id: 5))
+            let gate = Gate()
+            let renditions = try PreviewDiskCache(library: "t", directory: directory.appending(path: "previews"))
+            let originals = try PreviewDiskCache(library: "t", directory: directory.appending(path: "originals"))
+            let partials = directory.appending(path: "partial")
+            let loader = LoupeLoader(disk: renditions, originals: originals, render: nil) { id, size async throws(APIError) in
+                try await client.fetchVariant(photoID: id, size: size)
+            } fetchOriginal: { photo, progress in
+                await gate.wait()
+                let result = try await client.download(photo: photo, size: .original, into: partials, progress: progress)
+                defer { try? FileManager.default.removeItem(at: result.fileURL) }
+                return try [UInt8](Data(contentsOf: result.fileURL))
+            }
+            let request = LoupeRequest(photo: photo, centre: UnitPoint(x: 0.3, y: 0.6), box: PixelSize(width: 320, height: 200))
+            let standIn = try await waitFor(loader, request) { frame, _ in frame.source == .standIn(.a4) }
+            #expect(loader.store.status(photoID: 5).map { if case .fetching = $0 { true } else { false } } == true, "the original is coming")
+            await gate.open()
+            let shown = try await waitFor(loader, request) { frame, status in frame.source == .original && status == .ready }
+            // The original, decoded whole the other way, cut at the view: the same pixels.
+            let bytes = try await client.fetchVariant(photoID: 5, size: .original).bytes
+            let full = try PreviewDecoder().decodeRegion(bytes, x: 0, y: 0, width: 1 << 20, height: 1 << 20).image
+            #expect(shown.imageSize == full.size)
+            let view = shown.view
+            #expect(view.width == 320 && view.height == 200)
+            #expect(view.x == Int((0.3 * Double(full.width)).rounded()) - 160 && view.y == Int((0.6 * Double(full.height)).rounded()) - 100)
+            var cut: [UInt8] = []
+            for row in view.y..<(view.y + view.height) {
+                let start: Int = (row * full.width + view.x) * 3
+                cut += full.pixels[start..<(start + view.width * 3)]
+            }
+            let expected = PreviewImage(width: view.width, height: view.height, pixels: cut)
+            #expect(shown.image == expected, "one image pixel per screen pixel, exactly the original's")
+            // The a4 rendition of a 1 MP original is the picture at its own size, so it stood in closely.
+            #expect(rmse(standIn.image, expected) < 12, "\(rmse(standIn.image, expected))")
+            #expect(standIn.view == view)
+            await loader.stop()
+            try await client.shutdown()
+        }
+        // The server is gone: the original comes from the cache, without a request.
+        let offline = LoupeLoader(
+            disk: try PreviewDiskCache(library: "t", directory: directory.appending(path: "previews")),
+            originals: try PreviewDiskCache(library: "t", directory: directory.appending(path: "originals")), render: nil
+        ) { _, _ async throws(APIError) in
+            throw APIError.transport(host: "nowhere", reason: "offline")
+        } fetchOriginal: { _, _ in
+            throw APIError.transport(host: "nowhere", reason: "offline")
+        }
+        var photo = Photo(id: 5, filename: "x.jpg", bytes: 1, takenAt: nil, tagIDs: [])
+        photo.width = 1
+        let request = LoupeRequest(photo: photo, centre: .centre, box: PixelSize(width: 100, height: 80))
+        _ = try await waitFor(offline, request) { frame, status in frame.source == .original && status == .ready }
+        await offline.stop()
+    }
+
+    @Test func aPhotoTheServerNoLongerHasKeepsTheCachedRenditionWithTheReason() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.with(photos: 10) { server, _ in
+            let client = APIClient.forTesting(server)
+            let photo = try await client.send(API.photo(id: 4))
+            let renditions = try PreviewDiskCache(library: "t", directory: directory.appending(path: "previews"))
+            // The side pane fetched its preview earlier; then someone deleted the photo in the web app.
+            let web = try await client.fetchVariant(photoID: 4, size: .web)
+            try renditions.store(photoID: 4, variant: "web", etag: web.etag, bytes: web.bytes)
+            try await client.send(API.deletePhoto(id: 4))
+            let loader = LoupeLoader(
+                client: client, partials: directory.appending(path: "partial"), disk: renditions, originals: nil, render: nil
+            )
+            let request = LoupeRequest(photo: photo, centre: .centre, box: PixelSize(width: 200, height: 150))
+            let frame = try await waitFor(loader, request) { _, status in if case .failed = status { true } else { false } }
+            #expect(frame.source == .standIn(.web), "the cached rendition stays")
+            guard case .failed(let reason)? = loader.store.status(photoID: 4) else { Issue.record("no reason"); return }
+            #expect(reason.hasPrefix("original unavailable: ") && reason.contains("Not found: it was deleted"), "\(reason)")
+            #expect(listing(directory.appending(path: "partial")).isEmpty, "no file left behind")
+            await loader.stop()
+            try await client.shutdown()
+        }
+    }
+}
