@@ -161,6 +161,7 @@ struct LoupeHelper: ParsableCommand {
         for direction in [Loupe.Direction.right, .right, .down, .down, .left, .up] {
             loupe.pan(direction)
             _ = try LoupeRun.show(&loupe, bytes)
+            try LoupeRun.decodeAhead(&loupe, bytes)
         }
     }
 }
@@ -187,5 +188,12 @@ enum LoupeRun {
         }
         guard let pixels = loupe.pixels else { throw BenchError("the loupe has no pixels after its decode") }
         return pixels
+    }
+
+    /// Decodes the band ahead, as the loader does once the view is shown.
+    static func decodeAhead(_ loupe: inout Loupe, _ bytes: [UInt8]) throws {
+        guard let region = loupe.bandAhead else { return }
+        let decoded = try decoder.decodeRegion(bytes, x: region.x, y: region.y, width: region.width, height: region.height)
+        loupe.decoded(decoded.image, x: decoded.originX, y: decoded.originY)
     }
 }

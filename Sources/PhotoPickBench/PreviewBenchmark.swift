@@ -68,15 +68,23 @@ struct PreviewBenchmark: AsyncParsableCommand {
     /// decoding the whole original at full size; and the focus score of a `web` rendition.
     private func loupeFigures(_ large: [UInt8], file: URL, web: [UInt8]) throws -> [Figure] {
         note("loupe: first views, pans and peak memory on the 24 MP original")
-        var first: [Double] = [], inBand: [Double] = [], pastBand: [Double] = [], focus: [Double] = []
+        var first: [Double] = [], inBand: [Double] = [], ahead: [Double] = [], pastBand: [Double] = [], focus: [Double] = []
         for _ in 0..<(5 * options.rounds) {
             var start = ContinuousClock.now
             var loupe = try LoupeRun.open(large, viewport: PixelSize(width: 1920, height: 1080))
             first.append((ContinuousClock.now - start).inSeconds * 1000)
+            // As a person pans: a key, the view shown, then the band ahead decoded before the next key.
+            for direction in [Loupe.Direction.right, .right, .down] {
+                loupe.pan(direction)
+                start = ContinuousClock.now
+                try LoupeRun.show(&loupe, large)
+                inBand.append((ContinuousClock.now - start).inSeconds * 1000)
+                start = ContinuousClock.now
+                try LoupeRun.decodeAhead(&loupe, large)
+                ahead.append((ContinuousClock.now - start).inSeconds * 1000)
+            }
+            // Keys faster than the band ahead: the worst case, a pan that has to decode.
             loupe.pan(.right)
-            start = ContinuousClock.now
-            try LoupeRun.show(&loupe, large)
-            inBand.append((ContinuousClock.now - start).inSeconds * 1000)
             loupe.pan(.right)
             start = ContinuousClock.now
             try LoupeRun.show(&loupe, large)
@@ -93,13 +101,15 @@ struct PreviewBenchmark: AsyncParsableCommand {
         let base = try ChildProcess.spawn(bench, ["_loupe", "--file", file.path, "--baseline"]).wait()
         guard used.exitStatus == 0, base.exitStatus == 0 else { throw BenchError("the loupe helper failed (\(used.exitStatus), \(base.exitStatus))") }
         let extra = used.peakRSSMegabytes - base.peakRSSMegabytes
-        let opened = median(first), panned = median(inBand), decodedPan = median(pastBand), scored = median(focus)
+        let opened = median(first), panned = inBand.max() ?? 0, decodedPan = median(pastBand), scored = median(focus), background = median(ahead)
         return [
             Figure(name: "loupe first view, 24 MP, 1920×1080", value: opened, unit: "ms", reference: "djpeg, whole image", referenceValue: djpeg,
                    ratio: opened / djpeg, target: "<= 150 ms", met: opened <= 150),
-            Figure(name: "loupe pan by a third (in the band)", value: panned, unit: "ms", reference: "budget", referenceValue: 30,
+            Figure(name: "loupe pan by a third, slowest", value: panned, unit: "ms", reference: "budget", referenceValue: 30,
                    ratio: panned / 30, target: "<= 30 ms", met: panned <= 30),
-            Figure(name: "loupe pan past the band (decodes)", value: decodedPan, unit: "ms", reference: "budget", referenceValue: 150,
+            Figure(name: "loupe band ahead, in the background", value: background, unit: "ms", reference: "budget", referenceValue: 150,
+                   ratio: background / 150, target: "<= 150 ms", met: background <= 150),
+            Figure(name: "loupe pan faster than the band ahead (decodes)", value: decodedPan, unit: "ms", reference: "budget", referenceValue: 150,
                    ratio: decodedPan / 150, target: "<= 150 ms", met: decodedPan <= 150),
             Figure(name: "loupe extra peak memory", value: extra, unit: "MB", reference: "budget", referenceValue: 64,
                    ratio: extra / 64, target: "<= 64 MB", met: extra <= 64),

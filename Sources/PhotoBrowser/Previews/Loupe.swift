@@ -74,6 +74,19 @@ public struct Loupe: Sendable, Equatable {
     /// What to decode next: nil while the band holds the view.
     public var regionToDecode: Region? {
         if let band, band.region.contains(view) { return nil }
+        return reach
+    }
+
+    /// What to decode ahead while nothing else is asked: a band centred on the view, when a pan by a
+    /// third in some direction would leave the band held now. Decoded in the background, it makes every
+    /// pan a copy unless keys come faster than a decode.
+    public var bandAhead: Region? {
+        guard let band else { return nil }
+        return band.region.contains(reach) ? nil : reach
+    }
+
+    /// The view and a third of it on every side, inside the image: every view one pan away.
+    private var reach: Region {
         let marginX = view.width / 3, marginY = view.height / 3
         let x0 = max(0, view.x - marginX), y0 = max(0, view.y - marginY)
         let x1 = min(imageSize.width, view.x + view.width + marginX), y1 = min(imageSize.height, view.y + view.height + marginY)

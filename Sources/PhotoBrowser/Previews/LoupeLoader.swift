@@ -366,8 +366,23 @@ public actor LoupeLoader {
                 continuation.yield()
                 if pending { break }
             }
+            if !pending { await decodeAhead() }
         }
         worker = nil
+    }
+
+    /// With every view shown, decodes a band centred on each original's view where the next pan would
+    /// leave the band held, so that pan is a copy; stops as soon as new views are wanted.
+    private func decodeAhead() async {
+        for request in wanted where !pending && !isStopped {
+            let id = request.photo.id
+            guard let source = sources[id], source.kind == .original, let loupe = loupes[id], let region = loupe.bandAhead else { continue }
+            let band = await Task.detached { [decoder] in
+                try? decoder.decodeRegion(source.bytes, x: region.x, y: region.y, width: region.width, height: region.height)
+            }.value
+            guard let band, loupes[id]?.view == loupe.view, sources[id]?.kind == .original else { continue }
+            loupes[id]?.decoded(band.image, x: band.originX, y: band.originY)
+        }
     }
 
     /// One frame: from the original, the view cut from the band (decoded again only when the view left

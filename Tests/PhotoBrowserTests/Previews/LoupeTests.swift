@@ -55,6 +55,26 @@ struct LoupeTests {
         #expect(loupe.view.x == 0 && loupe.view.y == 0)
     }
 
+    @Test func theBandAheadIsDecodedWhenTheNextPanWouldLeaveTheBandSoEveryPanIsACopy() throws {
+        let bytes = RegionDecoderTests.detailed()
+        let full = try decoder.decode(bytes, fitting: PixelSize(width: 10_000, height: 10_000)).image
+        var loupe = Loupe(imageSize: full.size, viewport: PixelSize(width: 90, height: 60), centre: (0.5, 0.5))
+        #expect(loupe.bandAhead == nil, "nothing decoded yet: the view itself comes first")
+        try fill(&loupe, from: bytes)
+        #expect(loupe.bandAhead == nil, "just decoded around the view: every pan is inside")
+        for direction in [Loupe.Direction.right, .right, .down, .left, .left, .up] {
+            loupe.pan(direction)
+            #expect(loupe.regionToDecode == nil, "\(direction): a copy, the band ahead was decoded")
+            let ahead = try #require(loupe.bandAhead, "\(direction): the next pan that way would leave the band")
+            #expect(ahead.contains(loupe.view) && ahead.x <= loupe.view.x - 30 || ahead.x == 0)
+            let decoded = try decoder.decodeRegion(bytes, x: ahead.x, y: ahead.y, width: ahead.width, height: ahead.height)
+            loupe.decoded(decoded.image, x: decoded.originX, y: decoded.originY)
+            #expect(loupe.bandAhead == nil)
+            let shown = try #require(loupe.pixels)
+            #expect(shown[10, 10] == full[loupe.view.x + 10, loupe.view.y + 10])
+        }
+    }
+
     @Test func theSharpestPointIsWhereTheDetailIs() {
         // Flat grey but for a patch of fine checks in the lower right.
         let width = 240, height = 160
