@@ -81,6 +81,29 @@ struct KittyPlaceholderTests {
         #expect(layer.plan([moved], screenCleared: false, height: 30) == ImageLayer.Plan())
         #expect(layer.plan([], screenCleared: true, height: 30) == ImageLayer.Plan())
     }
+
+    @Test func loupeViewsWhoseIdsCollideAreSentAgainWhenShownAgain() throws {
+        // 256 colours leave 16 bits of id: among a few thousand loupe views, two share one.
+        let box = PixelSize(width: 80, height: 60), depth = Theme.Depth.colors256
+        var seen: [UInt32: Int] = [:]
+        var pair: (Int, Int)?
+        for content in 1...100_000 where pair == nil {
+            let id = KittyPlaceholders.id(photoID: 3, box: box, content: content, colors: depth)
+            if let earlier = seen[id] { pair = (earlier, content) } else { seen[id] = content }
+        }
+        let (first, second) = try #require(pair)
+        func view(_ content: Int) -> ImagePlacement {
+            ImagePlacement(photoID: 3, box: box, content: content, rect: Rect(x: 0, y: 1, width: 10, height: 4),
+                           payload: EncodedImage(size: box, bytes: Array("V\(content)".utf8)))
+        }
+        var layer = ImageLayer(mode: .kitty, inTmux: true, placeholders: depth)
+        #expect(!layer.plan([view(first)], screenCleared: true, height: 30).bytes.isEmpty)
+        #expect(!layer.plan([view(second)], screenCleared: false, height: 30).bytes.isEmpty, "the second view replaces the first under their id")
+        let again = text(layer.plan([view(first)], screenCleared: false, height: 30).bytes)
+        #expect(again.contains("V\(first)"), "panning back sends the first view again: the terminal no longer has it")
+    }
+
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
 struct TerminalRepliesTests {

@@ -46,7 +46,7 @@ public struct Loupe: Sendable, Equatable {
         self.viewport = viewport
         let width = min(max(1, viewport.width), imageSize.width), height = min(max(1, viewport.height), imageSize.height)
         view = Region(x: 0, y: 0, width: width, height: height)
-        move(toX: Int((centre.x * Double(imageSize.width)).rounded()) - width / 2, y: Int((centre.y * Double(imageSize.height)).rounded()) - height / 2)
+        move(toX: Self.origin(centre.x, imageSize.width, width), y: Self.origin(centre.y, imageSize.height, height))
     }
 
     /// Moves by a third of the view, stopping at the image's edges.
@@ -62,8 +62,13 @@ public struct Loupe: Sendable, Equatable {
 
     /// Centres the view on `centre` (fractions), as another photo's loupe moved.
     public mutating func follow(_ centre: (x: Double, y: Double)) {
-        move(toX: Int((centre.x * Double(imageSize.width)).rounded()) - view.width / 2,
-             y: Int((centre.y * Double(imageSize.height)).rounded()) - view.height / 2)
+        move(toX: Self.origin(centre.x, imageSize.width, view.width), y: Self.origin(centre.y, imageSize.height, view.height))
+    }
+
+    /// Where a view of `length` pixels starts to be centred at `fraction` of `total`: a centre half a
+    /// view from the edge is the edge itself, whatever the rounding.
+    private static func origin(_ fraction: Double, _ total: Int, _ length: Int) -> Int {
+        Int((fraction * Double(total) - Double(length) / 2).rounded())
     }
 
     private mutating func move(toX x: Int, y: Int) {

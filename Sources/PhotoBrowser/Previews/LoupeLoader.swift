@@ -156,10 +156,14 @@ public actor LoupeLoader {
     private var sources: [Int: Source] = [:]
     /// The band decoded from each original, kept so a pan inside it decodes nothing.
     private var loupes: [Int: Loupe] = [:]
-    private var originalTasks: [Int: Task<Void, Never>] = [:]
-    private var standInTasks: [Int: Task<Void, Never>] = [:]
+    /// Fetches under way, each with a number that tells it from a later one for the same photo.
+    private var originalTasks: [Int: (token: Int, task: Task<Void, Never>)] = [:]
+    private var standInTasks: [Int: (token: Int, task: Task<Void, Never>)] = [:]
+    private var nextToken = 0
     /// Photos whose original could not be had this time the loupe was open on them.
     private var failed: Set<Int> = []
+    /// Photos whose original cannot be shown at all (not a JPEG, or damaged): not fetched again this session.
+    private var unreadable: Set<Int> = []
     private var worker: Task<Void, Never>?
     private var pending = false
     private var isStopped = false
@@ -182,8 +186,10 @@ public actor LoupeLoader {
     }
 
     /// A loader that fetches through `client`: originals by the resumable download into `partials` (a
-    /// folder of its own; each file leaves it once read), renditions as the previews do.
+    /// folder of its own; each file leaves it once read, and a partial one left unfinished for a day is
+    /// removed), renditions as the previews do.
     public init(client: APIClient, partials: URL, disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?) {
+        Self.removeStale(in: partials, olderThan: 86_400)
         self.init(disk: disk, originals: originals, render: render) { photoID, size async throws(APIError) in
             try await client.fetchVariant(photoID: photoID, size: size)
         } fetchOriginal: { photo, progress in
@@ -199,8 +205,8 @@ public actor LoupeLoader {
         guard !isStopped else { return }
         wanted = requests
         let ids = Set(requests.map(\.photo.id))
-        for (id, task) in originalTasks where !ids.contains(id) { task.cancel(); originalTasks[id] = nil }
-        for (id, task) in standInTasks where !ids.contains(id) { task.cancel(); standInTasks[id] = nil }
+        for (id, work) in originalTasks where !ids.contains(id) { work.task.cancel(); originalTasks[id] = nil }
+        for (id, work) in standInTasks where !ids.contains(id) { work.task.cancel(); standInTasks[id] = nil }
         sources = sources.filter { ids.contains($0.key) }
         loupes = loupes.filter { ids.contains($0.key) }
         failed = failed.intersection(ids)
@@ -214,8 +220,8 @@ public actor LoupeLoader {
     /// Stops all work; nothing lands in the store afterwards.
     public func stop() {
         isStopped = true
-        for task in originalTasks.values { task.cancel() }
-        for task in standInTasks.values { task.cancel() }
+        for work in originalTasks.values { work.task.cancel() }
+        for work in standInTasks.values { work.task.cancel() }
         worker?.cancel()
         originalTasks = [:]
         standInTasks = [:]
@@ -224,103 +230,122 @@ public actor LoupeLoader {
 
     // MARK: Fetching
 
+    /// The original from the cache, else fetched with progress while a rendition stands in; read off
+    /// the actor, so a large file or a progressive header never holds up the views' wants.
     private func startOriginal(_ photo: Photo) {
         let id = photo.id
-        guard originalTasks[id] == nil, !failed.contains(id) else { return }
-        if let cached = originals?.bytes(photoID: id, variant: Self.originalVariant) {
-            return arrived(cached.bytes, photoID: id, kind: .original)
+        guard originalTasks[id] == nil, !failed.contains(id), !unreadable.contains(id) else { return }
+        if let type = photo.mimeType?.lowercased(), !type.isEmpty, type != "image/jpeg", type != "image/jpg" {
+            unreadable.insert(id)
+            store.set(.failed("the original is \(TerminalText.sanitized(type)), and the loupe reads JPEG originals only"), photoID: id)
+            return startStandIn(photoID: id)
         }
-        startStandIn(photoID: id)
-        store.set(.fetching(received: 0, expected: photo.bytes > 0 ? photo.bytes : nil), photoID: id)
+        nextToken += 1
+        let token = nextToken
         let store = store, throttle = ProgressThrottle(), continuation = continuation
+        let fetch = fetchOriginal, originals = originals, decoder = decoder
         let progress: @Sendable (DownloadProgress) -> Void = { progress in
             store.set(.fetching(received: progress.receivedBytes, expected: progress.expectedBytes), photoID: id)
             if throttle.shouldReport() { continuation.yield() }
         }
-        let fetch = fetchOriginal
-        originalTasks[id] = Task {
+        originalTasks[id] = (token, Task.detached { [weak self] in
             await RequestLane.$current.withValue(.user) {
+                var bytes = originals?.bytes(photoID: id, variant: Self.originalVariant)?.bytes
                 do {
-                    let bytes = try await fetch(photo, progress)
-                    self.originalFetched(bytes, photoID: id)
+                    if bytes == nil {
+                        await self?.startStandIn(photoID: id)
+                        store.set(.fetching(received: 0, expected: photo.bytes > 0 ? photo.bytes : nil), photoID: id)
+                        continuation.yield()
+                        let fetched = try await fetch(photo, progress)
+                        try? originals?.store(photoID: id, variant: Self.originalVariant, etag: nil, bytes: fetched)
+                        bytes = fetched
+                    }
+                    guard let bytes else { return }
+                    let size = try Self.uprightSize(bytes, decoder: decoder)
+                    await self?.arrived(Source(bytes: bytes, size: size, kind: .original), photoID: id, token: token)
+                } catch let error as PreviewError {
+                    originals?.remove(photoID: id, variant: Self.originalVariant)
+                    await self?.originalFailed(photoID: id, token: token, reason: "original unreadable: \(error.description)", forGood: true)
                 } catch {
                     if Task.isCancelled { return }
-                    self.originalFailed(photoID: id, reason: Self.describe(error))
+                    await self?.originalFailed(photoID: id, token: token, reason: "original unavailable: \(Self.describe(error))", forGood: false)
                 }
             }
-        }
+        })
     }
 
+    /// The largest rendition cached, else `a4` fetched; only while no original is here.
     private func startStandIn(photoID id: Int) {
-        guard sources[id] == nil, standInTasks[id] == nil else { return }
-        for size in [DownloadSize.a4, .fhd, .web] {
-            if let cached = disk?.bytes(photoID: id, variant: size.rawValue) {
-                return arrived(cached.bytes, photoID: id, kind: .standIn(size))
-            }
-        }
-        let fetch = fetchVariant, disk = disk
-        standInTasks[id] = Task {
+        guard sources[id] == nil, standInTasks[id] == nil, !isStopped else { return }
+        nextToken += 1
+        let token = nextToken
+        let fetch = fetchVariant, disk = disk, decoder = decoder
+        standInTasks[id] = (token, Task.detached { [weak self] in
             await RequestLane.$current.withValue(.user) {
-                do throws(APIError) {
-                    let fetched = try await fetch(id, .a4)
-                    try? disk?.store(photoID: id, variant: DownloadSize.a4.rawValue, etag: fetched.etag, bytes: fetched.bytes)
-                    self.standInFetched(fetched.bytes, photoID: id)
+                var found: (bytes: [UInt8], size: DownloadSize)?
+                for size in [DownloadSize.a4, .fhd, .web] where found == nil {
+                    if let cached = disk?.bytes(photoID: id, variant: size.rawValue) { found = (cached.bytes, size) }
+                }
+                if found == nil {
+                    do throws(APIError) {
+                        let fetched = try await fetch(id, .a4)
+                        try? disk?.store(photoID: id, variant: DownloadSize.a4.rawValue, etag: fetched.etag, bytes: fetched.bytes)
+                        found = (fetched.bytes, .a4)
+                    } catch {
+                        if Task.isCancelled { return }
+                        return await self?.standInFailed(photoID: id, token: token, reason: error.userMessage) ?? ()
+                    }
+                }
+                guard let found else { return }
+                do throws(PreviewError) {
+                    let size = try Self.uprightSize(found.bytes, decoder: decoder)
+                    await self?.arrived(Source(bytes: found.bytes, size: size, kind: .standIn(found.size)), photoID: id, token: token)
                 } catch {
-                    if Task.isCancelled { return }
-                    self.standInFailed(photoID: id, reason: error.userMessage)
+                    disk?.remove(photoID: id, variant: found.size.rawValue)
+                    await self?.standInFailed(photoID: id, token: token, reason: error.description)
                 }
             }
-        }
+        })
     }
 
-    private func originalFetched(_ bytes: [UInt8], photoID id: Int) {
-        guard originalTasks.removeValue(forKey: id) != nil, !isStopped else { return }
-        try? originals?.store(photoID: id, variant: Self.originalVariant, etag: nil, bytes: bytes)
-        arrived(bytes, photoID: id, kind: .original)
+    /// The upright size from the header (a one-pixel decode).
+    private static func uprightSize(_ bytes: [UInt8], decoder: PreviewDecoder) throws(PreviewError) -> PixelSize {
+        let info = try decoder.decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1).info
+        return info.orientation >= 5 ? PixelSize(width: info.sourceSize.height, height: info.sourceSize.width) : info.sourceSize
     }
 
-    private func originalFailed(photoID id: Int, reason: String) {
-        guard originalTasks.removeValue(forKey: id) != nil, !isStopped else { return }
+    private func originalFailed(photoID id: Int, token: Int, reason: String, forGood: Bool) {
+        guard originalTasks[id]?.token == token, !isStopped else { return }
+        originalTasks[id] = nil
         failed.insert(id)
-        store.set(.failed("original unavailable: \(reason)"), photoID: id)
+        if forGood { unreadable.insert(id) }
+        store.set(.failed(reason), photoID: id)
+        startStandIn(photoID: id)
         continuation.yield()
     }
 
-    private func standInFetched(_ bytes: [UInt8], photoID id: Int) {
-        guard standInTasks.removeValue(forKey: id) != nil, !isStopped, sources[id] == nil else { return }
-        arrived(bytes, photoID: id, kind: .standIn(.a4))
-    }
-
-    private func standInFailed(photoID id: Int, reason: String) {
-        guard standInTasks.removeValue(forKey: id) != nil, !isStopped else { return }
+    private func standInFailed(photoID id: Int, token: Int, reason: String) {
+        guard standInTasks[id]?.token == token, !isStopped else { return }
+        standInTasks[id] = nil
         store.setStandInFailure(reason, photoID: id)
         continuation.yield()
     }
 
-    /// A picture to show from: its size read from its header (a one-pixel decode); a damaged original
-    /// fails like a missing one, and the stand-in stays.
-    private func arrived(_ bytes: [UInt8], photoID id: Int, kind: LoupeSource) {
-        guard sources[id]?.kind != .original else { return }
-        do {
-            let info = try decoder.decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1).info
-            let upright = info.orientation >= 5
-                ? PixelSize(width: info.sourceSize.height, height: info.sourceSize.width) : info.sourceSize
-            sources[id] = Source(bytes: bytes, size: upright, kind: kind)
-            if kind == .original {
-                standInTasks.removeValue(forKey: id)?.cancel()
-                store.set(.ready, photoID: id)
-                loupes[id] = nil
-            }
-        } catch {
-            if kind == .original {
-                originals?.remove(photoID: id, variant: Self.originalVariant)
-                failed.insert(id)
-                store.set(.failed("original unreadable: \(error.description)"), photoID: id)
-                startStandIn(photoID: id)
-            } else {
-                disk?.remove(photoID: id, variant: kind.variantName)
-                store.setStandInFailure(error.description, photoID: id)
-            }
+    /// A picture to show from, from the fetch numbered `token`; a stand-in never replaces the original.
+    private func arrived(_ source: Source, photoID id: Int, token: Int) {
+        guard !isStopped else { return }
+        if source.kind == .original {
+            guard originalTasks[id]?.token == token else { return }
+            originalTasks[id] = nil
+            standInTasks.removeValue(forKey: id)?.task.cancel()
+            sources[id] = source
+            loupes[id] = nil
+            store.set(.ready, photoID: id)
+        } else {
+            guard standInTasks[id]?.token == token else { return }
+            standInTasks[id] = nil
+            guard sources[id] == nil else { return }
+            sources[id] = source
         }
         continuation.yield()
         kick()
@@ -356,6 +381,8 @@ public actor LoupeLoader {
                     if source.kind == .original {
                         sources[id] = nil
                         failed.insert(id)
+                        unreadable.insert(id)
+                        originals?.remove(photoID: id, variant: Self.originalVariant)
                         store.set(.failed("original unreadable: \(error.description)"), photoID: id)
                         startStandIn(photoID: id)
                     } else {
@@ -436,6 +463,19 @@ public actor LoupeLoader {
         }
         let turned = (width > height) != (standIn.width > standIn.height) && standIn.width != standIn.height
         return turned ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
+    }
+
+    /// Removes the files in `folder` not written for `seconds`: downloads of originals left off long ago.
+    static func removeStale(in folder: URL, olderThan seconds: TimeInterval) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let cutoff = Date().addingTimeInterval(-seconds)
+        for name in names {
+            let path = folder.appending(path: name).path
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                  Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)) < cutoff else { continue }
+            unlink(path)
+        }
     }
 
     /// The name originals are filed under in their cache.

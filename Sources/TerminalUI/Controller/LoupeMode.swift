@@ -6,7 +6,9 @@ enum LoupeMode: KeyMode {
     /// `z` in full screen or compare: the loupe opens where the photo shown is sharpest.
     static func open(_ context: inout InputContext) {
         guard let loupe = context.loupe else { return }
-        context.ui.zoom = UIState.Zoom(centre: loupe.focus())
+        var zoom = UIState.Zoom(centre: loupe.focus())
+        zoom.clamp(loupe)
+        context.ui.zoom = zoom
     }
 
     static func handle(_ key: Key, _ context: inout InputContext) {

@@ -122,6 +122,9 @@ struct ImageLayer {
             let key = Key(placement)
             let id = KittyPlaceholders.id(photoID: placement.photoID, box: placement.box, content: placement.content, colors: depth)
             if kittyImages[key] == nil {
+                // Ids are hashes (16 bits in 256 colours): an image sent under an id replaces another's in
+                // the terminal, so that other is no longer there to be shown again or freed.
+                for (other, image) in kittyImages where image.id == id { kittyImages[other] = nil }
                 let chunks = KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes,
                                                     virtual: (placement.rect.width, placement.rect.height))
                 for chunk in chunks { commands += inTmux ? TmuxPassthrough.wrap(chunk) : chunk }

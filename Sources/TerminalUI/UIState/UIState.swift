@@ -115,6 +115,7 @@ public struct UIState: Sendable, Equatable {
             guard image.width > 0, image.height > 0 else { return }
             let view = PixelSize(width: min(geometry.viewport.width, image.width), height: min(geometry.viewport.height, image.height))
             let stepX = Double(max(1, view.width / 3)) / Double(image.width), stepY = Double(max(1, view.height / 3)) / Double(image.height)
+            clamp(geometry)
             var x = centre.x, y = centre.y
             switch direction {
             case .left: x -= stepX
@@ -122,8 +123,18 @@ public struct UIState: Sendable, Equatable {
             case .up: y -= stepY
             case .down: y += stepY
             }
+            centre = UnitPoint(x: x, y: y)
+            clamp(geometry)
+        }
+
+        /// Keeps the centre where the view stays inside the picture, so that a pan away from an edge
+        /// always moves it.
+        mutating func clamp(_ geometry: LoupeGeometry) {
+            let image = geometry.imageSize
+            guard image.width > 0, image.height > 0 else { return }
+            let view = PixelSize(width: min(geometry.viewport.width, image.width), height: min(geometry.viewport.height, image.height))
             let halfX = Double(view.width) / 2 / Double(image.width), halfY = Double(view.height) / 2 / Double(image.height)
-            centre = UnitPoint(x: min(max(halfX, x), 1 - halfX), y: min(max(halfY, y), 1 - halfY))
+            centre = UnitPoint(x: min(max(halfX, centre.x), 1 - halfX), y: min(max(halfY, centre.y), 1 - halfY))
         }
     }
 

@@ -83,6 +83,9 @@ extension Screen {
         case .failed(let reason)?:
             return (TerminalText.sanitized((standIn.map { short ? "\($0) · " : "100% · \($0) stands in · " } ?? "") + reason), true)
         case .ready?, nil:
+            guard frame == nil || frame?.source == .original else {
+                return (short ? "\(standIn ?? "…") · decoding" : "100% · \(standIn.map { "\($0) stands in" } ?? "…") · decoding the original\(place)", false)
+            }
             return (short ? "100%" : "100% · original\(place)", false)
         }
     }
