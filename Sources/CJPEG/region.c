@@ -20,6 +20,9 @@ static const int region_margin = 16;
 typedef struct {
     int x, y, width, height;
     int *out_x, *out_y;
+    /// The caller's buffer for the pixels, or NULL to allocate one.
+    uint8_t *into;
+    size_t capacity;
 } region_request;
 
 /// The region decode: only the stored rows and columns the upright region needs, then turned upright.
@@ -52,6 +55,14 @@ static cjpeg_status region_body(j_decompress_ptr cinfo, decode_buffers *buffers,
 
     int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     int inverted = cinfo->saw_Adobe_marker;
+    int region_width = x1 - x0, region_height = y1 - y0;
+    size_t needed = (size_t)region_width * (size_t)region_height * 3;
+    uint8_t *result = request->into;
+    if (result != NULL && request->capacity < needed) {
+        copy_message(message, message_capacity, "the buffer is smaller than the region");
+        return CJPEG_ERR_ARGUMENT;
+    }
+    if (result == NULL) result = buffers->result = malloc(needed);
     cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(cinfo);
     // Only the columns wanted, widened by libjpeg to whole iMCUs; only the rows wanted, the rest skipped.
@@ -60,9 +71,12 @@ static cjpeg_status region_body(j_decompress_ptr cinfo, decode_buffers *buffers,
     if (sy0 > 0) jpeg_skip_scanlines(cinfo, (JDIMENSION)sy0);
     int components = cinfo->output_components;
     int band_width = (int)crop_width, band_height = sy1 - sy0;
+    // Upright already: each row goes straight into the region, the margins read and dropped. Turned:
+    // the stored rectangle is kept, then read out turned.
+    int direct = orientation == 1;
     buffers->row = malloc((size_t)band_width * (size_t)components);
-    buffers->small = malloc((size_t)band_width * (size_t)band_height * 3);
-    if (!buffers->row || !buffers->small) {
+    if (!direct) buffers->small = malloc((size_t)band_width * (size_t)band_height * 3);
+    if (!result || !buffers->row || (!direct && !buffers->small)) {
         copy_message(message, message_capacity, "out of memory");
         return CJPEG_ERR_MEMORY;
     }
@@ -70,8 +84,18 @@ static cjpeg_status region_body(j_decompress_ptr cinfo, decode_buffers *buffers,
         JSAMPROW rows[1] = { buffers->row };
         jpeg_read_scanlines(cinfo, rows, 1);
         const uint8_t *pixel = buffers->row;
-        uint8_t *destination = buffers->small + (size_t)row * (size_t)band_width * 3;
-        for (int column = 0; column < band_width; column++, pixel += components, destination += 3) {
+        uint8_t *destination;
+        int count = band_width;
+        if (direct) {
+            int stored_row = sy0 + row;
+            if (stored_row < y0 || stored_row >= y1) continue;
+            pixel += (size_t)(x0 - (int)crop_x) * (size_t)components;
+            destination = result + (size_t)(stored_row - y0) * (size_t)region_width * 3;
+            count = region_width;
+        } else {
+            destination = buffers->small + (size_t)row * (size_t)band_width * 3;
+        }
+        for (int column = 0; column < count; column++, pixel += components, destination += 3) {
             unsigned rgb[3];
             cjpeg_pixel_rgb(pixel, cmyk, inverted, rgb);
             for (int channel = 0; channel < 3; channel++) destination[channel] = (uint8_t)rgb[channel];
@@ -79,18 +103,14 @@ static cjpeg_status region_body(j_decompress_ptr cinfo, decode_buffers *buffers,
     }
     // The rows below are never read: the decode stops here.
     jpeg_abort_decompress(cinfo);
-    int region_width = x1 - x0, region_height = y1 - y0;
-    buffers->result = malloc((size_t)region_width * (size_t)region_height * 3);
-    if (buffers->result == NULL) {
-        copy_message(message, message_capacity, "out of memory");
-        return CJPEG_ERR_MEMORY;
-    }
-    uint8_t *destination = buffers->result;
-    for (int v = y0; v < y1; v++) {
-        for (int u = x0; u < x1; u++, destination += 3) {
-            int sx, sy;
-            stored_point(orientation, u, v, stored_width, stored_height, &sx, &sy);
-            memcpy(destination, buffers->small + ((size_t)(sy - sy0) * (size_t)band_width + (size_t)(sx - (int)crop_x)) * 3, 3);
+    if (!direct) {
+        uint8_t *destination = result;
+        for (int v = y0; v < y1; v++) {
+            for (int u = x0; u < x1; u++, destination += 3) {
+                int sx, sy;
+                stored_point(orientation, u, v, stored_width, stored_height, &sx, &sy);
+                memcpy(destination, buffers->small + ((size_t)(sy - sy0) * (size_t)band_width + (size_t)(sx - (int)crop_x)) * 3, 3);
+            }
         }
     }
     info->width = region_width;
@@ -107,6 +127,18 @@ cjpeg_status cjpeg_decode_region(const uint8_t *data, size_t length, int x, int 
         copy_message(message, message_capacity, "invalid decoder arguments");
         return CJPEG_ERR_ARGUMENT;
     }
-    region_request request = { x, y, width, height, out_x, out_y };
+    region_request request = { x, y, width, height, out_x, out_y, NULL, 0 };
     return cjpeg_decode_with(data, length, max_pixels, region_body, &request, out, info, message, message_capacity);
+}
+
+cjpeg_status cjpeg_decode_region_into(const uint8_t *data, size_t length, int x, int y, int width, int height,
+                                      uint64_t max_pixels, uint8_t *into, size_t capacity, cjpeg_decode_info *info,
+                                      int *out_x, int *out_y, char *message, size_t message_capacity) {
+    if (data == NULL || into == NULL || info == NULL || out_x == NULL || out_y == NULL || width <= 0 || height <= 0) {
+        copy_message(message, message_capacity, "invalid decoder arguments");
+        return CJPEG_ERR_ARGUMENT;
+    }
+    region_request request = { x, y, width, height, out_x, out_y, into, capacity };
+    uint8_t *unused = NULL;
+    return cjpeg_decode_with(data, length, max_pixels, region_body, &request, &unused, info, message, message_capacity);
 }

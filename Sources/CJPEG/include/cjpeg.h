@@ -116,6 +116,12 @@ cjpeg_status cjpeg_decode_region(const uint8_t *data, size_t length, int x, int 
                                  uint64_t max_pixels, uint8_t **out, cjpeg_decode_info *info, int *out_x, int *out_y,
                                  char *message, size_t message_capacity);
 
+/// cjpeg_decode_region into the caller's buffer of `capacity` bytes (at least the clipped region's
+/// width * height * 3), so the pixels are never copied: for the loupe's bands.
+cjpeg_status cjpeg_decode_region_into(const uint8_t *data, size_t length, int x, int y, int width, int height,
+                                      uint64_t max_pixels, uint8_t *into, size_t capacity, cjpeg_decode_info *info,
+                                      int *out_x, int *out_y, char *message, size_t message_capacity);
+
 void cjpeg_free(uint8_t *buffer);
 
 #endif

@@ -98,6 +98,12 @@ public struct Loupe: Sendable, Equatable {
         return Region(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// Lets the band go, as before decoding the band ahead: the view on screen no longer needs it, and two
+    /// bands would be held at once.
+    public mutating func releaseBand() {
+        band = nil
+    }
+
     /// Keeps a decoded band (from `PreviewDecoder.decodeRegion`), replacing the last one.
     public mutating func decoded(_ image: PreviewImage, x: Int, y: Int) {
         band = Band(region: Region(x: x, y: y, width: image.width, height: image.height), image: image)

@@ -404,6 +404,8 @@ public actor LoupeLoader {
         for request in wanted where !pending && !isStopped {
             let id = request.photo.id
             guard let source = sources[id], source.kind == .original, let loupe = loupes[id], let region = loupe.bandAhead else { continue }
+            // The view is on screen: its band can go before the next one is decoded.
+            loupes[id]?.releaseBand()
             let band = await Task.detached { [decoder] in
                 try? decoder.decodeRegion(source.bytes, x: region.x, y: region.y, width: region.width, height: region.height)
             }.value

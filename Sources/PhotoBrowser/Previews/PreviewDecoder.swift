@@ -73,6 +73,23 @@ public struct PreviewDecoder: Sendable {
         var output: UnsafeMutablePointer<UInt8>?
         var message = [CChar](repeating: 0, count: 200)
         var originX: Int32 = 0, originY: Int32 = 0
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else { throw .corrupt("the region is empty or too large") }
+        let area = width.multipliedReportingOverflow(by: height)
+        if !area.overflow, area.partialValue <= pixelLimit {
+            // Decoded straight into the array: a band is never held twice. A region past the image's edge
+            // leaves the end of the buffer unused.
+            var status = CJPEG_OK
+            let capacity = width * height * 3
+            let pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                status = bytes.withUnsafeBufferPointer { source in
+                    cjpeg_decode_region_into(source.baseAddress, source.count, Int32(x), Int32(y), Int32(width), Int32(height), UInt64(pixelLimit),
+                                             buffer.baseAddress, capacity, &info, &originX, &originY, &message, message.count)
+                }
+                count = status == CJPEG_OK ? Int(info.width) * Int(info.height) * 3 : 0
+            }
+            guard status == CJPEG_OK else { _ = try Self.image(status, nil, info, message); throw .outOfMemory }
+            return (PreviewImage(width: Int(info.width), height: Int(info.height), pixels: pixels), Int(originX), Int(originY), Self.info(info))
+        }
         let status = bytes.withUnsafeBufferPointer { buffer in
             cjpeg_decode_region(buffer.baseAddress, buffer.count, Int32(x), Int32(y), Int32(width), Int32(height), UInt64(pixelLimit),
                                 &output, &info, &originX, &originY, &message, message.count)
