@@ -96,11 +96,12 @@ struct PreviewBenchmark: AsyncParsableCommand {
             focus.append((ContinuousClock.now - start).inSeconds * 1000)
         }
         let djpeg = median(try (0..<(3 * options.rounds)).map { _ in try toolMilliseconds("djpeg", ["-outfile", "/dev/null", file.path]) })
-        let bench = CommandLine.arguments[0]
-        let used = try ChildProcess.spawn(bench, ["_loupe", "--file", file.path]).wait()
-        let base = try ChildProcess.spawn(bench, ["_loupe", "--file", file.path, "--baseline"]).wait()
-        guard used.exitStatus == 0, base.exitStatus == 0 else { throw BenchError("the loupe helper failed (\(used.exitStatus), \(base.exitStatus))") }
+        // Through GNU time: a child of this large process would report its high-water mark as its own.
+        let bench = ChildProcess.ownExecutable
+        let used = try ChildProcess.measure(bench, ["_loupe", "--file", file.path])
+        let base = try ChildProcess.measure(bench, ["_loupe", "--file", file.path, "--baseline"])
         let extra = used.peakRSSMegabytes - base.peakRSSMegabytes
+        note("loupe helper peak RSS \(used.peakRSSMegabytes.formatted(.number.precision(.fractionLength(1)))) MB, baseline holding the file \(base.peakRSSMegabytes.formatted(.number.precision(.fractionLength(1)))) MB")
         let opened = median(first), panned = inBand.max() ?? 0, decodedPan = median(pastBand), scored = median(focus), background = median(ahead)
         return [
             Figure(name: "loupe first view, 24 MP, 1920×1080", value: opened, unit: "ms", reference: "djpeg, whole image", referenceValue: djpeg,
