@@ -1,6 +1,14 @@
 import Foundation
 import PhotoPickKit
 
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        var text = self
+        while text.count > 1, text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        return text
+    }
+}
+
 /// One photo in the download queue.
 public struct DownloadItem: Sendable, Equatable, Identifiable {
     /// Where an item stands.
@@ -64,6 +72,11 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
         var photo = Photo(id: photoID, filename: filename, bytes: photoBytes, takenAt: takenAt, tagIDs: [])
         photo.mimeType = mimeType
         return photo
+    }
+
+    /// Whether it goes into `folder`, however either URL was written (a trailing slash or not).
+    public func isIn(_ folder: URL) -> Bool {
+        directory.standardizedFileURL.path(percentEncoded: false).trimmingSuffix("/") == folder.standardizedFileURL.path(percentEncoded: false).trimmingSuffix("/")
     }
 
     /// The same item with the same status and progress; the rate's internal sample is ignored.

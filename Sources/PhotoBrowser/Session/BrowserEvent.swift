@@ -40,12 +40,18 @@ public enum BrowserEvent: Sendable {
     case markCleared(Mark.Family)
     /// A label key: sets the label, or takes it off when every target already has it.
     case labelToggled(Mark.ColourLabel)
+    /// A script's `tag add` or `tag rm`: the tag goes on (or comes off) exactly these photos, those that
+    /// already have it (or lack it) left as they are; a mark's tag replaces its sibling.
+    case tagEditRequested(tagID: Int, change: TagDelta.Change, photoIDs: [Int])
     /// Creates a tag, then adds it to the photos with these ids once the server has made it.
     case tagCreationRequested(name: String, color: String?, applyTo: [Int] = [])
     case tagRenameRequested(tagID: Int, name: String)
     case tagRecolourRequested(tagID: Int, color: String?)
     case tagDeletionRequested(tagID: Int)
     case downloadRequested
+    /// A script's `get`: these photos in this variant, each into `root` joined with its relative folder
+    /// (already made safe) and under its name, whatever the selection.
+    case scriptDownloadRequested([ScriptDownload], variant: DownloadSize, root: URL)
     case downloadVariantChosen(DownloadSize)
     case downloadDirectoryChosen(URL)
     case downloadPaused(id: Int64)

@@ -55,6 +55,43 @@ extension BrowserState {
         return effects + [.checkSpace(items, directory: downloadDirectory, needed: needed)]
     }
 
+    /// A script's downloads: like `requestDownload`, for the photos named and each into its own folder
+    /// under `root`, under its own name.
+    mutating func requestDownloads(_ wanted: [ScriptDownload], variant: DownloadSize, root: URL) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.downloading) { return post(.warning, reason) }
+        var items: [DownloadItem] = []
+        var failedAgain: [Int64] = []
+        var superseded: [DownloadItem] = []
+        var supersededIDs: Set<Int64> = []
+        for request in wanted {
+            guard let index = library.index(ofID: request.photoID) else { continue }
+            let photo = library[index]
+            let directory = request.folders.reduce(root) { $0.appending(path: $1, directoryHint: .isDirectory) }
+            if let existing = downloads.item(photoID: photo.id, variant: variant), !supersededIDs.contains(existing.id) {
+                if existing.status.isFinished, !existing.isIn(directory) || !existing.resultExists {
+                    superseded.append(existing)
+                    supersededIDs.insert(existing.id)
+                } else {
+                    if existing.status.failure != nil { failedAgain.append(existing.id) }
+                    continue
+                }
+            }
+            items.append(DownloadItem(
+                id: downloads.nextID, photoID: photo.id, variant: variant, directory: directory,
+                filename: request.filename ?? photo.filename, photoBytes: photo.bytes, takenAt: photo.takenAt, mimeType: library.string(photo.mimeType),
+                estimatedBytes: DownloadItem.estimate(bytes: photo.bytes, width: photo.pixelWidth, height: photo.pixelHeight, variant: variant),
+                status: .queued
+            ))
+            downloads.nextID += 1
+        }
+        if !supersededIDs.isEmpty { downloads.remove(supersededIDs) }
+        var effects = retryDownloads(failedAgain)
+        if !superseded.isEmpty { effects.append(.deleteDownloads(superseded, discardPartials: false)) }
+        guard !items.isEmpty else { return effects }
+        let needed = items.reduce(Int64(0)) { $0 + $1.estimatedBytes }
+        return effects + [.checkSpace(items, directory: root, needed: needed)]
+    }
+
     mutating func spaceChecked(_ items: [DownloadItem], needed: Int64, free: Int64?) -> [BrowserEffect] {
         guard let first = items.first else { return [] }
         if let free, needed > free {

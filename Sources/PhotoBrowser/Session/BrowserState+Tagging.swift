@@ -36,6 +36,19 @@ extension BrowserState {
         return record(edit, at: changing) + post(.info, describe(edit, tagName: tag.name))
     }
 
+    /// Adds or removes a tag on the photos with these ids, whatever the selection: for scripts.
+    mutating func editTag(_ tagID: Int, _ change: TagDelta.Change, photoIDs: [Int]) -> [BrowserEffect] {
+        if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
+        guard let tag = tags.tag(id: tagID) else { return post(.warning, "That tag no longer exists.", remedy: .pickTag) }
+        let indices = photoIDs.compactMap(library.index(ofID:))
+        if change == .add, let mark = tags.mark(ofTag: tagID) { return setMark(mark, on: indices) }
+        let changing = indices.filter { library[$0].tagIDs.contains(tagID) == (change == .remove) }
+        guard !changing.isEmpty else { return [] }
+        let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { library[$0].id })
+        remember([edit])
+        return record(edit, at: changing) + post(.info, describe(edit, tagName: tag.name))
+    }
+
     /// Keeps one key press's edits for undo, the last hundred presses at most.
     mutating func remember(_ edits: [TagEdit]) {
         guard !edits.isEmpty else { return }

@@ -111,6 +111,8 @@ public struct BrowserState: Sendable {
         case .stackingToggled: return toggleStacking()
         case .stackOpened: return toggleCurrentStack()
         case .markChosen(let mark): return setMark(mark)
+        case .scriptDownloadRequested(let wanted, let variant, let root): return requestDownloads(wanted, variant: variant, root: root)
+        case .tagEditRequested(let tagID, let change, let photoIDs): return editTag(tagID, change, photoIDs: photoIDs)
         case .photoMarked(let key, let photoID): return mark(key, photoID: photoID)
         case .sharpestFramesPicked: return pickSharpestFrames()
         case .markCleared(let family): return clearMarks(family)

@@ -83,3 +83,21 @@ struct SafeFilename: Sendable, Hashable {
         return (String(name[..<dot]), "." + candidate)
     }
 }
+
+/// Folder names made from server text (a template's `{title}/…`): one safe component each, so a path
+/// built from them never leaves the download folder.
+public enum SafePathComponent {
+    /// `text` as one component: separators and controls become `_`, bidi overrides vanish, no leading
+    /// dot, never `.` or `..`; `fallback` when nothing is left. Cut to 200 bytes.
+    public static func make(_ text: String, fallback: String) -> String {
+        var name = SafeFilename.sanitized(text)
+        if name.isEmpty || name == "." || name == ".." { name = fallback }
+        var cut = "", used = 0
+        for character in name {
+            used += character.utf8.count
+            if used > 200 { break }
+            cut.append(character)
+        }
+        return cut
+    }
+}

@@ -1,0 +1,14 @@
+/// One photo a script downloads: where under the download folder, and under what name.
+public struct ScriptDownload: Sendable, Equatable {
+    public var photoID: Int
+    /// Folders under the download folder, each one safe component (`SafePathComponent`).
+    public var folders: [String]
+    /// The file's name before it is made safe; nil keeps the server's.
+    public var filename: String?
+
+    public init(photoID: Int, folders: [String] = [], filename: String? = nil) {
+        self.photoID = photoID
+        self.folders = folders
+        self.filename = filename
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import PhotoPickKit
+
+/// A photo as the scripting verbs print it: its fields as the server gave them, its tags by name and
+/// its culling marks, for `ls --json` and `--jsonl`. Text is kept exactly, hostile names included:
+/// JSON escapes what a terminal must not see.
+public struct ListedPhoto: Encodable, Sendable, Equatable {
+    /// Flag, stars and label, each null when unset.
+    public struct Marks: Encodable, Sendable, Equatable {
+        public var flag: String?
+        public var rating: Int?
+        public var label: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(flag, forKey: .flag)
+            try container.encode(rating, forKey: .rating)
+            try container.encode(label, forKey: .label)
+        }
+
+        private enum Keys: String, CodingKey { case flag, rating, label }
+    }
+
+    public var id: Int
+    public var filename: String
+    public var bytes: Int64
+    public var takenAt: Date?
+    public var width: Int?
+    public var height: Int?
+    public var mimeType: String?
+    public var title: String?
+    public var description: String?
+    public var camera: Photo.Camera?
+    public var lens: String?
+    public var exposure: Photo.Exposure?
+    public var location: Photo.Location?
+    /// The names of its tags that are not marks, in the order the server lists them.
+    public var tags: [String]
+    public var marks: Marks
+    /// The focus score, once measured (`FocusScore`).
+    public var sharpness: Double?
+
+    /// An encoder for these: keys sorted, dates as ISO 8601 UTC like the API's, slashes kept.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Self.timestamp(date))
+        }
+        return encoder
+    }
+
+    /// `2024-06-01T14:03:22Z`, with milliseconds when the time has them (`…22.506Z`), as the API writes it.
+    static func timestamp(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
+        let fraction = Int(milliseconds - Int64(seconds) * 1000)
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return "" }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let whole = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+        guard fraction != 0 else { return whole + "Z" }
+        let digits = String(fraction)
+        return whole + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(filename, forKey: .filename)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(takenAt, forKey: .takenAt)
+        try container.encodeIfPresent(width, forKey: .width)
+        try container.encodeIfPresent(height, forKey: .height)
+        try container.encodeIfPresent(mimeType, forKey: .mimeType)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(camera, forKey: .camera)
+        try container.encodeIfPresent(lens, forKey: .lens)
+        try container.encodeIfPresent(exposure, forKey: .exposure)
+        try container.encodeIfPresent(location, forKey: .location)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(marks, forKey: .marks)
+        try container.encodeIfPresent(sharpness, forKey: .sharpness)
+    }
+
+    private enum Keys: String, CodingKey {
+        case id, filename, bytes, takenAt, width, height, mimeType, title, description, camera, lens, exposure, location, tags, marks, sharpness
+    }
+}
+
+extension BrowserState {
+    /// The photo at library index `index` as the scripting verbs print it.
+    public func listedPhoto(at index: Int) -> ListedPhoto {
+        let photo = library.photo(at: index)
+        let marks = tags.marks(of: photo.tagIDs)
+        return ListedPhoto(
+            id: photo.id, filename: photo.filename, bytes: photo.bytes, takenAt: photo.takenAt, width: photo.width, height: photo.height,
+            mimeType: photo.mimeType, title: photo.title, description: photo.description, camera: photo.camera, lens: photo.lens,
+            exposure: photo.exposure, location: photo.location,
+            tags: tags.ordinaryTags(photo.tagIDs).map { tags.tag(id: $0)?.name ?? "#\($0)" },
+            marks: ListedPhoto.Marks(flag: marks.flag?.rawValue, rating: marks.rating == 0 ? nil : marks.rating, label: marks.label?.rawValue),
+            sharpness: library.focusScore(at: index)
+        )
+    }
+}
