@@ -86,48 +86,12 @@ struct Launcher {
 
     /// Opens the library and makes the session; throws what should end the program.
     private func open(_ source: LibrarySource, config: Config, graphics: Graphics, logger: Logger, resources: Resources) async throws -> OpenedLibrary {
-        let client: APIClient
-        let library: String
-        var name: String?
-        var account: Me?
-        var apiLogger = logger
-        apiLogger[metadataKey: "component"] = "api"
-        switch source {
-        case .demo:
-            let directory = paths.demoLibrary
-            let server = try await PhotoPickServer.start(ServerConfiguration(port: 0, dataDirectory: directory))
-            resources.server = server
-            client = APIClient(configuration: .init(baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey)), logger: apiLogger))
-            resources.client = client
-            library = "demo:" + directory.path
-            logger.info("demo library: \(server.photoCount) photos in \(directory.path), served at \(server.baseURL.absoluteString)")
-        case .api(let url, let key):
-            client = APIClient(configuration: .init(baseURL: url, apiKey: key, logger: apiLogger))
-            resources.client = client
-            let me = try await client.send(API.me())
-            account = me
-            var status = AccountStatus()
-            status.update(with: me)
-            if let reason = status.disabledReason(.browsing) { throw AccessRefused(reason: reason) }
-            library = "\(url.absoluteString)#customer-\(me.customerId)"
-            // The account's name for the header; the key's name stands in if it cannot be read.
-            name = try? await client.send(API.customer()).name
-            logger.info("signed in as key \(me.name) of customer \(me.customerId)")
-        }
-        var sessionLogger = logger
-        sessionLogger[metadataKey: "component"] = "browser"
-        var configuration = BrowserSession.Configuration(
-            library: library, stateDirectory: paths.stateDirectory,
-            downloadDirectory: options.downloadDirectory.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
-                ?? config.downloadDirectory ?? paths.downloads,
-            downloadVariant: config.variant ?? .original,
-            concurrency: options.concurrency ?? config.concurrency ?? DownloadQueue.defaultConcurrency,
-            logger: sessionLogger, account: account,
-            refresh: config.refresh ?? .hourly, tagFreshness: .seconds(config.tagFreshnessSeconds ?? 60)
+        let connection = try await LibraryConnection.open(source, paths: paths, logger: logger, resources: resources)
+        let client = connection.client, library = connection.library
+        let configuration = BrowserSession.Configuration.photopick(
+            library: library, config: config, paths: paths, downloadDirectory: options.downloadDirectory, concurrency: options.concurrency,
+            logger: logger, account: connection.account
         )
-        configuration.markNames = config.markNames
-        configuration.burstGap = config.burstGap ?? 2
-        configuration.savedSearches = config.savedSearches
         let session = try BrowserSession(client: client, configuration: configuration)
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
         var disk: PreviewDiskCache?
@@ -150,7 +114,7 @@ struct Launcher {
         let partials = paths.originalsCache.appending(path: "partial/\(originals?.library ?? "none")", directoryHint: .isDirectory)
         let loupes = LoupeLoader(client: client, partials: partials, disk: disk, originals: originals, render: graphics.renderer)
         resources.loupes = loupes
-        return OpenedLibrary(session: session, name: name, previews: previews, loupes: loupes)
+        return OpenedLibrary(session: session, name: connection.name, previews: previews, loupes: loupes)
     }
 
     /// The originals the loupe keeps on disk: about fifty 24 MP photos.
@@ -170,8 +134,14 @@ struct Launcher {
     }
 
     private func makeLogger() -> Logger {
+        Self.makeLogger(paths: paths, level: options.logLevel)
+    }
+
+    /// The log in the state folder, for every logger of the process: a line on stderr would land in the
+    /// middle of the screen (or of a script's output).
+    static func makeLogger(paths: Paths, level name: String?) -> Logger {
         let directory = paths.stateDirectory
-        let level: Logger.Level = switch options.logLevel.flatMap(LogLevelName.init) {
+        let level: Logger.Level = switch name.flatMap(LogLevelName.init) {
         case .error?: .error
         case .warning?: .warning
         case .debug?: .debug

@@ -1,0 +1,184 @@
+import ArgumentParser
+import Foundation
+import PhotoBrowser
+import PhotoPickKit
+import TerminalUI
+
+/// `photopick get [QUERY | --ids … | -]`: downloads through the browser's queue, so an interrupted get
+/// resumes in the browser or the next get, and files already fetched are never fetched again.
+struct GetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Download the photos a query matches (or --ids, or ids on standard input with -).",
+        discussion: """
+            Files go through the same queue as the browser's d: resumable, verified, renamed into place with the \
+            capture time; a photo already downloaded there is not fetched again. Exit codes: 0 all there, 5 some \
+            failed (a summary says which), 2 usage or a bad query term, 3 key refused, 4 network unreachable, \
+            130 interrupted (what is left stays queued), 1 else.
+            """
+    )
+
+    @OptionGroup var library: LibraryOptions
+
+    @Argument(help: ArgumentHelp("The query, as after / in the browser; - reads photo ids from standard input.", valueName: "query"))
+    var query: [String] = []
+
+    @Option(help: ArgumentHelp("Photo ids, comma-separated, instead of a query.", valueName: "ids"))
+    var ids: String?
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("The folder (default: the config's download folder, as the browser's).", valueName: "dir"))
+    var directory: String?
+
+    @Option(help: ArgumentHelp("original, a4, fhd or web (default: the config's variant, else original).", valueName: "variant"))
+    var variant: String?
+
+    @Option(help: ArgumentHelp("Where each file goes under the folder, such as '{taken:%Y}/{taken:%Y-%m-%d}/{filename}'.", valueName: "template"))
+    var template: String?
+
+    @Option(help: ArgumentHelp("Downloads at once, 1 to 16.", valueName: "n"))
+    var concurrency: Int?
+
+    @Flag(help: "JSON Lines events on standard output: queued, progress, done, skipped, failed, summary.")
+    var jsonl = false
+
+    func validate() throws {
+        if let variant, DownloadSize(rawValue: variant) == nil {
+            throw ValidationError("--variant \(variant) is not a variant; use original, a4, fhd or web.")
+        }
+        if let ids, TagCommand.Choice.parse(ids) == nil { throw ValidationError("--ids \(ids) is not a list of photo ids; write them like 12,40,41.") }
+        if ids != nil, !query.isEmpty { throw ValidationError("give a query, --ids or -, not two of them.") }
+        if let template {
+            do {
+                _ = try PhotoTemplate(template)
+                if template.isEmpty || template.hasSuffix("/") {
+                    throw ValidationError("--template must end in a file name, such as {filename}.")
+                }
+            } catch let problem as PhotoTemplate.Problem {
+                throw ValidationError("--template: \(problem)")
+            }
+        }
+        let range = DownloadQueue.concurrencyRange
+        if let concurrency, !range.contains(concurrency) {
+            throw ValidationError("--concurrency \(concurrency) is out of range; use \(range.lowerBound) to \(range.upperBound).")
+        }
+        if let directory, directory.isEmpty { throw ValidationError("--to is empty; give a folder.") }
+    }
+
+    func run() async throws {
+        try await execute()
+    }
+
+    @MainActor
+    private func execute() async throws {
+        try await runScript("get") { () async throws(ScriptExit) in
+            let standardInput = query == ["-"] ? try Self.readIDs() : nil
+            let script = try await ScriptSession.open(library, refresh: .manual, downloadDirectory: directory, concurrency: concurrency)
+            do throws(ScriptExit) {
+                try await script.library()
+                try await download(script, ids: standardInput)
+                await script.close()
+            } catch {
+                await script.close()
+                throw error
+            }
+        }
+    }
+
+    /// Ids from standard input, one or more per line, separated by blanks or commas.
+    private static func readIDs() throws(ScriptExit) -> [Int] {
+        var ids: [Int] = []
+        while let line = readLine() {
+            for word in line.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
+                guard let id = Int(word), id > 0 else { throw .usage("“\(TerminalText.sanitized(String(word)))” on standard input is not a photo id") }
+                ids.append(id)
+            }
+        }
+        return ids
+    }
+
+    @MainActor
+    private func download(_ script: ScriptSession, ids standardInput: [Int]?) async throws(ScriptExit) {
+        let state = script.session.state
+        let photoIDs: [Int]
+        if let listed = standardInput ?? ids.flatMap(TagCommand.Choice.parse) {
+            let unknown = listed.filter { state.library.index(ofID: $0) == nil }
+            if !unknown.isEmpty { throw .usage("no photo \(unknown.prefix(5).map(String.init).joined(separator: ", ")) in the library; photopick ls --refresh lists them") }
+            var seen = Set<Int>()
+            photoIDs = listed.filter { seen.insert($0).inserted }
+        } else {
+            photoIDs = try script.filter(query.joined(separator: " ")).map { state.library[$0].id }
+        }
+        let size = variant.flatMap(DownloadSize.init(rawValue:)) ?? state.downloadVariant
+        let root = state.downloadDirectory
+        let parsed = template.flatMap { try? PhotoTemplate($0) }
+        let wanted = photoIDs.map { id -> ScriptDownload in
+            guard let parsed, let index = state.library.index(ofID: id) else { return ScriptDownload(photoID: id) }
+            return Self.placement(of: state.listedPhoto(at: index), template: parsed)
+        }
+        // Fetched by an earlier get or the browser into the same place, and still there: the archive.
+        let already = Set(wanted.compactMap { request -> Int64? in
+            guard let item = state.downloads.item(photoID: request.photoID, variant: size), item.status.isFinished,
+                  item.isIn(request.folders.reduce(root, { $0.appending(path: $1, directoryHint: .isDirectory) })),
+                  let path = item.resultPath, FileManager.default.fileExists(atPath: path) else { return nil }
+            return item.id
+        })
+        var report = GetReport(jsonl: jsonl, total: wanted.count, already: already)
+        guard !wanted.isEmpty else { return report.finish(done: 0, skipped: 0, failed: []) }
+        script.session.send(.scriptDownloadRequested(wanted, variant: size, root: root))
+        let interrupted = InterruptFlag()
+        let stopper = Task { @MainActor in
+            let signals = SignalEvents([SIGINT, SIGTERM, SIGHUP])
+            for await number in signals.signals {
+                interrupted.number = number
+                script.session.send(.noticePosted(.info, "interrupted"))
+                break
+            }
+            signals.stop()
+        }
+        defer { stopper.cancel() }
+        var refused: String?
+        await script.wait { state in
+            if interrupted.number != nil { return true }
+            if let message = state.messages.current, message.severity == .error,
+               photoIDs.contains(where: { state.downloads.item(photoID: $0, variant: size) == nil }) {
+                refused = message.text
+                return true
+            }
+            let items = photoIDs.compactMap { state.downloads.item(photoID: $0, variant: size) }
+            report.update(items)
+            return items.count == photoIDs.count && items.allSatisfy { $0.status.isFinished || $0.status.failure != nil }
+        }
+        if let number = interrupted.number {
+            let items = photoIDs.compactMap { script.session.state.downloads.item(photoID: $0, variant: size) }
+            let left = items.count { !$0.status.isFinished }
+            report.interrupted(left: left)
+            throw ScriptExit(code: 128 + number, message: "interrupted: \(left) of \(photoIDs.count) not finished stay queued; photopick get or the browser resumes them")
+        }
+        if let refused { throw ScriptExit(code: 1, message: refused) }
+        let items = photoIDs.compactMap { script.session.state.downloads.item(photoID: $0, variant: size) }
+        report.update(items)
+        let failed = items.filter { $0.status.failure != nil }
+        let fetched = items.count { $0.status == .done && !already.contains($0.id) }
+        report.finish(done: fetched, skipped: items.count { $0.status.isFinished } - fetched, failed: failed)
+        if !failed.isEmpty {
+            throw ScriptExit(code: 5, message: "\(failed.count) of \(items.count) failed; run the same get again to retry them")
+        }
+    }
+
+    /// The folders and name a template gives a photo: the text split at its slashes, each folder made
+    /// one safe component (so nothing lands outside the folder), the last part the file's name.
+    static func placement(of photo: ListedPhoto, template: PhotoTemplate) -> ScriptDownload {
+        // A field's own slashes are not folders: only the template's are.
+        let path = template.render(photo) { $0.replacingOccurrences(of: "/", with: "_") }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let name = parts.last else { return ScriptDownload(photoID: photo.id) }
+        let folders = parts.dropLast().map { SafePathComponent.make($0, fallback: "_") }
+        return ScriptDownload(photoID: photo.id, folders: folders, filename: name)
+    }
+}
+
+/// Set by the signal task, read by the wait: on the main actor both.
+@MainActor
+final class InterruptFlag {
+    var number: Int32?
+}

@@ -1,0 +1,99 @@
+import Foundation
+import PhotoBrowser
+import PhotoPickKit
+
+/// What `get` tells while it works: with `--jsonl` one JSON object per event on standard output
+/// (queued, progress at most twice a second, done, skipped, failed, then a summary); on a terminal a
+/// progress line on standard error with speed and time left; otherwise only the summary.
+@MainActor
+struct GetReport {
+    let jsonl: Bool
+    let total: Int
+    /// Items finished before this get: reported as already there.
+    let already: Set<Int64>
+    private let bar = isatty(STDERR_FILENO) == 1
+    private var seen: [Int64: DownloadItem.Status] = [:]
+    private var lastProgress = -Double.infinity
+    private var output = OutputBuffer(lineByLine: true)
+    private var barShown = false
+
+    init(jsonl: Bool, total: Int, already: Set<Int64> = []) {
+        self.jsonl = jsonl
+        self.total = total
+        self.already = already
+    }
+
+    /// Reports what changed since the last call.
+    mutating func update(_ items: [DownloadItem]) {
+        for item in items where seen[item.id] != item.status {
+            let before = seen[item.id]
+            seen[item.id] = item.status
+            guard jsonl else { continue }
+            switch item.status {
+            case .queued where before == nil, .running where before == nil:
+                event(["event": "queued", "id": item.photoID, "folder": item.directory.path, "name": item.filename])
+            case .done, .skipped:
+                let fetched = item.status == .done && !already.contains(item.id)
+                event(["event": fetched ? "done" : "skipped", "id": item.photoID, "path": item.resultPath ?? "",
+                       "bytes": item.receivedBytes, "resumedFrom": item.resumedFrom])
+            case .failed(let reason):
+                event(["event": "failed", "id": item.photoID, "reason": reason])
+            default: break
+            }
+        }
+        let now = ProcessInfo.processInfo.systemUptime
+        guard now - lastProgress >= 0.5 else { return }
+        lastProgress = now
+        let finished = items.count { $0.status.isFinished || $0.status.failure != nil }
+        let received = items.reduce(Int64(0)) { $0 + $1.receivedBytes }
+        let expected = items.reduce(Int64(0)) { $0 + max($1.expectedBytes, $1.receivedBytes) }
+        let rate = items.reduce(0.0) { $0 + ($1.bytesPerSecond ?? 0) }
+        if jsonl {
+            event(["event": "progress", "finished": finished, "total": total, "bytes": received, "expectedBytes": expected,
+                   "bytesPerSecond": Int(rate)])
+        } else if bar {
+            let fraction = expected > 0 ? min(1, Double(received) / Double(expected)) : 0
+            let filled = Int(fraction * 24)
+            let left = rate > 0 ? Double(max(0, expected - received)) / rate : nil
+            let line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 24 - filled) + "] "
+                + "\(finished)/\(total) · \(ByteText.format(received)) of \(ByteText.format(expected))"
+                + (rate > 0 ? " · \(ByteText.format(Int64(rate)))/s · \(Self.duration(left)) left" : "")
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            barShown = true
+        }
+    }
+
+    /// The closing line: how many were fetched, already there, and failed, with the failures' reasons.
+    mutating func finish(done: Int, skipped: Int, failed: [DownloadItem]) {
+        clearBar()
+        if jsonl {
+            event(["event": "summary", "total": total, "done": done, "skipped": skipped, "failed": failed.count])
+        }
+        for item in failed.prefix(20) {
+            FileHandle.standardError.write(Data("photopick get: photo \(item.photoID) (\(TerminalText.sanitized(item.filename))) failed: \(TerminalText.sanitized(item.status.failure ?? ""))\n".utf8))
+        }
+        FileHandle.standardError.write(Data("photopick get: \(done) fetched, \(skipped) already there, \(failed.count) failed, of \(total).\n".utf8))
+    }
+
+    mutating func interrupted(left: Int) {
+        clearBar()
+        if jsonl { event(["event": "interrupted", "left": left]) }
+    }
+
+    private mutating func clearBar() {
+        if barShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        barShown = false
+    }
+
+    private mutating func event(_ fields: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        output.line(String(decoding: data, as: UTF8.self))
+    }
+
+    private static func duration(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite else { return "--:--" }
+        let total = Int(seconds.rounded(.up))
+        return total >= 3600 ? "\(total / 3600):\(String(format: "%02d", total / 60 % 60)):\(String(format: "%02d", total % 60))"
+            : "\(total / 60):\(String(format: "%02d", total % 60))"
+    }
+}

@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PhotoBrowser
+import PhotoPickConfig
+import PhotoPickKit
+
+/// The options every scripting verb shares with the browser.
+struct LibraryOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/photopick/config.toml).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .customLong("api-url"), help: ArgumentHelp("API base URL (default: https://api.photopick.cz/api/v1).", valueName: "url"))
+    var apiURL: String?
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("What the log keeps: error, warning, info or debug.", valueName: "level"))
+    var logLevel: String?
+
+    func validate() throws {
+        if let apiURL, Config.httpURL(apiURL) == nil {
+            throw ValidationError("--api-url \(apiURL) is not an http(s) URL; write it like https://api.photopick.cz/api/v1.")
+        }
+        if let logLevel, LogLevelName(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level \(logLevel) is not a level; use error, warning, info or debug.")
+        }
+    }
+}
+
+/// How a verb ends: its exit code and a line for stderr.
+struct ScriptExit: Error {
+    var code: Int32
+    var message: String?
+
+    static func usage(_ message: String) -> ScriptExit { ScriptExit(code: 2, message: message) }
+}
+
+/// A library opened for a script: the browser's session with no terminal, on the same config, key,
+/// catalogue, outbox and download queue, so a script and the browser each carry on the other's work.
+@MainActor
+final class ScriptSession {
+    let session: BrowserSession
+    let config: Config
+    let logger: Logger
+    private let resources: Resources
+    private var tagsKnown = false
+    private var tagsFailure: String?
+    /// Tag edits the server refused, with why.
+    private(set) var rejections: [String] = []
+    /// The last reason sending was put off (the network, the rate limit).
+    private(set) var delay: String?
+
+    private init(session: BrowserSession, config: Config, logger: Logger, resources: Resources) {
+        self.session = session
+        self.config = config
+        self.logger = logger
+        self.resources = resources
+        session.onEvent = { [weak self] event, _ in self?.saw(event) }
+    }
+
+    /// Opens the library as the browser would, checking the catalogue against the server by `refresh`.
+    static func open(
+        _ options: LibraryOptions, refresh: RefreshPolicy, downloadDirectory: String? = nil, concurrency: Int? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws(ScriptExit) -> ScriptSession {
+        let paths = Paths(environment: environment)
+        let configURL = options.config.map { URL(fileURLWithPath: $0) } ?? paths.configFile
+        let config: Config
+        let source: LibrarySource
+        do {
+            config = try Config.load(from: configURL, mustExist: options.config != nil)
+            source = try LibrarySource.resolve(config, apiURL: options.apiURL.flatMap(URL.init(string:)), environment: environment)
+        } catch {
+            throw .usage("\(error)")
+        }
+        let logger = Launcher.makeLogger(paths: paths, level: options.logLevel)
+        let resources = Resources()
+        do {
+            let connection = try await LibraryConnection.open(source, paths: paths, logger: logger, resources: resources)
+            let configuration = BrowserSession.Configuration.photopick(
+                library: connection.library, config: config, paths: paths, downloadDirectory: downloadDirectory, concurrency: concurrency,
+                logger: logger, account: connection.account, refresh: refresh
+            )
+            let session = try BrowserSession(client: connection.client, configuration: configuration)
+            let script = ScriptSession(session: session, config: config, logger: logger, resources: resources)
+            try session.start()
+            return script
+        } catch {
+            await resources.close()
+            let status = Launcher.status(for: error)
+            throw ScriptExit(code: status.code, message: status.message)
+        }
+    }
+
+    private func saw(_ event: BrowserEvent) {
+        switch event {
+        case .tagsLoaded: tagsKnown = true
+        case .tagsFailed(let reason):
+            tagsKnown = true
+            tagsFailure = reason
+        case .tagDeltasRejected(_, _, let reason): rejections.append(reason)
+        case .tagSendingDelayed(let reason): delay = reason
+        default: break
+        }
+    }
+
+    /// Waits until `condition` holds for the state, checking after every change.
+    func wait(until condition: (BrowserState) -> Bool) async {
+        var changes = session.changes.makeAsyncIterator()
+        while !condition(session.state) {
+            guard await changes.next() != nil else { return }
+        }
+    }
+
+    /// Waits for the whole library: the catalogue read, the walk over the server finished if one was
+    /// due, and the tags known. A walk that stops is the script's failure; what it read stays for next time.
+    func library() async throws(ScriptExit) {
+        await wait { state in
+            guard state.loading.isCatalogueRead, self.tagsKnown else { return false }
+            switch state.loading.phase {
+            case .complete, .failed, .cancelled: return true
+            case .notStarted, .loading: return false
+            }
+        }
+        if case .failed(let reason) = session.state.loading.phase {
+            throw ScriptExit(code: 1, message: "the library could not be listed: \(reason); run again to resume where it stopped")
+        }
+        if let tagsFailure {
+            throw ScriptExit(code: 1, message: "the tags could not be read: \(tagsFailure)")
+        }
+    }
+
+    /// Lists the photos `query` matches, as the browser's filter would; a bad term is a usage error
+    /// naming it and why.
+    func filter(_ query: String) throws(ScriptExit) -> [Int] {
+        session.send(.filterTextChanged(query))
+        let filter = session.state.list.filter
+        if let problem = (filter.query.problems + filter.unknownTags()).first {
+            throw .usage("bad query term “\(TerminalText.sanitized(problem.token.text))”: \(problem.reason)")
+        }
+        return Array(session.state.list.libraryIndices)
+    }
+
+    /// Stops the session: unsent edits stay in the outbox, unfinished downloads in the queue.
+    func close() async {
+        await session.stop()
+        await resources.close()
+    }
+}
+
+/// Runs a verb's body against a script session, closing it on every path, and turns how it ended into
+/// the exit code and the one line on stderr.
+@MainActor
+func runScript(_ name: String, _ body: () async throws(ScriptExit) -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        if let message = error.message {
+            FileHandle.standardError.write(Data("photopick \(name): \(TerminalText.sanitized(message))\n".utf8))
+        }
+        throw ExitCode(error.code)
+    }
+}

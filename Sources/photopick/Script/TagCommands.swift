@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import PhotoBrowser
+import PhotoPickKit
+
+/// `photopick tags`: every tag with its colour and how many photos carry it.
+struct TagsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tags",
+        abstract: "List the tags, with their colours and how many photos carry each."
+    )
+
+    @OptionGroup var library: LibraryOptions
+
+    @Flag(help: "One JSON array: id, name, color, photos, and mark (pick, rating_3, red…) for the culling marks.")
+    var json = false
+
+    func run() async throws {
+        try await execute()
+    }
+
+    @MainActor
+    private func execute() async throws {
+        try await runScript("tags") { () async throws(ScriptExit) in
+            let script = try await ScriptSession.open(library, refresh: .manual)
+            do throws(ScriptExit) {
+                try await script.library()
+                printTags(script.session.state)
+                await script.close()
+            } catch {
+                await script.close()
+                throw error
+            }
+        }
+    }
+
+    private struct ListedTag: Encodable {
+        let id: Int
+        let name: String
+        let color: String?
+        let photos: Int
+        let mark: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(color, forKey: .color)
+            try container.encode(photos, forKey: .photos)
+            try container.encode(mark, forKey: .mark)
+        }
+
+        private enum Keys: String, CodingKey { case id, name, color, photos, mark }
+    }
+
+    @MainActor
+    private func printTags(_ state: BrowserState) {
+        let tags = state.tags.tags.map { tag in
+            ListedTag(id: tag.id, name: tag.name, color: tag.color, photos: state.tags.count(of: tag.id), mark: state.tags.mark(ofTag: tag.id)?.configKey)
+        }
+        var output = OutputBuffer()
+        if json {
+            let encoder = ListedPhoto.encoder()
+            output.line((try? encoder.encode(tags)).map { String(decoding: $0, as: UTF8.self) } ?? "[]")
+        } else {
+            let width = max(4, tags.map { TerminalText.sanitized($0.name).count }.max() ?? 0)
+            output.line("NAME" + String(repeating: " ", count: width - 4) + "  COLOUR    PHOTOS")
+            for tag in tags {
+                let name = TerminalText.sanitized(tag.name)
+                let photos = String(tag.photos)
+                output.line(name + String(repeating: " ", count: max(0, width - name.count)) + "  " + (tag.color ?? "—").padding(toLength: 8, withPad: " ", startingAt: 0)
+                            + String(repeating: " ", count: max(0, 8 - photos.count)) + photos + (tag.mark.map { "  (\($0) mark)" } ?? ""))
+            }
+        }
+        output.flush()
+    }
+}
+
+/// `photopick tag add|rm NAME [QUERY | --ids …]`: through the outbox, as a key in the browser would.
+struct TagCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tag",
+        abstract: "Add a tag to photos or take it off, through the same outbox as the browser.",
+        subcommands: [Add.self, Remove.self]
+    )
+
+    /// What `add` and `rm` share.
+    struct Choice: ParsableArguments {
+        @OptionGroup var library: LibraryOptions
+
+        @Argument(help: ArgumentHelp("The tag's name (any case).", valueName: "name"))
+        var name: String
+
+        @Argument(help: ArgumentHelp("The photos, as a query after / in the browser; all photos when empty and no --ids.", valueName: "query"))
+        var query: [String] = []
+
+        @Option(help: ArgumentHelp("The photos by id, comma-separated, instead of a query.", valueName: "ids"))
+        var ids: String?
+
+        func validate() throws {
+            if ids != nil, !query.isEmpty { throw ValidationError("give a query or --ids, not both.") }
+            if let ids, Self.parse(ids) == nil { throw ValidationError("--ids \(ids) is not a list of photo ids; write them like 12,40,41.") }
+            if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the tag needs a name.") }
+        }
+
+        static func parse(_ ids: String) -> [Int]? {
+            let parts = ids.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let numbers = parts.compactMap { Int($0) }.filter { $0 > 0 }
+            return numbers.count == parts.count && !numbers.isEmpty ? numbers : nil
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add the tag, creating it when there is none of that name.")
+        @OptionGroup var choice: Choice
+        func run() async throws { try await TagCommand.edit(choice, .add) }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Take the tag off.")
+        @OptionGroup var choice: Choice
+        func run() async throws { try await TagCommand.edit(choice, .remove) }
+    }
+
+    @MainActor
+    static func edit(_ choice: Choice, _ change: TagDelta.Change) async throws {
+        let verb = change == .add ? "tag add" : "tag rm"
+        try await runScript(verb) { () async throws(ScriptExit) in
+            let script = try await ScriptSession.open(choice.library, refresh: .manual)
+            do throws(ScriptExit) {
+                try await script.library()
+                try await apply(choice, change, script)
+                await script.close()
+            } catch {
+                await script.close()
+                throw error
+            }
+        }
+    }
+
+    @MainActor
+    private static func apply(_ choice: Choice, _ change: TagDelta.Change, _ script: ScriptSession) async throws(ScriptExit) {
+        let state = script.session.state
+        let photoIDs: [Int]
+        if let ids = choice.ids.flatMap(Choice.parse) {
+            let unknown = ids.filter { state.library.index(ofID: $0) == nil }
+            if !unknown.isEmpty {
+                throw .usage("no photo \(unknown.map(String.init).joined(separator: ", ")) in the library; photopick ls --refresh lists them")
+            }
+            photoIDs = ids
+        } else {
+            photoIDs = try script.filter(choice.query.joined(separator: " ")).map { state.library[$0].id }
+        }
+        let name = choice.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = PhotoPickKit.Tag.nameKey(name)
+        let existing = state.tags.tags.first { PhotoPickKit.Tag.nameKey($0.name) == key }
+        let shown = TerminalText.sanitized(name)
+        let before = state.unsentTagDeltas
+        switch (existing, change) {
+        case (nil, .remove):
+            throw .usage("there is no tag “\(shown)”; photopick tags lists them")
+        case (nil, .add):
+            script.session.send(.tagCreationRequested(name: name, color: nil, applyTo: photoIDs))
+            await script.wait { state in state.tags.tags.contains { PhotoPickKit.Tag.nameKey($0.name) == key } || state.messages.current?.severity == .error }
+            guard script.session.state.tags.tags.contains(where: { PhotoPickKit.Tag.nameKey($0.name) == key }) else {
+                throw ScriptExit(code: 1, message: "could not create the tag “\(shown)”: \(script.session.state.messages.current?.text ?? "no answer")")
+            }
+        case (let tag?, _):
+            script.session.send(.tagEditRequested(tagID: tag.id, change: change, photoIDs: photoIDs))
+        }
+        let queued = script.session.state.unsentTagDeltas - before
+        if let warning = script.session.state.messages.current, warning.severity != .info, queued == 0 {
+            throw ScriptExit(code: 1, message: warning.text)
+        }
+        // Sent as the browser sends them: read-modify-write per photo, through the pacer; kept in the
+        // outbox until the server has them, so an interrupted run loses nothing.
+        await script.wait { state in state.unsentTagDeltas == 0 || !script.rejections.isEmpty }
+        let unchanged = photoIDs.count - queued
+        let what = change == .add ? "Added “\(shown)” to" : "Took “\(shown)” off"
+        let note = unchanged > 0 ? " (\(unchanged) already \(change == .add ? "had it" : "lacked it"))" : ""
+        FileHandle.standardError.write(Data("photopick: \(what) \(queued) photo\(queued == 1 ? "" : "s")\(note).\n".utf8))
+        if let rejection = script.rejections.first {
+            throw ScriptExit(code: 1, message: "the server refused \(script.rejections.count) change\(script.rejections.count == 1 ? "" : "s"): \(rejection)")
+        }
+    }
+}

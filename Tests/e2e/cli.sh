@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# End-to-end test of photopick's scripting verbs against `photopick serve`: ls (table, --json, --jsonl,
+# --format, a bad query), tags, tag add and tag rm, checked against the server's own API, and the
+# completion scripts. Every run has its own XDG folders in one temporary directory, removed on exit.
+#
+#   Tests/e2e/cli.sh                       # uses .build/debug/photopick
+#   PHOTOPICK=/path/to/photopick Tests/e2e/cli.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+PHOTOPICK=${PHOTOPICK:-.build/debug/photopick}
+case $PHOTOPICK in /*) ;; *) PHOTOPICK=$ROOT/$PHOTOPICK ;; esac
+[ -x "$PHOTOPICK" ] || { echo "not ok - no executable photopick at $PHOTOPICK (build it, or set PHOTOPICK)" >&2; exit 1; }
+
+KEY=pp_test_cli_key
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/photopick-cli.XXXXXX")
+export XDG_DATA_HOME=$TMP/xdg/data XDG_STATE_HOME=$TMP/xdg/state XDG_CONFIG_HOME=$TMP/xdg/config XDG_CACHE_HOME=$TMP/xdg/cache
+unset PHOTOPICK_API_KEY NO_COLOR
+START=$SECONDS
+CHECKS=0
+SERVER_PID=""
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+  [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
+}
+trap cleanup EXIT
+ok() { CHECKS=$((CHECKS + 1)); echo "ok $CHECKS - $1"; }
+fail() { echo "not ok $((CHECKS + 1)) - $1" >&2; exit 1; }
+
+"$PHOTOPICK" serve --data "$TMP/server" --port 0 --key "$KEY" --photos 1000 --original-megapixels 0.1 --rate-limit 100000 >"$TMP/server.out" 2>&1 &
+SERVER_PID=$!
+API=""
+for _ in $(seq 300); do
+  API=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$TMP/server.out" | head -n 1)
+  [ -n "$API" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$TMP/server.out" >&2; fail "photopick serve exited before it was ready"; }
+  sleep 0.1
+done
+[ -n "$API" ] || fail "photopick serve printed no URL"
+API=${API%/}
+case $API in */api/v1) ;; *) API=$API/api/v1 ;; esac
+pp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$API"; }
+
+# The server's own view, through its API: every photo and tag.
+cat >"$TMP/api.py" <<'EOF'
+import json, sys, urllib.parse, urllib.request
+base, key, out = sys.argv[1:4]
+def get(path):
+    request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + key})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+def walk(resource):
+    items, cursor = [], None
+    while True:
+        query = {"limit": "100"} | ({"cursor": cursor} if cursor else {})
+        page = get("/" + resource + "?" + urllib.parse.urlencode(query))
+        items += page["data"]
+        cursor = (page.get("pagination") or {}).get("nextCursor")
+        if not cursor:
+            return items
+json.dump({"tags": walk("tags"), "photos": walk("photos")}, open(out, "w"))
+EOF
+python3 "$TMP/api.py" "$API" "$KEY" "$TMP/server.json"
+
+echo "# ls"
+pp ls --jsonl >"$TMP/ls.jsonl" 2>"$TMP/ls.err" || fail "ls --jsonl exited $?: $(cat "$TMP/ls.err")"
+[ ! -s "$TMP/ls.err" ] || fail "ls --jsonl wrote to stderr: $(cat "$TMP/ls.err")"
+python3 - "$TMP/server.json" "$TMP/ls.jsonl" <<'EOF' || fail "ls --jsonl does not match the server (above)"
+import json, sys
+from datetime import datetime
+def instant(text):
+    return None if text is None else datetime.fromisoformat(text.replace("Z", "+00:00"))
+server = json.load(open(sys.argv[1]))
+# The culling marks' tags by their default names (no config here).
+MARKS = {"Pick": ("flag", "pick"), "Reject": ("flag", "reject"), "1 star": ("rating", 1)}
+MARKS |= {f"{n} stars": ("rating", n) for n in range(2, 6)}
+MARKS |= {c.capitalize(): ("label", c) for c in ["red", "yellow", "green", "blue", "purple"]}
+names = {t["id"]: t["name"] for t in server["tags"]}
+listed = [json.loads(line) for line in open(sys.argv[2], encoding="utf-8")]
+if len(listed) != len(server["photos"]):
+    raise SystemExit(f"{len(listed)} lines, {len(server['photos'])} photos on the server")
+by_id = {p["id"]: p for p in server["photos"]}
+hostile = 0
+for photo in listed:
+    truth = by_id[photo["id"]]
+    if instant(photo.get("takenAt")) != instant(truth.get("takenAt")):
+        raise SystemExit(f"photo {photo['id']}: takenAt {photo.get('takenAt')} is not the server's {truth.get('takenAt')}")
+    for field in ["filename", "bytes", "width", "height", "mimeType", "title"]:
+        if photo.get(field) != truth.get(field):
+            raise SystemExit(f"photo {photo['id']}: {field} {photo.get(field)!r} != the server's {truth.get(field)!r}")
+    on_server = [names[i] for i in truth.get("tagIds", [])]
+    if sorted(photo["tags"]) != sorted(n for n in on_server if n not in MARKS):
+        raise SystemExit(f"photo {photo['id']}: tags {photo['tags']} are not the server's {on_server} less the marks")
+    marks = {"flag": None, "rating": None, "label": None}
+    for name in on_server:
+        if name in MARKS:
+            family, value = MARKS[name]
+            marks[family] = value
+    if photo["marks"] != marks:
+        raise SystemExit(f"photo {photo['id']}: marks {photo['marks']}, the server's tags say {marks}")
+    hostile += any(ord(c) < 32 or c in "\u202e\u200b" for c in photo["filename"]) or "/" in photo["filename"]
+if hostile < 5:
+    raise SystemExit(f"only {hostile} hostile names listed; the demo library has more")
+print(f"# {len(listed)} photos, {hostile} hostile names among them, every field as the server has it")
+EOF
+ok "ls --jsonl: one object per photo, every field and hostile name exactly as the server has it"
+
+pp ls --json 'R00068' >"$TMP/ls.json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert isinstance(d, list) and d and all("R00068" in p["filename"] for p in d), d[:2]; print(f"# {len(d)} photos")' "$TMP/ls.json" \
+  || fail "ls --json R00068 is not one array of the matching photos"
+ok "ls --json QUERY: one JSON array of the matching photos"
+
+pp ls --format '{id}\t{filename}\t{taken:%Y-%m-%d}' >"$TMP/ls.tsv"
+[ "$(wc -l <"$TMP/ls.tsv")" = 1000 ] || fail "ls --format printed $(wc -l <"$TMP/ls.tsv") lines, expected 1000"
+if LC_ALL=C grep -q $'\e' "$TMP/ls.tsv"; then fail "ls --format let an escape through"; fi
+python3 - "$TMP/ls.tsv" <<'EOF' || fail "ls --format: a line is not id<TAB>name<TAB>date (above)"
+import re, sys
+for line in open(sys.argv[1], encoding="utf-8").read().split("\n")[:-1]:
+    fields = line.split("\t")
+    if len(fields) != 3 or not fields[0].isdigit() or not re.fullmatch(r"\d{4}-\d{2}-\d{2}|undated", fields[2]):
+        raise SystemExit(f"not id<TAB>name<TAB>date: {line!r}")
+EOF
+ok "ls --format: 1000 lines of three tab-separated fields, no escape from a hostile name"
+
+pp ls >"$TMP/ls.txt"
+head -n 1 "$TMP/ls.txt" | grep -qE '^ *ID +TAKEN +SIZE +MARKS +NAME +TAGS' || fail "ls: no table header: $(head -n 1 "$TMP/ls.txt")"
+[ "$(wc -l <"$TMP/ls.txt")" = 1001 ] || fail "ls printed $(wc -l <"$TMP/ls.txt") lines, expected a header and 1000 rows"
+if LC_ALL=C grep -q $'\e' "$TMP/ls.txt"; then fail "ls let an escape through to the table"; fi
+ok "ls: a table of 1000 rows under a header, control characters stripped"
+
+set +e
+pp ls 'rating>=9' >"$TMP/bad.out" 2>"$TMP/bad.err"
+code=$?
+set -e
+[ "$code" = 2 ] || fail "ls with a bad term exited $code, expected 2"
+[ "$(wc -l <"$TMP/bad.err")" = 1 ] && grep -q 'rating>=9' "$TMP/bad.err" || fail "ls with a bad term: not one line naming it: $(cat "$TMP/bad.err")"
+[ ! -s "$TMP/bad.out" ] || fail "ls with a bad term printed to stdout"
+ok "ls 'rating>=9': exit 2, one line: $(cat "$TMP/bad.err")"
+
+echo "# tag add, tag rm, tags"
+TAG="cli-$$"
+pp tag add "$TAG" --ids 3,5,8 2>"$TMP/add.err" || fail "tag add exited $?: $(cat "$TMP/add.err")"
+grep -q "Added “$TAG” to 3 photos" "$TMP/add.err" || fail "tag add said: $(cat "$TMP/add.err")"
+python3 "$TMP/api.py" "$API" "$KEY" "$TMP/after-add.json"
+python3 - "$TMP/after-add.json" "$TAG" 3,5,8 <<'EOF' || fail "after tag add the server's photos carrying $TAG differ (above)"
+import json, sys
+library, name, ids = json.load(open(sys.argv[1])), sys.argv[2], sorted(map(int, sys.argv[3].split(",")))
+tags = [t["id"] for t in library["tags"] if t["name"] == name]
+if len(tags) != 1:
+    raise SystemExit(f"{len(tags)} tags named {name}")
+carrying = sorted(p["id"] for p in library["photos"] if tags[0] in p.get("tagIds", []))
+if carrying != ids:
+    raise SystemExit(f"carrying {carrying}, expected {ids}")
+EOF
+ok "tag add NAME --ids 3,5,8: created the tag and the server has it on exactly those photos"
+
+pp tag add "${TAG^^}" --ids 5,13 2>"$TMP/add2.err" || fail "tag add (again) exited $?"
+grep -q "to 1 photo (1 already had it)" "$TMP/add2.err" || fail "tag add (again) said: $(cat "$TMP/add2.err")"
+pp tags --json >"$TMP/tags.json"
+python3 -c 'import json, sys; t = [t for t in json.load(open(sys.argv[1])) if t["name"] == sys.argv[2]]; assert len(t) == 1 and t[0]["photos"] == 4, t' "$TMP/tags.json" "$TAG" \
+  || fail "tags --json does not count 4 photos for $TAG"
+ok "tag add in another case adds to the same tag; tags --json counts 4 photos"
+
+pp tag rm "$TAG" --ids 3,5,8,13 2>"$TMP/rm.err" || fail "tag rm exited $?: $(cat "$TMP/rm.err")"
+python3 "$TMP/api.py" "$API" "$KEY" "$TMP/after-rm.json"
+python3 - "$TMP/after-rm.json" "$TAG" <<'EOF' || fail "after tag rm a photo still carries $TAG (above)"
+import json, sys
+library, name = json.load(open(sys.argv[1])), sys.argv[2]
+tag = next(t["id"] for t in library["tags"] if t["name"] == name)
+left = [p["id"] for p in library["photos"] if tag in p.get("tagIds", [])]
+if left:
+    raise SystemExit(f"still on {left}")
+EOF
+ok "tag rm NAME --ids: the server no longer has it on any photo"
+
+set +e
+pp tag rm "no-such-tag-$$" --ids 3 2>"$TMP/rm-missing.err"
+code=$?
+set -e
+[ "$code" = 2 ] && [ "$(wc -l <"$TMP/rm-missing.err")" = 1 ] || fail "tag rm of a missing tag: exit $code, $(cat "$TMP/rm-missing.err")"
+ok "tag rm of a missing tag: exit 2, one line: $(cat "$TMP/rm-missing.err")"
+
+echo "# get"
+# A server of its own that fails a fifth of its requests (500, 503, 429, resets, truncated bodies, stalls).
+"$PHOTOPICK" serve --data "$TMP/faulty" --port 0 --key "$KEY" --photos 300 --original-megapixels 0.3 --fault-rate 0.2 --latency 300 --seed 5 --rate-limit 100000 \
+  >"$TMP/faulty.out" 2>&1 &
+FAULTY_PID=$!
+FAULTY=""
+for _ in $(seq 300); do
+  FAULTY=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$TMP/faulty.out" | head -n 1)
+  [ -n "$FAULTY" ] && break
+  sleep 0.1
+done
+[ -n "$FAULTY" ] || fail "the faulty server printed no URL"
+FAULTY=${FAULTY%/}
+case $FAULTY in */api/v1) ;; *) FAULTY=$FAULTY/api/v1 ;; esac
+fp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$FAULTY"; }
+IDS=$(seq -s, 1 50)
+fp get --ids "$IDS" --to "$TMP/get50" --concurrency 8 --jsonl >"$TMP/get50.jsonl" 2>"$TMP/get50.err" \
+  || fail "get of 50 under 20% faults exited $?: $(tail -n 3 "$TMP/get50.err")"
+python3 - "$TMP/get50.jsonl" "$TMP/faulty/images" "$TMP/get50" <<'PY' || fail "get of 50 under faults: files differ from the originals (above)"
+import hashlib, json, os, sys
+events = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
+done = {e["id"]: e["path"] for e in events if e["event"] in ("done", "skipped")}
+summary = [e for e in events if e["event"] == "summary"]
+if len(done) != 50 or summary != [{"event": "summary", "total": 50, "done": 50, "skipped": 0, "failed": 0}]:
+    raise SystemExit(f"{len(done)} files reported, summary {summary}")
+for photo, path in done.items():
+    original = os.path.join(sys.argv[2], f"{photo}-original.jpg")
+    if hashlib.sha256(open(path, "rb").read()).digest() != hashlib.sha256(open(original, "rb").read()).digest():
+        raise SystemExit(f"photo {photo}: {path} differs from the server's original")
+    if not os.path.realpath(path).startswith(os.path.realpath(sys.argv[3]) + os.sep):
+        raise SystemExit(f"{path} is outside the folder")
+parts = [f for f in os.listdir(sys.argv[3]) if f.endswith(".part")]
+if parts:
+    raise SystemExit(f"partial files left: {parts}")
+PY
+ok "get of 50 at concurrency 8 under 20% injected faults: all 50 byte-identical to the originals, no partial file left"
+
+# Interrupted hard: kill -9 partway, then get again. What finished is neither touched nor fetched again.
+IDS=$(seq -s, 100 160)
+fp get --ids "$IDS" --to "$TMP/killed" --concurrency 2 --jsonl >"$TMP/killed.jsonl" 2>/dev/null &
+GET_PID=$!
+for _ in $(seq 600); do
+  [ "$(grep -c '"event":"done"' "$TMP/killed.jsonl" 2>/dev/null)" -ge 5 ] && break
+  sleep 0.05
+done
+kill -9 "$GET_PID" 2>/dev/null || fail "get finished before it could be killed"
+wait "$GET_PID" 2>/dev/null || true
+python3 - "$TMP/killed.jsonl" >"$TMP/finished.txt" <<'PY'
+import json, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    try:
+        event = json.loads(line)
+    except ValueError:
+        continue  # the line kill -9 cut short
+    if event["event"] == "done":
+        print(f"{event['id']}\t{event['path']}")
+PY
+finished=$(wc -l <"$TMP/finished.txt")
+[ "$finished" -ge 5 ] || fail "only $finished finished before the kill"
+while IFS=$'\t' read -r id path; do stat -c "$id %i %Y %s" "$path"; done <"$TMP/finished.txt" >"$TMP/before.stat"
+before_log=$(wc -l <"$TMP/faulty.out")
+fp get --ids "$IDS" --to "$TMP/killed" --concurrency 8 2>"$TMP/again.err" || fail "get after kill -9 exited $?: $(tail -n 2 "$TMP/again.err")"
+while IFS=$'\t' read -r id path; do stat -c "$id %i %Y %s" "$path"; done <"$TMP/finished.txt" >"$TMP/after.stat"
+cmp -s "$TMP/before.stat" "$TMP/after.stat" || fail "files finished before kill -9 changed: $(diff "$TMP/before.stat" "$TMP/after.stat" | head -n 4)"
+while IFS=$'\t' read -r id path; do
+  if tail -n +"$((before_log + 1))" "$TMP/faulty.out" | grep -qE "GET /files/$id/original"; then fail "photo $id, finished before the kill, was fetched again"; fi
+done <"$TMP/finished.txt"
+count=$(find "$TMP/killed" -type f ! -name '*.part' | wc -l)
+[ "$count" = 61 ] || fail "after the second get the folder holds $count files, expected 61"
+ok "kill -9 during get, then get again: the $finished finished files untouched (inode, mtime) and not fetched again; all 61 there"
+kill "$FAULTY_PID" 2>/dev/null; wait "$FAULTY_PID" 2>/dev/null || true
+
+# Templates: every hostile name and a ../ in the template stay inside the folder.
+pp get --to "$TMP/templated/inside" --template '../{title}/{taken:%Y}/../{filename}' --variant web 2>"$TMP/templated.err" >/dev/null \
+  || fail "get with a template exited $?: $(tail -n 2 "$TMP/templated.err")"
+outside=$(find "$TMP/templated" -type f ! -path "$TMP/templated/inside/*" | head -n 3)
+[ -z "$outside" ] || fail "a templated file landed outside the folder: $outside"
+count=$(find "$TMP/templated/inside" -type f | wc -l)
+[ "$count" = 1000 ] || fail "the templated get wrote $count files, expected 1000"
+if find "$TMP/templated/inside" | LC_ALL=C grep -q $'[\x01-\x1f]'; then fail "a control character reached a file or folder name"; fi
+ok "get --template '../{title}/{taken:%Y}/../{filename}' of all 1000, hostile names included: every file inside the folder, no control character in a name"
+
+echo "# completions"
+for shell in bash zsh fish; do
+  "$PHOTOPICK" --generate-completion-script "$shell" >"$TMP/completion.$shell"
+  for verb in ls tags tag serve doctor; do
+    grep -q "$verb" "$TMP/completion.$shell" || fail "the $shell completion script does not know $verb"
+  done
+done
+bash -n "$TMP/completion.bash" || fail "the bash completion script does not parse"
+ok "completion scripts for bash, zsh and fish name every verb; the bash one parses"
+
+echo "# all $CHECKS checks passed in $((SECONDS - START)) s"
