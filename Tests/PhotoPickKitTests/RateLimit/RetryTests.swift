@@ -78,14 +78,16 @@ struct RetryTests {
     }
 
     @Test func aReadTimeoutIsRetried() async throws {
-        // A second's timeout, not less: a busy machine running the whole suite on two cores can take a few
-        // hundred milliseconds to answer a call that was not stalled.
-        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.slow]; $0.latency = .seconds(4) }) { server, _, _ in
+        // Two seconds' timeout against six-second stalls: a busy machine running the whole suite on two cores
+        // can take a second to answer a call that was not stalled. Ten tries, so that every try of one call
+        // stalling (0.3^10) cannot happen by chance, where five (0.3^5 over ten calls, 2%) did.
+        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.slow]; $0.latency = .seconds(6) }) { server, _, _ in
             let clientLog = LineLog()
-            let client = APIClient.forTesting(server, log: clientLog, readTimeout: .seconds(1))
+            let patient = RetryPolicy(maximumAttempts: 10, baseDelay: .milliseconds(20), maximumDelay: .milliseconds(200), deadline: .seconds(120))
+            let client = APIClient.forTesting(server, retryPolicy: patient, log: clientLog, readTimeout: .seconds(2))
             for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
             try await client.shutdown()
-            #expect(clientLog.lines.contains { $0.contains("did not answer within 1 s") }, "some calls stalled and were sent again")
+            #expect(clientLog.lines.contains { $0.contains("did not answer within 2 s") }, "some calls stalled and were sent again")
         }
     }
 
