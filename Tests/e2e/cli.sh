@@ -262,6 +262,54 @@ count=$(find "$TMP/templated/inside" -type f | wc -l)
 if find "$TMP/templated/inside" | LC_ALL=C grep -q $'[\x01-\x1f]'; then fail "a control character reached a file or folder name"; fi
 ok "get --template '../{title}/{taken:%Y}/../{filename}' of all 1000, hostile names included: every file inside the folder, no control character in a name"
 
+echo "# XMP sidecars"
+pp tag add Pick --ids 20 2>/dev/null && pp tag add '3 stars' --ids 20,21 2>/dev/null && pp tag add Red --ids 21 2>/dev/null \
+  && pp tag add Reject --ids 22 2>/dev/null && pp tag add 'sea & <sky> "blue"' --ids 20,21 2>/dev/null || fail "could not mark photos 20-22"
+pp get --ids 20,21,22 --to "$TMP/xmp" --variant web --sidecar xmp 2>"$TMP/xmp.err" || fail "get --sidecar xmp exited $?: $(cat "$TMP/xmp.err")"
+grep -q "3 sidecars written" "$TMP/xmp.err" || fail "get --sidecar xmp said: $(cat "$TMP/xmp.err")"
+cat >"$TMP/xmp.py" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+folder, expected = sys.argv[1], json.loads(sys.argv[2])
+import os
+NS = {"rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "xmp": "http://ns.adobe.com/xap/1.0/", "dc": "http://purl.org/dc/elements/1.1/"}
+found = {}
+for name in os.listdir(folder):
+    if not name.endswith(".xmp"):
+        continue
+    if not os.path.exists(os.path.join(folder, name[:-4])):
+        raise SystemExit(f"{name} is beside no file")
+    description = ET.parse(os.path.join(folder, name)).getroot().find("rdf:RDF/rdf:Description", NS)
+    rating = description.get("{http://ns.adobe.com/xap/1.0/}Rating")
+    label = description.get("{http://ns.adobe.com/xap/1.0/}Label")
+    subjects = [li.text for li in description.findall("dc:subject/rdf:Bag/rdf:li", NS)]
+    found[name[:-4]] = [rating, label, sorted(subjects)]
+if sorted(map(json.dumps, found.values())) != sorted(map(json.dumps, expected)):
+    raise SystemExit(f"sidecars say {found}, expected {expected}")
+PY
+EXPECTED='[["3", null, ["sea & <sky> \"blue\""]], ["3", "Red", ["sea & <sky> \"blue\""]], ["-1", null, []]]'
+python3 "$TMP/xmp.py" "$TMP/xmp" "$EXPECTED" || fail "the XMP sidecars do not say what the marks are (above)"
+ok "get --sidecar xmp: beside each file <file>.xmp, read by Python's XML parser: ratings 3, 3 and -1 (the reject), the red label, the keyword with & < > \" in it"
+if command -v exiftool >/dev/null; then
+  exiftool -j -XMP:Rating -XMP:Label -XMP:Subject "$TMP"/xmp/*.xmp >"$TMP/exif.json" 2>/dev/null || fail "exiftool could not read the sidecars"
+  python3 - "$TMP/exif.json" <<'PY' || fail "exiftool reads the sidecars otherwise (above)"
+import json, sys
+rows = json.load(open(sys.argv[1]))
+seen = sorted(json.dumps([row.get("Rating"), row.get("Label"), row.get("Subject")]) for row in rows)
+expected = sorted(json.dumps(row) for row in [[3, None, 'sea & <sky> "blue"'], [3, "Red", 'sea & <sky> "blue"'], [-1, None, None]])
+if seen != expected:
+    raise SystemExit(f"exiftool: {seen}")
+PY
+  ok "exiftool reads the same ratings, label and keywords from the sidecars"
+else
+  echo "# exiftool is not installed (Debian: libimage-exiftool-perl); its check is left out"
+fi
+pp tag add '5 stars' --ids 20 2>/dev/null || fail "could not rate photo 20 five stars"
+pp get --ids 20,21,22 --to "$TMP/xmp" --variant web --sidecar xmp 2>"$TMP/xmp2.err" || fail "the second get --sidecar xmp exited $?"
+grep -q "0 fetched, 3 already there, 0 failed, of 3, 1 sidecar written" "$TMP/xmp2.err" || fail "the second get said: $(cat "$TMP/xmp2.err")"
+EXPECTED='[["5", null, ["sea & <sky> \"blue\""]], ["3", "Red", ["sea & <sky> \"blue\""]], ["-1", null, []]]'
+python3 "$TMP/xmp.py" "$TMP/xmp" "$EXPECTED" || fail "after 5 stars the sidecar was not rewritten (above)"
+ok "marks changed, get again: nothing fetched, only the changed photo's sidecar rewritten (5 stars)"
+
 echo "# completions"
 for shell in bash zsh fish; do
   "$PHOTOPICK" --generate-completion-script "$shell" >"$TMP/completion.$shell"

@@ -41,6 +41,12 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(help: "JSON Lines events on standard output: queued, progress, done, skipped, failed, summary.")
     var jsonl = false
 
+    @Option(help: ArgumentHelp("xmp: beside each file, <file>.xmp with its tags, stars, label, title and description (rewritten when they change).", valueName: "kind"))
+    var sidecar: String?
+
+    @Flag(help: "Walk the server's library first, so the query and the sidecars see its latest tags.")
+    var refresh = false
+
     func validate() throws {
         if let variant, DownloadSize(rawValue: variant) == nil {
             throw ValidationError("--variant \(variant) is not a variant; use original, a4, fhd or web.")
@@ -62,6 +68,7 @@ struct GetCommand: AsyncParsableCommand {
             throw ValidationError("--concurrency \(concurrency) is out of range; use \(range.lowerBound) to \(range.upperBound).")
         }
         if let directory, directory.isEmpty { throw ValidationError("--to is empty; give a folder.") }
+        if let sidecar, sidecar != "xmp" { throw ValidationError("--sidecar \(sidecar) is not a kind of sidecar; use xmp.") }
     }
 
     func run() async throws {
@@ -72,7 +79,9 @@ struct GetCommand: AsyncParsableCommand {
     private func execute() async throws {
         try await runScript("get") { () async throws(ScriptExit) in
             let standardInput = query == ["-"] ? try Self.readIDs() : nil
-            let script = try await ScriptSession.open(library, refresh: .manual, downloadDirectory: directory, concurrency: concurrency)
+            let script = try await ScriptSession.open(
+                library, refresh: refresh ? .onStart : .manual, downloadDirectory: directory, concurrency: concurrency
+            )
             do throws(ScriptExit) {
                 try await script.library()
                 try await download(script, ids: standardInput)
@@ -159,10 +168,26 @@ struct GetCommand: AsyncParsableCommand {
         report.update(items)
         let failed = items.filter { $0.status.failure != nil }
         let fetched = items.count { $0.status == .done && !already.contains($0.id) }
-        report.finish(done: fetched, skipped: items.count { $0.status.isFinished } - fetched, failed: failed)
+        let sidecars = sidecar == nil ? nil : try Self.writeSidecars(items, state: script.session.state)
+        report.finish(done: fetched, skipped: items.count { $0.status.isFinished } - fetched, failed: failed, sidecars: sidecars)
         if !failed.isEmpty {
             throw ScriptExit(code: 5, message: "\(failed.count) of \(items.count) failed; run the same get again to retry them")
         }
+    }
+
+    /// Writes each finished file's XMP sidecar where it is missing or out of date; how many were written.
+    @MainActor
+    static func writeSidecars(_ items: [DownloadItem], state: BrowserState) throws(ScriptExit) -> Int {
+        var written = 0
+        for item in items where item.status.isFinished {
+            guard let path = item.resultPath, let index = state.library.index(ofID: item.photoID) else { continue }
+            do {
+                if try XMPSidecar.write(for: state.listedPhoto(at: index), beside: URL(fileURLWithPath: path)) { written += 1 }
+            } catch {
+                throw ScriptExit(code: 1, message: "\(error.localizedDescription); the files are there, the sidecars are not all written")
+            }
+        }
+        return written
     }
 
     /// The folders and name a template gives a photo: the text split at its slashes, each folder made

@@ -64,15 +64,18 @@ struct GetReport {
     }
 
     /// The closing line: how many were fetched, already there, and failed, with the failures' reasons.
-    mutating func finish(done: Int, skipped: Int, failed: [DownloadItem]) {
+    mutating func finish(done: Int, skipped: Int, failed: [DownloadItem], sidecars: Int? = nil) {
         clearBar()
         if jsonl {
-            event(["event": "summary", "total": total, "done": done, "skipped": skipped, "failed": failed.count])
+            var summary: [String: Any] = ["event": "summary", "total": total, "done": done, "skipped": skipped, "failed": failed.count]
+            if let sidecars { summary["sidecars"] = sidecars }
+            event(summary)
         }
         for item in failed.prefix(20) {
             FileHandle.standardError.write(Data("photopick get: photo \(item.photoID) (\(TerminalText.sanitized(item.filename))) failed: \(TerminalText.sanitized(item.status.failure ?? ""))\n".utf8))
         }
-        FileHandle.standardError.write(Data("photopick get: \(done) fetched, \(skipped) already there, \(failed.count) failed, of \(total).\n".utf8))
+        let written = sidecars.map { ", \($0) sidecar\($0 == 1 ? "" : "s") written" } ?? ""
+        FileHandle.standardError.write(Data("photopick get: \(done) fetched, \(skipped) already there, \(failed.count) failed, of \(total)\(written).\n".utf8))
     }
 
     mutating func interrupted(left: Int) {

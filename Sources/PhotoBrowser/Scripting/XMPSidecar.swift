@@ -1,0 +1,83 @@
+import Foundation
+
+/// An XMP sidecar for a downloaded photo, as darktable, Lightroom and exiftool read one: the tags as
+/// `dc:subject` keywords, the stars as `xmp:Rating` (-1 for a reject), the colour label as
+/// `xmp:Label`, and the title and description. Written beside the file as `<file name>.xmp`, the name
+/// darktable looks for. Hand-written: no XMP library is packaged for Swift on Linux, and the packet is
+/// a few fixed elements with escaped text.
+public enum XMPSidecar {
+    /// The sidecar's URL for a downloaded file.
+    public static func url(for file: URL) -> URL {
+        file.deletingLastPathComponent().appending(path: file.lastPathComponent + ".xmp", directoryHint: .notDirectory)
+    }
+
+    /// The packet for a photo.
+    public static func document(for photo: ListedPhoto) -> String {
+        var attributes: [String] = []
+        if photo.marks.flag == "reject" {
+            attributes.append("xmp:Rating=\"-1\"")
+        } else if let rating = photo.marks.rating {
+            attributes.append("xmp:Rating=\"\(rating)\"")
+        } else {
+            attributes.append("xmp:Rating=\"0\"")
+        }
+        if let label = photo.marks.label { attributes.append("xmp:Label=\"\(escape(label.capitalized))\"") }
+        var lines = [
+            "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>",
+            "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"photopick\">",
+            " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">",
+            "  <rdf:Description rdf:about=\"\"",
+            "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"",
+            "    xmlns:dc=\"http://purl.org/dc/elements/1.1/\"",
+        ]
+        lines += attributes.enumerated().map { "    " + $1 + ($0 == attributes.count - 1 ? ">" : "") }
+        let keywords = photo.tags.map(escape).filter { !$0.isEmpty }
+        if !keywords.isEmpty {
+            lines += ["   <dc:subject>", "    <rdf:Bag>"] + keywords.map { "     <rdf:li>\($0)</rdf:li>" } + ["    </rdf:Bag>", "   </dc:subject>"]
+        }
+        for (element, text) in [("dc:title", photo.title), ("dc:description", photo.description)] {
+            guard let text = text.map(escape), !text.isEmpty else { continue }
+            lines += ["   <\(element)>", "    <rdf:Alt>", "     <rdf:li xml:lang=\"x-default\">\(text)</rdf:li>", "    </rdf:Alt>", "   </\(element)>"]
+        }
+        lines += ["  </rdf:Description>", " </rdf:RDF>", "</x:xmpmeta>", "<?xpacket end=\"w\"?>", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Writes the sidecar beside `file` when it is missing or says something else: into a temporary
+    /// name first, then renamed over it, so no reader ever sees half of one. Returns whether it wrote.
+    @discardableResult
+    public static func write(for photo: ListedPhoto, beside file: URL) throws -> Bool {
+        let target = url(for: file)
+        let text = document(for: photo)
+        if let existing = try? String(contentsOf: target, encoding: .utf8), existing == text { return false }
+        let temporary = target.deletingLastPathComponent().appending(path: ".\(target.lastPathComponent).\(getpid()).tmp")
+        try Data(text.utf8).write(to: temporary)
+        guard rename(temporary.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write \(target.path): \(reason)"])
+        }
+        return true
+    }
+
+    /// Text as XML character data: the five specials escaped, and what XML 1.0 cannot hold at all
+    /// (control characters but tab and newline, lone surrogates) left out.
+    static func escape(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&apos;"
+            case "\t", "\n": output.unicodeScalars.append(scalar)
+            default:
+                let value = scalar.value
+                if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0xFFFE || value == 0xFFFF { continue }
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}
