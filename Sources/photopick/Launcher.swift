@@ -23,6 +23,11 @@ struct Launcher {
     let options: BrowseCommand
     let environment: [String: String]
     let paths: Paths
+    /// A query the list opens filtered by (`photopick pick QUERY`).
+    var initialQuery: String?
+    /// Called with the final state when the user quits (not on a signal or a failure): `pick` prints
+    /// the selection from it.
+    var onQuit: (@MainActor (BrowserState) -> Void)?
 
     init(options: BrowseCommand, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.options = options
@@ -74,6 +79,7 @@ struct Launcher {
         }
         // The terminal first: nothing after this needs it, and a hang in what follows must not leave it raw.
         driver.stop()
+        if case .quit = ending, let state = app.session?.state { onQuit?(state) }
         await app.session?.stop()
         await resources.close()
         logger.info("stopped: \(ending)")
@@ -94,6 +100,7 @@ struct Launcher {
         )
         let session = try BrowserSession(client: client, configuration: configuration)
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
+        if let initialQuery, !initialQuery.isEmpty { session.send(.filterTextChanged(initialQuery)) }
         var disk: PreviewDiskCache?
         let megabytes = config.previewCacheMegabytes ?? PreviewDiskCache.defaultByteLimit >> 20
         do {

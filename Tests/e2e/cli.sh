@@ -310,10 +310,30 @@ EXPECTED='[["5", null, ["sea & <sky> \"blue\""]], ["3", "Red", ["sea & <sky> \"b
 python3 "$TMP/xmp.py" "$TMP/xmp" "$EXPECTED" || fail "after 5 stars the sidecar was not rewritten (above)"
 ok "marks changed, get again: nothing fetched, only the changed photo's sidecar rewritten (5 stars)"
 
+echo "# pick"
+if command -v tmux >/dev/null; then
+  SOCKET=photopick-cli-$$
+  expected=$(pp ls --format '{id}' 'R00069' | head -n 2)
+  tmux -L "$SOCKET" -f /dev/null new-session -d -s pick -x 120 -y 40 \
+    "env PHOTOPICK_API_KEY=$KEY TERM=xterm-256color XDG_DATA_HOME=$XDG_DATA_HOME XDG_STATE_HOME=$XDG_STATE_HOME XDG_CONFIG_HOME=$XDG_CONFIG_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME $PHOTOPICK pick R00069 --api-url $API >$TMP/pick.out 2>$TMP/pick.err; echo \$? >$TMP/pick.code; sleep 30"
+  for _ in $(seq 200); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -q 'shown' && break; sleep 0.1; done
+  tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '/R00069' || fail "pick did not open the browser filtered by its query: $(tmux -L "$SOCKET" capture-pane -p -t pick | head -n 2)"
+  tmux -L "$SOCKET" send-keys -t pick Space Space
+  for _ in $(seq 100); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '2 selected' && break; sleep 0.1; done
+  tmux -L "$SOCKET" send-keys -t pick q
+  for _ in $(seq 100); do [ -s "$TMP/pick.code" ] && break; sleep 0.1; done
+  tmux -L "$SOCKET" kill-server 2>/dev/null || true
+  [ "$(cat "$TMP/pick.code" 2>/dev/null)" = 0 ] || fail "pick exited $(cat "$TMP/pick.code" 2>/dev/null): $(cat "$TMP/pick.err")"
+  [ "$(cat "$TMP/pick.out")" = "$expected" ] || fail "pick printed $(cat -A "$TMP/pick.out" | head -c 300), expected the two selected ids $(echo $expected)"
+  ok "pick R00069 in tmux: two selected with space, q, and standard output holds exactly their ids ($(echo $expected)), the screen none of it"
+else
+  echo "# tmux is not installed; pick's check is left out"
+fi
+
 echo "# completions"
 for shell in bash zsh fish; do
   "$PHOTOPICK" --generate-completion-script "$shell" >"$TMP/completion.$shell"
-  for verb in ls tags tag serve doctor; do
+  for verb in ls get tags tag pick serve doctor; do
     grep -q "$verb" "$TMP/completion.$shell" || fail "the $shell completion script does not know $verb"
   done
 done

@@ -103,7 +103,7 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
 
 extension DownloadItem {
     /// Whether the file a finished download saved is still there.
-    var resultExists: Bool {
+    public var resultExists: Bool {
         guard let resultPath else { return false }
         return FileManager.default.fileExists(atPath: resultPath)
     }
