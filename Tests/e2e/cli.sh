@@ -310,6 +310,31 @@ EXPECTED='[["5", null, ["sea & <sky> \"blue\""]], ["3", "Red", ["sea & <sky> \"b
 python3 "$TMP/xmp.py" "$TMP/xmp" "$EXPECTED" || fail "after 5 stars the sidecar was not rewritten (above)"
 ok "marks changed, get again: nothing fetched, only the changed photo's sidecar rewritten (5 stars)"
 
+echo "# sync"
+SYNC=$TMP/sync
+mkdir -p "$SYNC/mine"
+echo "not photopick's" >"$SYNC/notes.txt"
+echo "mine" >"$SYNC/mine/keep.jpg"
+expected=$(pp ls --format '{id}' 'R00069' | wc -l)
+[ "$expected" -ge 2 ] || fail "the query R00069 matches $expected photos; the sync check needs two or more"
+NARROW=$(pp ls --format '{name}' 'R00069' | head -n 1)
+kept=$(pp ls --format '{id}' "$NARROW" | wc -l)
+[ "$kept" -ge 1 ] && [ "$kept" -lt "$expected" ] || fail "the narrower query $NARROW matches $kept of $expected"
+pp sync 'R00069' "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sidecar xmp 2>"$TMP/sync1.err" || fail "sync exited $?: $(cat "$TMP/sync1.err")"
+first=$(find "$SYNC" -type f -name '*.jpg' ! -path "$SYNC/mine/*" | wc -l)
+[ "$first" = "$expected" ] || fail "sync fetched $first files, the query matches $expected photos"
+pp sync "$NARROW" "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sidecar xmp --delete --dry-run >"$TMP/plan.txt" 2>"$TMP/plan.err" \
+  || fail "sync --dry-run exited $?"
+[ "$(grep -c '^delete ' "$TMP/plan.txt")" = $((expected - kept)) ] && [ "$(grep -c '^get ' "$TMP/plan.txt")" = 0 ] \
+  || fail "sync --dry-run planned $(grep -c '^delete ' "$TMP/plan.txt") deletions and $(grep -c '^get ' "$TMP/plan.txt") fetches, expected $((expected - kept)) and 0"
+[ "$(find "$SYNC" -type f -name '*.jpg' ! -path "$SYNC/mine/*" | wc -l)" = "$first" ] || fail "sync --dry-run changed the folder"
+pp sync "$NARROW" "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sidecar xmp --delete 2>"$TMP/sync2.err" || fail "sync --delete exited $?: $(cat "$TMP/sync2.err")"
+left=$(find "$SYNC" -type f -name '*.jpg' ! -path "$SYNC/mine/*" | wc -l)
+[ "$left" = "$kept" ] || fail "after sync --delete $left photos are left, the narrower query matches $kept"
+[ "$(find "$SYNC" -type f -name '*.xmp' | wc -l)" = "$kept" ] || fail "after sync --delete the sidecars do not match the photos left"
+[ -f "$SYNC/notes.txt" ] && [ "$(cat "$SYNC/mine/keep.jpg")" = mine ] || fail "sync --delete touched a file that is not its own"
+ok "sync: $first fetched with sidecars; --dry-run plans $((expected - kept)) deletions and changes nothing; --delete leaves exactly the $kept that match, with their sidecars, and never touches other files"
+
 echo "# pick"
 if command -v tmux >/dev/null; then
   SOCKET=photopick-cli-$$
@@ -333,7 +358,7 @@ fi
 echo "# completions"
 for shell in bash zsh fish; do
   "$PHOTOPICK" --generate-completion-script "$shell" >"$TMP/completion.$shell"
-  for verb in ls get tags tag pick serve doctor; do
+  for verb in ls get sync tags tag pick serve doctor; do
     grep -q "$verb" "$TMP/completion.$shell" || fail "the $shell completion script does not know $verb"
   done
 done

@@ -63,6 +63,8 @@ public enum BrowserEvent: Sendable {
     case allDownloadsCancelled
     case failedDownloadsRetried
     case finishedDownloadsCleared
+    /// `sync --delete` removed these finished downloads' files: the queue forgets them.
+    case downloadsForgotten([Int64])
     case concurrencyChanged(by: Int)
     case loadingCancelled
     case loadingRetried

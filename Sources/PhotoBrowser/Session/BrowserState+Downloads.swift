@@ -154,6 +154,14 @@ extension BrowserState {
             + post(.info, items.count == 1 ? "Cancelled the download of \(items[0].filename)." : "Cancelled \(items.count) downloads.")
     }
 
+    /// Drops finished items whose files a script removed; unfinished ones stay.
+    mutating func forgetDownloads(_ ids: [Int64]) -> [BrowserEffect] {
+        let items = ids.compactMap(downloads.item(id:)).filter(\.status.isFinished)
+        guard !items.isEmpty else { return [] }
+        downloads.remove(Set(items.map(\.id)))
+        return [.deleteDownloads(items, discardPartials: false)]
+    }
+
     mutating func clearFinishedDownloads() -> [BrowserEffect] {
         let finished = downloads.items.filter(\.status.isFinished)
         guard !finished.isEmpty else { return [] }

@@ -137,6 +137,7 @@ public struct BrowserState: Sendable {
         case .allDownloadsCancelled: return cancelDownloads(downloads.items.map(\.id))
         case .failedDownloadsRetried: return retryDownloads(downloads.items.map(\.id))
         case .finishedDownloadsCleared: return clearFinishedDownloads()
+        case .downloadsForgotten(let ids): return forgetDownloads(ids)
         case .concurrencyChanged(let delta): return changeConcurrency(by: delta)
         case .loadingCancelled: return cancelLoading()
         case .loadingRetried: return retryLoading()

@@ -117,13 +117,30 @@ struct GetCommand: AsyncParsableCommand {
         } else {
             photoIDs = try script.filter(query.joined(separator: " ")).map { state.library[$0].id }
         }
-        let size = variant.flatMap(DownloadSize.init(rawValue:)) ?? state.downloadVariant
-        let root = state.downloadDirectory
-        let parsed = template.flatMap { try? PhotoTemplate($0) }
-        let wanted = photoIDs.map { id -> ScriptDownload in
+        try await Self.fetch(
+            script, photoIDs: photoIDs, size: variant.flatMap(DownloadSize.init(rawValue:)) ?? state.downloadVariant,
+            template: template.flatMap { try? PhotoTemplate($0) }, jsonl: jsonl, sidecar: sidecar != nil
+        )
+    }
+
+    /// Where each photo goes: into the download folder, by the template when there is one.
+    @MainActor
+    static func placements(_ photoIDs: [Int], state: BrowserState, template parsed: PhotoTemplate?) -> [ScriptDownload] {
+        photoIDs.map { id -> ScriptDownload in
             guard let parsed, let index = state.library.index(ofID: id) else { return ScriptDownload(photoID: id) }
             return Self.placement(of: state.listedPhoto(at: index), template: parsed)
         }
+    }
+
+    /// Downloads the photos into the session's download folder through the queue, reporting as it goes,
+    /// and writes their sidecars; the exit for some failed, or interrupted.
+    @MainActor
+    static func fetch(
+        _ script: ScriptSession, photoIDs: [Int], size: DownloadSize, template parsed: PhotoTemplate?, jsonl: Bool, sidecar: Bool
+    ) async throws(ScriptExit) {
+        let state = script.session.state
+        let root = state.downloadDirectory
+        let wanted = placements(photoIDs, state: state, template: parsed)
         // Fetched by an earlier get or the browser into the same place, and still there: the archive.
         let already = Set(wanted.compactMap { request -> Int64? in
             guard let item = state.downloads.item(photoID: request.photoID, variant: size), item.status.isFinished,
@@ -168,7 +185,7 @@ struct GetCommand: AsyncParsableCommand {
         report.update(items)
         let failed = items.filter { $0.status.failure != nil }
         let fetched = items.count { $0.status == .done && !already.contains($0.id) }
-        let sidecars = sidecar == nil ? nil : try Self.writeSidecars(items, state: script.session.state)
+        let sidecars = sidecar ? try Self.writeSidecars(items, state: script.session.state) : nil
         report.finish(done: fetched, skipped: items.count { $0.status.isFinished } - fetched, failed: failed, sidecars: sidecars)
         if !failed.isEmpty {
             throw ScriptExit(code: 5, message: "\(failed.count) of \(items.count) failed; run the same get again to retry them")

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import PhotoBrowser
+import PhotoPickKit
+
+/// `photopick sync QUERY DIR`: makes a folder hold exactly the photos a query matches (and their
+/// sidecars), through the same queue as `get`. Files of ours are those the queue recorded downloading
+/// there; `--delete` removes only those, and only while they are as downloaded.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Make a folder hold exactly the photos a query matches: fetch what is missing; --delete what no longer matches.",
+        discussion: """
+            QUERY is as after / in the browser ('' for every photo). With --delete, files photopick downloaded into \
+            DIR that no longer match (or that a new --template places elsewhere) are removed with their sidecars; any \
+            other file, and one changed since it was downloaded, is never touched. --dry-run prints the plan: one \
+            'get PATH' or 'delete PATH' line each. Exit codes are get's.
+            """
+    )
+
+    @OptionGroup var library: LibraryOptions
+
+    @Argument(help: ArgumentHelp("The query ('' for every photo).", valueName: "query"))
+    var query: String
+
+    @Argument(help: ArgumentHelp("The folder.", valueName: "dir"))
+    var directory: String
+
+    @Option(help: ArgumentHelp("original, a4, fhd or web (default: the config's variant, else original).", valueName: "variant"))
+    var variant: String?
+
+    @Option(help: ArgumentHelp("Where each file goes under the folder, as get's.", valueName: "template"))
+    var template: String?
+
+    @Option(help: ArgumentHelp("xmp: a sidecar beside each file, as get's.", valueName: "kind"))
+    var sidecar: String?
+
+    @Option(help: ArgumentHelp("Downloads at once, 1 to 16.", valueName: "n"))
+    var concurrency: Int?
+
+    @Flag(help: "Remove the files of ours that no longer match.")
+    var delete = false
+
+    @Flag(name: .customLong("dry-run"), help: "Print the plan and change nothing.")
+    var dryRun = false
+
+    @Flag(help: "JSON Lines events on standard output, as get's.")
+    var jsonl = false
+
+    @Flag(help: "Walk the server's library first.")
+    var refresh = false
+
+    func validate() throws {
+        if let variant, DownloadSize(rawValue: variant) == nil {
+            throw ValidationError("--variant \(variant) is not a variant; use original, a4, fhd or web.")
+        }
+        if let template {
+            do { _ = try PhotoTemplate(template) } catch { throw ValidationError("--template: \(error)") }
+            if template.isEmpty || template.hasSuffix("/") { throw ValidationError("--template must end in a file name, such as {filename}.") }
+        }
+        if let sidecar, sidecar != "xmp" { throw ValidationError("--sidecar \(sidecar) is not a kind of sidecar; use xmp.") }
+        if directory.isEmpty { throw ValidationError("the folder is empty; give one.") }
+        let range = DownloadQueue.concurrencyRange
+        if let concurrency, !range.contains(concurrency) {
+            throw ValidationError("--concurrency \(concurrency) is out of range; use \(range.lowerBound) to \(range.upperBound).")
+        }
+    }
+
+    func run() async throws {
+        try await execute()
+    }
+
+    @MainActor
+    private func execute() async throws {
+        try await runScript("sync") { () async throws(ScriptExit) in
+            let script = try await ScriptSession.open(
+                library, refresh: refresh ? .onStart : .manual, downloadDirectory: directory, concurrency: concurrency
+            )
+            do throws(ScriptExit) {
+                try await script.library()
+                try await sync(script)
+                await script.close()
+            } catch {
+                await script.close()
+                throw error
+            }
+        }
+    }
+
+    @MainActor
+    private func sync(_ script: ScriptSession) async throws(ScriptExit) {
+        let state = script.session.state
+        let photoIDs = try script.filter(query).map { state.library[$0].id }
+        let size = variant.flatMap(DownloadSize.init(rawValue:)) ?? state.downloadVariant
+        let parsed = template.flatMap { try? PhotoTemplate($0) }
+        let root = state.downloadDirectory
+        let wanted = GetCommand.placements(photoIDs, state: state, template: parsed)
+        let place = Dictionary(uniqueKeysWithValues: wanted.map { ($0.photoID, $0.folders.reduce(root) { $0.appending(path: $1, directoryHint: .isDirectory) }) })
+        let rootPath = root.standardizedFileURL.path(percentEncoded: false)
+        let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
+        // Ours: what the queue finished into this folder. Kept: a matching photo, in this variant, where it belongs.
+        let ours = state.downloads.items.filter { item in
+            item.status.isFinished && (item.resultPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path(percentEncoded: false).hasPrefix(prefix) } ?? false)
+        }
+        let stale = ours.filter { item in
+            guard item.variant == size, let folder = place[item.photoID] else { return true }
+            return !item.isIn(folder)
+        }
+        let inPlace = Set(ours.filter { item in item.resultExists && !stale.contains { $0.id == item.id } }.map(\.photoID))
+        let missing = wanted.filter { !inPlace.contains($0.photoID) }
+        if dryRun {
+            var output = OutputBuffer()
+            for request in missing {
+                let folder = place[request.photoID] ?? root
+                let name = request.filename ?? state.library.index(ofID: request.photoID).map { state.library[$0].filename } ?? "photo \(request.photoID)"
+                output.line("get " + TerminalText.sanitized(folder.appending(path: name).path(percentEncoded: false)))
+            }
+            if delete {
+                for item in stale where item.resultExists { output.line("delete " + TerminalText.sanitized(item.resultPath ?? "")) }
+            }
+            output.flush()
+            let deleting = delete ? stale.count { $0.resultExists } : 0
+            FileHandle.standardError.write(Data("photopick sync: \(missing.count) to get, \(deleting) to delete, \(inPlace.count) in place (a dry run: nothing changed).\n".utf8))
+            return
+        }
+        try await GetCommand.fetch(script, photoIDs: photoIDs, size: size, template: parsed, jsonl: jsonl, sidecar: sidecar != nil)
+        guard delete, !stale.isEmpty else { return }
+        var removed = 0, changed: [String] = []
+        for item in stale {
+            guard let path = item.resultPath else { continue }
+            var status = stat()
+            guard lstat(path, &status) == 0 else { continue }  // gone already
+            // Only as downloaded: a file of that name the user replaced or edited is theirs now.
+            guard status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == item.receivedBytes else {
+                changed.append(path)
+                continue
+            }
+            unlink(path)
+            let sidecar = XMPSidecar.url(for: URL(fileURLWithPath: path)).path
+            if FileManager.default.fileExists(atPath: sidecar) { unlink(sidecar) }
+            removed += 1
+            // Folders a template made, left empty, go too; never the folder itself.
+            var folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL
+            while folder.path(percentEncoded: false).hasPrefix(prefix), rmdir(folder.path) == 0 {
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        script.session.send(.downloadsForgotten(stale.map(\.id)))
+        for path in changed.prefix(10) {
+            FileHandle.standardError.write(Data("photopick sync: kept \(TerminalText.sanitized(path)): it changed since it was downloaded\n".utf8))
+        }
+        FileHandle.standardError.write(Data("photopick sync: deleted \(removed) file\(removed == 1 ? "" : "s") that no longer match.\n".utf8))
+    }
+}
