@@ -16,6 +16,9 @@ struct GetReport {
     private var lastProgress = -Double.infinity
     private var output = OutputBuffer(lineByLine: true)
     private var barShown = false
+    /// Bytes on disk over the last few seconds, for the speed: the queue's per-item rates need two
+    /// reports from one download, which a file that arrives in one piece never gives.
+    private var samples: [(seconds: Double, bytes: Int64)] = []
 
     init(jsonl: Bool, total: Int, already: Set<Int64> = []) {
         self.jsonl = jsonl
@@ -47,7 +50,9 @@ struct GetReport {
         let finished = items.count { $0.status.isFinished || $0.status.failure != nil }
         let received = items.reduce(Int64(0)) { $0 + $1.receivedBytes }
         let expected = items.reduce(Int64(0)) { $0 + max($1.expectedBytes, $1.receivedBytes) }
-        let rate = items.reduce(0.0) { $0 + ($1.bytesPerSecond ?? 0) }
+        samples.append((now, received))
+        samples.removeAll { now - $0.seconds > 5 }
+        let rate = samples.first.map { first in now - first.seconds >= 1 ? Double(received - first.bytes) / (now - first.seconds) : 0 } ?? 0
         if jsonl {
             event(["event": "progress", "finished": finished, "total": total, "bytes": received, "expectedBytes": expected,
                    "bytesPerSecond": Int(rate)])
