@@ -41,14 +41,16 @@ struct RateLimitTests {
     }
 
     @Test func aShortWindowResetsOnItsBoundary() async throws {
-        try await TestServer.with(photos: 5, { $0.rateLimit = 2; $0.rateLimitWindow = 2 }) { _, api in
+        // Four-second windows, and room around them: a machine running the whole suite on two cores can take
+        // a second or two between the server's answer and the clock read here.
+        try await TestServer.with(photos: 5, { $0.rateLimit = 2; $0.rateLimitWindow = 4 }) { _, api in
             var result = try await api.get("/photos/1")
             while result.status != 429 { result = try await api.get("/photos/1") }
             let reset = try #require(result.header("X-RateLimit-Reset").flatMap(Int.init))
-            #expect(reset % 2 == 0, "windows are aligned to multiples of their length")
+            #expect(reset % 4 == 0, "windows are aligned to multiples of their length")
             let now = Date().timeIntervalSince1970
-            #expect(Double(reset) > now - 1 && Double(reset) <= now + 2)
-            try await Task.sleep(for: .seconds(Double(reset) - Date().timeIntervalSince1970 + 0.05))
+            #expect(Double(reset) > now - 3 && Double(reset) <= now + 4)
+            try await Task.sleep(for: .seconds(max(0, Double(reset) - Date().timeIntervalSince1970 + 0.05)))
             #expect(try await api.get("/photos/1").status == 200, "a new window has a new budget")
         }
     }
