@@ -341,10 +341,13 @@ if command -v tmux >/dev/null; then
   expected=$(pp ls --format '{id}' 'R00069' | head -n 2)
   tmux -L "$SOCKET" -f /dev/null new-session -d -s pick -x 120 -y 40 \
     "env PHOTOPICK_API_KEY=$KEY TERM=xterm-256color XDG_DATA_HOME=$XDG_DATA_HOME XDG_STATE_HOME=$XDG_STATE_HOME XDG_CONFIG_HOME=$XDG_CONFIG_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME $PHOTOPICK pick R00069 --api-url $API >$TMP/pick.out 2>$TMP/pick.err; echo \$? >$TMP/pick.code; sleep 30"
-  for _ in $(seq 200); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -q 'shown' && break; sleep 0.1; done
+  # The list is there once the status line shows the cursor on the first of the photos listed.
+  for _ in $(seq 600); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -qE ' 1/[1-9][0-9,]*$' && break; sleep 0.1; done
   tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '/R00069' || fail "pick did not open the browser filtered by its query: $(tmux -L "$SOCKET" capture-pane -p -t pick | head -n 2)"
   tmux -L "$SOCKET" send-keys -t pick Space Space
-  for _ in $(seq 100); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '2 selected' && break; sleep 0.1; done
+  for _ in $(seq 600); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '2 selected' && break; sleep 0.1; done
+  tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '2 selected' \
+    || fail "pick: two spaces did not select two photos: $(tmux -L "$SOCKET" capture-pane -p -t pick | sed -n '1p;$p')"
   tmux -L "$SOCKET" send-keys -t pick q
   for _ in $(seq 100); do [ -s "$TMP/pick.code" ] && break; sleep 0.1; done
   tmux -L "$SOCKET" kill-server 2>/dev/null || true
