@@ -36,12 +36,10 @@ struct Launcher {
     }
 
     func run() async -> ExitStatus {
-        let configURL = options.config.map { URL(fileURLWithPath: $0) } ?? paths.configFile
         let config: Config
         let source: LibrarySource
         do {
-            config = try Config.load(from: configURL, mustExist: options.config != nil)
-            source = try LibrarySource.resolve(config, apiURL: options.apiURL.flatMap(URL.init(string:)), environment: environment)
+            (config, source) = try Self.library(config: options.config, apiURL: options.apiURL, paths: paths, environment: environment)
         } catch {
             return .usage("\(error)")
         }
@@ -122,6 +120,14 @@ struct Launcher {
         let loupes = LoupeLoader(client: client, partials: partials, disk: disk, originals: originals, render: graphics.renderer)
         resources.loupes = loupes
         return OpenedLibrary(session: session, name: connection.name, previews: previews, loupes: loupes)
+    }
+
+    /// The config (`--config`, else the default file) and the library it and the environment choose
+    /// (`--api-url` first): for the browser and every scripting verb alike. Throws a usage error.
+    nonisolated static func library(config option: String?, apiURL: String?, paths: Paths, environment: [String: String]) throws -> (Config, LibrarySource) {
+        let url = option.map { URL(fileURLWithPath: $0) } ?? paths.configFile
+        let config = try Config.load(from: url, mustExist: option != nil)
+        return (config, try LibrarySource.resolve(config, apiURL: apiURL.flatMap(URL.init(string:)), environment: environment))
     }
 
     /// The originals the loupe keeps on disk: about fifty 24 MP photos.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One photo a script downloads: where under the download folder, and under what name.
 public struct ScriptDownload: Sendable, Equatable {
     public var photoID: Int
@@ -10,5 +12,10 @@ public struct ScriptDownload: Sendable, Equatable {
         self.photoID = photoID
         self.folders = folders
         self.filename = filename
+    }
+
+    /// The folder it goes into under `root`.
+    public func directory(under root: URL) -> URL {
+        folders.reduce(root) { $0.appending(path: $1, directoryHint: .isDirectory) }
     }
 }

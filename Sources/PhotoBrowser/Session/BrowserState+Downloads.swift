@@ -66,7 +66,7 @@ extension BrowserState {
         for request in wanted {
             guard let index = library.index(ofID: request.photoID) else { continue }
             let photo = library[index]
-            let directory = request.folders.reduce(root) { $0.appending(path: $1, directoryHint: .isDirectory) }
+            let directory = request.directory(under: root)
             if let existing = downloads.item(photoID: photo.id, variant: variant), !supersededIDs.contains(existing.id) {
                 if existing.status.isFinished, !existing.isIn(directory) || !existing.resultExists {
                     superseded.append(existing)

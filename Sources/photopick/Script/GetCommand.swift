@@ -29,46 +29,12 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: ArgumentHelp("The folder (default: the config's download folder, as the browser's).", valueName: "dir"))
     var directory: String?
 
-    @Option(help: ArgumentHelp("original, a4, fhd or web (default: the config's variant, else original).", valueName: "variant"))
-    var variant: String?
-
-    @Option(help: ArgumentHelp("Where each file goes under the folder, such as '{taken:%Y}/{taken:%Y-%m-%d}/{filename}'.", valueName: "template"))
-    var template: String?
-
-    @Option(help: ArgumentHelp("Downloads at once, 1 to 16.", valueName: "n"))
-    var concurrency: Int?
-
-    @Flag(help: "JSON Lines events on standard output: queued, progress, done, skipped, failed, summary.")
-    var jsonl = false
-
-    @Option(help: ArgumentHelp("xmp: beside each file, <file>.xmp with its tags, stars, label, title and description (rewritten when they change).", valueName: "kind"))
-    var sidecar: String?
-
-    @Flag(help: "Walk the server's library first, so the query and the sidecars see its latest tags.")
-    var refresh = false
+    @OptionGroup var download: DownloadOptions
 
     func validate() throws {
-        if let variant, DownloadSize(rawValue: variant) == nil {
-            throw ValidationError("--variant \(variant) is not a variant; use original, a4, fhd or web.")
-        }
         if let ids, TagCommand.Choice.parse(ids) == nil { throw ValidationError("--ids \(ids) is not a list of photo ids; write them like 12,40,41.") }
         if ids != nil, !query.isEmpty { throw ValidationError("give a query, --ids or -, not two of them.") }
-        if let template {
-            do {
-                _ = try PhotoTemplate(template)
-                if template.isEmpty || template.hasSuffix("/") {
-                    throw ValidationError("--template must end in a file name, such as {filename}.")
-                }
-            } catch let problem as PhotoTemplate.Problem {
-                throw ValidationError("--template: \(problem)")
-            }
-        }
-        let range = DownloadQueue.concurrencyRange
-        if let concurrency, !range.contains(concurrency) {
-            throw ValidationError("--concurrency \(concurrency) is out of range; use \(range.lowerBound) to \(range.upperBound).")
-        }
         if let directory, directory.isEmpty { throw ValidationError("--to is empty; give a folder.") }
-        if let sidecar, sidecar != "xmp" { throw ValidationError("--sidecar \(sidecar) is not a kind of sidecar; use xmp.") }
     }
 
     func run() async throws {
@@ -80,11 +46,11 @@ struct GetCommand: AsyncParsableCommand {
         try await runScript("get") { () async throws(ScriptExit) in
             let standardInput = query == ["-"] ? try Self.readIDs() : nil
             let script = try await ScriptSession.open(
-                library, refresh: refresh ? .onStart : .manual, downloadDirectory: directory, concurrency: concurrency
+                library, refresh: download.refresh ? .onStart : .manual, downloadDirectory: directory, concurrency: download.concurrency
             )
             do throws(ScriptExit) {
                 try await script.library()
-                try await download(script, ids: standardInput)
+                try await fetchChosen(script, ids: standardInput)
                 await script.close()
             } catch {
                 await script.close()
@@ -106,7 +72,7 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     @MainActor
-    private func download(_ script: ScriptSession, ids standardInput: [Int]?) async throws(ScriptExit) {
+    private func fetchChosen(_ script: ScriptSession, ids standardInput: [Int]?) async throws(ScriptExit) {
         let state = script.session.state
         let photoIDs: [Int]
         if let listed = standardInput ?? ids.flatMap(TagCommand.Choice.parse) {
@@ -118,8 +84,8 @@ struct GetCommand: AsyncParsableCommand {
             photoIDs = try script.filter(query.joined(separator: " ")).map { state.library[$0].id }
         }
         try await Self.fetch(
-            script, photoIDs: photoIDs, size: variant.flatMap(DownloadSize.init(rawValue:)) ?? state.downloadVariant,
-            template: template.flatMap { try? PhotoTemplate($0) }, jsonl: jsonl, sidecar: sidecar != nil
+            script, photoIDs: photoIDs, size: download.size(default: state.downloadVariant),
+            template: download.parsedTemplate, jsonl: download.jsonl, sidecar: download.sidecar != nil
         )
     }
 
@@ -144,7 +110,7 @@ struct GetCommand: AsyncParsableCommand {
         // Fetched by an earlier get or the browser into the same place, and still there: the archive.
         let already = Set(wanted.compactMap { request -> Int64? in
             guard let item = state.downloads.item(photoID: request.photoID, variant: size), item.status.isFinished,
-                  item.isIn(request.folders.reduce(root, { $0.appending(path: $1, directoryHint: .isDirectory) })),
+                  item.isIn(request.directory(under: root)),
                   let path = item.resultPath, FileManager.default.fileExists(atPath: path) else { return nil }
             return item.id
         })

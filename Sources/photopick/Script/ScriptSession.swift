@@ -63,12 +63,10 @@ final class ScriptSession {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(ScriptExit) -> ScriptSession {
         let paths = Paths(environment: environment)
-        let configURL = options.config.map { URL(fileURLWithPath: $0) } ?? paths.configFile
         let config: Config
         let source: LibrarySource
         do {
-            config = try Config.load(from: configURL, mustExist: options.config != nil)
-            source = try LibrarySource.resolve(config, apiURL: options.apiURL.flatMap(URL.init(string:)), environment: environment)
+            (config, source) = try Launcher.library(config: options.config, apiURL: options.apiURL, paths: paths, environment: environment)
         } catch {
             throw .usage("\(error)")
         }

@@ -26,17 +26,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The folder.", valueName: "dir"))
     var directory: String
 
-    @Option(help: ArgumentHelp("original, a4, fhd or web (default: the config's variant, else original).", valueName: "variant"))
-    var variant: String?
-
-    @Option(help: ArgumentHelp("Where each file goes under the folder, as get's.", valueName: "template"))
-    var template: String?
-
-    @Option(help: ArgumentHelp("xmp: a sidecar beside each file, as get's.", valueName: "kind"))
-    var sidecar: String?
-
-    @Option(help: ArgumentHelp("Downloads at once, 1 to 16.", valueName: "n"))
-    var concurrency: Int?
+    @OptionGroup var download: DownloadOptions
 
     @Flag(help: "Remove the files of ours that no longer match.")
     var delete = false
@@ -44,26 +34,8 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan and change nothing.")
     var dryRun = false
 
-    @Flag(help: "JSON Lines events on standard output, as get's.")
-    var jsonl = false
-
-    @Flag(help: "Walk the server's library first.")
-    var refresh = false
-
     func validate() throws {
-        if let variant, DownloadSize(rawValue: variant) == nil {
-            throw ValidationError("--variant \(variant) is not a variant; use original, a4, fhd or web.")
-        }
-        if let template {
-            do { _ = try PhotoTemplate(template) } catch { throw ValidationError("--template: \(error)") }
-            if template.isEmpty || template.hasSuffix("/") { throw ValidationError("--template must end in a file name, such as {filename}.") }
-        }
-        if let sidecar, sidecar != "xmp" { throw ValidationError("--sidecar \(sidecar) is not a kind of sidecar; use xmp.") }
         if directory.isEmpty { throw ValidationError("the folder is empty; give one.") }
-        let range = DownloadQueue.concurrencyRange
-        if let concurrency, !range.contains(concurrency) {
-            throw ValidationError("--concurrency \(concurrency) is out of range; use \(range.lowerBound) to \(range.upperBound).")
-        }
     }
 
     func run() async throws {
@@ -74,7 +46,7 @@ struct SyncCommand: AsyncParsableCommand {
     private func execute() async throws {
         try await runScript("sync") { () async throws(ScriptExit) in
             let script = try await ScriptSession.open(
-                library, refresh: refresh ? .onStart : .manual, downloadDirectory: directory, concurrency: concurrency
+                library, refresh: download.refresh ? .onStart : .manual, downloadDirectory: directory, concurrency: download.concurrency
             )
             do throws(ScriptExit) {
                 try await script.library()
@@ -91,11 +63,11 @@ struct SyncCommand: AsyncParsableCommand {
     private func sync(_ script: ScriptSession) async throws(ScriptExit) {
         let state = script.session.state
         let photoIDs = try script.filter(query).map { state.library[$0].id }
-        let size = variant.flatMap(DownloadSize.init(rawValue:)) ?? state.downloadVariant
-        let parsed = template.flatMap { try? PhotoTemplate($0) }
+        let size = download.size(default: state.downloadVariant)
+        let parsed = download.parsedTemplate
         let root = state.downloadDirectory
         let wanted = GetCommand.placements(photoIDs, state: state, template: parsed)
-        let place = Dictionary(uniqueKeysWithValues: wanted.map { ($0.photoID, $0.folders.reduce(root) { $0.appending(path: $1, directoryHint: .isDirectory) }) })
+        let place = Dictionary(uniqueKeysWithValues: wanted.map { ($0.photoID, $0.directory(under: root)) })
         let rootPath = root.standardizedFileURL.path(percentEncoded: false)
         let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
         // Ours: what the queue finished into this folder. Kept: a matching photo, in this variant, where it belongs.
@@ -123,7 +95,7 @@ struct SyncCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("photopick sync: \(missing.count) to get, \(deleting) to delete, \(inPlace.count) in place (a dry run: nothing changed).\n".utf8))
             return
         }
-        try await GetCommand.fetch(script, photoIDs: photoIDs, size: size, template: parsed, jsonl: jsonl, sidecar: sidecar != nil)
+        try await GetCommand.fetch(script, photoIDs: photoIDs, size: size, template: parsed, jsonl: download.jsonl, sidecar: download.sidecar != nil)
         guard delete, !stale.isEmpty else { return }
         var removed = 0, changed: [String] = []
         for item in stale {

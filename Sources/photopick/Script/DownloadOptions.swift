@@ -1,0 +1,45 @@
+import ArgumentParser
+import PhotoBrowser
+import PhotoPickKit
+
+/// What `get` and `sync` share: how files are fetched, placed and reported.
+struct DownloadOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("original, a4, fhd or web (default: the config's variant, else original).", valueName: "variant"))
+    var variant: String?
+
+    @Option(help: ArgumentHelp("Where each file goes under the folder, such as '{taken:%Y}/{taken:%Y-%m-%d}/{filename}'.", valueName: "template"))
+    var template: String?
+
+    @Option(help: ArgumentHelp("Downloads at once, 1 to 16.", valueName: "n"))
+    var concurrency: Int?
+
+    @Flag(help: "JSON Lines events on standard output: queued, progress, done, skipped, failed, summary.")
+    var jsonl = false
+
+    @Option(help: ArgumentHelp("xmp: beside each file, <file>.xmp with its tags, stars, label, title and description (rewritten when they change).", valueName: "kind"))
+    var sidecar: String?
+
+    @Flag(help: "Walk the server's library first, so the query and the sidecars see its latest tags.")
+    var refresh = false
+
+    func validate() throws {
+        if let variant, DownloadSize(rawValue: variant) == nil {
+            throw ValidationError("--variant \(variant) is not a variant; use original, a4, fhd or web.")
+        }
+        if let template {
+            do { _ = try PhotoTemplate(template) } catch { throw ValidationError("--template: \(error)") }
+            if template.isEmpty || template.hasSuffix("/") { throw ValidationError("--template must end in a file name, such as {filename}.") }
+        }
+        let range = DownloadQueue.concurrencyRange
+        if let concurrency, !range.contains(concurrency) {
+            throw ValidationError("--concurrency \(concurrency) is out of range; use \(range.lowerBound) to \(range.upperBound).")
+        }
+        if let sidecar, sidecar != "xmp" { throw ValidationError("--sidecar \(sidecar) is not a kind of sidecar; use xmp.") }
+    }
+
+    /// The parsed template (validated already).
+    var parsedTemplate: PhotoTemplate? { template.flatMap { try? PhotoTemplate($0) } }
+
+    /// The variant asked for, else the session's.
+    func size(default fallback: DownloadSize) -> DownloadSize { variant.flatMap(DownloadSize.init(rawValue:)) ?? fallback }
+}
