@@ -22,6 +22,9 @@ actor RateLimitPacer {
     private var budget: Int?
     private var resetAt: Date?
     private var holdUntil: Date?
+    /// Whether the hold is only the spent budget waiting for its window's reset (not a 429), which a
+    /// response reporting a fresh window with requests left ends at once.
+    private var holdIsSpentBudget = false
     private var nextSlot: ContinuousClock.Instant?
     private var inFlight = 0
     /// Requests waiting for their turn, by ticket number (which is their arrival order), with their lane.
@@ -108,6 +111,7 @@ actor RateLimitPacer {
             if let budget, budget <= 0 {
                 if let resetAt {
                     holdUntil = resetAt.addingTimeInterval(0.05)
+                    holdIsSpentBudget = true
                     continue
                 }
                 if inFlight > 0 {
@@ -181,6 +185,7 @@ actor RateLimitPacer {
                 // ours, less what is still in flight, which this response may not have counted yet.
                 resetAt = reset
                 budget = remaining - inFlight
+                if holdIsSpentBudget, status != 429, remaining - inFlight > 0 { holdUntil = nil }
             } else {
                 budget = min(budget ?? remaining, remaining)
             }
@@ -200,6 +205,7 @@ actor RateLimitPacer {
         let wait = RetryAdvice.wait(in: headers, now: now) ?? .seconds(1)
         let until = now.addingTimeInterval(wait.timeInterval)
         holdUntil = max(holdUntil ?? until, until)
+        holdIsSpentBudget = false
         wakeAll()
         publish()
     }

@@ -140,9 +140,10 @@ struct DownloadTests {
     }
 
     @Test func anExpiredLinkIsRefreshedKeepingTheBytes() async throws {
-        // Links expire at a whole second 1 to 2 s after they are made: the test's own fetch is in time,
-        // and 2.1 s later the link has certainly expired.
-        try await withKitServer(photos: 5, { $0.signedURLLifetime = .seconds(2) }) { server, client, log in
+        // Links expire at a whole second 3 to 4 s after they are made: the test's own fetch is in time,
+        // 4.1 s later the link has certainly expired, and the refreshed one has three seconds or more,
+        // room for a busy machine to use it.
+        try await withKitServer(photos: 5, { $0.signedURLLifetime = .seconds(4) }) { server, client, log in
             let photo = try await client.send(API.photo(id: 2))
             let stale = try await client.send(API.downloadLocation(id: 2))
             let whole = try await APICaller.fetch(stale.absoluteString)
@@ -155,7 +156,7 @@ struct DownloadTests {
             let etag: String = try #require(whole.header("ETag"))
             part.validator = etag
             part.source = "2/original/original"
-            try await Task.sleep(for: .milliseconds(2100))
+            try await Task.sleep(for: .milliseconds(4100))
             var download = try await FileDownload.prepare(client: client, photo: photo, size: .original, format: .original,
                                                           directory: try DownloadDirectory(directory), progress: nil)
             download.location = stale

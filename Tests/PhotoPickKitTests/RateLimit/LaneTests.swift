@@ -35,23 +35,27 @@ struct LaneTests {
     @Test @MainActor func waitingRequestsGoByLaneThenInArrivalOrder() async throws {
         let pacer = RateLimitPacer()
         try await pacer.admit()
-        // Nothing left until a reset seven to eight seconds away (room for a loaded machine to schedule
-        // seven arrivals first): everyone queues, then goes in lane order.
-        await pacer.record(status: 200, headers: headers(limit: 100, remaining: 0, resetIn: 8))
+        // Nothing left until a reset a minute away: everyone queues, in a known arrival order, with no
+        // clock to race. A response that opens a later window then lets them all go, in lane order.
+        await pacer.record(status: 200, headers: headers(limit: 100, remaining: 0, resetIn: 60))
         let order = LineLog()
         var tasks: [Task<Void, any Error>] = []
-        for (name, lane) in [("prefetch", RequestLane.prefetch), ("listing", .listing), ("download", .download),
-                             ("visible 1", .visible), ("user 1", .user), ("visible 2", .visible), ("user 2", .user)] {
+        for (index, (name, lane)) in [("prefetch", RequestLane.prefetch), ("listing", .listing), ("download", .download),
+                                      ("visible 1", .visible), ("user 1", .user), ("visible 2", .visible),
+                                      ("user 2", .user)].enumerated() {
             // On the main actor, admitted tasks resume one at a time in the order the pacer let them go.
             tasks.append(Task { @MainActor in
                 try await pacer.admit(lane: lane)
                 order.append(name)
             })
-            try await Task.sleep(for: .milliseconds(20))  // arrival order
+            while await pacer.state.waiting < index + 1 { try await Task.sleep(for: .milliseconds(5)) }  // arrival order
         }
         #expect(order.lines.isEmpty, "nothing went before the reset")
         #expect(await pacer.state.waiting == 7, "all seven queued before the reset")
+        let released = ContinuousClock.now
+        await pacer.record(status: 200, headers: headers(limit: 100, remaining: 100, resetIn: 120))
         for task in tasks { try await task.value }
+        #expect(ContinuousClock.now - released < .seconds(20), "a fresh window with requests left ends the hold, without the old reset")
         #expect(order.lines == ["user 1", "user 2", "visible 1", "visible 2", "download", "listing", "prefetch"])
     }
 
