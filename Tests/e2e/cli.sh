@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end test of photopick's scripting verbs against `photopick serve`: ls (table, --json, --jsonl,
-# --format, a bad query), tags, tag add and tag rm, checked against the server's own API, and the
-# completion scripts. Every run has its own XDG folders in one temporary directory, removed on exit.
+# --format, a bad query), tags, tag add and tag rm, checked against the server's own API; get under
+# faults, kill -9 and Ctrl-C, and handing downloads over to and from the browser (in tmux); templates,
+# XMP sidecars, sync, pick, and the completion scripts. Every run has its own XDG folders in one
+# temporary directory, removed on exit.
 #
 #   Tests/e2e/cli.sh                       # uses .build/debug/photopick
 #   PHOTOPICK=/path/to/photopick Tests/e2e/cli.sh
@@ -11,8 +13,12 @@ ROOT=$(pwd)
 PHOTOPICK=${PHOTOPICK:-.build/debug/photopick}
 case $PHOTOPICK in /*) ;; *) PHOTOPICK=$ROOT/$PHOTOPICK ;; esac
 [ -x "$PHOTOPICK" ] || { echo "not ok - no executable photopick at $PHOTOPICK (build it, or set PHOTOPICK)" >&2; exit 1; }
+for tool in tmux python3; do
+  command -v "$tool" >/dev/null || { echo "not ok - $tool is needed" >&2; exit 1; }
+done
 
 KEY=pp_test_cli_key
+SOCKET=photopick-cli-$$   # the tmux server of the browser runs
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/photopick-cli.XXXXXX")
 export XDG_DATA_HOME=$TMP/xdg/data XDG_STATE_HOME=$TMP/xdg/state XDG_CONFIG_HOME=$TMP/xdg/config XDG_CACHE_HOME=$TMP/xdg/cache
 unset PHOTOPICK_API_KEY NO_COLOR
@@ -20,6 +26,7 @@ START=$SECONDS
 CHECKS=0
 SERVER_PID=""
 cleanup() {
+  tmux -L "$SOCKET" kill-server 2>/dev/null || true
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
   [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
 }
@@ -42,13 +49,20 @@ case $API in */api/v1) ;; *) API=$API/api/v1 ;; esac
 pp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$API"; }
 
 # The server's own view, through its API: every photo and tag.
+# It tries a request again on a failure, so it reads the faulty server too.
 cat >"$TMP/api.py" <<'EOF'
-import json, sys, urllib.parse, urllib.request
+import json, sys, time, urllib.parse, urllib.request
 base, key, out = sys.argv[1:4]
 def get(path):
-    request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + key})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.load(response)
+    for attempt in range(30):
+        request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + key})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.load(response)
+        except Exception:
+            if attempt == 29:
+                raise
+            time.sleep(0.2)
 def walk(resource):
     items, cursor = [], None
     while True:
@@ -217,9 +231,27 @@ if parts:
 PY
 ok "get of 50 at concurrency 8 under 20% injected faults: all 50 byte-identical to the originals, no partial file left"
 
+# Tag edits under the same faults: what the server ends up with is exactly what was asked.
+FTAG="faulty-$$"
+fp tag add "$FTAG" --ids "$(seq -s, 1 60)" 2>"$TMP/fadd.err" || fail "tag add under faults exited $?: $(cat "$TMP/fadd.err")"
+fp tag rm "$FTAG" --ids "$(seq -s, 1 2 60)" 2>"$TMP/frm.err" || fail "tag rm under faults exited $?: $(cat "$TMP/frm.err")"
+python3 "$TMP/api.py" "$FAULTY" "$KEY" "$TMP/faulty.json"
+python3 - "$TMP/faulty.json" "$FTAG" <<'EOF' || fail "after tag add and rm under faults the server's photos carrying $FTAG differ (above)"
+import json, sys
+library, name = json.load(open(sys.argv[1])), sys.argv[2]
+tags = [t["id"] for t in library["tags"] if t["name"] == name]
+if len(tags) != 1:
+    raise SystemExit(f"{len(tags)} tags named {name}")
+carrying = sorted(p["id"] for p in library["photos"] if tags[0] in p.get("tagIds", []))
+if carrying != list(range(2, 61, 2)):
+    raise SystemExit(f"carrying {carrying}, expected the even ids 2 to 60")
+EOF
+ok "tag add on 60 photos, then tag rm on 30 of them, under 20% injected faults: the server has the tag once, on exactly the other 30"
+
 # Interrupted hard: kill -9 partway, then get again. What finished is neither touched nor fetched again.
 IDS=$(seq -s, 100 160)
-fp get --ids "$IDS" --to "$TMP/killed" --concurrency 2 --jsonl >"$TMP/killed.jsonl" 2>/dev/null &
+# The binary itself in the background (not through fp, whose subshell would take the signal).
+PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" get --ids "$IDS" --to "$TMP/killed" --concurrency 2 --jsonl --api-url "$FAULTY" >"$TMP/killed.jsonl" 2>/dev/null &
 GET_PID=$!
 for _ in $(seq 600); do
   [ "$(grep -c '"event":"done"' "$TMP/killed.jsonl" 2>/dev/null)" -ge 5 ] && break
@@ -227,6 +259,7 @@ for _ in $(seq 600); do
 done
 kill -9 "$GET_PID" 2>/dev/null || fail "get finished before it could be killed"
 wait "$GET_PID" 2>/dev/null || true
+if pgrep -f -- "--to $TMP/killed" >/dev/null; then fail "a photopick get is still running after kill -9"; fi
 python3 - "$TMP/killed.jsonl" >"$TMP/finished.txt" <<'PY'
 import json, sys
 for line in open(sys.argv[1], encoding="utf-8"):
@@ -251,6 +284,124 @@ count=$(find "$TMP/killed" -type f ! -name '*.part' | wc -l)
 [ "$count" = 61 ] || fail "after the second get the folder holds $count files, expected 61"
 ok "kill -9 during get, then get again: the $finished finished files untouched (inode, mtime) and not fetched again; all 61 there"
 kill "$FAULTY_PID" 2>/dev/null; wait "$FAULTY_PID" 2>/dev/null || true
+
+echo "# get and the browser carry on each other's downloads"
+# A server that stalls every request 0.6 s, so a download is still under way when it is interrupted.
+"$PHOTOPICK" serve --data "$TMP/slow" --port 0 --key "$KEY" --photos 300 --original-megapixels 0.3 --fault-rate 1 --faults slow --latency 600 --seed 7 \
+  --rate-limit 100000 >"$TMP/slow.out" 2>&1 &
+SLOW_PID=$!
+SLOW=""
+for _ in $(seq 300); do
+  SLOW=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$TMP/slow.out" | head -n 1)
+  [ -n "$SLOW" ] && break
+  sleep 0.1
+done
+[ -n "$SLOW" ] || fail "the slow server printed no URL"
+SLOW=${SLOW%/}
+case $SLOW in */api/v1) ;; *) SLOW=$SLOW/api/v1 ;; esac
+sp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$SLOW"; }
+# browse NAME ARGS...: the browser in a tmux session of its own, on this run's folders and the slow server.
+browse() {
+  local name=$1
+  shift
+  rm -f "$TMP/$name.code"
+  tmux -L "$SOCKET" -f /dev/null new-session -d -s "$name" -x 120 -y 40 \
+    "env PHOTOPICK_API_KEY=$KEY TERM=xterm-256color XDG_DATA_HOME=$XDG_DATA_HOME XDG_STATE_HOME=$XDG_STATE_HOME XDG_CONFIG_HOME=$XDG_CONFIG_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME $PHOTOPICK $* --api-url $SLOW 2>$TMP/$name.err; echo \$? >$TMP/$name.code; sleep 30"
+}
+# quit NAME: q, and y when it asks because downloads are still going; waits for the exit code.
+quit() {
+  tmux -L "$SOCKET" send-keys -t "$1" q
+  for _ in $(seq 200); do
+    [ -s "$TMP/$1.code" ] && break
+    if tmux -L "$SOCKET" capture-pane -p -t "$1" | grep -qF "Quit?"; then tmux -L "$SOCKET" send-keys -t "$1" y; fi
+    sleep 0.1
+  done
+  [ "$(cat "$TMP/$1.code" 2>/dev/null)" = 0 ] || fail "the browser ($1) exited $(cat "$TMP/$1.code" 2>/dev/null): $(cat "$TMP/$1.err")"
+  tmux -L "$SOCKET" kill-session -t "$1" 2>/dev/null || true
+}
+# finished DIR: the files in DIR that are whole (no .part), one per line.
+finished() { find "$1" -type f ! -name '*.part' | sort; }
+# same_originals DIR COUNT: DIR holds COUNT files, each byte for byte one of the slow server's originals.
+same_originals() {
+  python3 - "$1" "$2" "$TMP/slow/images" <<'PY'
+import hashlib, os, sys
+folder, count, images = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+originals = {hashlib.sha256(open(os.path.join(images, n), "rb").read()).digest() for n in os.listdir(images) if n.endswith("-original.jpg")}
+files = [os.path.join(root, n) for root, _, names in os.walk(folder) for n in names]
+if len(files) != count or any(f.endswith(".part") for f in files):
+    raise SystemExit(f"{len(files)} files in {folder}, expected {count} and no .part: {sorted(files)[:4]}")
+for path in files:
+    if hashlib.sha256(open(path, "rb").read()).digest() not in originals:
+        raise SystemExit(f"{path} is not one of the originals")
+PY
+}
+# stats FILE...: inode, mtime and size of each, to compare before and after.
+stats() { while read -r path; do stat -c "%n %i %Y %s" "$path"; done; }
+# originals_sent SINCE: how many photos' originals the slow server sent after its log line SINCE, each counted once.
+originals_sent() {
+  tail -n +"$(($1 + 1))" "$TMP/slow.out" | sed -nE 's#^GET /files/([0-9]+)/original (200|206) .*#\1#p' | sort -u | wc -l
+}
+
+# Ctrl-C during a get: exit 130 with one line, and the browser finishes what is left.
+IDS=$(seq -s, 201 216)
+PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" get --ids "$IDS" --to "$TMP/handover" --concurrency 2 --jsonl --api-url "$SLOW" >"$TMP/int.jsonl" 2>"$TMP/int.err" &
+GET_PID=$!
+for _ in $(seq 600); do
+  [ "$(grep -c '"event":"done"' "$TMP/int.jsonl" 2>/dev/null)" -ge 3 ] && break
+  sleep 0.05
+done
+kill -INT "$GET_PID" 2>/dev/null || fail "get finished before Ctrl-C"
+set +e
+wait "$GET_PID"
+code=$?
+set -e
+[ "$code" = 130 ] || fail "get after Ctrl-C exited $code, expected 130: $(cat "$TMP/int.err")"
+[ "$(wc -l <"$TMP/int.err")" = 1 ] && grep -qE '^photopick get: interrupted: [0-9]+ of 16 not finished stay queued' "$TMP/int.err" \
+  || fail "get after Ctrl-C said: $(cat "$TMP/int.err")"
+finished "$TMP/handover" >"$TMP/int-done.txt"
+before=$(wc -l <"$TMP/int-done.txt")
+[ "$before" -ge 3 ] && [ "$before" -lt 16 ] || fail "$before of 16 finished before Ctrl-C; expected some, not all"
+stats <"$TMP/int-done.txt" >"$TMP/int-before.stat"
+sleep 1  # requests cut off by the interrupt finish their stall and reach the log first
+since=$(wc -l <"$TMP/slow.out")
+browse resume --download-dir "$TMP/elsewhere"
+for _ in $(seq 900); do [ "$(finished "$TMP/handover" | wc -l)" = 16 ] && break; sleep 0.1; done
+[ "$(finished "$TMP/handover" | wc -l)" = 16 ] || fail "the browser did not finish the interrupted get: $(finished "$TMP/handover" | wc -l) of 16 after 90 s"
+quit resume
+same_originals "$TMP/handover" 16 || fail "after the browser resumed, the folder is not the 16 originals (above)"
+stats <"$TMP/int-done.txt" | cmp -s - "$TMP/int-before.stat" || fail "files the get finished changed when the browser resumed"
+sent=$(originals_sent "$since")
+[ "$sent" = $((16 - before)) ] || fail "the server sent $sent originals after Ctrl-C, expected only the $((16 - before)) not finished"
+[ ! -e "$TMP/elsewhere" ] || [ -z "$(ls -A "$TMP/elsewhere")" ] || fail "the browser put the get's files in its own folder"
+ok "Ctrl-C during get: exit 130 and one line ($(cut -c1-60 "$TMP/int.err")…); the browser, opened next, finished the other $((16 - before)) into the get's folder, the $before done untouched and not fetched again"
+
+# The reverse: downloads the browser started, quit part way, are finished by a get into the same folder.
+QUERY=IMG_40   # eleven photos of the seed-7 library
+expected=$(sp ls --format '{id}' "$QUERY" | wc -l)
+[ "$expected" -ge 8 ] || fail "the query $QUERY matches $expected photos; the check needs eight or more"
+browse first --download-dir "$TMP/from-browser"
+for _ in $(seq 600); do tmux -L "$SOCKET" capture-pane -p -t first | grep -qE ' 1/[1-9][0-9,]*$' && break; sleep 0.1; done
+tmux -L "$SOCKET" send-keys -t first / "$QUERY" Enter
+for _ in $(seq 100); do tmux -L "$SOCKET" capture-pane -p -t first | grep -qE " 1/$expected\$" && break; sleep 0.1; done
+tmux -L "$SOCKET" capture-pane -p -t first | grep -qE " 1/$expected\$" || fail "the browser did not list the $expected photos of $QUERY: $(tmux -L "$SOCKET" capture-pane -p -t first | tail -n 1)"
+tmux -L "$SOCKET" send-keys -t first a d
+for _ in $(seq 600); do [ "$(finished "$TMP/from-browser" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.05; done
+quit first
+finished "$TMP/from-browser" >"$TMP/browser-done.txt"
+before=$(wc -l <"$TMP/browser-done.txt")
+[ "$before" -ge 2 ] && [ "$before" -lt "$expected" ] || fail "$before of $expected finished in the browser before it quit; expected some, not all"
+stats <"$TMP/browser-done.txt" >"$TMP/browser-before.stat"
+sleep 1
+since=$(wc -l <"$TMP/slow.out")
+sp get "$QUERY" --to "$TMP/from-browser" --concurrency 4 2>"$TMP/after-browser.err" || fail "get after the browser exited $?: $(cat "$TMP/after-browser.err")"
+grep -qE "^photopick get: $((expected - before)) fetched, $before already there, 0 failed, of $expected" "$TMP/after-browser.err" \
+  || fail "get after the browser said: $(cat "$TMP/after-browser.err")"
+same_originals "$TMP/from-browser" "$expected" || fail "after the get, the folder is not the $expected originals (above)"
+stats <"$TMP/browser-done.txt" | cmp -s - "$TMP/browser-before.stat" || fail "files the browser finished changed in the get"
+sent=$(originals_sent "$since")
+[ "$sent" = $((expected - before)) ] || fail "the server sent $sent originals to the get, expected only the $((expected - before)) not finished"
+ok "downloads started in the browser and quit part way: get $QUERY finished the other $((expected - before)) of $expected, the $before done untouched and not fetched again"
+kill "$SLOW_PID" 2>/dev/null; wait "$SLOW_PID" 2>/dev/null || true
 
 # Templates: every hostile name and a ../ in the template stay inside the folder.
 pp get --to "$TMP/templated/inside" --template '../{title}/{taken:%Y}/../{filename}' --variant web 2>"$TMP/templated.err" >/dev/null \
@@ -315,12 +466,11 @@ SYNC=$TMP/sync
 mkdir -p "$SYNC/mine"
 echo "not photopick's" >"$SYNC/notes.txt"
 echo "mine" >"$SYNC/mine/keep.jpg"
-expected=$(pp ls --format '{id}' 'R00069' | wc -l)
-[ "$expected" -ge 2 ] || fail "the query R00069 matches $expected photos; the sync check needs two or more"
-NARROW=$(pp ls --format '{name}' 'R00069' | head -n 1)
+expected=$(pp ls --format '{id}' 'R0006' | wc -l)
+NARROW=$(pp ls --format '{name}' 'R0006' | head -n 1)
 kept=$(pp ls --format '{id}' "$NARROW" | wc -l)
-[ "$kept" -ge 1 ] && [ "$kept" -lt "$expected" ] || fail "the narrower query $NARROW matches $kept of $expected"
-pp sync 'R00069' "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sidecar xmp 2>"$TMP/sync1.err" || fail "sync exited $?: $(cat "$TMP/sync1.err")"
+[ "$kept" -ge 1 ] && [ $((expected - kept)) -ge 2 ] || fail "the query R0006 matches $expected, the narrower $NARROW $kept; the check needs two or more between them"
+pp sync 'R0006' "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sidecar xmp 2>"$TMP/sync1.err" || fail "sync exited $?: $(cat "$TMP/sync1.err")"
 first=$(find "$SYNC" -type f -name '*.jpg' ! -path "$SYNC/mine/*" | wc -l)
 [ "$first" = "$expected" ] || fail "sync fetched $first files, the query matches $expected photos"
 pp sync "$NARROW" "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sidecar xmp --delete --dry-run >"$TMP/plan.txt" 2>"$TMP/plan.err" \
@@ -328,35 +478,42 @@ pp sync "$NARROW" "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sid
 [ "$(grep -c '^delete ' "$TMP/plan.txt")" = $((expected - kept)) ] && [ "$(grep -c '^get ' "$TMP/plan.txt")" = 0 ] \
   || fail "sync --dry-run planned $(grep -c '^delete ' "$TMP/plan.txt") deletions and $(grep -c '^get ' "$TMP/plan.txt") fetches, expected $((expected - kept)) and 0"
 [ "$(find "$SYNC" -type f -name '*.jpg' ! -path "$SYNC/mine/*" | wc -l)" = "$first" ] || fail "sync --dry-run changed the folder"
+# One of the files to go has been edited since (a byte added): it is the user's now, and stays.
+EDITED=""
+while read -r verb path; do
+  if [ "$verb" = delete ] && [ -f "$path" ]; then EDITED=$path; break; fi
+done <"$TMP/plan.txt"
+[ -n "$EDITED" ] || fail "no planned deletion names a file that is there: $(head -n 3 "$TMP/plan.txt")"
+printf 'x' >>"$EDITED"
+edited_sum=$(sha256sum <"$EDITED")
+pp sync "$NARROW" "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sidecar xmp --delete --dry-run >"$TMP/plan2.txt" 2>/dev/null
+grep -qxF "keep $EDITED" "$TMP/plan2.txt" || fail "sync --dry-run does not plan to keep the edited file: $(grep -F "$EDITED" "$TMP/plan2.txt")"
 pp sync "$NARROW" "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sidecar xmp --delete 2>"$TMP/sync2.err" || fail "sync --delete exited $?: $(cat "$TMP/sync2.err")"
 left=$(find "$SYNC" -type f -name '*.jpg' ! -path "$SYNC/mine/*" | wc -l)
-[ "$left" = "$kept" ] || fail "after sync --delete $left photos are left, the narrower query matches $kept"
-[ "$(find "$SYNC" -type f -name '*.xmp' | wc -l)" = "$kept" ] || fail "after sync --delete the sidecars do not match the photos left"
+[ "$left" = $((kept + 1)) ] || fail "after sync --delete $left photos are left, expected the $kept the narrower query matches and the edited one"
+[ "$(sha256sum <"$EDITED")" = "$edited_sum" ] || fail "sync --delete removed or changed the edited file $EDITED"
+grep -qF "kept $EDITED: it changed since it was downloaded" "$TMP/sync2.err" || fail "sync --delete did not say it kept the edited file: $(cat "$TMP/sync2.err")"
+[ "$(find "$SYNC" -type f -name '*.xmp' | wc -l)" = $((kept + 1)) ] || fail "after sync --delete the sidecars do not match the photos left"
 [ -f "$SYNC/notes.txt" ] && [ "$(cat "$SYNC/mine/keep.jpg")" = mine ] || fail "sync --delete touched a file that is not its own"
-ok "sync: $first fetched with sidecars; --dry-run plans $((expected - kept)) deletions and changes nothing; --delete leaves exactly the $kept that match, with their sidecars, and never touches other files"
+ok "sync: $first fetched with sidecars; --dry-run plans $((expected - kept)) deletions and changes nothing; --delete leaves exactly the $kept that match, with their sidecars, keeps one of its own edited since (and says so), and never touches other files"
 
 echo "# pick"
-if command -v tmux >/dev/null; then
-  SOCKET=photopick-cli-$$
-  expected=$(pp ls --format '{id}' 'R00069' | head -n 2)
-  tmux -L "$SOCKET" -f /dev/null new-session -d -s pick -x 120 -y 40 \
-    "env PHOTOPICK_API_KEY=$KEY TERM=xterm-256color XDG_DATA_HOME=$XDG_DATA_HOME XDG_STATE_HOME=$XDG_STATE_HOME XDG_CONFIG_HOME=$XDG_CONFIG_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME $PHOTOPICK pick R00069 --api-url $API >$TMP/pick.out 2>$TMP/pick.err; echo \$? >$TMP/pick.code; sleep 30"
-  # The list is there once the status line shows the cursor on the first of the photos listed.
-  for _ in $(seq 600); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -qE ' 1/[1-9][0-9,]*$' && break; sleep 0.1; done
-  tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '/R00069' || fail "pick did not open the browser filtered by its query: $(tmux -L "$SOCKET" capture-pane -p -t pick | head -n 2)"
-  tmux -L "$SOCKET" send-keys -t pick Space Space
-  for _ in $(seq 600); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '2 selected' && break; sleep 0.1; done
-  tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '2 selected' \
-    || fail "pick: two spaces did not select two photos: $(tmux -L "$SOCKET" capture-pane -p -t pick | sed -n '1p;$p')"
-  tmux -L "$SOCKET" send-keys -t pick q
-  for _ in $(seq 100); do [ -s "$TMP/pick.code" ] && break; sleep 0.1; done
-  tmux -L "$SOCKET" kill-server 2>/dev/null || true
-  [ "$(cat "$TMP/pick.code" 2>/dev/null)" = 0 ] || fail "pick exited $(cat "$TMP/pick.code" 2>/dev/null): $(cat "$TMP/pick.err")"
-  [ "$(cat "$TMP/pick.out")" = "$expected" ] || fail "pick printed $(cat -A "$TMP/pick.out" | head -c 300), expected the two selected ids $(echo $expected)"
-  ok "pick R00069 in tmux: two selected with space, q, and standard output holds exactly their ids ($(echo $expected)), the screen none of it"
-else
-  echo "# tmux is not installed; pick's check is left out"
-fi
+expected=$(pp ls --format '{id}' 'R00069' | head -n 2)
+tmux -L "$SOCKET" -f /dev/null new-session -d -s pick -x 120 -y 40 \
+  "env PHOTOPICK_API_KEY=$KEY TERM=xterm-256color XDG_DATA_HOME=$XDG_DATA_HOME XDG_STATE_HOME=$XDG_STATE_HOME XDG_CONFIG_HOME=$XDG_CONFIG_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME $PHOTOPICK pick R00069 --api-url $API >$TMP/pick.out 2>$TMP/pick.err; echo \$? >$TMP/pick.code; sleep 30"
+# The list is there once the status line shows the cursor on the first of the photos listed.
+for _ in $(seq 600); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -qE ' 1/[1-9][0-9,]*$' && break; sleep 0.1; done
+tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '/R00069' || fail "pick did not open the browser filtered by its query: $(tmux -L "$SOCKET" capture-pane -p -t pick | head -n 2)"
+tmux -L "$SOCKET" send-keys -t pick Space Space
+for _ in $(seq 600); do tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '2 selected' && break; sleep 0.1; done
+tmux -L "$SOCKET" capture-pane -p -t pick | grep -q '2 selected' \
+  || fail "pick: two spaces did not select two photos: $(tmux -L "$SOCKET" capture-pane -p -t pick | sed -n '1p;$p')"
+tmux -L "$SOCKET" send-keys -t pick q
+for _ in $(seq 100); do [ -s "$TMP/pick.code" ] && break; sleep 0.1; done
+tmux -L "$SOCKET" kill-server 2>/dev/null || true
+[ "$(cat "$TMP/pick.code" 2>/dev/null)" = 0 ] || fail "pick exited $(cat "$TMP/pick.code" 2>/dev/null): $(cat "$TMP/pick.err")"
+[ "$(cat "$TMP/pick.out")" = "$expected" ] || fail "pick printed $(cat -A "$TMP/pick.out" | head -c 300), expected the two selected ids $(echo $expected)"
+ok "pick R00069 in tmux: two selected with space, q, and standard output holds exactly their ids ($(echo $expected)), the screen none of it"
 
 echo "# completions"
 for shell in bash zsh fish; do

@@ -38,7 +38,8 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
     /// The server's filename, unsanitised.
     public let filename: String
     let photoBytes: Int64
-    let takenAt: Date?
+    /// The capture time, which the finished file's modification time is set to.
+    public let takenAt: Date?
     let mimeType: String?
     /// What it is expected to weigh before the server says: the original's size, or an estimate for a smaller variant.
     public let estimatedBytes: Int64

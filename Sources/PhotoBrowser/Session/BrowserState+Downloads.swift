@@ -60,7 +60,7 @@ extension BrowserState {
     mutating func requestDownloads(_ wanted: [ScriptDownload], variant: DownloadSize, root: URL) -> [BrowserEffect] {
         if let reason = account.disabledReason(.downloading) { return post(.warning, reason) }
         var items: [DownloadItem] = []
-        var failedAgain: [Int64] = []
+        var failedAgain: [Int64] = [], paused: [Int64] = []
         var superseded: [DownloadItem] = []
         var supersededIDs: Set<Int64> = []
         for request in wanted {
@@ -72,7 +72,10 @@ extension BrowserState {
                     superseded.append(existing)
                     supersededIDs.insert(existing.id)
                 } else {
+                    // Already on its way: a script asking for it again wants it now, so a failed one is
+                    // retried and one paused in the browser goes on.
                     if existing.status.failure != nil { failedAgain.append(existing.id) }
+                    if existing.status == .paused { paused.append(existing.id) }
                     continue
                 }
             }
@@ -85,7 +88,7 @@ extension BrowserState {
             downloads.nextID += 1
         }
         if !supersededIDs.isEmpty { downloads.remove(supersededIDs) }
-        var effects = retryDownloads(failedAgain)
+        var effects = retryDownloads(failedAgain) + resumeDownloads(paused)
         if !superseded.isEmpty { effects.append(.deleteDownloads(superseded, discardPartials: false)) }
         guard !items.isEmpty else { return effects }
         let needed = items.reduce(Int64(0)) { $0 + $1.estimatedBytes }

@@ -11,8 +11,8 @@ struct PickCommand: AsyncParsableCommand {
         commandName: "pick",
         abstract: "Choose photos in the browser; on quit, print the selected ids (or --paths) one per line.",
         discussion: """
-            Select with space, v, a or the query; quit with q. Only the selection is printed, in list order; nothing \
-            when nothing is selected. Exit codes are the browser's.
+            Select with space, v, a or the query; quit with q. Only the selection is printed: the listed photos in list \
+            order, then any the query hides; nothing when nothing is selected. Exit codes are the browser's.
             """
     )
 
@@ -58,11 +58,13 @@ struct PickCommand: AsyncParsableCommand {
         return (status, chosen)
     }
 
-    /// The selection in list order: ids, or the paths of the files downloaded for them.
+    /// The whole selection, as the browser's keys act on it: the listed photos in list order, then any
+    /// the query now hides. Ids, or the paths of the files downloaded for them.
     @MainActor
     static func chosen(_ state: BrowserState, paths: Bool) -> [String] {
-        let indices = state.list.libraryIndices.filter(state.selection.contains)
-        let photos = indices.isEmpty ? state.selection.indices : Array(indices)
+        let listed = state.list.libraryIndices.filter(state.selection.contains)
+        let shown = Set(listed)
+        let photos = listed + state.selection.indices.filter { !shown.contains($0) }
         return photos.compactMap { index -> String? in
             let id = state.library[index].id
             guard paths else { return String(id) }

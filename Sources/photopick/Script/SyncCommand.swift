@@ -14,7 +14,7 @@ struct SyncCommand: AsyncParsableCommand {
             QUERY is as after / in the browser ('' for every photo). With --delete, files photopick downloaded into \
             DIR that no longer match (or that a new --template places elsewhere) are removed with their sidecars; any \
             other file, and one changed since it was downloaded, is never touched. --dry-run prints the plan: one \
-            'get PATH' or 'delete PATH' line each. Exit codes are get's.
+            'get PATH', 'delete PATH' or 'keep PATH' (ours, but changed) line each. Exit codes are get's.
             """
     )
 
@@ -87,11 +87,15 @@ struct SyncCommand: AsyncParsableCommand {
                 let name = request.filename ?? state.library.index(ofID: request.photoID).map { state.library[$0].filename } ?? "photo \(request.photoID)"
                 output.line("get " + TerminalText.sanitized(folder.appending(path: name).path(percentEncoded: false)))
             }
+            var deleting = 0
             if delete {
-                for item in stale where item.resultExists { output.line("delete " + TerminalText.sanitized(item.resultPath ?? "")) }
+                for item in stale {
+                    guard let path = item.resultPath, let intact = Self.isAsDownloaded(item) else { continue }
+                    output.line((intact ? "delete " : "keep ") + TerminalText.sanitized(path))
+                    if intact { deleting += 1 }
+                }
             }
             output.flush()
-            let deleting = delete ? stale.count { $0.resultExists } : 0
             FileHandle.standardError.write(Data("photopick sync: \(missing.count) to get, \(deleting) to delete, \(inPlace.count) in place (a dry run: nothing changed).\n".utf8))
             return
         }
@@ -99,11 +103,8 @@ struct SyncCommand: AsyncParsableCommand {
         guard delete, !stale.isEmpty else { return }
         var removed = 0, changed: [String] = []
         for item in stale {
-            guard let path = item.resultPath else { continue }
-            var status = stat()
-            guard lstat(path, &status) == 0 else { continue }  // gone already
-            // Only as downloaded: a file of that name the user replaced or edited is theirs now.
-            guard status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == item.receivedBytes else {
+            guard let path = item.resultPath, let intact = Self.isAsDownloaded(item) else { continue }  // gone already
+            guard intact else {
                 changed.append(path)
                 continue
             }
@@ -121,6 +122,18 @@ struct SyncCommand: AsyncParsableCommand {
         for path in changed.prefix(10) {
             FileHandle.standardError.write(Data("photopick sync: kept \(TerminalText.sanitized(path)): it changed since it was downloaded\n".utf8))
         }
+        if changed.count > 10 {
+            FileHandle.standardError.write(Data("photopick sync: kept \(changed.count - 10) more files that changed since they were downloaded\n".utf8))
+        }
         FileHandle.standardError.write(Data("photopick sync: deleted \(removed) file\(removed == 1 ? "" : "s") that no longer match.\n".utf8))
+    }
+
+    /// Whether a finished download's file is still as downloaded: a regular file of its length with the
+    /// capture time the download gave it. One the user replaced or edited is theirs now. Nil when it is gone.
+    static func isAsDownloaded(_ item: DownloadItem) -> Bool? {
+        var status = stat()
+        guard let path = item.resultPath, lstat(path, &status) == 0 else { return nil }
+        return status.st_mode & S_IFMT == S_IFREG && Int64(status.st_size) == item.receivedBytes
+            && item.takenAt.map { abs(Double(status.st_mtim.tv_sec) - $0.timeIntervalSince1970) < 1 } ?? true
     }
 }
