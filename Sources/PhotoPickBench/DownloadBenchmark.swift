@@ -67,7 +67,7 @@ struct DownloadBenchmark: AsyncParsableCommand {
         switch contender {
         case "curl":
             return try ChildProcess.measure("curl", [
-                "--silent", "--parallel", "--parallel-max", String(concurrency), "--output-dir", directory.path, "-K", curlConfig.path,
+                "--silent", "--no-progress-meter", "--parallel", "--parallel-max", String(concurrency), "--output-dir", directory.path, "-K", curlConfig.path,
             ])
         case "photopick get":
             // The real command as a user runs it, as its own process: a fresh state folder each round, so

@@ -127,7 +127,18 @@ struct Launcher {
     nonisolated static func library(config option: String?, apiURL: String?, paths: Paths, environment: [String: String]) throws -> (Config, LibrarySource) {
         let url = option.map { URL(fileURLWithPath: $0) } ?? paths.configFile
         let config = try Config.load(from: url, mustExist: option != nil)
-        return (config, try LibrarySource.resolve(config, apiURL: apiURL.flatMap(URL.init(string:)), environment: environment))
+        let source = try LibrarySource.resolve(config, apiURL: apiURL.flatMap(URL.init(string:)), environment: environment)
+        // A library named on the command line is never swapped for the demo one for want of a key.
+        if let apiURL, source.isDemo { throw NoKeyForAPI(url: apiURL) }
+        return (config, source)
+    }
+
+    /// `--api-url` with no key from any source.
+    struct NoKeyForAPI: Error, CustomStringConvertible {
+        let url: String
+        var description: String {
+            "--api-url \(TerminalText.sanitized(url)) needs an API key: set PHOTOPICK_API_KEY, or api_key_file in the config (without --api-url the demo library opens)"
+        }
     }
 
     /// The originals the loupe keeps on disk: about fifty 24 MP photos.

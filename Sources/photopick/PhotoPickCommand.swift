@@ -35,7 +35,13 @@ struct PhotoPickCommand: AsyncParsableCommand {
             Foundation.exit(error.isUsageError ? 2 : 1)
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            // One line, as every other error: the problem, and where the options are listed.
+            let verb = commandName ?? CommandLine.arguments.dropFirst().first { argument in
+                configuration.subcommands.contains { $0.configuration.commandName == argument }
+            }
+            let command = ["photopick", verb].compactMap { $0 }.joined(separator: " ")
+            let problem = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            FileHandle.standardError.write(Data("\(command): \(problem) (\(command) --help lists the options)\n".utf8))
             Foundation.exit(2)
         }
     }

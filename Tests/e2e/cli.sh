@@ -151,6 +151,23 @@ set -e
 [ ! -s "$TMP/bad.out" ] || fail "ls with a bad term printed to stdout"
 ok "ls 'rating>=9': exit 2, one line: $(cat "$TMP/bad.err")"
 
+# one_line_error NAME CODE PATTERN COMMAND...: COMMAND exits CODE with one line on stderr matching PATTERN, and nothing on stdout.
+one_line_error() {
+  local name=$1 code=$2 pattern=$3 got
+  shift 3
+  set +e
+  "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+  got=$?
+  set -e
+  [ "$got" = "$code" ] || fail "$name: exit $got, expected $code: $(cat "$TMP/$name.err")"
+  [ "$(wc -l <"$TMP/$name.err")" = 1 ] && grep -qE "$pattern" "$TMP/$name.err" || fail "$name: not one line matching $pattern: $(cat "$TMP/$name.err")"
+  [ ! -s "$TMP/$name.out" ] || fail "$name printed to stdout"
+}
+one_line_error key-in-argv 2 "^photopick get: Unknown option '--api-key'.*photopick get --help" "$PHOTOPICK" get --api-key pp_test_cli_key --api-url "$API"
+one_line_error bad-ids 2 '^photopick get: --ids 1,x is not a list of photo ids' "$PHOTOPICK" get --ids 1,x
+one_line_error no-key 2 '^photopick ls: --api-url .* needs an API key: set PHOTOPICK_API_KEY' "$PHOTOPICK" ls --api-url "$API"
+ok "usage errors are one line naming the problem and the fix, exit 2: a key in argv is refused ($(cut -c1-50 "$TMP/key-in-argv.err")…); --api-url with no key says so rather than opening the demo"
+
 echo "# tag add, tag rm, tags"
 TAG="cli-$$"
 pp tag add "$TAG" --ids 3,5,8 2>"$TMP/add.err" || fail "tag add exited $?: $(cat "$TMP/add.err")"

@@ -179,8 +179,12 @@ public final class BrowserSession {
         changed.yield()
     }
 
-    /// Stops everything in flight. Unsent edits stay in the outbox and unfinished downloads in the
-    /// queue (with their `.part` files), so the next start picks them up.
+    /// Wakes the reader of `changes` with nothing changed, so something drawn from the clock as well as
+    /// the state (a script's speed and time left) is drawn again while nothing arrives.
+    public func wakeReader() {
+        changed.yield()
+    }
+
     /// Writes the scores waiting, in batches, until none are left.
     private func writeFocusScores() async {
         while !focusToSave.isEmpty {
@@ -191,6 +195,8 @@ public final class BrowserSession {
         focusWriter = nil
     }
 
+    /// Stops everything in flight. Unsent edits stay in the outbox and unfinished downloads in the
+    /// queue (with their `.part` files), so the next start picks them up.
     public func stop() async {
         isStopped = true
         await focusWriter?.value  // scores measured this session are kept

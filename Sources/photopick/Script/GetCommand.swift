@@ -127,7 +127,14 @@ struct GetCommand: AsyncParsableCommand {
             }
             signals.stop()
         }
-        defer { stopper.cancel() }
+        // The progress line is drawn again twice a second, so its speed and time left move during a stall too.
+        let ticker = Task { @MainActor in
+            while (try? await Task.sleep(for: .milliseconds(500))) != nil { script.session.wakeReader() }
+        }
+        defer {
+            stopper.cancel()
+            ticker.cancel()
+        }
         var refused: String?
         await script.wait { state in
             if interrupted.number != nil { return true }

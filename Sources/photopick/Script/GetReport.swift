@@ -51,7 +51,8 @@ struct GetReport {
         let received = items.reduce(Int64(0)) { $0 + $1.receivedBytes }
         let expected = items.reduce(Int64(0)) { $0 + max($1.expectedBytes, $1.receivedBytes) }
         samples.append((now, received))
-        samples.removeAll { now - $0.seconds > 5 }
+        // The last five seconds, measured from the newest sample at least that old.
+        while samples.count > 1, now - samples[1].seconds >= 5 { samples.removeFirst() }
         let rate = samples.first.map { first in now - first.seconds >= 1 ? Double(received - first.bytes) / (now - first.seconds) : 0 } ?? 0
         if jsonl {
             event(["event": "progress", "finished": finished, "total": total, "bytes": received, "expectedBytes": expected,

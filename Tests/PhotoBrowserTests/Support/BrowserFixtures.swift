@@ -32,9 +32,10 @@ func withSession<Result>(
 }
 
 extension BrowserSession {
-    /// Waits until `condition` holds for the state; throws when it still does not after `timeout`.
+    /// Waits until `condition` holds for the state; throws when it still does not after `timeout`, a guard
+    /// against a hang that leaves room for the whole suite sharing the main actor on two cores.
     func waitUntil(
-        _ what: String, within timeout: Duration = .seconds(20), _ condition: (BrowserState) -> Bool
+        _ what: String, within timeout: Duration = .seconds(60), _ condition: (BrowserState) -> Bool
     ) async throws {
         guard try await eventually(within: timeout, { condition(state) }) else {
             throw TimedOut(what: what, status: state.messages.current?.text)
@@ -42,7 +43,7 @@ extension BrowserSession {
     }
 
     /// Waits for loading to finish.
-    func waitForLibrary(within timeout: Duration = .seconds(30)) async throws {
+    func waitForLibrary(within timeout: Duration = .seconds(120)) async throws {
         try await waitUntil("the library to load", within: timeout) { $0.loading.phase == .complete && $0.tags.isLoaded }
     }
 }

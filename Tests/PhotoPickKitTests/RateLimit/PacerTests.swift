@@ -22,13 +22,13 @@ struct PacerTests {
     }
 
     @Test func aRefusalHoldsEveryTaskUntilTheReset() async throws {
-        // Early in a 5-second window, the budget is spent behind the client's back, so its first calls meet a 429.
-        // The window is long enough that a machine busy with the whole suite cannot let it turn meanwhile.
-        try await withKitServer(photos: 60, { $0.rateLimit = 5; $0.rateLimitWindow = 5 }) { server, client, log in
-            // Windows are aligned to Unix time: start just after a boundary, once the server is up, so the
-            // window cannot turn between spending the budget and the client's calls.
-            let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 5)
-            if fraction > 0.3 { try await Task.sleep(for: .milliseconds(Int((5 - fraction) * 1000) + 20)) }
+        // Early in a 15-second window, the budget is spent behind the client's back, so its first calls meet a 429.
+        // Ten seconds or more of the window are left for that, so a machine busy with the whole suite cannot let
+        // it turn meanwhile.
+        try await withKitServer(photos: 60, { $0.rateLimit = 5; $0.rateLimitWindow = 15 }) { server, client, log in
+            // Windows are aligned to Unix time: start in a window's first five seconds, once the server is up.
+            let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 15)
+            if fraction > 5 { try await Task.sleep(for: .milliseconds(Int((15 - fraction) * 1000) + 20)) }
             let caller = APICaller(server: server)
             while try await caller.get("/me").status != 429 {}
             let before = log.lines.count
