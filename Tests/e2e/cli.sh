@@ -24,28 +24,40 @@ export XDG_DATA_HOME=$TMP/xdg/data XDG_STATE_HOME=$TMP/xdg/state XDG_CONFIG_HOME
 unset PHOTOPICK_API_KEY NO_COLOR
 START=$SECONDS
 CHECKS=0
-SERVER_PID=""
+SERVER_PIDS=()
 cleanup() {
   tmux -L "$SOCKET" kill-server 2>/dev/null || true
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+  local pid
+  for pid in ${SERVER_PIDS[@]+"${SERVER_PIDS[@]}"}; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
 }
 trap cleanup EXIT
 ok() { CHECKS=$((CHECKS + 1)); echo "ok $CHECKS - $1"; }
 fail() { echo "not ok $((CHECKS + 1)) - $1" >&2; exit 1; }
 
-"$PHOTOPICK" serve --data "$TMP/server" --port 0 --key "$KEY" --photos 1000 --original-megapixels 0.1 --rate-limit 100000 >"$TMP/server.out" 2>&1 &
-SERVER_PID=$!
-API=""
-for _ in $(seq 300); do
-  API=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$TMP/server.out" | head -n 1)
-  [ -n "$API" ] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$TMP/server.out" >&2; fail "photopick serve exited before it was ready"; }
-  sleep 0.1
-done
-[ -n "$API" ] || fail "photopick serve printed no URL"
-API=${API%/}
-case $API in */api/v1) ;; *) API=$API/api/v1 ;; esac
+# serve NAME ARGS...: photopick serve in the background on a free port, with the test's key, the rate
+# limit lifted, its library in $TMP/NAME and its log in $TMP/NAME.out; sets SERVED_PID and SERVED (its
+# API base URL) once it is ready.
+serve() {
+  local name=$1
+  shift
+  "$PHOTOPICK" serve --data "$TMP/$name" --port 0 --key "$KEY" --rate-limit 100000 "$@" >"$TMP/$name.out" 2>&1 &
+  SERVED_PID=$!
+  SERVER_PIDS+=("$SERVED_PID")
+  SERVED=""
+  for _ in $(seq 300); do
+    SERVED=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$TMP/$name.out" | head -n 1)
+    [ -n "$SERVED" ] && break
+    kill -0 "$SERVED_PID" 2>/dev/null || { cat "$TMP/$name.out" >&2; fail "photopick serve ($name) exited before it was ready"; }
+    sleep 0.1
+  done
+  [ -n "$SERVED" ] || fail "photopick serve ($name) printed no URL"
+  SERVED=${SERVED%/}
+  case $SERVED in */api/v1) ;; *) SERVED=$SERVED/api/v1 ;; esac
+}
+
+serve server --photos 1000 --original-megapixels 0.1
+API=$SERVED
 pp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$API"; }
 
 # The server's own view, through its API: every photo and tag.
@@ -213,18 +225,8 @@ ok "tag rm of a missing tag: exit 2, one line: $(cat "$TMP/rm-missing.err")"
 
 echo "# get"
 # A server of its own that fails a fifth of its requests (500, 503, 429, resets, truncated bodies, stalls).
-"$PHOTOPICK" serve --data "$TMP/faulty" --port 0 --key "$KEY" --photos 300 --original-megapixels 0.3 --fault-rate 0.2 --latency 300 --seed 5 --rate-limit 100000 \
-  >"$TMP/faulty.out" 2>&1 &
-FAULTY_PID=$!
-FAULTY=""
-for _ in $(seq 300); do
-  FAULTY=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$TMP/faulty.out" | head -n 1)
-  [ -n "$FAULTY" ] && break
-  sleep 0.1
-done
-[ -n "$FAULTY" ] || fail "the faulty server printed no URL"
-FAULTY=${FAULTY%/}
-case $FAULTY in */api/v1) ;; *) FAULTY=$FAULTY/api/v1 ;; esac
+serve faulty --photos 300 --original-megapixels 0.3 --fault-rate 0.2 --latency 300 --seed 5
+FAULTY=$SERVED FAULTY_PID=$SERVED_PID
 fp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$FAULTY"; }
 IDS=$(seq -s, 1 50)
 fp get --ids "$IDS" --to "$TMP/get50" --concurrency 8 --jsonl >"$TMP/get50.jsonl" 2>"$TMP/get50.err" \
@@ -304,18 +306,8 @@ kill "$FAULTY_PID" 2>/dev/null; wait "$FAULTY_PID" 2>/dev/null || true
 
 echo "# get and the browser carry on each other's downloads"
 # A server that stalls every request 0.6 s, so a download is still under way when it is interrupted.
-"$PHOTOPICK" serve --data "$TMP/slow" --port 0 --key "$KEY" --photos 300 --original-megapixels 0.3 --fault-rate 1 --faults slow --latency 600 --seed 7 \
-  --rate-limit 100000 >"$TMP/slow.out" 2>&1 &
-SLOW_PID=$!
-SLOW=""
-for _ in $(seq 300); do
-  SLOW=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$TMP/slow.out" | head -n 1)
-  [ -n "$SLOW" ] && break
-  sleep 0.1
-done
-[ -n "$SLOW" ] || fail "the slow server printed no URL"
-SLOW=${SLOW%/}
-case $SLOW in */api/v1) ;; *) SLOW=$SLOW/api/v1 ;; esac
+serve slow --photos 300 --original-megapixels 0.3 --fault-rate 1 --faults slow --latency 600 --seed 7
+SLOW=$SERVED SLOW_PID=$SERVED_PID
 sp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$SLOW"; }
 # browse NAME ARGS...: the browser in a tmux session of its own, on this run's folders and the slow server.
 browse() {
