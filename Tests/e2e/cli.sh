@@ -524,6 +524,30 @@ tmux -L "$SOCKET" kill-server 2>/dev/null || true
 [ "$(cat "$TMP/pick.out")" = "$expected" ] || fail "pick printed $(cat -A "$TMP/pick.out" | head -c 300), expected the two selected ids $(echo $expected)"
 ok "pick R00069 in tmux: two selected with space, q, and standard output holds exactly their ids ($(echo $expected)), the screen none of it"
 
+# The whole selection comes out, as the browser's keys act on it: the listed first, then one the query
+# now hides. The rest of the second photo's name, typed onto the query, leaves only it listed.
+second_name=$(pp ls --format '{name}' 'R00069' | sed -n 2p)
+rest=${second_name#R00069}
+[ -n "$rest" ] && [ "$rest" != "$second_name" ] || fail "the second photo of R00069 is named $second_name; the check needs R00069…"
+rm -f "$TMP/pick.code"
+tmux -L "$SOCKET" -f /dev/null new-session -d -s pick2 -x 120 -y 40 \
+  "env PHOTOPICK_API_KEY=$KEY TERM=xterm-256color XDG_DATA_HOME=$XDG_DATA_HOME XDG_STATE_HOME=$XDG_STATE_HOME XDG_CONFIG_HOME=$XDG_CONFIG_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME $PHOTOPICK pick R00069 --api-url $API >$TMP/pick.out 2>$TMP/pick.err; echo \$? >$TMP/pick.code; sleep 30"
+for _ in $(seq 600); do tmux -L "$SOCKET" capture-pane -p -t pick2 | grep -qE ' 1/[1-9][0-9,]*$' && break; sleep 0.1; done
+tmux -L "$SOCKET" send-keys -t pick2 Space Space
+for _ in $(seq 600); do tmux -L "$SOCKET" capture-pane -p -t pick2 | grep -q '2 selected' && break; sleep 0.1; done
+tmux -L "$SOCKET" send-keys -t pick2 /
+tmux -L "$SOCKET" send-keys -t pick2 -l "$rest"
+tmux -L "$SOCKET" send-keys -t pick2 Enter
+for _ in $(seq 100); do tmux -L "$SOCKET" capture-pane -p -t pick2 | grep -qE ' 1/1$' && break; sleep 0.1; done
+tmux -L "$SOCKET" capture-pane -p -t pick2 | grep -qE ' 1/1$' || fail "pick: the query R00069$rest does not list one photo: $(tmux -L "$SOCKET" capture-pane -p -t pick2 | tail -n 1)"
+tmux -L "$SOCKET" send-keys -t pick2 q
+for _ in $(seq 100); do [ -s "$TMP/pick.code" ] && break; sleep 0.1; done
+tmux -L "$SOCKET" kill-server 2>/dev/null || true
+[ "$(cat "$TMP/pick.code" 2>/dev/null)" = 0 ] || fail "pick exited $(cat "$TMP/pick.code" 2>/dev/null): $(cat "$TMP/pick.err")"
+reordered=$(printf '%s\n%s' "$(echo "$expected" | sed -n 2p)" "$(echo "$expected" | sed -n 1p)")
+[ "$(cat "$TMP/pick.out")" = "$reordered" ] || fail "pick with one selected photo hidden printed $(cat -A "$TMP/pick.out" | head -c 300), expected $(echo $reordered)"
+ok "pick, two selected, then the query narrowed to the second: both ids come out, the listed one first ($(echo $reordered))"
+
 echo "# completions"
 for shell in bash zsh fish; do
   "$PHOTOPICK" --generate-completion-script "$shell" >"$TMP/completion.$shell"
