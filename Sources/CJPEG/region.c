@@ -13,6 +13,20 @@ static void stored_point(int orientation, int x, int y, int stored_width, int st
     *sy = (int)(index / (size_t)stored_width);
 }
 
+/// Where stored pixel (sx, sy) goes in the upright image: the inverse of `cjpeg_stored_index`.
+static void upright_point(int orientation, int sx, int sy, int stored_width, int stored_height, int *x, int *y) {
+    switch (orientation) {
+    case 2: *x = stored_width - 1 - sx; *y = sy; break;
+    case 3: *x = stored_width - 1 - sx; *y = stored_height - 1 - sy; break;
+    case 4: *x = sx; *y = stored_height - 1 - sy; break;
+    case 5: *x = sy; *y = sx; break;
+    case 6: *x = stored_height - 1 - sy; *y = sx; break;
+    case 7: *x = stored_height - 1 - sy; *y = stored_width - 1 - sx; break;
+    case 8: *x = sy; *y = stored_width - 1 - sx; break;
+    default: *x = sx; *y = sy; break;
+    }
+}
+
 /// Rows and columns decoded around a region and thrown away, so chroma upsampling at its edges sees
 /// the same neighbours as in a full decode.
 static const int region_margin = 16;
@@ -71,31 +85,35 @@ static cjpeg_status region_body(j_decompress_ptr cinfo, decode_buffers *buffers,
     if (sy0 > 0) jpeg_skip_scanlines(cinfo, (JDIMENSION)sy0);
     int components = cinfo->output_components;
     int band_width = (int)crop_width, band_height = sy1 - sy0;
-    // Upright already: each row goes straight into the region, the margins read and dropped. Turned:
-    // the stored rectangle is kept, then read out turned.
-    int direct = orientation == 1;
+    // Each stored row goes straight to its place in the region, the margins read and dropped: upright,
+    // a row of the region; turned, a column or a row read backwards. Nothing the size of the band is
+    // held but the region itself.
     buffers->row = malloc((size_t)band_width * (size_t)components);
-    if (!direct) buffers->small = malloc((size_t)band_width * (size_t)band_height * 3);
-    if (!result || !buffers->row || (!direct && !buffers->small)) {
+    if (!result || !buffers->row) {
         copy_message(message, message_capacity, "out of memory");
         return CJPEG_ERR_MEMORY;
     }
     for (int row = 0; row < band_height; row++) {
         JSAMPROW rows[1] = { buffers->row };
         jpeg_read_scanlines(cinfo, rows, 1);
+        int stored_row = sy0 + row;
         const uint8_t *pixel = buffers->row;
-        uint8_t *destination;
-        int count = band_width;
-        if (direct) {
-            int stored_row = sy0 + row;
+        if (orientation == 1) {
             if (stored_row < y0 || stored_row >= y1) continue;
             pixel += (size_t)(x0 - (int)crop_x) * (size_t)components;
-            destination = result + (size_t)(stored_row - y0) * (size_t)region_width * 3;
-            count = region_width;
-        } else {
-            destination = buffers->small + (size_t)row * (size_t)band_width * 3;
+            uint8_t *destination = result + (size_t)(stored_row - y0) * (size_t)region_width * 3;
+            for (int column = 0; column < region_width; column++, pixel += components, destination += 3) {
+                unsigned rgb[3];
+                cjpeg_pixel_rgb(pixel, cmyk, inverted, rgb);
+                for (int channel = 0; channel < 3; channel++) destination[channel] = (uint8_t)rgb[channel];
+            }
+            continue;
         }
-        for (int column = 0; column < count; column++, pixel += components, destination += 3) {
+        for (int column = 0; column < band_width; column++, pixel += components) {
+            int u, v;
+            upright_point(orientation, (int)crop_x + column, stored_row, stored_width, stored_height, &u, &v);
+            if (u < x0 || u >= x1 || v < y0 || v >= y1) continue;
+            uint8_t *destination = result + ((size_t)(v - y0) * (size_t)region_width + (size_t)(u - x0)) * 3;
             unsigned rgb[3];
             cjpeg_pixel_rgb(pixel, cmyk, inverted, rgb);
             for (int channel = 0; channel < 3; channel++) destination[channel] = (uint8_t)rgb[channel];
@@ -103,16 +121,6 @@ static cjpeg_status region_body(j_decompress_ptr cinfo, decode_buffers *buffers,
     }
     // The rows below are never read: the decode stops here.
     jpeg_abort_decompress(cinfo);
-    if (!direct) {
-        uint8_t *destination = result;
-        for (int v = y0; v < y1; v++) {
-            for (int u = x0; u < x1; u++, destination += 3) {
-                int sx, sy;
-                stored_point(orientation, u, v, stored_width, stored_height, &sx, &sy);
-                memcpy(destination, buffers->small + ((size_t)(sy - sy0) * (size_t)band_width + (size_t)(sx - (int)crop_x)) * 3, 3);
-            }
-        }
-    }
     info->width = region_width;
     info->height = region_height;
     *request->out_x = x0;

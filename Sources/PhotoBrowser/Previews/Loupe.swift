@@ -1,6 +1,7 @@
 /// The 100% view of a photo: which part of the upright original shows, one image pixel per screen
 /// pixel, and the band decoded around it. The band is the view and a third of it on every side, so a
-/// pan by a third in any direction is a copy, and a decode happens only past that.
+/// pan by a third in any direction is a copy, and a decode happens only past that; on a screen so
+/// large that this would pass `bandBudget`, the margins narrow.
 public struct Loupe: Sendable, Equatable {
     /// A rectangle of image pixels.
     public struct Region: Sendable, Hashable {
@@ -90,9 +91,22 @@ public struct Loupe: Sendable, Equatable {
         return band.region.contains(reach) ? nil : reach
     }
 
-    /// The view and a third of it on every side, inside the image: every view one pan away.
+    /// The most pixels a band holds beyond the view itself: 8 MP, 24 MB of RGB. A view of 1920 × 1080
+    /// and a third of it on every side is 5.8 MP; on larger screens the margins narrow to stay inside it
+    /// (a pan then decodes), so the loupe's memory does not grow with the screen past the view.
+    public static let bandBudget = 8_000_000
+
+    /// The view and a third of it on every side, inside the image: every view one pan away. Past the
+    /// budget the margins narrow, evenly, down to none.
     private var reach: Region {
-        let marginX = view.width / 3, marginY = view.height / 3
+        var marginX = view.width / 3, marginY = view.height / 3
+        let viewArea = Double(view.width) * Double(view.height)
+        if Double(view.width + 2 * marginX) * Double(view.height + 2 * marginY) > Double(Self.bandBudget) {
+            // (1 + 2f)² × area = budget: f, the margin as a fraction of the view, at most a third.
+            let fraction = max(0, min(1.0 / 3, ((Double(Self.bandBudget) / viewArea).squareRoot() - 1) / 2))
+            marginX = Int(Double(view.width) * fraction)
+            marginY = Int(Double(view.height) * fraction)
+        }
         let x0 = max(0, view.x - marginX), y0 = max(0, view.y - marginY)
         let x1 = min(imageSize.width, view.x + view.width + marginX), y1 = min(imageSize.height, view.y + view.height + marginY)
         return Region(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
@@ -112,6 +126,8 @@ public struct Loupe: Sendable, Equatable {
     /// The view's pixels, when the band holds them.
     public var pixels: PreviewImage? {
         guard let band, band.region.contains(view) else { return nil }
+        // A band that is the view (a screen at the budget) is shown as it is, not copied.
+        if band.region == view { return band.image }
         let rowBytes = view.width * 3
         var pixels = [UInt8]()
         pixels.reserveCapacity(rowBytes * view.height)

@@ -73,7 +73,8 @@ public actor LoupeLoader {
         } fetchOriginal: { photo, progress in
             let result = try await client.download(photo: photo, size: .original, into: partials, progress: progress)
             defer { unlink(result.fileURL.path) }
-            return try [UInt8](Data(contentsOf: result.fileURL))
+            guard let bytes = FileBytes.read(result.fileURL.path) else { throw UnreadableDownload() }
+            return bytes
         }
     }
 
@@ -246,14 +247,24 @@ public actor LoupeLoader {
                 let id = request.photo.id
                 guard let source = sources[id] else { continue }
                 if let shown = store.frame(photoID: id), shown.request == request, shown.source == source.kind { continue }
-                let loupe = loupes[id]
-                let made = await Task.detached { [decoder, render] in
+                var loupe = Self.positioned(request, source, loupe: loupes[id])
+                if source.kind == .original, loupe.regionToDecode != nil {
+                    // The view left the band: the old band goes before the new one is decoded, so two
+                    // are never held at once.
+                    loupe.releaseBand()
+                    loupes[id]?.releaseBand()
+                }
+                let made = await Task.detached { [loupe, decoder, render] in
                     Self.frame(request, source, loupe: loupe, decoder: decoder, render: render)
                 }.value
-                guard !isStopped, sources[id]?.kind == source.kind, wanted.contains(request) else { continue }
+                guard !isStopped, sources[id]?.kind == source.kind else { continue }
+                if case .success(let (_, decoded)) = made, source.kind == .original, wanted.contains(where: { $0.photo.id == id }) {
+                    // Kept even when keys moved the view meanwhile: the next view is most likely in it.
+                    loupes[id] = decoded
+                }
+                guard wanted.contains(request) else { continue }
                 switch made {
-                case .success(let (frame, loupe)):
-                    if source.kind == .original { loupes[id] = loupe }
+                case .success(let (frame, _)):
                     store.put(frame)
                 case .failure(let error):
                     if source.kind == .original {
@@ -295,13 +306,11 @@ public actor LoupeLoader {
     /// One frame: from the original, the view cut from the band (decoded again only when the view left
     /// it); from a stand-in, its part of the rendition enlarged to the original's scale.
     private static func frame(
-        _ request: LoupeRequest, _ source: Source, loupe: Loupe?, decoder: PreviewDecoder, render: PreviewLoader.Render?
+        _ request: LoupeRequest, _ source: Source, loupe: Loupe, decoder: PreviewDecoder, render: PreviewLoader.Render?
     ) -> Result<(LoupeFrame, Loupe), PreviewError> {
+        var loupe = loupe
         do throws(PreviewError) {
-            let imageSize = source.kind == .original ? source.size : originalSize(of: request.photo, standIn: source.size)
-            var loupe = loupe.flatMap { $0.imageSize == imageSize && $0.viewport == request.box ? $0 : nil }
-                ?? Loupe(imageSize: imageSize, viewport: request.box, centre: (request.centre.x, request.centre.y))
-            loupe.follow((request.centre.x, request.centre.y))
+            let imageSize = loupe.imageSize
             let pixels: PreviewImage
             if source.kind == .original {
                 if let region = loupe.regionToDecode {
@@ -321,6 +330,16 @@ public actor LoupeLoader {
         }
     }
 
+    /// The loupe for `request`: the one held, moved to the request's centre, while the picture and the
+    /// screen are the same; else a new one.
+    private static func positioned(_ request: LoupeRequest, _ source: Source, loupe: Loupe?) -> Loupe {
+        let imageSize = source.kind == .original ? source.size : originalSize(of: request.photo, standIn: source.size)
+        var loupe = loupe.flatMap { $0.imageSize == imageSize && $0.viewport == request.box ? $0 : nil }
+            ?? Loupe(imageSize: imageSize, viewport: request.box, centre: (request.centre.x, request.centre.y))
+        loupe.follow((request.centre.x, request.centre.y))
+        return loupe
+    }
+
     /// The view's part of a rendition, enlarged to the original's scale.
     private static func standIn(_ source: Source, size: PixelSize, view: Loupe.Region, decoder: PreviewDecoder) throws(PreviewError) -> PreviewImage {
         let scaleX = Double(source.size.width) / Double(size.width), scaleY = Double(source.size.height) / Double(size.height)
@@ -337,7 +356,7 @@ public actor LoupeLoader {
 
     /// The original's upright size while only a rendition is here: the photo's own width and height,
     /// turned as the rendition is; the rendition's when the photo has none.
-    static func originalSize(of photo: Photo, standIn: PixelSize) -> PixelSize {
+    public static func originalSize(of photo: Photo, standIn: PixelSize) -> PixelSize {
         guard let width = photo.width, let height = photo.height, width >= standIn.width || height >= standIn.height, width > 0, height > 0 else {
             return standIn
         }
@@ -356,6 +375,11 @@ public actor LoupeLoader {
                   Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)) < cutoff else { continue }
             unlink(path)
         }
+    }
+
+    /// A downloaded original that could not be read back from its file.
+    struct UnreadableDownload: UserFacingError {
+        var userMessage: String { "the downloaded file could not be read back" }
     }
 
     /// The name originals are filed under in their cache.

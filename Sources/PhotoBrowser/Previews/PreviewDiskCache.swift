@@ -92,14 +92,14 @@ public final class PreviewDiskCache: Sendable {
             guard let entry = index.peek(key) else { return nil }
             if case .some(let etag) = etag, entry.tag != Self.tag(forETag: etag) { return nil }
             let path = Self.path(directory, key, entry.tag)
-            guard let data = FileManager.default.contents(atPath: path), data.count == entry.bytes else {
+            guard let bytes = FileBytes.read(path), bytes.count == entry.bytes else {
                 index.removeValue(for: key)
                 unlink(path)
                 return nil
             }
             _ = index.value(for: key)
             utimes(path, nil)
-            return ([UInt8](data), entry)
+            return (bytes, entry)
         }
     }
 
@@ -114,7 +114,7 @@ public final class PreviewDiskCache: Sendable {
         // A name of its own, so two writers of the same file never share one. Not synced: a file cut short
         // by a crash fails to decode, and the loader then drops it and fetches it again.
         let temporary = "\(path).tmp-\(getpid())-\(UUID().uuidString)"
-        try Data(bytes).write(to: URL(fileURLWithPath: temporary), options: .withoutOverwriting)
+        try FileBytes.write(bytes, toNew: temporary)
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)

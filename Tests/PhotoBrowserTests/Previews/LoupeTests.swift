@@ -75,6 +75,24 @@ struct LoupeTests {
         }
     }
 
+    /// The band for a 4K screen on a 24 MP picture would be 90% of it (65 MB of RGB) with margins of a
+    /// third: past `bandBudget` they narrow, never below the view itself.
+    @Test func onALargeScreenTheBandStaysInsideItsBudget() {
+        let picture = PixelSize(width: 6000, height: 4000)
+        func band(_ viewport: PixelSize) -> Loupe.Region? {
+            var loupe = Loupe(imageSize: picture, viewport: viewport, centre: (0.5, 0.5))
+            guard let region = loupe.regionToDecode else { return nil }
+            loupe.decoded(PreviewImage(width: region.width, height: region.height, pixels: [UInt8](repeating: 0, count: region.width * region.height * 3)), x: region.x, y: region.y)
+            return loupe.bandAhead == nil ? region : nil
+        }
+        let hd = band(PixelSize(width: 1920, height: 1080))
+        #expect(hd == Loupe.Region(x: 2040, y: 1460, width: 1920, height: 1080).expanded(by: 640, 360), "inside the budget: a third on every side")
+        let qhd = band(PixelSize(width: 2560, height: 1440))
+        #expect(qhd.map { $0.width * $0.height <= Loupe.bandBudget && $0.width > 2560 && $0.height > 1440 } == true, "narrower margins: \(String(describing: qhd))")
+        let uhd = band(PixelSize(width: 3840, height: 2160))
+        #expect(uhd == Loupe.Region(x: 1080, y: 920, width: 3840, height: 2160), "a view past the budget is decoded alone")
+    }
+
     @Test func theSharpestPointIsWhereTheDetailIs() {
         // Flat grey but for a patch of fine checks in the lower right.
         let width = 240, height = 160
@@ -88,5 +106,12 @@ struct LoupeTests {
         #expect(point.x > 0.66 && point.y > 0.66, "\(point)")
         let flat = FocusScore.sharpestPoint(PreviewImage(width: 64, height: 64, pixels: [UInt8](repeating: 90, count: 64 * 64 * 3)))
         #expect(flat.x == 0.5 && flat.y == 0.5)
+    }
+}
+
+extension Loupe.Region {
+    /// Grown by `x` on the left and right and `y` above and below.
+    fileprivate func expanded(by x: Int, _ y: Int) -> Loupe.Region {
+        Loupe.Region(x: self.x - x, y: self.y - y, width: width + 2 * x, height: height + 2 * y)
     }
 }
