@@ -36,9 +36,11 @@ public actor PreviewLoader {
     /// Work under way, with a number that tells a restarted request's task from the one cancelled before it.
     private var running: [PreviewRequest: (job: Int, task: Task<Void, Never>)] = [:]
     private var timer: Task<Void, Never>?
-    /// Photos whose focus this loader has measured: renditions of one picture agree, so each is
-    /// measured once a session, not on every preview of it.
+    /// Photos whose focus this loader has measured, from their `web` rendition, once a session.
     private var measured: Set<Int> = []
+    /// Photos previewed from another rendition whose `web` one is being fetched (the disk cache first)
+    /// to measure it, so every score in a burst comes from the same rendition.
+    private var measuring: [Int: Task<Void, Never>] = [:]
     /// Whether the wanted list has held still for the debounce; until then nothing new starts, not even
     /// when other work finishes.
     private var settled = false
@@ -123,7 +125,9 @@ public actor PreviewLoader {
         isStopped = true
         timer?.cancel()
         for work in running.values { work.task.cancel() }
+        for task in measuring.values { task.cancel() }
         running = [:]
+        measuring = [:]
         wanted = []
         continuation.finish()
         focusContinuation.finish()
@@ -136,7 +140,7 @@ public actor PreviewLoader {
             started += 1
             let job = started
             let lane = lanes[next] ?? .prefetch
-            let measure = !measured.contains(next.photoID)
+            let measure = Self.variant(for: next.box) == .web && !measured.contains(next.photoID)
             running[next] = (job, Task { [weak self] in
                 guard let self else { return }
                 let state = await RequestLane.$current.withValue(lane) { await self.load(next, measure: measure) }
@@ -153,8 +157,35 @@ public actor PreviewLoader {
             store.store(result.state, rendering: result.rendering, for: request)
             continuation.yield()
             if let focus = result.focus, measured.insert(request.photoID).inserted { focusContinuation.yield((request.photoID, focus)) }
+            if case .loaded = result.state, Self.variant(for: request.box) != .web { startMeasuring(request.photoID) }
         }
         startWork()
+    }
+
+    /// Measures a photo previewed from `fhd` or `a4` on its `web` rendition, in the background lane.
+    private func startMeasuring(_ photoID: Int) {
+        guard !isStopped, !measured.contains(photoID), measuring[photoID] == nil else { return }
+        measuring[photoID] = Task { [weak self] in
+            guard let self else { return }
+            let focus = await RequestLane.$current.withValue(.prefetch) { await self.webFocus(photoID) }
+            await self.measuredOnWeb(photoID, focus)
+        }
+    }
+
+    private nonisolated func webFocus(_ photoID: Int) async -> Double? {
+        let variant = DownloadSize.web.rawValue
+        if let cached = disk?.bytes(photoID: photoID, variant: variant), let score = FocusScore.measure(cached.bytes, decoder: decoder) {
+            return score
+        }
+        guard !Task.isCancelled, let fetched = try? await fetch(photoID, .web), !Task.isCancelled else { return nil }
+        try? disk?.store(photoID: photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
+        return FocusScore.measure(fetched.bytes, decoder: decoder)
+    }
+
+    private func measuredOnWeb(_ photoID: Int, _ focus: Double?) {
+        measuring[photoID] = nil
+        guard !isStopped, let focus, measured.insert(photoID).inserted else { return }
+        focusContinuation.yield((photoID, focus))
     }
 
     /// A finished preview: the state to store, its rendering for the screen, and the rendition's focus score.
@@ -189,7 +220,7 @@ public actor PreviewLoader {
 
     private nonisolated func finished(_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8], measure: Bool) -> Loaded? {
         if Task.isCancelled { return nil }
-        // A few milliseconds, for the first rendition of a photo decoded this session (`measured`).
+        // A few milliseconds, for the first `web` rendition of a photo decoded this session (`measured`).
         return (.loaded(image), render?(request, image, source), measure ? FocusScore.measure(source, decoder: decoder) : nil)
     }
 }

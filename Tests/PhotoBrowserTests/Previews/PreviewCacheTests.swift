@@ -3,6 +3,7 @@ import PhotoBrowser
 import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport
+import Synchronization
 import Testing
 
 struct LRUCacheTests {
@@ -166,6 +167,33 @@ struct PreviewLoaderTests {
         await offline.want([larger])
         guard case .loaded(let image) = try await waitForState(offline, larger) else { Issue.record("not from disk"); return }
         #expect(image.width == 100 || image.height == 80)
+    }
+
+    /// A full-screen preview on a large screen comes from `fhd` or `a4`; its focus score still comes from
+    /// `web`, fetched for it, so every score in a burst is measured on the same rendition.
+    @Test func aPhotoPreviewedFromALargerRenditionIsScoredOnItsWebOne() async throws {
+        try await TestServer.with(photos: 5) { server, _ in
+            let client = APIClient.forTesting(server)
+            let asked = Mutex<[DownloadSize]>([]), scores = Mutex<[(photoID: Int, score: Double)]>([])
+            let loader = PreviewLoader(store: PreviewStore(), disk: nil, debounce: .milliseconds(1)) { id, size async throws(APIError) in
+                asked.withLock { $0.append(size) }
+                return try await client.fetchVariant(photoID: id, size: size)
+            }
+            let listening = Task { for await score in loader.focusScores { scores.withLock { $0.append(score) } } }
+            let large = PreviewRequest(photoID: 3, box: PixelSize(width: 1600, height: 1000))
+            #expect(PreviewLoader.variant(for: large.box) == .fhd)
+            await loader.want([large])
+            guard case .loaded = try await waitForState(loader, large) else { Issue.record("not loaded"); return }
+            #expect(try await eventually(within: .seconds(20)) { scores.withLock { !$0.isEmpty } }, "no focus score came")
+            let web = try await client.fetchVariant(photoID: 3, size: .web)
+            let expected = try #require(FocusScore.measure(web.bytes))
+            #expect(scores.withLock { $0.map(\.photoID) } == [3])
+            #expect(scores.withLock { $0.first?.score } == expected, "the web rendition's score, not the fhd one's")
+            #expect(asked.withLock { $0 } == [.fhd, .web])
+            await loader.stop()
+            listening.cancel()
+            try await client.shutdown()
+        }
     }
 
     @Test func workNoLongerWantedIsCancelledAndNeverLands() async throws {
