@@ -113,6 +113,30 @@ import Testing
         }
     }
 
+    /// A burst of six: four show at once, and h and l scroll so the active frame is always among them.
+    @Test func moreThanFourScrollSoTheActiveOneIsAlwaysShown() {
+        var compare = UIState.Compare(photoIDs: [1, 2, 3, 4, 5, 6])
+        #expect(compare.shown == 0..<4)
+        compare.move(by: 3)
+        #expect(compare.activeID == 4 && compare.shown == 0..<4)
+        compare.move(by: 1)
+        #expect(compare.activeID == 5 && compare.shown == 1..<5, "one more scrolls by one")
+        compare.move(by: 10)
+        #expect(compare.activeID == 6 && compare.shown == 2..<6, "stops at the last")
+        compare.move(by: -3)
+        #expect(compare.activeID == 3 && compare.shown == 2..<6)
+        compare.move(by: -1)
+        #expect(compare.activeID == 2 && compare.shown == 1..<5)
+        #expect(UIState.Compare(photoIDs: [1, 2, 3, 4, 5, 6], active: 5).shown == 2..<6, "opened on the last: the last four")
+        // What the screen asks the loader for follows: the four shown, the active one first.
+        var state = Fixture.state(Self.burstPhotos())
+        _ = state.apply(.viewResized(rows: 30))
+        var ui = UIState()
+        ui.compare = UIState.Compare(photoIDs: [1, 2, 3, 4, 5, 6], active: 5)
+        let frame = Screen(context: Fixture.context(.direct)).frame(state, ui, width: 120, height: 40)
+        #expect(frame.wants.map(\.photoID) == [6, 3, 4, 5])
+    }
+
     @Test func compareWantsEveryPhotoShownTheActiveFirst() {
         var state = Fixture.state(Self.burstPhotos())
         _ = state.apply(.viewResized(rows: 30))

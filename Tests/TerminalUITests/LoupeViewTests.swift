@@ -143,8 +143,17 @@ import Testing
         #expect(abs(harness.controller.ui.zoom!.centre.x - leftmost) < 1e-9, "stops where the view meets the left edge")
         harness.press(.right)
         #expect(abs(harness.controller.ui.zoom!.centre.x - (leftmost + third)) < 1e-9, "one key back, however often it was pressed")
-        harness.press(.character("j"), .down)
-        #expect(harness.controller.ui.zoom!.centre.y > opened.centre.y)
+        // Down and up by a third of the view's height, j and the arrow alike, stopping at the bottom edge.
+        let thirdY = Double(viewport.height / 3) / 1200, lowest = 1 - Double(viewport.height) / 2 / 1200
+        harness.press(.character("j"))
+        #expect(abs(harness.controller.ui.zoom!.centre.y - min(opened.centre.y + thirdY, lowest)) < 1e-9)
+        harness.press(.down)
+        let down = harness.controller.ui.zoom!.centre.y
+        #expect(abs(down - min(opened.centre.y + 2 * thirdY, lowest)) < 1e-9)
+        harness.press(.character("k"))
+        #expect(abs(harness.controller.ui.zoom!.centre.y - (down - thirdY)) < 1e-9)
+        harness.press(.up)
+        #expect(abs(harness.controller.ui.zoom!.centre.y - (down - 2 * thirdY)) < 1e-9)
         #expect(harness.state.list.cursor == 0, "j pans; it does not move to the next photo")
         harness.press(.character("P"))
         #expect(harness.state.marks(at: 0).flag == .pick, "the mark keys mark the photo shown")
@@ -172,6 +181,35 @@ import Testing
         #expect(harness.controller.ui.zoom == nil && harness.controller.ui.compare?.activeID == 2, "Esc leaves the loupe for compare")
         harness.press(.character("z"), .character("z"), .escape)
         #expect(harness.controller.ui.compare == nil)
+    }
+
+    /// Until the loupe's first frame the picture's size is the photo's own, turned as the preview on screen
+    /// is (EXIF orientations 5 to 8); a photo with no size is not clamped to a made-up one.
+    @Test func beforeItsFirstFrameThePictureIsThePhotosSizeTurnedAsThePreviewShowsIt() {
+        let previews = PreviewStore()
+        var context = Fixture.context(.direct)
+        context.previews = previews
+        let screen = Screen(context: context)
+        var ui = UIState()
+        ui.fullPreview = true
+        var state = Self.state()
+        let layout = screen.frame(state, ui, width: 120, height: 40).layout
+        #expect(screen.loupeGeometry(state, ui, layout: layout)?.imageSize == Self.size, "no preview yet: as stored")
+        let request = screen.previewRequest(photoID: 1, in: Screen.fullPreviewImage(in: layout.body))!
+        previews.store(.loaded(Self.picture(PixelSize(width: 300, height: 400))), for: request)
+        #expect(screen.loupeGeometry(state, ui, layout: layout)?.imageSize == PixelSize(width: 1200, height: 1600), "turned upright")
+        state = Fixture.state(Self.photos().map { photo in
+            var photo = photo
+            photo.width = nil
+            photo.height = nil
+            return photo
+        })
+        _ = state.apply(.viewResized(rows: 30))
+        let unknown = screen.loupeGeometry(state, ui, layout: layout)
+        #expect(unknown?.imageSize == PixelSize(width: 0, height: 0))
+        var zoom = UIState.Zoom(centre: UnitPoint(x: 0.2, y: 0.3))
+        zoom.clamp(unknown!)
+        #expect(zoom.centre == UnitPoint(x: 0.2, y: 0.3), "the sharpest point kept until the picture's size is known")
     }
 
     @Test func zInTheListDoesNothing() {
@@ -274,21 +312,47 @@ import Testing
         await loader.stop()
     }
 
-    @Test func compareAtOneHundredPercentShowsEveryFrameAroundTheSamePoint() async throws {
-        let loader = Self.loader(.symbols(.direct))
-        let screen = Self.screen(.direct, loupes: loader.store)
+    @Test(arguments: [Theme.Depth.direct, .monochrome])
+    func compareAtOneHundredPercentShowsEveryFrameAroundTheSamePointAndPansThemTogether(depth: Theme.Depth) async throws {
         let state = Self.state()
-        var ui = UIState()
-        ui.compare = UIState.Compare(photoIDs: [1, 2, 3], active: 1)
-        ui.zoom = UIState.Zoom(centre: UnitPoint(x: 0.4, y: 0.6))
-        let frame = try await Self.settle(screen, state, ui, width: 120, height: 40, loader: loader, until: Self.showsOriginal)
-        #expect(frame.loupeWants.map(\.photo.id) == [2, 1, 3], "the active frame first")
-        #expect(frame.wants.isEmpty, "no fitted previews under the loupe")
-        let views = [1, 2, 3].compactMap { loader.store.frame(photoID: $0)?.view }
-        #expect(views.count == 3 && Set(views.map { "\($0.x),\($0.y)" }).count == 1, "\(views)")
-        let text = frame.canvas.lines.joined(separator: "\n")
-        #expect(text.contains("▶2/3") && text.contains("100%"))
-        #expect(frame.canvas.lines[39].contains("100% · compare · 2/3"))
-        await loader.stop()
+        for (width, height) in Fixture.sizes {
+            let loader = Self.loader(.symbols(depth))
+            let screen = Self.screen(depth, loupes: loader.store)
+            var ui = UIState()
+            ui.compare = UIState.Compare(photoIDs: [1, 2, 3], active: 1)
+            // Centred on the picture's red-blue edge, so every pane shows it in its middle.
+            ui.zoom = UIState.Zoom(centre: UnitPoint(x: 0.5, y: 0.6))
+            let frame = try await Self.settle(screen, state, ui, width: width, height: height, loader: loader, until: Self.showsOriginal)
+            guard !frame.layout.tooSmall else { await loader.stop(); continue }
+            let label = "\(width)×\(height) \(depth)"
+            #expect(frame.loupeWants.map(\.photo.id) == [2, 1, 3], "\(label): the active frame first")
+            #expect(frame.wants.isEmpty, "\(label): no fitted previews under the loupe")
+            let targets = screen.loupeTargets(state, ui, layout: frame.layout)
+            #expect(Set(targets.map(\.photo.id)) == [1, 2, 3], "\(label)")
+            let views = [1, 2, 3].compactMap { loader.store.frame(photoID: $0)?.view }
+            #expect(views.count == 3 && Set(views.map { "\($0.x),\($0.y),\($0.width)" }).count == 1, "\(label): \(views)")
+            for (photo, area) in targets {
+                let view = try #require(loader.store.frame(photoID: photo.id)?.view)
+                #expect(view.width == area.width * 8, "\(label): one pixel a sample")
+                try expectEdge(frame.canvas, at: area.x + (800 - view.x) / 8, row: area.y + area.height / 2, depth: depth, "\(label) photo \(photo.id)")
+            }
+            if width >= 80 {
+                let text = frame.canvas.lines.joined(separator: "\n")
+                #expect(text.contains("▶2/3") && text.contains("100%"), "\(label)")
+                #expect(frame.canvas.lines[height - 1].contains("100% · compare · 2/3"), "\(label)")
+            }
+            // A pan moves every frame by the same third, and each shows the edge that much further left.
+            var panned = ui
+            panned.zoom!.pan(.right, try #require(screen.loupeGeometry(state, ui, layout: frame.layout)))
+            let after = try await Self.settle(screen, state, panned, width: width, height: height, loader: loader, until: Self.showsOriginal)
+            for (photo, area) in targets {
+                let moved = try #require(loader.store.frame(photoID: photo.id)?.view)
+                #expect(moved.x == views[0].x + views[0].width / 3, "\(label) photo \(photo.id): \(moved.x) after \(views[0].x)")
+                if (800 - moved.x) / 8 >= 2 {
+                    try expectEdge(after.canvas, at: area.x + (800 - moved.x) / 8, row: area.y + area.height / 2, depth: depth, "\(label) photo \(photo.id) panned")
+                }
+            }
+            await loader.stop()
+        }
     }
 }

@@ -42,9 +42,16 @@ extension Screen {
         if opened.zoom == nil { opened.zoom = UIState.Zoom(centre: .centre) }
         guard let (photo, area) = loupeTargets(state, opened, layout: layout).first,
               let box = PreviewRenderer(graphics: context.graphics).box(for: area) else { return nil }
-        let imageSize = context.loupes?.frame(photoID: photo.id)?.imageSize
-            ?? photo.width.flatMap { width in photo.height.map { PixelSize(width: width, height: $0) } } ?? box
         let previews = context.previews, preview = previewRequest(photoID: photo.id, in: area)
+        // The picture's size: from the loupe's frame; before it, the photo's own, turned as the preview
+        // on screen is; unknown (zero, so nothing is clamped to it) when the photo has none.
+        var shown: PixelSize?
+        if let preview, case .loaded(let image)? = previews?.state(for: preview) { shown = PixelSize(width: image.width, height: image.height) }
+        let imageSize = context.loupes?.frame(photoID: photo.id)?.imageSize
+            ?? photo.width.flatMap { width in photo.height.map { height in
+                LoupeLoader.originalSize(of: photo, standIn: shown ?? PixelSize(width: width, height: height))
+            } }
+            ?? PixelSize(width: 0, height: 0)
         return LoupeGeometry(viewport: box, imageSize: imageSize) {
             guard let preview, case .loaded(let image)? = previews?.state(for: preview) else { return .centre }
             let point = FocusScore.sharpestPoint(image)
