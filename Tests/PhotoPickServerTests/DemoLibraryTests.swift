@@ -61,7 +61,7 @@ struct DemoLibraryTests {
                 #expect((100...1000).contains(gap), "frames \(gap) ms apart")
             }
         }
-        // Most bursts are whole: three frames or more (a burst cut by the end of a session or an undated frame is shorter).
+        // Most bursts are whole: three frames or more (a burst cut by the end of a session is shorter).
         #expect(runs.filter { $0.count >= 3 }.count * 10 >= runs.count * 8)
         #expect(library.contains { $0.takenAtMilliseconds > 0 }, "capture times carry fractions of a second")
     }
@@ -90,6 +90,7 @@ struct DemoLibraryTests {
                 #expect(frame.imageMotion == 0 || (0.01...0.02).contains(frame.imageMotion))
             }
             #expect(burst.allSatisfy { (0.75...1.3).contains($0.imageGain) }, "exposure varies by about a third of a stop")
+            #expect(burst.allSatisfy { $0.takenAt != nil }, "every frame has its capture time, so the burst stacks: \(burst.map(\.id))")
         }
         #expect(sharpAt.keys.count >= 3 && sharpAt[0, default: 0] < bursts.count / 2, "the sharp frame is anywhere in the burst: \(sharpAt)")
         let single = library.filter { photo in !bursts.contains { $0.contains(photo) } }

@@ -56,7 +56,7 @@ struct DemoLibraryGenerator {
                 clock += burst == nil ? gap : Int64.random(in: 100...1000, using: &bursts)
                 var record = photo(id: id, frame: frame, clock: clock, body: camera, lens: lens, light: light, place: place, random: &random)
                 if let current = burst {
-                    record = Self.burstFrame(record, after: current.first, light: light, random: &bursts)
+                    record = Self.burstFrame(record, after: current.first, clock: clock, light: light, random: &bursts)
                     record = Self.look(record, sharp: current.frame == current.sharp, random: &looks)
                     burst = current.left > 1 ? (current.first, current.left - 1, current.frame + 1, current.sharp) : nil
                 } else if sessionSize - offset >= 3, bursts.chance(0.06) {
@@ -64,6 +64,9 @@ struct DemoLibraryGenerator {
                     let length = min(Int.random(in: 3...7, using: &bursts), sessionSize - offset, count - id + 1)
                     let sharp = Int.random(in: 0..<length, using: &looks)
                     record = Self.look(record, sharp: sharp == 0, random: &looks)
+                    // A burst is one press of the shutter: every frame carries the camera's time, so it stacks.
+                    record.takenAt = clock / 1000
+                    record.takenAtMilliseconds = Int(clock % 1000)
                     burst = (record, length - 1, 1, sharp)
                 } else if looks.chance(0.04) {
                     record.imageDefocus = Double.random(in: 0.0008...0.002, using: &looks)  // now and then a soft one
@@ -92,7 +95,7 @@ struct DemoLibraryGenerator {
 
     /// A later frame of the burst `first` began: its scene and settings, the shutter a step either way and
     /// the exposure with it.
-    private static func burstFrame(_ frame: PhotoRecord, after first: PhotoRecord, light: Light, random: inout SeededRandom) -> PhotoRecord {
+    private static func burstFrame(_ frame: PhotoRecord, after first: PhotoRecord, clock: Int64, light: Light, random: inout SeededRandom) -> PhotoRecord {
         var frame = frame
         frame.width = first.width
         frame.height = first.height
@@ -102,7 +105,8 @@ struct DemoLibraryGenerator {
         frame.latitude = first.latitude
         frame.longitude = first.longitude
         frame.imageSeed = first.imageSeed
-        if frame.takenAt != nil, first.takenAt == nil { frame.takenAt = nil }
+        frame.takenAt = clock / 1000
+        frame.takenAtMilliseconds = Int(clock % 1000)
         if let shutter = first.exposureTime, let index = light.shutters.firstIndex(of: shutter) {
             let step = Int.random(in: -1...1, using: &random)
             let shutter = min(max(index + step, 0), light.shutters.count - 1)
