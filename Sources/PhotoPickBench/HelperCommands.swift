@@ -153,6 +153,7 @@ struct LoupeHelper: ParsableCommand {
     @Option var width = 1920
     @Option var height = 1080
     @Flag var baseline = false
+    @Flag(help: "Encode each view for kitty too, as the app holds it while it is on screen.") var kitty = false
 
     func run() throws {
         // Read straight into the array: a Data copy on the way would double the baseline's peak and hide
@@ -167,18 +168,42 @@ struct LoupeHelper: ParsableCommand {
             guard count == length else { throw BenchError("short read of \(file)") }
         }
         guard !baseline else { return print(bytes.count) }
-        var loupe = try LoupeRun.open(bytes, viewport: PixelSize(width: width, height: height))
+        let viewport = PixelSize(width: width, height: height)
+        var loupe = try LoupeRun.open(bytes, viewport: viewport)
+        // The frame on screen, as the app keeps it until the next one replaces it.
+        var shown: (any PreviewRendering)?
         for direction in [Loupe.Direction.right, .right, .down, .down, .left, .up] {
             loupe.pan(direction)
-            _ = try LoupeRun.show(&loupe, bytes)
+            let view = try LoupeRun.show(&loupe, bytes)
+            if kitty { shown = LoupeRun.kitty.renderer(PreviewRequest(photoID: 1, box: viewport), view, []) }
             try LoupeRun.decodeAhead(&loupe, bytes)
         }
+        withExtendedLifetime(shown) {}
     }
 }
 
 /// The loupe as the app drives it: decode what it asks for, then take the view's pixels.
 enum LoupeRun {
     static let decoder = PreviewDecoder()
+
+    /// kitty's graphics, whose image of a view is its RGB in base64.
+    static var kitty: Graphics { graphics(.kitty) }
+
+    static func graphics(_ mode: GraphicsMode) -> Graphics {
+        var graphics = Graphics.symbols(.direct)
+        graphics.mode = mode
+        graphics.cell = PixelSize(width: 10, height: 20)
+        return graphics
+    }
+
+    /// `jpeg` with an EXIF segment saying `orientation`, right after its start marker.
+    static func withOrientation(_ jpeg: [UInt8], _ orientation: UInt8) -> [UInt8] {
+        // Big-endian TIFF with one IFD entry: Orientation (0x0112), a SHORT, one of it; no next IFD.
+        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg[2...]
+    }
 
     static func open(_ bytes: [UInt8], viewport: PixelSize) throws -> Loupe {
         let header = try decoder.decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1)
@@ -193,6 +218,8 @@ enum LoupeRun {
     @discardableResult
     static func show(_ loupe: inout Loupe, _ bytes: [UInt8]) throws -> PreviewImage {
         if let region = loupe.regionToDecode {
+            // As the loader does: the old band goes before the new one is decoded.
+            loupe.releaseBand()
             let decoded = try decoder.decodeRegion(bytes, x: region.x, y: region.y, width: region.width, height: region.height)
             loupe.decoded(decoded.image, x: decoded.originX, y: decoded.originY)
         }

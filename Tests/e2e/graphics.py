@@ -532,8 +532,8 @@ def nearest256(rgb):
 
 def check_compare(display, folder, data):
     """Compare of a burst in kitty: the demo's photos 3 to 8 are one burst; on photo 3, C shows four
-    of its frames side by side, each placed in real pixels where the log says and found there, and
-    l moves the active frame without moving the images."""
+    of its frames side by side, each placed in real pixels where the log says and found there; l moves
+    the active frame without moving the images, and on to the last frame scrolls to frames 5–8."""
     session = Session(display, "kitty", folder)
     label = "kitty compare"
     try:
@@ -562,13 +562,32 @@ def check_compare(display, folder, data):
         screen = session.shot("2-active")
         worst = max(check_placed(session, screen, data, cell, latest[photo], origin, label)[0] for photo in photos)
         ok(f"{label}: l makes the next frame active and every frame stays in place (worst RMSE {worst:.3f})")
+        # The burst has six frames and four show at once: l on to the last scrolls them to frames 5–8, so
+        # every frame of the burst has been on screen.
+        session.placements_settled(quiet=0.5)
+        mark = session.read
+        session.keys("l", "l", "l", "l")
+        session.wait_for(placed(8), 30)
+        session.placements_settled(quiet=2.0)
+        scrolled = {}
+        for line in session.lines()[mark:]:
+            match = PLACED.search(line)
+            if match:
+                scrolled[int(match[1])] = match
+        screen = session.shot("3-scrolled")
+        shown_now = [5, 6, 7, 8]
+        if not set(shown_now) <= set(scrolled):
+            raise Failure(f"{label}: after l to the last frame, photos {sorted(scrolled)} were placed; expected frames 5–8 among them")
+        again = {photo: check_placed(session, screen, data, cell, scrolled[photo], origin, label) for photo in shown_now}
+        ok(f"{label}: l to the sixth frame scrolls compare to frames 5–8, each in real pixels where the log says "
+           f"(worst RMSE {max(r for r, _, _ in again.values()):.3f}): every frame of the burst was shown")
         session.keys("Escape")
         back = session.placements_settled(quiet=1.5)
-        screen = session.shot("3-back")
-        # The list's side pane shows photo 3 again; frames 4–6 must be gone from where compare put them.
+        screen = session.shot("4-back")
+        # The list's side pane shows photo 3 again; frames 5–8 must be gone from where compare put them.
         covered = [(x, y, int(match[7]), int(match[8])) for match in back for _, x, y in [check_placed(session, screen, data, cell, match, origin, label)]]
-        left = max(remains(screen, reference(data, photo, int(latest[photo][7]), int(latest[photo][8])), found[photo][1], found[photo][2], cell,
-                           covered=covered) for photo in [4, 5, 6])
+        left = max(remains(screen, reference(data, photo, int(scrolled[photo][7]), int(scrolled[photo][8])), again[photo][1], again[photo][2], cell,
+                           covered=covered) for photo in shown_now)
         if left > 0.02:
             raise Failure(f"{label}: after Esc {left:.0%} of a compared frame's cells still show it")
         ok(f"{label}: Esc returns to the list and no compared frame is left ({left:.0%} of their cells)")
@@ -707,12 +726,15 @@ def check_compare_loupe(display, folder, data):
                         break
                 if not place:
                     raise Failure(f"{label}: photo {photo}'s view was never placed")
-                rmse, _, _ = find(screen, original_region(data, photo, x, y, width, height),
-                                  int(place[5]) * cell[0], int(place[6]) * cell[1], radius=4)
+                ref = original_region(data, photo, x, y, width, height)
+                rmse, fx, fy = find(screen, ref, int(place[5]) * cell[0], int(place[6]) * cell[1], radius=4)
                 if rmse > THRESHOLD:
                     raise Failure(f"{label}: photo {photo}'s original at {x},{y} is not where it was placed: RMSE {rmse:.3f}")
                 worst = max(worst, rmse)
+                where[photo] = (fx, fy, ref, rmse)
             return found, worst
+
+        where = {}
 
         first, worst = views("1-zoomed")
         if sorted(first) != photos:
@@ -729,6 +751,17 @@ def check_compare_loupe(display, folder, data):
         if after != expected:
             raise Failure(f"{label}: l moved the views to {after}, expected {expected}")
         ok(f"{label}: l pans every frame together by a third of the view (worst RMSE {worst:.3f})")
+        # z again: compare's fitted frames come back, and no loupe view is left where it was drawn.
+        session.keys("z")
+        session.wait_for(placed(6), 30)
+        session.placements_settled(quiet=1.5)
+        screen = session.shot("3-back")
+        for photo, (fx, fy, ref, rmse) in where.items():
+            height, width = ref.shape[:2]
+            left = float(np.sqrt(np.mean((screen[fy:fy + height, fx:fx + width] - ref) ** 2)))
+            if left < max(0.03, 3 * rmse):
+                raise Failure(f"{label}: after z photo {photo}'s loupe view is still on screen (RMSE {left:.3f})")
+        ok(f"{label}: z returns to compare and no frame's loupe view is left on screen")
     finally:
         session.close()
 
