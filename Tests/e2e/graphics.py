@@ -588,7 +588,9 @@ def check_compare(display, folder, data):
         covered = [(x, y, int(match[7]), int(match[8])) for match in back for _, x, y in [check_placed(session, screen, data, cell, match, origin, label)]]
         left = max(remains(screen, reference(data, photo, int(scrolled[photo][7]), int(scrolled[photo][8])), again[photo][1], again[photo][2], cell,
                            covered=covered) for photo in shown_now)
-        if left > 0.02:
+        # A frame left behind shows in most of its cells. These dusk frames' flat, greyish sky matches a few
+        # cells of the list's grey cursor row by chance (up to 4% in a screenshot that shows nothing left).
+        if left > 0.06:
             raise Failure(f"{label}: after Esc {left:.0%} of a compared frame's cells still show it")
         ok(f"{label}: Esc returns to the list and no compared frame is left ({left:.0%} of their cells)")
     finally:
