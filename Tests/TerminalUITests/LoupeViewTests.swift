@@ -235,7 +235,7 @@ import Testing
             guard !frame.layout.tooSmall else { continue }
             let area = Screen.fullPreviewImage(in: frame.layout.body)
             let shown = try #require(loader.store.frame(photoID: 1))
-            #expect(shown.image.size == shown.request.box, "\(width)×\(height): one image pixel per screen pixel, the view fills its box")
+            #expect(shown.size == shown.request.box, "\(width)×\(height): one image pixel per screen pixel, the view fills its box")
             #expect(shown.view.width == area.width * 8 && shown.view.height == shown.request.box.height, "symbols sample 8 pixels a cell")
             #expect(shown.view.x == 800 - shown.view.width / 2, "centred on the middle of the picture")
             let caption = frame.canvas.lines[area.maxY]
@@ -284,7 +284,7 @@ import Testing
         #expect(waiting.canvas.lines[area.maxY].contains("100% · a4 stands in · original 0% of \(size)"), "\(waiting.canvas.lines[area.maxY])")
         // The rendition, enlarged to the original's scale, shows the same part: the edge in the same place.
         let standIn = try #require(loader.store.frame(photoID: 1))
-        #expect(standIn.imageSize == Self.size && standIn.image.size == standIn.request.box)
+        #expect(standIn.imageSize == Self.size && standIn.size == standIn.request.box)
         try expectEdge(waiting.canvas, at: area.x + (800 - standIn.view.x) / 8, row: area.y + area.height / 2, depth: .direct, "stand-in")
         await gate.open()
         let arrived = try await Self.settle(screen, state, ui, width: 120, height: 40, loader: loader, until: Self.showsOriginal)

@@ -323,7 +323,7 @@ public actor LoupeLoader {
                 pixels = try standIn(source, size: imageSize, view: loupe.view, decoder: decoder)
             }
             let rendering = render?(PreviewRequest(photoID: request.photo.id, box: request.box), pixels, [])
-            let frame = LoupeFrame(request: request, image: pixels, view: loupe.view, imageSize: imageSize, source: source.kind, rendering: rendering)
+            let frame = LoupeFrame(request: request, size: pixels.size, view: loupe.view, imageSize: imageSize, source: source.kind, rendering: rendering)
             return .success((frame, loupe))
         } catch {
             return .failure(error)

@@ -54,8 +54,9 @@ public enum OriginalStatus: Sendable, Equatable {
 public struct LoupeFrame: Sendable {
     /// What it answers.
     public let request: LoupeRequest
-    /// The view's pixels: the box, or the image where that is smaller.
-    public let image: PreviewImage
+    /// The view's size in pixels: the box, or the image where that is smaller. The pixels themselves are
+    /// not kept: the rendering is what the screen shows, and a 4K view is 25 MB of RGB.
+    public let size: PixelSize
     /// The part of the original shown, in its upright pixels.
     public let view: Loupe.Region
     /// The original's upright size (estimated from the photo's metadata while a stand-in shows).
@@ -117,9 +118,9 @@ public final class LoupeStore: Sendable {
         entries.withLockedValue { entries in entries = entries.filter { kept.contains($0.key) } }
     }
 
-    /// Bytes of pixels and renderings held, for the benchmark.
+    /// Bytes of renderings held, for the benchmark.
     public var bytes: Int {
-        entries.withLockedValue { $0.values.reduce(0) { $0 + ($1.frame.map { $0.image.pixels.count + ($0.rendering?.byteCount ?? 0) } ?? 0) } }
+        entries.withLockedValue { $0.values.reduce(0) { $0 + ($1.frame.map { ($0.rendering?.byteCount ?? 0) } ?? 0) } }
     }
 }
 

@@ -56,7 +56,7 @@ struct LoupeLoaderTests {
             let renditions = try PreviewDiskCache(library: "t", directory: directory.appending(path: "previews"))
             let originals = try PreviewDiskCache(library: "t", directory: directory.appending(path: "originals"))
             let partials = directory.appending(path: "partial")
-            let loader = LoupeLoader(disk: renditions, originals: originals, render: nil) { id, size async throws(APIError) in
+            let loader = LoupeLoader(disk: renditions, originals: originals, render: Pixels.render) { id, size async throws(APIError) in
                 try await client.fetchVariant(photoID: id, size: size)
             } fetchOriginal: { photo, progress in
                 await gate.wait()
@@ -82,9 +82,10 @@ struct LoupeLoaderTests {
                 cut += full.pixels[start..<(start + view.width * 3)]
             }
             let expected = PreviewImage(width: view.width, height: view.height, pixels: cut)
-            #expect(shown.image == expected, "one image pixel per screen pixel, exactly the original's")
+            #expect(shown.size == PixelSize(width: view.width, height: view.height) && Pixels.of(shown) == expected, "one image pixel per screen pixel, exactly the original's")
             // The a4 rendition of a 1 MP original is the picture at its own size, so it stood in closely.
-            #expect(rmse(standIn.image, expected) < 12, "\(rmse(standIn.image, expected))")
+            let stoodIn = try #require(Pixels.of(standIn))
+            #expect(rmse(stoodIn, expected) < 12, "\(rmse(stoodIn, expected))")
             #expect(standIn.view == view)
             await loader.stop()
             try await client.shutdown()
@@ -128,5 +129,17 @@ struct LoupeLoaderTests {
             await loader.stop()
             try await client.shutdown()
         }
+    }
+}
+
+/// A rendering that is the view's pixels themselves, so a test can read what a frame showed.
+struct Pixels: PreviewRendering {
+    let image: PreviewImage
+    var byteCount: Int { image.pixels.count }
+
+    static let render: PreviewLoader.Render = { _, image, _ in Pixels(image: image) }
+
+    static func of(_ frame: LoupeFrame) -> PreviewImage? {
+        (frame.rendering as? Pixels)?.image
     }
 }

@@ -65,7 +65,7 @@ extension Screen {
         guard let request = loupeRequest(photo, centre: centre, in: area) else { return }
         let loupes = context.loupes
         if let frame = loupes?.frame(photoID: photo.id), frame.request.box == request.box, let rendering = frame.rendering,
-           PreviewDrawing.place(rendering, of: frame.image.size, photoID: photo.id, box: request.box, content: frame.content, in: area,
+           PreviewDrawing.place(rendering, of: frame.size, photoID: photo.id, box: request.box, content: frame.content, in: area,
                                 graphics: context.graphics, into: &canvas) {
             return
         }
