@@ -48,6 +48,7 @@ struct PreviewBenchmark: AsyncParsableCommand {
         }
         let gridTimes = try gridFrameTimes()
         let loupe = try loupeFigures(large, file: file, web: web)
+        let renderedAhead = try await renderedAheadPans(large)
 
         let webMedian = median(webTimes), ours = median(largeTimes), djpeg = median(djpegTimes), chafa = median(chafaTimes)
         let grid = median(gridTimes)
@@ -60,7 +61,65 @@ struct PreviewBenchmark: AsyncParsableCommand {
                    ratio: chafa / ours, target: ">= 2x faster than chafa", met: chafa / ours >= 2),
             Figure(name: "grid frame, 24 thumbnails", value: grid, unit: "ms", reference: "budget", referenceValue: 8,
                    ratio: grid / 8, target: "<= 8 ms", met: grid <= 8),
-        ] + loupe + scrolling, json: options.json)
+        ] + loupe + [
+            Figure(name: "loupe pan with its sixel image, rendered ahead (the app's loader)", value: renderedAhead, unit: "ms", reference: "budget",
+                   referenceValue: 30, ratio: renderedAhead / 30, target: "<= 30 ms", met: renderedAhead <= 30),
+        ] + scrolling, json: options.json)
+    }
+
+    /// A pan as the app makes it in a sixel terminal: the `LoupeLoader` shows the 24 MP original at
+    /// 1920 × 1080, renders the views one pan away while nothing is asked, and a pan to one of them is
+    /// timed from the want to its frame in the store. The median of 6 × rounds pans, each made once the
+    /// views around were ready.
+    private func renderedAheadPans(_ large: [UInt8]) async throws -> Double {
+        note("loupe: pans through the loader with sixel images rendered ahead")
+        let header = try LoupeRun.decoder.decodeRegion(large, x: 0, y: 0, width: 1, height: 1)
+        let size = header.info.sourceSize
+        var photo = Photo(id: 1, filename: "24mp.jpg", bytes: Int64(large.count), takenAt: nil, tagIDs: [])
+        photo.width = size.width
+        photo.height = size.height
+        let loader = LoupeLoader(disk: nil, originals: nil, render: LoupeRun.graphics(.sixel).renderer, rendersAhead: true) { _, _ async throws(APIError) in
+            throw APIError.transport(host: "bench", reason: "no rendition is needed")
+        } fetchOriginal: { _, _ in
+            large
+        }
+        defer { Task { await loader.stop() } }
+        let box = PixelSize(width: 1920, height: 1080)
+        func request(_ x: Int, _ y: Int) -> LoupeRequest {
+            LoupeRequest(photo: photo, centre: UnitPoint(x: Double(x + box.width / 2) / Double(size.width), y: Double(y + box.height / 2) / Double(size.height)), box: box)
+        }
+        func shown(_ wanted: LoupeRequest) async throws {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while loader.store.frame(photoID: 1).map({ $0.request != wanted || $0.source != .original }) ?? true {
+                guard ContinuousClock.now < deadline else { throw BenchError("the loupe never showed \(wanted.centre)") }
+                await Task.yield()
+            }
+        }
+        var x = 1200, y = 1000
+        var current = request(x, y)
+        await loader.want([current])
+        try await shown(current)
+        var times: [Double] = []
+        let steps = [(640, 0), (640, 0), (0, 360), (-640, 0), (-640, 0), (0, -360)]
+        for round in 0..<options.rounds {
+            for (dx, dy) in steps {
+                let deadline = ContinuousClock.now + .seconds(30)
+                while await loader.renderedAhead(photoID: 1) < 4 {
+                    guard ContinuousClock.now < deadline else { throw BenchError("the views around were never rendered ahead (round \(round))") }
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                x += dx
+                y += dy
+                current = request(x, y)
+                let start = ContinuousClock.now
+                await loader.want([current])
+                try await shown(current)
+                times.append((ContinuousClock.now - start).inSeconds * 1000)
+            }
+        }
+        let fromAhead = await loader.shownFromAhead
+        guard fromAhead == times.count else { throw BenchError("only \(fromAhead) of \(times.count) pans were shown from the views rendered ahead") }
+        return median(times)
     }
 
     /// The loupe on the 24 MP original: its first view at 1920×1080 (a full-screen terminal's pixels),

@@ -117,7 +117,10 @@ struct Launcher {
         // Originals are large: a cache of their own, so that looking closely never pushes previews out.
         let originals = try? PreviewDiskCache(library: library, directory: paths.originalsCache, byteLimit: Self.originalsCacheBytes)
         let partials = paths.originalsCache.appending(path: "partial/\(originals?.library ?? "none")", directoryHint: .isDirectory)
-        let loupes = LoupeLoader(client: client, partials: partials, disk: disk, originals: originals, render: graphics.renderer)
+        // kitty's image is its RGB in base64, a few milliseconds: only slower renderers are made ahead.
+        let loupes = LoupeLoader(
+            client: client, partials: partials, disk: disk, originals: originals, render: graphics.renderer, rendersAhead: graphics.mode != .kitty
+        )
         resources.loupes = loupes
         return OpenedLibrary(session: session, name: connection.name, previews: previews, loupes: loupes)
     }

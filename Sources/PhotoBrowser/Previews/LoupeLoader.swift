@@ -3,7 +3,9 @@ import PhotoPickKit
 
 /// Makes the loupe's frames: fetches each wanted photo's original on demand through the user's lane,
 /// with progress, while the largest cached rendition (else `a4`) stands in; then decodes only the band
-/// around the view (`Loupe`, `PreviewDecoder.decodeRegion`), so a pan within it is a copy.
+/// around the view (`Loupe`, `PreviewDecoder.decodeRegion`), so a pan within it is a copy; for a
+/// renderer slower than a pan (symbols, sixel), the views one pan away are rendered while nothing is
+/// asked, so a pan to one is shown at once.
 public actor LoupeLoader {
     /// Gets a photo's original into memory, reporting progress; normally a resumable file download.
     public typealias FetchOriginal = @Sendable (_ photo: Photo, _ progress: @escaping @Sendable (DownloadProgress) -> Void) async throws -> [UInt8]
@@ -34,6 +36,19 @@ public actor LoupeLoader {
     private var sources: [Int: Source] = [:]
     /// The band decoded from each original, kept so a pan inside it decodes nothing.
     private var loupes: [Int: Loupe] = [:]
+    /// Whether the views one pan away are rendered in the background: for renderers slower than a pan
+    /// (libchafa's symbols and sixel palette take tens of milliseconds for a full-screen view).
+    private let rendersAhead: Bool
+    /// Renderings of the views one pan away from each original's view (and of the view just left, for
+    /// the way back), by the screen's box and the view: a pan to one is shown without decoding or rendering.
+    private var ahead: [Int: (box: PixelSize, views: [Loupe.Region: any PreviewRendering])] = [:]
+    /// Frames shown from `ahead`, for tests and the benchmark.
+    public private(set) var shownFromAhead = 0
+
+    /// How many views around a photo's view are rendered ahead now, for the benchmark.
+    public func renderedAhead(photoID: Int) -> Int {
+        ahead[photoID]?.views.count ?? 0
+    }
     /// Fetches under way, each with a number that tells it from a later one for the same photo.
     private var originalTasks: [Int: (token: Int, task: Task<Void, Never>)] = [:]
     private var standInTasks: [Int: (token: Int, task: Task<Void, Never>)] = [:]
@@ -50,11 +65,13 @@ public actor LoupeLoader {
     ///   - disk: the renditions' cache, read for a stand-in and filled by its fetch.
     ///   - originals: a cache of originals, so a photo looked at again is not fetched again.
     ///   - render: makes a view ready for the screen, as the previews' renderer.
+    ///   - rendersAhead: render the views one pan away in the background, for a renderer slower than a pan.
     public init(
-        disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?,
+        disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?, rendersAhead: Bool = false,
         fetchVariant: @escaping PreviewLoader.Fetch, fetchOriginal: @escaping FetchOriginal
     ) {
         store = LoupeStore()
+        self.rendersAhead = rendersAhead
         self.disk = disk
         self.originals = originals
         self.render = render
@@ -66,9 +83,11 @@ public actor LoupeLoader {
     /// A loader that fetches through `client`: originals by the resumable download into `partials` (a
     /// folder of its own; each file leaves it once read, and a partial one left unfinished for a day is
     /// removed), renditions as the previews do.
-    public init(client: APIClient, partials: URL, disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?) {
+    public init(
+        client: APIClient, partials: URL, disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?, rendersAhead: Bool = false
+    ) {
         Self.removeStale(in: partials, olderThan: 86_400)
-        self.init(disk: disk, originals: originals, render: render) { photoID, size async throws(APIError) in
+        self.init(disk: disk, originals: originals, render: render, rendersAhead: rendersAhead) { photoID, size async throws(APIError) in
             try await client.fetchVariant(photoID: photoID, size: size)
         } fetchOriginal: { photo, progress in
             let result = try await client.download(photo: photo, size: .original, into: partials, progress: progress)
@@ -88,6 +107,7 @@ public actor LoupeLoader {
         for (id, work) in standInTasks where !ids.contains(id) { work.task.cancel(); standInTasks[id] = nil }
         sources = sources.filter { ids.contains($0.key) }
         loupes = loupes.filter { ids.contains($0.key) }
+        ahead = ahead.filter { ids.contains($0.key) }
         failed = failed.intersection(ids)
         store.keep(only: ids)
         for request in requests where sources[request.photo.id]?.kind != .original {
@@ -104,6 +124,7 @@ public actor LoupeLoader {
         worker?.cancel()
         originalTasks = [:]
         standInTasks = [:]
+        ahead = [:]
         continuation.finish()
     }
 
@@ -219,6 +240,7 @@ public actor LoupeLoader {
             standInTasks.removeValue(forKey: id)?.task.cancel()
             sources[id] = source
             loupes[id] = nil
+            ahead[id] = nil
             store.set(.ready, photoID: id)
         } else {
             guard standInTasks[id]?.token == token else { return }
@@ -248,6 +270,11 @@ public actor LoupeLoader {
                 guard let source = sources[id] else { continue }
                 if let shown = store.frame(photoID: id), shown.request == request, shown.source == source.kind { continue }
                 var loupe = Self.positioned(request, source, loupe: loupes[id])
+                if source.kind == .original, let shown = showAhead(request, loupe: loupe, imageSize: source.size) {
+                    store.put(shown)
+                    continuation.yield()
+                    continue
+                }
                 if source.kind == .original, loupe.regionToDecode != nil {
                     // The view left the band: the old band goes before the new one is decoded, so two
                     // are never held at once.
@@ -283,8 +310,53 @@ public actor LoupeLoader {
                 if pending { break }
             }
             if !pending { await decodeAhead() }
+            if !pending { await renderAhead() }
         }
         worker = nil
+    }
+
+    /// The frame for `request` from a rendering made ahead, when its view is one: the views one pan away
+    /// are then dropped (they are the new view's no longer), and the view left is kept for the way back.
+    private func showAhead(_ request: LoupeRequest, loupe: Loupe, imageSize: PixelSize) -> LoupeFrame? {
+        let id = request.photo.id
+        guard rendersAhead, let held = ahead[id], held.box == request.box, let rendering = held.views[loupe.view] else { return nil }
+        var kept: [Loupe.Region: any PreviewRendering] = [:]
+        if let left = store.frame(photoID: id), left.source == .original, left.request.box == request.box, let leftRendering = left.rendering {
+            kept[left.view] = leftRendering
+        }
+        ahead[id] = (request.box, kept)
+        loupes[id] = loupe
+        shownFromAhead += 1
+        return LoupeFrame(
+            request: request, size: PixelSize(width: loupe.view.width, height: loupe.view.height), view: loupe.view,
+            imageSize: imageSize, source: .original, rendering: rendering
+        )
+    }
+
+    /// With every view shown and its band decoded, renders the views one pan away in each direction that
+    /// the band holds, most important photo first; stops as soon as new views are wanted.
+    private func renderAhead() async {
+        guard rendersAhead, let render else { return }
+        for request in wanted where !pending && !isStopped {
+            let id = request.photo.id
+            guard let source = sources[id], source.kind == .original, let loupe = loupes[id],
+                  let shown = store.frame(photoID: id), shown.request == request, shown.source == .original else { continue }
+            let neighbours = [Loupe.Direction.right, .left, .down, .up].map { direction in
+                var next = loupe
+                next.pan(direction)
+                return next
+            }.filter { $0.view != loupe.view }
+            // Only the views one pan from this one are kept (the one just left among them).
+            let near = Set(neighbours.map(\.view))
+            ahead[id] = (request.box, ahead[id].map { $0.box == request.box ? $0.views.filter { near.contains($0.key) } : [:] } ?? [:])
+            for next in neighbours where !pending && !isStopped {
+                guard ahead[id]?.views[next.view] == nil, let pixels = next.pixels else { continue }
+                let box = request.box
+                let rendering = await Task.detached { render(PreviewRequest(photoID: id, box: box), pixels, []) }.value
+                guard let rendering, loupes[id]?.view == loupe.view, ahead[id]?.box == box else { continue }
+                ahead[id]?.views[next.view] = rendering
+            }
+        }
     }
 
     /// With every view shown, decodes a band centred on each original's view where the next pan would

@@ -3,6 +3,7 @@ import PhotoBrowser
 import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport
+import Synchronization
 import Testing
 
 /// The loupe's loader against the real embedded server: the original fetched by the resumable download,
@@ -129,6 +130,58 @@ struct LoupeLoaderTests {
             await loader.stop()
             try await client.shutdown()
         }
+    }
+
+    /// For a slow renderer (symbols, sixel) the views one pan away are rendered once the view shows: a pan
+    /// to one, and back, is shown without a decode or a render, and shows exactly the original's pixels.
+    @Test func aPanToAViewRenderedAheadIsShownWithoutRenderingAgain() async throws {
+        let original = RegionDecoderTests.detailed()
+        let full = try PreviewDecoder().decode(original, fitting: PixelSize(width: 10_000, height: 10_000)).image
+        let renders = Mutex(0)
+        let loader = LoupeLoader(disk: nil, originals: nil, render: { request, image, source in
+            renders.withLock { $0 += 1 }
+            return Pixels.render(request, image, source)
+        }, rendersAhead: true) { _, _ async throws(APIError) in
+            throw APIError.transport(host: "nowhere", reason: "no rendition needed")
+        } fetchOriginal: { _, _ in
+            original
+        }
+        var photo = Photo(id: 7, filename: "x.jpg", bytes: Int64(original.count), takenAt: nil, tagIDs: [])
+        photo.width = full.width
+        photo.height = full.height
+        let box = PixelSize(width: 90, height: 60)
+        // A centre that puts the view's corner on whole pixels, as the loupe's keys move it.
+        func request(x: Int, y: Int) -> LoupeRequest {
+            LoupeRequest(photo: photo, centre: UnitPoint(x: Double(x + 45) / Double(full.width), y: Double(y + 30) / Double(full.height)), box: box)
+        }
+        func expectOriginal(_ frame: LoupeFrame) {
+            let view = frame.view
+            var pixels: [UInt8] = []
+            for row in view.y..<(view.y + view.height) {
+                let start: Int = (row * full.width + view.x) * 3
+                pixels += full.pixels[start..<(start + view.width * 3)]
+            }
+            let cut = PreviewImage(width: view.width, height: view.height, pixels: pixels)
+            #expect(Pixels.of(frame) == cut, "the original's pixels at \(view)")
+        }
+        let first = try await waitFor(loader, request(x: 100, y: 80)) { frame, _ in frame.source == .original }
+        expectOriginal(first)
+        // The view, then its four neighbours.
+        #expect(try await eventually(within: .seconds(20)) { renders.withLock { $0 } == 5 }, "\(renders.withLock { $0 }) renders")
+        let right = try await waitFor(loader, request(x: 130, y: 80)) { frame, _ in frame.source == .original }
+        #expect(right.view.x == 130)
+        expectOriginal(right)
+        #expect(await loader.shownFromAhead == 1)
+        // Its three other neighbours: the view just left is kept.
+        #expect(try await eventually(within: .seconds(20)) { renders.withLock { $0 } == 8 }, "\(renders.withLock { $0 }) renders")
+        let back = try await waitFor(loader, request(x: 100, y: 80)) { frame, _ in frame.source == .original }
+        expectOriginal(back)
+        #expect(await loader.shownFromAhead == 2, "the view just left was kept for the way back")
+        // And again after the pan back.
+        #expect(try await eventually(within: .seconds(20)) { renders.withLock { $0 } == 11 }, "\(renders.withLock { $0 }) renders")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(renders.withLock { $0 } == 11, "and nothing more once they are made")
+        await loader.stop()
     }
 }
 
