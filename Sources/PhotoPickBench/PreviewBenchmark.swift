@@ -196,7 +196,7 @@ struct PreviewBenchmark: AsyncParsableCommand {
                    ratio: (opened + sixel) / 150, target: "<= 150 ms", met: opened + sixel <= 150),
             Figure(name: "loupe pan with its kitty image", value: panned + kitty, unit: "ms", reference: "budget", referenceValue: 30,
                    ratio: (panned + kitty) / 30, target: "<= 30 ms", met: panned + kitty <= 30),
-            Figure(name: "loupe pan with its sixel image", value: panned + sixel, unit: "ms", reference: "budget", referenceValue: 30,
+            Figure(name: "loupe pan with its sixel image drawn then (keys faster than the views ahead)", value: panned + sixel, unit: "ms", reference: "budget", referenceValue: 30,
                    ratio: (panned + sixel) / 30, target: "<= 30 ms", met: panned + sixel <= 30),
             Figure(name: "loupe extra peak memory, 1920×1080, kitty image held", value: extra, unit: "MB", reference: "budget", referenceValue: 64,
                    ratio: extra / 64, target: "<= 64 MB", met: extra <= 64),
