@@ -11,6 +11,12 @@ struct Figure: Encodable {
     /// Such as `"<= 1.0 ratio"` or `"<= 40 MB"`.
     let target: String
     let met: Bool
+
+    /// A figure against a fixed budget: met at or under it.
+    static func within(_ budget: Double, _ name: String, _ value: Double, unit: String) -> Figure {
+        Figure(name: name, value: value, unit: unit, reference: "budget", referenceValue: budget,
+               ratio: value / budget, target: "<= \(budget.formatted(.number.grouping(.never))) \(unit)", met: value <= budget)
+    }
 }
 
 /// Prints figures as a table, or as `{"figures": [...]}` with `--json`.
