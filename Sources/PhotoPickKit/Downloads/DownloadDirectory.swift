@@ -46,14 +46,7 @@ final class DownloadDirectory: Sendable {
         let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard file >= 0 else { return false }
         defer { close(file) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return false }
-            if count == 0 { return true }
-            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-        }
+        return WrittenFile.hash(file, into: &hasher)
     }
 
     /// Whether `name` is a regular file of exactly `length` bytes with this SHA-256; only same-length files are hashed.
@@ -63,15 +56,29 @@ final class DownloadDirectory: Sendable {
         return hash(name, into: &hasher) && Array(hasher.finalize()) == digest
     }
 
-    /// Opens `name` for appending, creating it; a link or other non-file there is removed first.
-    func openPart(_ name: String, truncate: Bool = false) throws(DownloadError) -> PartFile {
-        if entry(name) == .other, unlinkat(descriptor, name, 0) != 0 {
-            throw .fileSystem(path: path(name), reason: Self.reason())
+    /// Opens the partial file `name` for appending: created afresh when there is none (`isNew`), else the
+    /// regular file already there. Nothing found there is removed, emptied or followed: a link, a folder
+    /// or anything else at the name is in the way.
+    func openPart(_ name: String) throws(DownloadError) -> (part: PartFile, isNew: Bool) {
+        while true {
+            let created = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o644)
+            if created >= 0 { return (PartFile(descriptor: created, path: path(name)), true) }
+            guard errno == EEXIST else { throw .fileSystem(path: path(name), reason: Self.reason()) }
+            // O_NONBLOCK: a FIFO at the name must not hang the download; it is refused below.
+            let existing = openat(descriptor, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_APPEND | O_NONBLOCK)
+            if existing < 0 {
+                if errno == ENOENT { continue }  // removed meanwhile: create it
+                if [ELOOP, EISDIR, ENXIO, EMLINK].contains(errno) { throw .inTheWay(path: path(name)) }
+                throw .fileSystem(path: path(name), reason: Self.reason())
+            }
+            var info = stat()
+            guard fstat(existing, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                close(existing)
+                throw .inTheWay(path: path(name))
+            }
+            _ = fcntl(existing, F_SETFL, O_APPEND)  // blocking again, for the writes
+            return (PartFile(descriptor: existing, path: path(name)), false)
         }
-        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_APPEND | (truncate ? O_TRUNC : 0)
-        let file = openat(descriptor, name, flags, 0o644)
-        guard file >= 0 else { throw .fileSystem(path: path(name), reason: Self.reason()) }
-        return PartFile(descriptor: file, path: path(name))
     }
 
     /// Opens the regular file at `name` without creating, truncating or following anything; nil when there is none.

@@ -14,6 +14,8 @@ public enum DownloadError: UserFacingError, Sendable, Equatable {
     case fileSystem(path: String, reason: String)
     /// The server kept answering in a way a download cannot use.
     case unusableResponse(String)
+    /// A file photopick did not write sits where its partial file goes; it is left as it is.
+    case inTheWay(path: String)
 
     /// One line that says what went wrong and what to do.
     public var userMessage: String {
@@ -30,6 +32,8 @@ public enum DownloadError: UserFacingError, Sendable, Equatable {
             "Cannot write \(path.oneLine): \(reason.oneLine); check the folder's permissions or choose another."
         case .unusableResponse(let reason):
             "The download failed: \(reason.oneLine); try again later."
+        case .inTheWay(let path):
+            "\(path.oneLine) is in the way: photopick did not write it and leaves it alone; move it elsewhere and try again."
         }
     }
 }

@@ -5,7 +5,7 @@ extension FileDownload {
     /// folder is under way, it waits for that one to end, and then usually finds the file already there.
     static func prepare(
         client: APIClient, photo: Photo, size: DownloadSize, format: DownloadFormat, directory: DownloadDirectory,
-        progress: (@Sendable (DownloadProgress) -> Void)?
+        progress: (@Sendable (DownloadProgress) -> Void)?, willPlace: (@Sendable (WrittenFile) async throws -> Void)?
     ) async throws -> FileDownload {
         let target = DownloadTarget(photo: photo, size: size, format: format)
         let endpoint = API.downloadLocation(id: photo.id, size: size, format: format).url(relativeTo: client.baseURL)
@@ -17,7 +17,7 @@ extension FileDownload {
                 case .claimed(let part):
                     return FileDownload(
                         client: client, photo: photo, size: size, format: format, directory: directory, name: target.name,
-                        progress: progress, candidateNumber: number, partName: target.partName(number), part: part,
+                        progress: progress, willPlace: willPlace, candidateNumber: number, partName: target.partName(number), part: part,
                         endpoint: endpoint, location: endpoint
                     )
                 case .heldByAnotherPhoto:
@@ -38,7 +38,9 @@ extension FileDownload {
     /// A file this photo's download already put in place, found without asking the server: it says it
     /// is this photo, size and format, and its bytes hash to the digest verified when it was finished.
     /// A `.part` still linked to it (a kill between the link and the unlink) goes.
-    static func finishedFile(photo: Photo, size: DownloadSize, format: DownloadFormat, directory: DownloadDirectory) -> DownloadResult? {
+    static func finishedFile(
+        photo: Photo, size: DownloadSize, format: DownloadFormat, directory: DownloadDirectory, removingLeftovers: Bool = true
+    ) -> DownloadResult? {
         let target = DownloadTarget(photo: photo, size: size, format: format)
         for number in 1..<DownloadTarget.candidateLimit {
             let name = target.name.candidate(number)
@@ -46,7 +48,7 @@ extension FileDownload {
             guard case .file(let length) = entry, let file = directory.openExistingPart(name), file.source == target.source,
                   let digest = file.digest, directory.holds(name, length: length, digest: digest)
             else { continue }
-            if let part = directory.openExistingPart(target.partName(number)), directory.isSameFile(part, as: name) {
+            if removingLeftovers, let part = directory.openExistingPart(target.partName(number)), directory.isSameFile(part, as: name) {
                 directory.remove(target.partName(number))
             }
             return DownloadResult(outcome: .skippedIdentical, fileURL: URL(fileURLWithPath: directory.path(name)), bytes: length, resumedFrom: 0)
@@ -61,8 +63,12 @@ extension FileDownload {
     }
 
     /// Opens and locks a `.part` for this photo, unless another download holds it or it holds another photo.
+    /// A partial file that was already there is resumed only when it says it is this photo's (the
+    /// extended attribute photopick sets on the files it creates); one that says nothing was not made by
+    /// photopick, or its file system keeps no attributes: either way nobody can tell whose bytes those are,
+    /// so the download stops naming it rather than empty or rename someone else's file.
     static func claimPart(_ partName: String, in directory: DownloadDirectory, for source: String) throws(DownloadError) -> Claim {
-        let part = try directory.openPart(partName)
+        let (part, isNew) = try directory.openPart(partName)
         guard part.lockExclusively() else {
             // Held by a download that may not have said whose it is yet: wait rather than guess.
             let owner = part.source
@@ -70,13 +76,13 @@ extension FileDownload {
         }
         // A download that finished (or gave up) may have unlinked the name after this one opened it.
         guard directory.isSameFile(part, as: partName) else { return .heldByTheSamePhoto }
-        // A partial that says it is another photo's is left for that photo. One that says nothing (a file
-        // system without extended attributes) cannot be resumed by anyone, so it is started over below.
-        let length = part.length
-        if length > 0, let owner = part.source, owner != source { return .heldByAnotherPhoto }
-        if length > 0, part.validator == nil {
-            // Without a validator there is no telling whether the bytes still match the server's file.
-            try part.reset()
+        if !isNew {
+            guard let owner = part.source else { throw .inTheWay(path: part.path) }
+            if owner != source { return .heldByAnotherPhoto }
+            if part.length > 0, part.validator == nil {
+                // Ours, but without a validator there is no telling whether the bytes still match the server's file.
+                try part.reset()
+            }
         }
         part.source = source
         return .claimed(part)
@@ -98,7 +104,7 @@ struct DownloadTarget {
     }
 
     func partName(_ number: Int) -> String {
-        name.candidate(number) + SafeFilename.partSuffix
+        SafeFilename.partPrefix + name.candidate(number) + SafeFilename.partSuffix
     }
 
     /// A pause before looking again at a `.part` that another download of the same photo holds.

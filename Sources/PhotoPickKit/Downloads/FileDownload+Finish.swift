@@ -24,12 +24,16 @@ extension FileDownload {
         // before the queue heard of it) finishes without asking the server.
         part.digest = digest
         try await sync()
-        while try !directory.moveIntoPlace(partName, as: name.candidate(candidateNumber)) {
-            let taken = name.candidate(candidateNumber)
-            if directory.holds(taken, length: length, digest: digest) {
+        while true {
+            let candidate = name.candidate(candidateNumber)
+            if directory.entry(candidate) == nil {
+                try await record(as: candidate, length: length, digest: digest)
+                if try directory.moveIntoPlace(partName, as: candidate) { break }
+            }
+            if directory.holds(candidate, length: length, digest: digest) {
                 // A concurrent download of the same photo got there first.
                 directory.remove(partName)
-                return result(.skippedIdentical, taken, bytes: length)
+                return result(.skippedIdentical, candidate, bytes: length)
             }
             candidateNumber += 1
         }
@@ -37,6 +41,20 @@ extension FileDownload {
         part.validator = nil
         directory.sync()
         return result(.downloaded, name.candidate(candidateNumber), bytes: length)
+    }
+
+    /// Tells `willPlace` of the file about to be named `candidate`, so its record is durable before it is there.
+    private func record(as candidate: String, length: Int64, digest: [UInt8]) async throws {
+        guard let willPlace else { return }
+        guard let file = WrittenFile.describing(
+            part.descriptor, path: directory.path(candidate), photoID: photo.id, variant: variantName, length: length, sha256: digest
+        ) else { throw DownloadError.fileSystem(path: part.path, reason: DownloadDirectory.reason()) }
+        try await willPlace(file)
+    }
+
+    /// The variant as a record names it: the size, with the format when it is not the original's.
+    private var variantName: String {
+        format == .original ? size.rawValue : "\(size.rawValue).\(format.rawValue)"
     }
 
     /// `fsync` off the cooperative pool: a file is renamed into place only once it is on the disk.

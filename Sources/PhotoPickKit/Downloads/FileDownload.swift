@@ -13,6 +13,8 @@ struct FileDownload {
     let directory: DownloadDirectory
     let name: SafeFilename
     let progress: (@Sendable (DownloadProgress) -> Void)?
+    /// Told of the file just before it is renamed into place; a failure there keeps the partial file.
+    let willPlace: (@Sendable (WrittenFile) async throws -> Void)?
     /// Which of the name's candidates this download writes; the earlier ones were taken when it started.
     var candidateNumber: Int
     var partName: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// A file name made safe from whatever the server calls the photo: one path component, no control or
 /// bidirectional-override characters, no leading dot, no `..`, an extension that matches the content,
-/// and short enough that `<name> (NN).part` fits in 255 bytes.
+/// and short enough that `.photopick.<name> (NN).part` fits in 255 bytes.
 struct SafeFilename: Sendable, Hashable {
     let stem: String
     /// With its dot, such as `.jpg`; may be empty.
@@ -12,6 +12,9 @@ struct SafeFilename: Sendable, Hashable {
 
     static let maximumBytes = 255
     static let partSuffix = ".part"
+    /// Partial files are hidden and carry photopick's name, as Syncthing's `.syncthing.NAME.tmp` do, so a
+    /// user's own `NAME.part` is never mistaken for one.
+    static let partPrefix = ".photopick."
     private static let jpegExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
 
     /// The name for `size`/`format` of a photo the server calls `serverName`.
@@ -44,7 +47,7 @@ struct SafeFilename: Sendable, Hashable {
     /// The `n`-th choice: `name.jpg`, then `name (2).jpg`, `name (3).jpg`…, cut to fit with `.part` added.
     func candidate(_ number: Int) -> String {
         let suffix = number <= 1 ? "" : " (\(number))"
-        let budget = Self.maximumBytes - Self.partSuffix.utf8.count - fileExtension.utf8.count - suffix.utf8.count
+        let budget = Self.maximumBytes - Self.partPrefix.utf8.count - Self.partSuffix.utf8.count - fileExtension.utf8.count - suffix.utf8.count
         var cut = ""
         var used = 0
         for character in stem {

@@ -100,7 +100,7 @@ struct DownloadTests {
             return photo
         }
         let partial = try #require(listing(directory).first)
-        #expect(partial == photo.filename + ".part")
+        #expect(partial == ".photopick." + photo.filename + ".part")
         let kept = try FileManager.default.attributesOfItem(atPath: directory.appending(path: partial).path)[.size] as! Int64
         #expect(kept >= photo.bytes / 2 && kept < photo.bytes)
         try await withKitServer(photos: 5, { $0.dataDirectory = data }) { server, client, log in
@@ -151,14 +151,14 @@ struct DownloadTests {
             let half = whole.body.count / 2
             // A partial from an earlier run, with the validator and source it would have recorded.
             let directory = makeDownloadDirectory()
-            let part = try DownloadDirectory(directory).openPart(photo.filename + ".part")
+            let part = try DownloadDirectory(directory).openPart(".photopick." + photo.filename + ".part").part
             try part.append(ByteBuffer(bytes: whole.body[..<half]))
             let etag: String = try #require(whole.header("ETag"))
             part.validator = etag
             part.source = "2/original/original"
             try await Task.sleep(for: .milliseconds(4100))
             var download = try await FileDownload.prepare(client: client, photo: photo, size: .original, format: .original,
-                                                          directory: try DownloadDirectory(directory), progress: nil)
+                                                          directory: try DownloadDirectory(directory), progress: nil, willPlace: nil)
             download.location = stale
             let result = try await download.run()
             #expect(result.resumedFrom == Int64(half))
@@ -186,14 +186,14 @@ struct DownloadTests {
         try await withKitServer(photos: 5) { server, client, _ in
             let photo = try await client.send(API.photo(id: 1))
             let directory = makeDownloadDirectory()
-            let foreign = try DownloadDirectory(directory).openPart(photo.filename + ".part")
+            let foreign = try DownloadDirectory(directory).openPart(".photopick." + photo.filename + ".part").part
             try foreign.append(ByteBuffer(string: "another photo's first bytes"))
             foreign.validator = "\"other\""
             foreign.source = "99/original/original"
             let result = try await client.download(photo: photo, into: directory)
             #expect(result.resumedFrom == 0)
             #expect(try Data(contentsOf: result.fileURL) == original(server, 1))
-            #expect(try Data(contentsOf: directory.appending(path: photo.filename + ".part")) == Data("another photo's first bytes".utf8))
+            #expect(try Data(contentsOf: directory.appending(path: ".photopick." + photo.filename + ".part")) == Data("another photo's first bytes".utf8))
         }
     }
 

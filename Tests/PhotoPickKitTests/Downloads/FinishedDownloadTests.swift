@@ -12,7 +12,7 @@ struct FinishedDownloadTests {
     /// rename leaves it; with or without the server's digest kept beside it.
     private func completePart(of photo: Photo, client: APIClient, in directory: URL, keepingDigest: Bool) async throws {
         let bytes = try Data(contentsOf: try await client.download(photo: photo, into: makeDownloadDirectory()).fileURL)
-        let part = try DownloadDirectory(directory).openPart(photo.filename + ".part")
+        let part = try DownloadDirectory(directory).openPart(".photopick." + photo.filename + ".part").part
         try part.append(ByteBuffer(bytes: bytes))
         // The ETag the bytes came with (our server's is the first half of their SHA-256, quoted).
         part.validator = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
@@ -56,7 +56,7 @@ struct FinishedDownloadTests {
             let directory = makeDownloadDirectory()
             let first = try await client.download(photo: photo, into: directory)
             // As after a kill between the link into place and the unlink of the .part.
-            #expect(link(first.fileURL.path, directory.appending(path: photo.filename + ".part").path) == 0)
+            #expect(link(first.fileURL.path, directory.appending(path: ".photopick." + photo.filename + ".part").path) == 0)
             let before = log.lines.count
             let again = try await client.download(photo: photo, into: directory)
             #expect(again.outcome == .skippedIdentical && again.fileURL == first.fileURL)

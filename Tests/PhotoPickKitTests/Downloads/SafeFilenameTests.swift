@@ -74,16 +74,19 @@ struct SafeFilenameTests {
         }
     }
 
-    @Test func aSymlinkedPartFileIsNotFollowedOutOfTheFolder() async throws {
+    @Test func aSymlinkAtThePartialsNameIsNeitherFollowedNorRemoved() async throws {
         try await withKitServer(photos: 5) { _, client, _ in
             let directory = makeDownloadDirectory()
             let outside = makeDownloadDirectory().appending(path: "victim.txt")
             try Data("keep me".utf8).write(to: outside)
             let photo = try await client.send(API.photo(id: 1))
-            try FileManager.default.createSymbolicLink(at: directory.appending(path: photo.filename + ".part"), withDestinationURL: outside)
-            let result = try await client.download(photo: photo, into: directory)
-            #expect(result.outcome == .downloaded)
+            let link = directory.appending(path: ".photopick." + photo.filename + ".part")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+            await #expect(throws: DownloadError.inTheWay(path: link.path)) {
+                try await client.download(photo: photo, into: directory)
+            }
             #expect(try String(contentsOf: outside, encoding: .utf8) == "keep me")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == outside.path, "the link stays")
         }
     }
 }
