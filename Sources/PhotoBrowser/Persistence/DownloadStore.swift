@@ -33,6 +33,58 @@ struct DownloadStore: Sendable {
         }
     }
 
+    /// Records a file photopick is about to put in place; it replaces any record of that path.
+    func recordWritten(_ file: WrittenFile) throws {
+        try database.queue.write { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO written_file (library, path, photo_id, variant, length, sha256, device, inode, written_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [
+                    library, file.path, file.photoID, file.variant, file.length, Self.hex(file.sha256),
+                    Int64(bitPattern: file.device), Int64(bitPattern: file.inode), Date().timeIntervalSince1970,
+                ])
+        }
+    }
+
+    /// The records of files written in `folder` or below it, by path.
+    func writtenFiles(under folder: URL) throws -> [WrittenFile] {
+        let root = folder.standardizedFileURL.path(percentEncoded: false)
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return try database.queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM written_file WHERE library = ? AND substr(path, 1, ?) = ? ORDER BY path
+                """, arguments: [library, prefix.unicodeScalars.count, prefix])
+        }.compactMap(Self.writtenFile)
+    }
+
+    /// Forgets the records of these paths: deleted, gone, or the user's now.
+    func forgetWritten(_ paths: [String]) throws {
+        try database.queue.write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM written_file WHERE library = ? AND path = ?")
+            for path in paths { try statement.execute(arguments: [library, path]) }
+        }
+    }
+
+    private static func writtenFile(_ row: Row) -> WrittenFile? {
+        guard let digest = bytes(hex: row["sha256"]) else { return nil }
+        let device: Int64 = row["device"], inode: Int64 = row["inode"]
+        return WrittenFile(
+            photoID: row["photo_id"], variant: row["variant"], path: row["path"], length: row["length"], sha256: digest,
+            device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode)
+        )
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        let bytes = stride(from: 0, to: 64, by: 2).compactMap { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) }
+        return bytes.count == 32 ? bytes : nil
+    }
+
     /// Every item of `library`, in the order queued.
     static func all(_ db: Database, library: String) throws -> [DownloadItem] {
         try Row.fetchAll(db, sql: "SELECT * FROM download WHERE library = ? ORDER BY id", arguments: [library]).compactMap(item)

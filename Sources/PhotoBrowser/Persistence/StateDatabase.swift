@@ -58,6 +58,23 @@ public final class StateDatabase: Sendable {
                 );
                 """)
         }
+        // Every file photopick wrote, with what it wrote: the proof that a file is its own to delete.
+        migrator.registerMigration("downloads-written-files") { db in
+            try db.execute(sql: """
+                CREATE TABLE written_file (
+                    library TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    photo_id INTEGER NOT NULL,
+                    variant TEXT NOT NULL,
+                    length INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    written_at REAL NOT NULL,
+                    PRIMARY KEY (library, path)
+                );
+                """)
+        }
         return migrator
     }
 }

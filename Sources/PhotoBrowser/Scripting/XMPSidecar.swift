@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickKit
 
 /// An XMP sidecar for a downloaded photo, as darktable, Lightroom and exiftool read one: the tags as
 /// `dc:subject` keywords, the stars as `xmp:Rating` (-1 for a reject), the colour label as
@@ -43,21 +44,58 @@ public enum XMPSidecar {
         return lines.joined(separator: "\n")
     }
 
+    /// What writing a sidecar came to.
+    public enum Outcome: Sendable, Equatable {
+        /// It already said this.
+        case unchanged
+        /// Written (created, or photopick's own replaced).
+        case written
+        /// A sidecar photopick did not write, or one changed since, is there: left as it is.
+        case leftAlone
+    }
+
     /// Writes the sidecar beside `file` when it is missing or says something else: into a temporary
-    /// name first, then renamed over it, so no reader ever sees half of one. Returns whether it wrote.
-    @discardableResult
-    public static func write(for photo: ListedPhoto, beside file: URL) throws -> Bool {
+    /// name first, then renamed into place, so no reader ever sees half of one. One already there is
+    /// replaced only when `isOurs` says photopick wrote it and it is as written (darktable's or the
+    /// user's own sidecar is never overwritten). `record` keeps the new file's record, before it is in place.
+    public static func write(
+        for photo: ListedPhoto, beside file: URL, isOurs: (URL) -> Bool, record: (WrittenFile) throws -> Void
+    ) throws -> Outcome {
         let target = url(for: file)
         let text = document(for: photo)
-        if let existing = try? String(contentsOf: target, encoding: .utf8), existing == text { return false }
-        let temporary = target.deletingLastPathComponent().appending(path: ".\(target.lastPathComponent).\(getpid()).tmp")
-        try Data(text.utf8).write(to: temporary)
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write \(target.path): \(reason)"])
+        var info = stat()
+        let exists = lstat(target.path, &info) == 0
+        if exists {
+            if let existing = try? String(contentsOf: target, encoding: .utf8), existing == text { return .unchanged }
+            guard info.st_mode & S_IFMT == S_IFREG, isOurs(target) else { return .leftAlone }
         }
-        return true
+        let temporary = target.deletingLastPathComponent().appending(path: ".\(target.lastPathComponent).\(getpid()).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(target) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count,
+              let made = WrittenFile.reading(temporary.path, as: target.path, photoID: photo.id, variant: WrittenFile.sidecarVariant)
+        else {
+            let error = failure(target)
+            unlink(temporary.path)
+            throw error
+        }
+        do { try record(made) } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        // A new one is linked, so a file that appeared meanwhile is never replaced; ours is renamed over.
+        let placed = exists ? rename(temporary.path, target.path) == 0 : link(temporary.path, target.path) == 0
+        let error = placed ? nil : failure(target)
+        unlink(temporary.path)
+        if let error { throw error }
+        return .written
+    }
+
+    private static func failure(_ target: URL) -> CocoaError {
+        CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write \(target.path): \(String(cString: strerror(errno)))"])
     }
 
     /// Text as XML character data: the five specials escaped, and what XML 1.0 cannot hold at all

@@ -91,6 +91,7 @@ extension BrowserSession {
         let client = client
         let id = item.id, run = item.run
         let throttle = ProgressThrottle()
+        let record = writtenFileRecorder
         let report: @Sendable (DownloadProgress) -> Void = { progress in
             guard throttle.shouldReport() else { return }
             let seconds = ProgressThrottle.now()
@@ -101,7 +102,7 @@ extension BrowserSession {
         downloadRuns[id] = DownloadRun(number: run, task: Task { await RequestLane.$current.withValue(.download) {
             let outcome: BrowserEvent
             do {
-                outcome = .downloadFinished(id: id, run: run, try await client.download(photo: item.photo, size: item.variant, into: item.directory, progress: report))
+                outcome = .downloadFinished(id: id, run: run, try await client.download(photo: item.photo, size: item.variant, into: item.directory, progress: report, willPlace: record))
             } catch {
                 outcome = .downloadFailed(id: id, run: run, reason: Self.describe(error))
             }

@@ -158,7 +158,7 @@ struct GetCommand: AsyncParsableCommand {
         report.update(items)
         let failed = items.filter { $0.status.failure != nil }
         let fetched = items.count { $0.status == .done && !already.contains($0.id) }
-        let sidecars = sidecar ? try Self.writeSidecars(items, state: script.session.state) : nil
+        let sidecars = sidecar ? try Self.writeSidecars(items, script: script, root: root) : nil
         report.finish(done: fetched, skipped: items.count { $0.status.isFinished } - fetched, failed: failed, sidecars: sidecars)
         if !failed.isEmpty {
             throw ScriptExit(code: 5, message: "\(failed.count) of \(items.count) failed; run the same get again to retry them")
@@ -166,16 +166,31 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// Writes each finished file's XMP sidecar where it is missing or out of date; how many were written.
+    /// A sidecar photopick did not write (darktable's, the user's), or one changed since, is left as it is.
     @MainActor
-    static func writeSidecars(_ items: [DownloadItem], state: BrowserState) throws(ScriptExit) -> Int {
-        var written = 0
-        for item in items where item.status.isFinished {
-            guard let path = item.resultPath, let index = state.library.index(ofID: item.photoID) else { continue }
-            do {
-                if try XMPSidecar.write(for: state.listedPhoto(at: index), beside: URL(fileURLWithPath: path)) { written += 1 }
-            } catch {
-                throw ScriptExit(code: 1, message: "\(error.localizedDescription); the files are there, the sidecars are not all written")
+    static func writeSidecars(_ items: [DownloadItem], script: ScriptSession, root: URL) throws(ScriptExit) -> Int {
+        let session = script.session
+        let state = session.state
+        var written = 0, leftAlone: [String] = []
+        do {
+            let ours = Dictionary(try session.writtenFiles(under: root).map { ($0.path, $0) }) { first, _ in first }
+            for item in items where item.status.isFinished {
+                guard let path = item.resultPath, let index = state.library.index(ofID: item.photoID) else { continue }
+                let outcome = try XMPSidecar.write(
+                    for: state.listedPhoto(at: index), beside: URL(fileURLWithPath: path),
+                    isOurs: { ours[$0.path]?.currentState() == .intact }, record: { try session.recordWrittenFile($0) }
+                )
+                switch outcome {
+                case .written: written += 1
+                case .leftAlone: leftAlone.append(XMPSidecar.url(for: URL(fileURLWithPath: path)).path)
+                case .unchanged: break
+                }
             }
+        } catch {
+            throw ScriptExit(code: 1, message: "\(error.localizedDescription); the files are there, the sidecars are not all written")
+        }
+        for path in leftAlone {
+            FileHandle.standardError.write(Data("photopick get: left \(TerminalText.sanitized(path)) as it is: photopick did not write it, or it changed since\n".utf8))
         }
         return written
     }

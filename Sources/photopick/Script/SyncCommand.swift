@@ -4,17 +4,18 @@ import PhotoBrowser
 import PhotoPickKit
 
 /// `photopick sync QUERY DIR`: makes a folder hold exactly the photos a query matches (and their
-/// sidecars), through the same queue as `get`. Files of ours are those the queue recorded downloading
-/// there; `--delete` removes only those, and only while they are as downloaded.
+/// sidecars), through the same queue as `get`. Files of ours are those photopick recorded writing there;
+/// `--delete` removes only those, and only while their bytes still hash to the record.
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Make a folder hold exactly the photos a query matches: fetch what is missing; --delete what no longer matches.",
         discussion: """
-            QUERY is as after / in the browser ('' for every photo). With --delete, files photopick downloaded into \
-            DIR that no longer match (or that a new --template places elsewhere) are removed with their sidecars; any \
-            other file, and one changed since it was downloaded, is never touched. --dry-run prints the plan: one \
-            'get PATH', 'delete PATH' or 'keep PATH' (ours, but changed) line each. Exit codes are get's.
+            QUERY is as after / in the browser ('' for every photo). With --delete, files photopick wrote into DIR \
+            that no longer match (or that a new --template places elsewhere) are removed with their sidecars, but only \
+            while their bytes are as written (SHA-256); any other file, and one changed since, is never touched, and a \
+            changed one is named on stderr. --dry-run prints the plan: one 'get PATH', 'delete PATH' or 'keep PATH' \
+            (ours, but changed) line each. Exit codes are get's.
             """
     )
 
@@ -61,79 +62,68 @@ struct SyncCommand: AsyncParsableCommand {
 
     @MainActor
     private func sync(_ script: ScriptSession) async throws(ScriptExit) {
-        let state = script.session.state
+        let session = script.session
+        let state = session.state
         let photoIDs = try script.filter(query).map { state.library[$0].id }
         let size = download.size(default: state.downloadVariant)
         let parsed = download.parsedTemplate
         let root = state.downloadDirectory
         let wanted = GetCommand.placements(photoIDs, state: state, template: parsed)
-        let place = Dictionary(uniqueKeysWithValues: wanted.map { ($0.photoID, $0.directory(under: root)) })
-        let rootPath = root.standardizedFileURL.path(percentEncoded: false)
-        let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
-        // Ours: what the queue finished into this folder. Kept: a matching photo, in this variant, where it belongs.
-        let ours = state.downloads.items.filter { item in
-            item.status.isFinished && (item.resultPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path(percentEncoded: false).hasPrefix(prefix) } ?? false)
+        let written: [WrittenFile]
+        do { written = delete ? try session.writtenFiles(under: root) : [] } catch {
+            throw ScriptExit(code: 1, message: "the record of the files photopick wrote cannot be read (\(error)); nothing was changed")
         }
-        let stale = ours.filter { item in
-            guard item.variant == size, let folder = place[item.photoID] else { return true }
-            return !item.isIn(folder)
-        }
-        let inPlace = Set(ours.filter { item in item.resultExists && !stale.contains { $0.id == item.id } }.map(\.photoID))
-        let missing = wanted.filter { !inPlace.contains($0.photoID) }
+        // One plan for both: a dry run prints what the real run then does.
+        let plan = SyncPlan(wanted: wanted, variant: size, root: root, state: state, written: written, deleting: delete)
         if dryRun {
             var output = OutputBuffer()
-            for request in missing {
-                let folder = place[request.photoID] ?? root
-                let name = request.filename ?? state.library.index(ofID: request.photoID).map { state.library[$0].filename } ?? "photo \(request.photoID)"
-                output.line("get " + TerminalText.sanitized(folder.appending(path: name).path(percentEncoded: false)))
-            }
-            var deleting = 0
-            if delete {
-                for item in stale {
-                    guard let path = item.resultPath, let intact = Self.isAsDownloaded(item) else { continue }
-                    output.line((intact ? "delete " : "keep ") + TerminalText.sanitized(path))
-                    if intact { deleting += 1 }
-                }
-            }
+            plan.lines.forEach { output.line(TerminalText.sanitized($0)) }
             output.flush()
-            FileHandle.standardError.write(Data("photopick sync: \(missing.count) to get, \(deleting) to delete, \(inPlace.count) in place (a dry run: nothing changed).\n".utf8))
+            Self.sayKept(plan.kept)
+            Self.say("\(plan.fetches.count) to get, \(plan.deletions.count) to delete, \(plan.inPlace) in place (a dry run: nothing changed).")
             return
         }
         try await GetCommand.fetch(script, photoIDs: photoIDs, size: size, template: parsed, jsonl: download.jsonl, sidecar: download.sidecar != nil)
-        guard delete, !stale.isEmpty else { return }
-        var removed = 0, changed: [String] = []
-        for item in stale {
-            guard let path = item.resultPath, let intact = Self.isAsDownloaded(item) else { continue }  // gone already
-            guard intact else {
-                changed.append(path)
+        guard delete else { return }
+        var removed = 0, kept = plan.kept, forgotten = plan.gone.map(\.path)
+        let prefix = Self.folderPrefix(root)
+        for file in plan.deletions {
+            // Checked again just before: the user may have changed it while the fetches ran.
+            guard file.currentState() == .intact else {
+                kept.append(file)
                 continue
             }
-            unlink(path)
-            let sidecar = XMPSidecar.url(for: URL(fileURLWithPath: path)).path
-            if FileManager.default.fileExists(atPath: sidecar) { unlink(sidecar) }
-            removed += 1
+            guard unlink(file.path) == 0 || errno == ENOENT else { continue }
+            forgotten.append(file.path)
+            removed += file.isSidecar ? 0 : 1
             // Folders a template made, left empty, go too; never the folder itself.
-            var folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL
+            var folder = URL(fileURLWithPath: file.path).deletingLastPathComponent().standardizedFileURL
             while folder.path(percentEncoded: false).hasPrefix(prefix), rmdir(folder.path) == 0 {
                 folder = folder.deletingLastPathComponent()
             }
         }
-        script.session.send(.downloadsForgotten(stale.map(\.id)))
-        for path in changed.prefix(10) {
-            FileHandle.standardError.write(Data("photopick sync: kept \(TerminalText.sanitized(path)): it changed since it was downloaded\n".utf8))
-        }
-        if changed.count > 10 {
-            FileHandle.standardError.write(Data("photopick sync: kept \(changed.count - 10) more files that changed since they were downloaded\n".utf8))
-        }
-        FileHandle.standardError.write(Data("photopick sync: deleted \(removed) file\(removed == 1 ? "" : "s") that no longer match.\n".utf8))
+        // A changed file is the user's from now on: its record goes, and it is named this once.
+        forgotten += kept.map(\.path)
+        try? session.forgetWrittenFiles(forgotten)
+        let paths = Set(forgotten)
+        session.send(.downloadsForgotten(session.state.downloads.items.filter { $0.resultPath.map(paths.contains) ?? false }.map(\.id)))
+        Self.sayKept(kept)
+        Self.say("deleted \(removed) file\(removed == 1 ? "" : "s") that no longer match.")
     }
 
-    /// Whether a finished download's file is still as downloaded: a regular file of its length with the
-    /// capture time the download gave it. One the user replaced or edited is theirs now. Nil when it is gone.
-    static func isAsDownloaded(_ item: DownloadItem) -> Bool? {
-        var status = stat()
-        guard let path = item.resultPath, lstat(path, &status) == 0 else { return nil }
-        return status.st_mode & S_IFMT == S_IFREG && Int64(status.st_size) == item.receivedBytes
-            && item.takenAt.map { abs(Double(status.st_mtim.tv_sec) - $0.timeIntervalSince1970) < 1 } ?? true
+    /// One line on stderr for each file of ours kept because it changed since photopick wrote it.
+    private static func sayKept(_ kept: [WrittenFile]) {
+        for file in kept {
+            say("kept \(TerminalText.sanitized(file.path)): it changed since it was downloaded")
+        }
+    }
+
+    private static func say(_ line: String) {
+        FileHandle.standardError.write(Data("photopick sync: \(line)\n".utf8))
+    }
+
+    private static func folderPrefix(_ root: URL) -> String {
+        let path = root.standardizedFileURL.path(percentEncoded: false)
+        return path.hasSuffix("/") ? path : path + "/"
     }
 }
