@@ -4,20 +4,24 @@ import PhotoPickKit
 extension BrowserState {
     /// Queues the selection (or the photo under the cursor) in the chosen variant, after the driver has
     /// checked there is room for it. A photo and variant already queued is never queued again; one
-    /// already downloaded is fetched again only into another folder, or when its file has gone.
+    /// already downloaded is fetched again only into another folder, or when its file has gone; one
+    /// queued, paused or failed in another folder moves to this one.
     mutating func requestDownload() -> [BrowserEffect] {
         if let reason = account.disabledReason(.downloading) { return post(.warning, reason) }
         var items: [DownloadItem] = []
         var alreadyQueued = 0, alreadyDone = 0
         var failedAgain: [Int64] = []
-        var superseded: [DownloadItem] = []
+        var superseded: [DownloadItem] = [], replaced: [DownloadItem] = []
         var supersededIDs: Set<Int64> = []
         for index in tagTargets {
             let photo = library[index]
             // A superseded item is removed after the loop, in one pass; until then it counts as gone.
             if let existing = downloads.item(photoID: photo.id, variant: downloadVariant), !supersededIDs.contains(existing.id) {
-                if existing.status.isFinished, existing.directory != downloadDirectory || !existing.resultExists {
+                if existing.status.isFinished, !existing.isIn(downloadDirectory) || !existing.resultExists {
                     superseded.append(existing)
+                    supersededIDs.insert(existing.id)
+                } else if !existing.isIn(downloadDirectory) {
+                    replaced.append(existing)
                     supersededIDs.insert(existing.id)
                 } else {
                     switch existing.status {
@@ -39,6 +43,7 @@ extension BrowserState {
         if !supersededIDs.isEmpty { downloads.remove(supersededIDs) }
         var effects = retryDownloads(failedAgain)
         if !superseded.isEmpty { effects.append(.deleteDownloads(superseded, discardPartials: false)) }
+        effects += replace(replaced)
         let skipped = [
             alreadyQueued > 0 ? "\(alreadyQueued) already queued" : nil,
             alreadyDone > 0 ? "\(alreadyDone) already downloaded" : nil,
@@ -61,7 +66,7 @@ extension BrowserState {
         if let reason = account.disabledReason(.downloading) { return post(.warning, reason) }
         var items: [DownloadItem] = []
         var failedAgain: [Int64] = [], paused: [Int64] = []
-        var superseded: [DownloadItem] = []
+        var superseded: [DownloadItem] = [], replaced: [DownloadItem] = []
         var supersededIDs: Set<Int64> = []
         for request in wanted {
             guard let index = library.index(ofID: request.photoID) else { continue }
@@ -70,6 +75,9 @@ extension BrowserState {
             if let existing = downloads.item(photoID: photo.id, variant: variant), !supersededIDs.contains(existing.id) {
                 if existing.status.isFinished, !existing.isIn(directory) || !existing.resultExists {
                     superseded.append(existing)
+                    supersededIDs.insert(existing.id)
+                } else if !existing.isIn(directory) {
+                    replaced.append(existing)
                     supersededIDs.insert(existing.id)
                 } else {
                     // Already on its way: a script asking for it again wants it now, so a failed one is
@@ -90,9 +98,19 @@ extension BrowserState {
         if !supersededIDs.isEmpty { downloads.remove(supersededIDs) }
         var effects = retryDownloads(failedAgain) + resumeDownloads(paused)
         if !superseded.isEmpty { effects.append(.deleteDownloads(superseded, discardPartials: false)) }
+        effects += replace(replaced)
         guard !items.isEmpty else { return effects }
         let needed = items.reduce(Int64(0)) { $0 + $1.estimatedBytes }
         return effects + [.checkSpace(items, directory: root, needed: needed)]
+    }
+
+    /// Unfinished items asked for again into another folder: the folder asked for now is where they go,
+    /// so they are stopped and dropped (their partial files with them), never resumed or retried where
+    /// they were first asked. The caller queues them anew. Already out of `downloads`.
+    private func replace(_ items: [DownloadItem]) -> [BrowserEffect] {
+        guard !items.isEmpty else { return [] }
+        let stops = items.filter { $0.status == .running }.map { BrowserEffect.stopDownload(id: $0.id) }
+        return stops + [.deleteDownloads(items, discardPartials: true)]
     }
 
     mutating func spaceChecked(_ items: [DownloadItem], needed: Int64, free: Int64?) -> [BrowserEffect] {
