@@ -28,10 +28,6 @@ static inline attr_t cnc_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cnc_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t cnc_a_dim(void) { return A_DIM; }
 static inline attr_t cnc_a_normal(void) { return A_NORMAL; }
-static inline int cnc_key_f(int n) { return KEY_F(n); }
-static inline mmask_t cnc_button1_pressed(void) { return BUTTON1_PRESSED; }
-static inline mmask_t cnc_button4_pressed(void) { return BUTTON4_PRESSED; }
-static inline mmask_t cnc_button5_pressed(void) { return BUTTON5_PRESSED; }
 
 /// Sets a cell's glyph, attributes and (possibly extended) colour pair.
 static inline int cnc_setcchar(cchar_t *cell, const wchar_t *text, attr_t attributes, int pair) {

@@ -233,12 +233,35 @@ import Testing
         #expect(harness.state.list.cursor == 5)
     }
 
+    @Test func aPasteFillsTheFieldInFocusAndIsIgnoredInTheList() {
+        var harness = Harness()
+        let before = harness.state
+        // In the list: nothing changes but a word on the status line.
+        harness.send(.paste("iiii 1 a d"))
+        let tags = { (state: BrowserState) in (0..<40).map { state.library[$0].tagIDs } }
+        #expect(harness.state.selection == before.selection && tags(harness.state) == tags(before))
+        #expect(harness.state.list.cursor == before.list.cursor)
+        #expect(harness.state.messages.current?.text.hasPrefix("Paste ignored") == true)
+        // In the filter: the text, on one line, and the list filters as it does when typed.
+        harness.press(.character("/"))
+        harness.send(.paste("pra\n"))
+        #expect(harness.state.list.filter.text == "pra ")
+        #expect(harness.currentName == "Praha – Karlův most.jpg")
+        harness.press(.escape)
+        // In the tag picker's query.
+        harness.press(.character("t"))
+        harness.send(.paste("kyo\u{1B}[Ato"))
+        guard case .picker(let picker) = harness.controller.ui.overlay else {
+            Issue.record("no picker")
+            return
+        }
+        #expect(picker.query.text == "kyo[Ato")
+    }
+
     @Test func controlCodesBecomeKeys() {
-        #expect(TerminalDriver.key(forCharacter: 4) == .control("d"))
-        #expect(TerminalDriver.key(forCharacter: 13) == .enter)
-        #expect(TerminalDriver.key(forCharacter: 27) == .escape)
-        #expect(TerminalDriver.key(forCharacter: 127) == .backspace)
-        #expect(TerminalDriver.key(forCharacter: 0x6771) == .character("東"))
-        #expect(TerminalDriver.key(forCharacter: 0) == nil)
+        #expect(InputDecoder.controlKey(4) == .control("d"))
+        #expect(InputDecoder.controlKey(13) == .enter)
+        #expect(InputDecoder.controlKey(127) == .backspace)
+        #expect(InputDecoder.controlKey(0) == nil)
     }
 }

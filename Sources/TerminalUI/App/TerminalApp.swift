@@ -21,6 +21,8 @@ public final class TerminalApp {
 
     private enum Event: Sendable {
         case input
+        /// The input decoder's deadline passed: a lone Esc is the Escape key now.
+        case inputDeadline
         case opened(Result<OpenedLibrary, any Error>)
         case changed
         case resized
@@ -48,6 +50,8 @@ public final class TerminalApp {
     /// The tasks that feed the event stream; cancelled when the loop ends.
     private var tasks: [Task<Void, Never>] = []
     private var openingMessage = ""
+    /// A late reply's advice that came before the session could show it.
+    private var lateAdvice: String?
 
     /// An app that draws with `screen` through `driver` and takes input through `controller`.
     public init(driver: TerminalDriver, screen: Screen, controller: Controller, logger: Logger) {
@@ -81,6 +85,8 @@ public final class TerminalApp {
             },
         ]
         waker.start()
+        // Keys typed while the probe waited.
+        continuation.yield(.input)
         defer {
             waker.stop()
             signals.stop()
@@ -105,7 +111,9 @@ public final class TerminalApp {
         case .input:
             let inputs = driver.readInput()
             waker.inputDrained()
-            for input in inputs where handle(input) { return .quit }
+            if let ending = handle(inputs) { return ending }
+        case .inputDeadline:
+            if let ending = handle(driver.expireInput()) { return ending }
         case .opened(.success(let library)): return start(library)
         case .opened(.failure(let error)): return .failed(error)
         case .changed, .frame: break
@@ -114,6 +122,26 @@ public final class TerminalApp {
         case .signal(let number):
             logger.info("stopping on signal \(number)")
             return .signal(number)
+        }
+        return nil
+    }
+
+    /// Applies decoded inputs; asks to be woken when the decoder waits on time (a lone Esc), and passes
+    /// on what a late reply from the terminal says.
+    private func handle(_ inputs: [InputEvent]) -> Ending? {
+        for input in inputs where handle(input) { return .quit }
+        if let advice = driver.takeLateAdvice() {
+            lateAdvice = advice
+        }
+        if let session, let advice = lateAdvice {
+            session.send(.noticePosted(.info, advice))
+            lateAdvice = nil
+        }
+        if let due = driver.inputDeadline {
+            Task { [weak self] in
+                try? await Task.sleep(until: due)
+                self?.continuation?.yield(.inputDeadline)
+            }
         }
         return nil
     }
@@ -139,6 +167,8 @@ public final class TerminalApp {
         }
         do {
             try library.session.start()
+            if let lateAdvice { library.session.send(.noticePosted(.info, lateAdvice)) }
+            lateAdvice = nil
             return nil
         } catch {
             return .failed(error)

@@ -33,6 +33,8 @@ public struct Controller: Sendable {
         switch input {
         case .mouse(let mouse):
             if !layout.tooSmall { MouseInput.handle(mouse, &context) }
+        case .paste(let text):
+            if !layout.tooSmall { PasteInput.handle(text, &context) }
         case .key(.control("z")):
             context.outcome.suspend = true
         case .key(let key) where layout.tooSmall:

@@ -34,7 +34,18 @@ public final class TerminalDriver {
     private var pairs = ColorPairAllocator(capacity: 0)
     /// The pair each cell on screen shows, so a pair is recycled only when no cell shows it.
     private var screenPairs: [Int32] = []
-    private var isActive = false
+    var isActive = false
+    /// Reads every byte from the terminal; ncurses reads none.
+    var decoder = InputDecoder()
+    /// The origin of the decoder's clock.
+    let inputEpoch = ContinuousClock.now
+    /// Replies that came after the probe gave up, for a late look at what the terminal can show.
+    var lateReplies = TerminalReplies()
+    /// Said once, when a late reply shows the terminal can show more than the mode in force.
+    var lateAdvice: String?
+    var hasGivenLateAdvice = false
+    /// Input decoded before the loop asked: what the probe read.
+    var pendingInput: [InputEvent] = []
 
     /// A driver that has not taken the terminal yet.
     public init() {}
@@ -80,8 +91,9 @@ public final class TerminalDriver {
         }
         images = ImageLayer(mode: self.graphics.placesPixels ? self.graphics.mode : .symbols, inTmux: graphics.inTmux,
                             placeholders: self.graphics.kittyPlaceholders ? depth : nil)
-        // Keys typed while the probe waited, for the app to read first.
-        for byte in (findings.replies?.typed ?? []).reversed() { ungetch(Int32(byte)) }
+        // What the probe read (keys typed meanwhile, a reply its deadline cut in two) is read first.
+        pendingInput = decode(findings.replies?.received ?? [], probe: true)
+        enableReports()
         followTerminalSize()
     }
 
@@ -126,15 +138,14 @@ public final class TerminalDriver {
         raw()
         noecho()
         nonl()
-        keypad(cnc_stdscr(), true)
+        // Input is read by `InputDecoder`, never by ncurses: no keypad decoding, no typeahead checks
+        // (which would read stdin, and cut a frame short while keys wait).
+        keypad(cnc_stdscr(), false)
+        typeahead(-1)
         // Shifting characters or lines would shift text from under an image, or erase its pixels.
         idlok(cnc_stdscr(), false)
         idcok(cnc_stdscr(), false)
-        nodelay(cnc_stdscr(), true)
-        set_escdelay(25)
         curs_set(0)
-        mouseinterval(0)
-        mousemask(cnc_button1_pressed() | cnc_button4_pressed() | cnc_button5_pressed(), nil)
         if colors && has_colors() {
             start_color()
             use_default_colors()
@@ -237,77 +248,19 @@ public final class TerminalDriver {
         return value < 256 ? value | 0x100 : value
     }
 
-    /// Every key and click waiting, without blocking.
-    func readInput() -> [InputEvent] {
-        guard isActive else { return [] }
-        var events: [InputEvent] = []
-        var code: wint_t = 0
-        while true {
-            let result = wget_wch(cnc_stdscr(), &code)
-            if result == ERR { break }
-            if result == KEY_CODE_YES {
-                if let event = special(Int32(code)) { events.append(event) }
-            } else if let key = Self.key(forCharacter: UInt32(code)) {
-                events.append(.key(key))
-            }
-        }
-        return events
-    }
-
-    /// A key from a character code: control codes become named keys or Ctrl-letters.
-    nonisolated static func key(forCharacter code: UInt32) -> Key? {
-        switch code {
-        case 13, 10: return .enter
-        case 27: return .escape
-        case 9: return .tab
-        case 127, 8: return .backspace
-        case 1...26: return .control(Character(Unicode.Scalar(UInt8(code) + 96)))
-        case 0, 28...31: return nil
-        default: return Unicode.Scalar(code).map { .character(Character($0)) }
-        }
-    }
-
-    private func special(_ code: Int32) -> InputEvent? {
-        switch code {
-        case KEY_UP: return .key(.up)
-        case KEY_DOWN: return .key(.down)
-        case KEY_LEFT: return .key(.left)
-        case KEY_RIGHT: return .key(.right)
-        case KEY_NPAGE: return .key(.pageDown)
-        case KEY_PPAGE: return .key(.pageUp)
-        case KEY_HOME: return .key(.home)
-        case KEY_END: return .key(.end)
-        case KEY_BACKSPACE: return .key(.backspace)
-        case KEY_DC: return .key(.delete)
-        case KEY_BTAB: return .key(.backTab)
-        case KEY_ENTER: return .key(.enter)
-        case KEY_MOUSE: return mouse()
-        case cnc_key_f(1)...cnc_key_f(24): return .key(.function(Int(code - cnc_key_f(0))))
-        default: return nil
-        }
-    }
-
-    private func mouse() -> InputEvent? {
-        var event = MEVENT()
-        guard getmouse(&event) == OK else { return nil }
-        let x = Int(event.x), y = Int(event.y)
-        if event.bstate & cnc_button4_pressed() != 0 { return .mouse(MouseEvent(.wheelUp, x: x, y: y)) }
-        if event.bstate & cnc_button5_pressed() != 0 { return .mouse(MouseEvent(.wheelDown, x: x, y: y)) }
-        if event.bstate & cnc_button1_pressed() != 0 { return .mouse(MouseEvent(.click, x: x, y: y)) }
-        return nil
-    }
-
     /// Ctrl-Z: restores the terminal and stops the process as the shell expects; after `fg`, the next
     /// frame takes the screen back and is drawn whole. Downloads and tag sending pause with the process.
     func suspend() {
         guard isActive, output == nil else { return }
         clearImages()
+        disableReports()
         endwin()
         TerminalRescue.restore()
         signal(SIGTSTP, SIG_DFL)
         // To the process, not this thread: the thread running the main actor may block the signal.
         kill(getpid(), SIGTSTP)
         // Continued.
+        enableReports()
         followTerminalSize()
     }
 
@@ -315,6 +268,7 @@ public final class TerminalDriver {
     public func stop() {
         guard isActive else { return }
         clearImages()
+        if output == nil { disableReports() }
         isActive = false
         endwin()
         if let screen { delscreen(screen) }

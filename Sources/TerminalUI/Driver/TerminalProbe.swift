@@ -19,6 +19,8 @@ public struct TerminalProbe: Sendable {
         public var window: (columns: Int, rows: Int, width: Int, height: Int)?
         /// How long the probe took.
         public var elapsed: Duration
+        /// The mode asked for: a late reply is worth a word only when the choice was photopick's.
+        public var requested: GraphicsMode = .auto
     }
 
     /// The queries, in order; DA1 is last.
@@ -66,7 +68,7 @@ public struct TerminalProbe: Sendable {
             terminfo: Self.terminfo(term)
         )
         return Findings(graphics: choice.graphics, replies: replies, tmuxPassthrough: passthrough, window: window,
-                        elapsed: ContinuousClock.now - start)
+                        elapsed: ContinuousClock.now - start, requested: requested)
     }
 
     /// TERM's colours and flags, and which of the entries photopick may start ncurses with are installed.

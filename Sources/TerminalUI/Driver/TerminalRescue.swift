@@ -8,8 +8,8 @@ nonisolated(unsafe) private var hasSavedModes = false
 /// Puts the terminal back even when photopick crashes: the modes from before ncurses started are saved,
 /// and a handler for fatal signals restores them and leaves the alternate screen before the process dies.
 enum TerminalRescue {
-    /// Leaves the alternate screen, shows the cursor, stops mouse reports, resets attributes.
-    private static let reset: StaticString = "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
+    /// Leaves the alternate screen, shows the cursor, stops mouse reports and bracketed paste, resets attributes.
+    private static let reset: StaticString = "\u{1B}[?2004l\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
 
     static func save() {
         // Initialised here, not lazily inside the signal handler, where that would not be safe.

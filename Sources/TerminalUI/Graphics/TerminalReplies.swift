@@ -1,8 +1,8 @@
 import PhotoBrowser
 
-/// What a terminal answered to the probe's queries, read out of the bytes that came back. Anything
-/// that is not a reply (keys typed meanwhile) is kept in order for the app; strings that are neither
-/// (garbage, or a reply to nothing asked) are dropped, so none of it reaches the screen or acts as a key.
+/// What a terminal answered to the probe's queries, read out of the bytes that came back by the same
+/// decoder that reads keys. The bytes themselves go on to the app's decoder, so keys typed meanwhile
+/// are kept in order and a reply the deadline cut in two is still read whole, never as keys.
 public struct TerminalReplies: Sendable, Equatable {
     /// XTVERSION's name and version, such as `XTerm(379)` or `kitty(0.26.5)`.
     public var version: String?
@@ -18,8 +18,9 @@ public struct TerminalReplies: Sendable, Equatable {
     public var cell: PixelSize?
     /// DA1's attributes, such as [63, 1, 2, 4]; nil when DA1 was not answered.
     public var deviceAttributes: [Int]?
-    /// Bytes typed during the probe, for the app to read as keys.
-    public var typed: [UInt8] = []
+    /// Every byte the probe read, keys typed meanwhile and a reply cut off by the deadline included:
+    /// the app's input decoder reads them first.
+    public var received: [UInt8] = []
     /// Every sequence read, escaped, for `photopick doctor`.
     public var transcript: [String] = []
 
@@ -31,48 +32,28 @@ public struct TerminalReplies: Sendable, Equatable {
     /// DA1 attribute 4: the terminal draws sixel.
     public var sixel: Bool { deviceAttributes?.contains(4) ?? false }
 
-    /// The replies in `bytes`, read in order; an unfinished sequence at the end is left out.
+    /// The replies in `bytes`, read in order by the input decoder; keys typed meanwhile and an
+    /// unfinished sequence at the end are left for the app's decoder, which gets `received` whole.
     public static func parse(_ bytes: [UInt8]) -> TerminalReplies {
         var replies = TerminalReplies()
-        var index = 0
-        while index < bytes.count {
-            guard bytes[index] == 0x1B, index + 1 < bytes.count else {
-                if bytes[index] != 0x1B { replies.typed.append(bytes[index]) }
-                index += 1
-                continue
-            }
-            switch bytes[index + 1] {
-            case UInt8(ascii: "["):
-                guard let end = (index + 2..<bytes.count).first(where: { (0x40...0x7E).contains(bytes[$0]) }) else { return replies }
-                let sequence = Array(bytes[index...end])
-                if !replies.readCSI(body: Array(bytes[(index + 2)..<end]), final: bytes[end]) { replies.typed += sequence }
-                else { replies.transcript.append(escaped(sequence)) }
-                index = end + 1
-            case UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "]"):
-                // A string: DCS (XTVERSION), APC (kitty), OSC; ends at ST (ESC \) or, for OSC, BEL.
-                var end = index + 2
-                var terminator = 0
-                while end < bytes.count {
-                    if bytes[end] == 0x07 { terminator = 1; break }
-                    if bytes[end] == 0x1B, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "\\") { terminator = 2; break }
-                    end += 1
-                }
-                guard terminator > 0 else { return replies }
-                let body = Array(bytes[(index + 2)..<end])
-                replies.readString(kind: bytes[index + 1], body: body)
-                replies.transcript.append(escaped(Array(bytes[index..<(end + terminator)])))
-                index = end + terminator
-            case UInt8(ascii: "O") where index + 2 < bytes.count:
-                // An SS3 key, such as ESC O A from an arrow key in application mode.
-                replies.typed += bytes[index...index + 2]
-                index += 3
-            default:
-                // Alt+key: a key press.
-                replies.typed += bytes[index...index + 1]
-                index += 2
-            }
-        }
+        replies.received = bytes
+        var decoder = InputDecoder()
+        for case .reply(let sequence) in decoder.feed(bytes, at: .zero) { replies.read(sequence) }
         return replies
+    }
+
+    /// Reads one whole reply, as the decoder found it: a CSI sequence, or a string ended by ST or BEL.
+    mutating func read(_ sequence: [UInt8]) {
+        guard sequence.count >= 3 else { return }
+        let kind = sequence[1]
+        if kind == UInt8(ascii: "[") {
+            guard readCSI(body: Array(sequence[2..<(sequence.count - 1)]), final: sequence[sequence.count - 1]) else { return }
+        } else {
+            let terminator = sequence.last == 0x07 ? 1 : 2
+            guard sequence.count >= 2 + terminator else { return }
+            readString(kind: kind, body: Array(sequence[2..<(sequence.count - terminator)]))
+        }
+        transcript.append(Self.escaped(sequence))
     }
 
     /// Reads a CSI reply; false when it is not one (an arrow key, say).

@@ -3,6 +3,8 @@ public enum Key: Sendable, Hashable {
     case character(Character)
     /// Ctrl with a letter: `.control("d")` for Ctrl-D.
     case control(Character)
+    /// Alt (or Meta) with a character: the terminal sends Esc and the character at once.
+    case alt(Character)
     case up, down, left, right
     case pageUp, pageDown, home, end
     case enter, escape, backspace, delete, tab, backTab
@@ -14,6 +16,7 @@ public enum Key: Sendable, Hashable {
         case .character(" "): "space"
         case .character(let character): String(character)
         case .control(let letter): "ctrl-\(letter)"
+        case .alt(let character): "alt-\(character)"
         case .up: "up"
         case .down: "down"
         case .left: "left"
@@ -51,6 +54,12 @@ public enum Key: Sendable, Hashable {
             self = .control(letter)
             return
         }
+        if lowered.hasPrefix("alt-") || lowered.hasPrefix("m-") {
+            let rest = name.drop { $0 != "-" }.dropFirst()
+            guard rest.count == 1, let character = rest.first, !character.isWhitespace, !character.isNewline else { return nil }
+            self = .alt(character)
+            return
+        }
         if lowered.count >= 2, lowered.first == "f", let number = Int(lowered.dropFirst()), (1...24).contains(number) {
             self = .function(number)
             return
@@ -83,8 +92,10 @@ struct MouseEvent: Sendable, Equatable {
     }
 }
 
-/// What the terminal delivers to the app.
+/// What the terminal delivers to the controller.
 enum InputEvent: Sendable, Equatable {
     case key(Key)
     case mouse(MouseEvent)
+    /// Text the user pasted (bracketed paste): it goes into the field that has focus and never runs a command.
+    case paste(String)
 }

@@ -6,6 +6,13 @@ struct TextField: Sendable, Equatable {
         self.text = text
     }
 
+    /// Types pasted text at the end; returns whether the text changed.
+    mutating func insert(_ pasted: String) -> Bool {
+        guard !pasted.isEmpty else { return false }
+        text += pasted
+        return true
+    }
+
     /// Applies an editing key; returns whether the text changed. Printable characters are typed,
     /// Backspace deletes a character, Ctrl-W a word, Ctrl-U everything.
     mutating func edit(_ key: Key) -> Bool {
