@@ -1,9 +1,10 @@
 import GRDB
 
-/// What a library left in the state database: unsent tag deltas and the download queue, with the
-/// numbers new deltas and items start from.
+/// What a library left in the state database: unsent tag deltas, the tags they wait for, and the
+/// download queue, with the numbers new deltas and items start from.
 struct SavedState: Sendable {
     let deltas: [TagDelta]
+    let pendingTags: [PendingTag]
     let nextSequence: Int64
     let downloads: [DownloadItem]
     let nextDownloadID: Int64
@@ -14,7 +15,8 @@ extension StateDatabase {
     func savedState(library: String) throws -> SavedState {
         try queue.read { db in
             SavedState(
-                deltas: try TagOutbox.all(db, library: library), nextSequence: try TagOutbox.highestSequence(db) + 1,
+                deltas: try TagOutbox.all(db, library: library), pendingTags: try TagOutbox.pendingTags(db, library: library),
+                nextSequence: try TagOutbox.highestSequence(db) + 1,
                 downloads: try DownloadStore.all(db, library: library), nextDownloadID: try DownloadStore.highestID(db) + 1
             )
         }

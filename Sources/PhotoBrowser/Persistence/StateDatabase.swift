@@ -75,6 +75,12 @@ public final class StateDatabase: Sendable {
                 );
                 """)
         }
+        // One outbox row per photo and tag, and the tags its rows wait for (`TagOutbox+Migration.swift`).
+        migrator.registerMigration("tags-folded-outbox", migrate: TagOutbox.foldMigration)
+        // The folder a script asked for, above a template's folders.
+        migrator.registerMigration("downloads-root") { db in
+            try db.execute(sql: "ALTER TABLE download ADD COLUMN root TEXT")
+        }
         return migrator
     }
 }

@@ -1,37 +1,63 @@
 import GRDB
 
-/// Tag edits not yet confirmed by the server, as deltas, written before anything is sent. After a quit,
-/// a crash or a lost network, the next start finds them here and sends them.
+/// Tag edits not yet confirmed by the server, written before anything is sent. It keeps the latest wish
+/// per photo and tag (a later toggle replaces an earlier one, so it never holds more than photos × tags
+/// rows), and the tags those wishes wait for (`TagOutbox+Creation.swift`). After a quit, a crash or a
+/// lost network, the next start finds them here and sends them.
 struct TagOutbox: Sendable {
     let database: StateDatabase
     let library: String
 
-    /// Stores deltas in one transaction; a 10,000-photo toggle is one write.
-    func record(_ deltas: [TagDelta]) throws {
+    /// Stores the tags to create and the deltas in one transaction: a 10,000-photo toggle, or a mark
+    /// whose tag must first be made, is one write. A delta for a placeholder whose tag was made
+    /// meanwhile is stored under the real id.
+    func record(_ deltas: [TagDelta], creating pending: [PendingTag] = []) throws {
         try database.queue.write { db in
-            let statement = try db.cachedStatement(sql: "INSERT INTO tag_delta (sequence, library, photo_id, tag_id, change) VALUES (?, ?, ?, ?, ?)")
+            try Self.insert(pending, library: library, db)
+            let placeholders = Set(deltas.lazy.map(\.tagID).filter(PendingTag.isPlaceholder))
+            let made = placeholders.isEmpty ? [:] : try Self.madeTags(db, placeholders: placeholders)
+            // The latest wish wins: replaying an add then a remove of one tag is the remove alone.
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO tag_delta (sequence, library, photo_id, tag_id, change) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (library, photo_id, tag_id) DO UPDATE SET sequence = excluded.sequence, change = excluded.change
+                """)
             for delta in deltas {
-                try statement.execute(arguments: [delta.sequence, library, delta.photoID, delta.tagID, delta.change.rawValue])
+                try statement.execute(arguments: [delta.sequence, library, delta.photoID, made[delta.tagID] ?? delta.tagID, delta.change.rawValue])
             }
         }
     }
 
-    /// Every delta of `library`, oldest first.
+    /// Every delta of `library`, oldest first. Read by column position: a start with 100,000 waiting
+    /// edits reads them all before its first frame.
     static func all(_ db: Database, library: String) throws -> [TagDelta] {
-        try Row.fetchAll(db, sql: "SELECT * FROM tag_delta WHERE library = ? ORDER BY sequence", arguments: [library]).compactMap(delta)
+        var deltas: [TagDelta] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT sequence, photo_id, tag_id, change FROM tag_delta WHERE library = ? ORDER BY sequence", arguments: [library])
+        while let row = try rows.next() {
+            guard let change = TagDelta.Change(rawValue: row[3]) else { continue }
+            deltas.append(TagDelta(sequence: row[0], photoID: row[1], tagID: row[2], change: change))
+        }
+        return deltas
     }
 
-    /// The deltas of the `photos` photos that have waited longest, oldest first.
+    /// The deltas of the `photos` photos that have waited longest, oldest first; deltas for a tag not
+    /// created yet wait for it.
     func nextBatch(photos: Int) throws -> [TagDelta] {
         try database.queue.read { db in
+            // The oldest rows name the oldest photos; looking at a bounded prefix keeps this quick
+            // however long the outbox is.
             try Row.fetchAll(db, sql: """
-                SELECT * FROM tag_delta WHERE library = ? AND photo_id IN (
-                    SELECT photo_id FROM tag_delta WHERE library = ? GROUP BY photo_id ORDER BY MIN(sequence) LIMIT ?
+                SELECT sequence, photo_id, tag_id, change FROM tag_delta WHERE library = ?1 AND tag_id >= 0 AND photo_id IN (
+                    SELECT photo_id FROM (
+                        SELECT photo_id, sequence FROM tag_delta WHERE library = ?1 AND tag_id >= 0 ORDER BY sequence LIMIT ?2 * 16
+                    ) GROUP BY photo_id ORDER BY MIN(sequence) LIMIT ?2
                 ) ORDER BY sequence
-                """, arguments: [library, library, photos]).compactMap(Self.delta)
+                """, arguments: [library, photos]).compactMap { row in
+                TagDelta.Change(rawValue: row[3]).map { TagDelta(sequence: row[0], photoID: row[1], tagID: row[2], change: $0) }
+            }
         }
     }
 
+    /// Drops sent deltas. One replaced by a later wish meanwhile has another sequence, and stays.
     func remove(_ sequences: [Int64]) throws {
         guard !sequences.isEmpty else { return }
         try database.queue.write { db in
@@ -40,20 +66,19 @@ struct TagOutbox: Sendable {
         }
     }
 
-    /// Drops the deltas of a tag that no longer exists.
+    /// Drops the deltas of a tag that no longer exists, or of a tag not created yet, with its creation.
     func removeAll(tagID: Int) throws {
         try database.queue.write { db in
             try db.execute(sql: "DELETE FROM tag_delta WHERE library = ? AND tag_id = ?", arguments: [library, tagID])
+            try db.execute(sql: "DELETE FROM tag_creation WHERE library = ? AND placeholder = ?", arguments: [library, tagID])
         }
     }
 
-    /// The highest sequence in the whole database, so new ones never collide with another library's.
+    /// The highest sequence in the whole database, placeholders included (they are negated sequences),
+    /// so new ones never collide with another library's or with a tag still waiting to be made.
     static func highestSequence(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM tag_delta") ?? 0
-    }
-
-    private static func delta(_ row: Row) -> TagDelta? {
-        guard let change = TagDelta.Change(rawValue: row["change"]) else { return nil }
-        return TagDelta(sequence: row["sequence"], photoID: row["photo_id"], tagID: row["tag_id"], change: change)
+        let deltas = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM tag_delta") ?? 0
+        let placeholders = try Int64.fetchOne(db, sql: "SELECT -MIN(placeholder) FROM tag_creation") ?? 0
+        return max(deltas, placeholders)
     }
 }

@@ -9,6 +9,8 @@ public enum BrowserEffect: Sendable, Equatable {
     case scheduleRefresh(after: Duration)
     case cancelLoading
     case recordTagDeltas([TagDelta])
+    /// Deltas some of which name tags not made yet: the tags' creations and the deltas are written as one.
+    case recordTagCreation([PendingTag], deltas: [TagDelta])
     /// Keep a photo's focus score in the catalogue.
     case saveFocusScore(photoID: Int, score: Double)
     case discardTagDeltas(tagID: Int)

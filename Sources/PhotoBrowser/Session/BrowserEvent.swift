@@ -76,6 +76,8 @@ public enum BrowserEvent: Sendable {
 
     // MARK: The world
     case sessionStarted(outbox: [TagDelta], nextSequence: Int64, downloads: [DownloadItem], nextDownloadID: Int64)
+    /// Tags the outbox still waits to create, sent before `sessionStarted` so its deltas find them.
+    case pendingTagsRestored([PendingTag])
     case accountLoaded(Me)
     case accountFailed(String)
     case tagsLoaded([PhotoPickKit.Tag])
@@ -98,6 +100,10 @@ public enum BrowserEvent: Sendable {
     case tagDeltasRejected(photoID: Int, sequences: [Int64], reason: String)
     case tagSendingDelayed(reason: String)
     case tagSaved(PhotoPickKit.Tag)
+    /// The server made a pending tag (or had one of its name): edits under its placeholder now name it.
+    case tagCreated(PhotoPickKit.Tag, placeholderID: Int)
+    /// The server refused a pending tag for good; its photos' deltas were reported rejected first.
+    case tagCreationRejected(placeholderID: Int, reason: String)
     case tagDeleted(id: Int)
     case tagOperationFailed(String)
     /// The state database refused a write; the reason is a line for the user.

@@ -104,7 +104,9 @@ public final class BrowserSession {
     /// against the server when the refresh policy says; loads the account and the tags, and starts
     /// sending edits left from the last session.
     public func start() throws {
+        try outbox.settleMadeTags()
         let saved = try outbox.database.savedState(library: configuration.library)
+        if !saved.pendingTags.isEmpty { send(.pendingTagsRestored(saved.pendingTags)) }
         send(.sessionStarted(
             outbox: saved.deltas, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
         ))
@@ -229,6 +231,7 @@ public final class BrowserSession {
             loadTask?.cancel()
             loadTask = nil
         case .recordTagDeltas(let deltas): record(deltas)
+        case .recordTagCreation(let pending, let deltas): record(deltas, creating: pending)
         case .saveFocusScore(let photoID, let score):
             focusToSave[photoID] = score
             if focusWriter == nil { focusWriter = Task { await writeFocusScores() } }
@@ -296,10 +299,11 @@ public final class BrowserSession {
         }
     }
 
-    /// Writes deltas to the outbox before anything is sent; if that fails, nothing is sent and the screen goes back.
-    private func record(_ deltas: [TagDelta]) {
+    /// Writes deltas, with the tags they wait for, to the outbox before anything is sent and before the
+    /// event's handling returns; if that fails, nothing is sent and the screen goes back.
+    private func record(_ deltas: [TagDelta], creating pending: [PendingTag] = []) {
         do {
-            try outbox.record(deltas)
+            try outbox.record(deltas, creating: pending)
             sender?.nudge()
         } catch {
             configuration.logger.error("outbox: \(error)")

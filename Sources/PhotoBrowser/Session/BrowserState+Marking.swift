@@ -8,16 +8,19 @@ extension BrowserState {
 
     /// Puts a mark on the targets and takes its sibling off them, as one undoable edit whose deltas go
     /// to the outbox together, so each photo's change is one read-modify-write. A mark whose tag does
-    /// not exist yet is created first, with its colour, and applied when the server has made it.
+    /// not exist yet goes on at once under a pending tag, with its colour: the tag's creation and the
+    /// mark are one outbox write, sent in that order.
     mutating func setMark(_ mark: Mark, on chosen: [Int]? = nil) -> [BrowserEffect] {
         if case .rating(let stars) = mark, stars == 0 { return clearMarks(.rating, on: chosen) }
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
         let targets = chosen ?? tagTargets
         guard !targets.isEmpty else { return [] }
-        let photoIDs = targets.map { library[$0].id }
-        // A later mark of the same family wins over one still waiting for its tag.
-        forgetWaitingMarks(of: mark.family, for: Set(photoIDs))
-        guard tags.tagID(of: mark) != nil else { return createMarkTag(mark, for: photoIDs) }
+        if tags.tagID(of: mark) == nil {
+            if let reason = account.disabledReason(.tagManagement) {
+                return post(.warning, "The tag “\(tags.markNames.name(of: mark))” does not exist yet and cannot be created: \(reason)")
+            }
+            _ = addPendingTag(name: tags.markNames.name(of: mark), color: mark.tagColor)
+        }
         return apply(mark, to: targets)
     }
 
@@ -26,7 +29,6 @@ extension BrowserState {
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
         let targets = chosen ?? tagTargets
         guard !targets.isEmpty else { return [] }
-        forgetWaitingMarks(of: family, for: Set(targets.map { library[$0].id }))
         let edits = siblingRemovals(of: family, keeping: nil, from: targets)
         let count = Set(edits.flatMap(\.photoIDs)).count
         let what = switch family {
@@ -40,9 +42,7 @@ extension BrowserState {
     /// A label key: the label goes on, or comes off when every target already has it (Lightroom's way).
     mutating func toggleLabel(_ label: Mark.ColourLabel, on chosen: [Int]? = nil) -> [BrowserEffect] {
         let targets = chosen ?? tagTargets
-        // A label waiting for its tag to be created counts as there: the second press takes it off.
-        let waiting = Set(marksToApply[.label(label)] ?? [])
-        let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { marks(at: $0).label == label || waiting.contains(library[$0].id) }
+        let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { marks(at: $0).label == label }
         return everyTargetHasIt ? clearMarks(.label, on: chosen) : setMark(.label(label), on: chosen)
     }
 
@@ -62,15 +62,6 @@ extension BrowserState {
         if list.stackGap == burstGap, let stack = list.stacks.stack(of: index) { return list.stacks.members(of: stack) }
         let stacks = BurstStacks(library, gap: burstGap, count: library.storedCount)
         return stacks.stack(of: index).map(stacks.members(of:))
-    }
-
-    /// Marks the photos a mark's new tag was created for, those still loaded.
-    mutating func markCreated(_ mark: Mark, for photoIDs: [Int]) -> [BrowserEffect] {
-        if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
-        var seen = Set<Int>()
-        let indices = photoIDs.filter { seen.insert($0).inserted }.compactMap(library.index(ofID:))
-        guard !indices.isEmpty else { return [] }
-        return apply(mark, to: indices)
     }
 
     private mutating func apply(_ mark: Mark, to targets: [Int]) -> [BrowserEffect] {
@@ -95,27 +86,9 @@ extension BrowserState {
         remember(edits)
         var deltas: [TagDelta] = []
         for edit in edits {
-            let indices = edit.photoIDs.compactMap(library.index(ofID:))
-            for case .recordTagDeltas(let recorded) in record(edit, at: indices) { deltas += recorded }
+            deltas += stage(edit, at: edit.photoIDs.compactMap(library.index(ofID:)))
         }
-        return deltas.isEmpty ? [] : [.recordTagDeltas(deltas)]
-    }
-
-    private mutating func createMarkTag(_ mark: Mark, for photoIDs: [Int]) -> [BrowserEffect] {
-        if let reason = account.disabledReason(.tagManagement) {
-            return post(.warning, "The tag “\(tags.markNames.name(of: mark))” does not exist yet and cannot be created: \(reason)")
-        }
-        let isBeingCreated = marksToApply[mark] != nil
-        marksToApply[mark, default: []].append(contentsOf: photoIDs)
-        guard !isBeingCreated else { return [] }
-        return [.createTag(name: tags.markNames.name(of: mark), color: mark.tagColor)]
-            + post(.info, "Creating the tag “\(tags.markNames.name(of: mark))”…")
-    }
-
-    private mutating func forgetWaitingMarks(of family: Mark.Family, for photoIDs: Set<Int>) {
-        for (mark, waiting) in marksToApply where mark.family == family {
-            marksToApply[mark] = waiting.filter { !photoIDs.contains($0) }
-        }
+        return recordEffects(deltas)
     }
 
     private func describe(_ mark: Mark, count: Int) -> String {
@@ -125,9 +98,5 @@ extension BrowserState {
         case .rating(let stars): "Rated \(photos(count)) \(String(repeating: "★", count: stars))."
         case .label(let label): "Labelled \(photos(count)) \(label.rawValue)."
         }
-    }
-
-    private func photos(_ count: Int) -> String {
-        count == 1 ? "1 photo" : "\(count.formatted()) photos"
     }
 }

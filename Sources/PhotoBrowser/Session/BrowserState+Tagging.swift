@@ -49,6 +49,14 @@ extension BrowserState {
         return record(edit, at: changing) + post(.info, describe(edit, tagName: tag.name))
     }
 
+    /// Of `photoIDs`, those that carry the tag named `name` (any case, made or still pending) as shown,
+    /// edits not yet sent included. Read before and after an edit, it says which photos the edit
+    /// changed: what a message about the edit counts.
+    public func photos(_ photoIDs: [Int], carryingTagNamed name: String) -> Set<Int> {
+        guard let tag = tags.tag(named: name) else { return [] }
+        return Set(photoIDs.filter { id in library.index(ofID: id).map { library[$0].tagIDs.contains(tag.id) } ?? false })
+    }
+
     /// Keeps one key press's edits for undo, the last hundred presses at most.
     mutating func remember(_ edits: [TagEdit]) {
         guard !edits.isEmpty else { return }
@@ -68,17 +76,21 @@ extension BrowserState {
             let indices = inverse.photoIDs.compactMap(library.index(ofID:)).filter { index in
                 library[index].tagIDs.contains(inverse.tagID) == (inverse.change == .remove)
             }
-            for case .recordTagDeltas(let recorded) in record(inverse, at: indices) { deltas += recorded }
+            deltas += stage(inverse, at: indices)
         }
         let described = edits.count == 1
             ? describe(edits[0], tagName: tags.tag(id: edits[0].tagID)?.name ?? "tag \(edits[0].tagID)")
-            : "\(edits.count) tag changes."
-        return (deltas.isEmpty ? [] : [.recordTagDeltas(deltas)]) + post(.info, "Undone: \(described)")
+            : "the tag changes of \(photos(Set(edits.flatMap(\.photoIDs)).count))."
+        return recordEffects(deltas) + post(.info, "Undone: \(described)")
     }
 
     /// Shows the edit at once and asks for its deltas to be written to the outbox.
     mutating func record(_ edit: TagEdit, at indices: [Int]) -> [BrowserEffect] {
-        guard !indices.isEmpty else { return [] }
+        recordEffects(stage(edit, at: indices))
+    }
+
+    /// Shows the edit at once and returns its deltas, each the photo's latest wish for the tag.
+    mutating func stage(_ edit: TagEdit, at indices: [Int]) -> [TagDelta] {
         var deltas: [TagDelta] = []
         deltas.reserveCapacity(indices.count)
         for index in indices {
@@ -88,10 +100,20 @@ extension BrowserState {
             let updated = delta.applied(to: photo.tagIDs)
             tags.recount(from: photo.tagIDs, to: updated)
             library.setTagIDs(updated, at: index)
-            pendingDeltas[photo.id, default: []].append(delta)
+            pendingDeltas.record(delta)
             deltas.append(delta)
         }
-        return [.recordTagDeltas(deltas)]
+        return deltas
+    }
+
+    /// The outbox write for deltas: with the creation of every tag they name that is not made yet, in
+    /// the same write, so the intent is whole on disk before the key's handling ends.
+    func recordEffects(_ deltas: [TagDelta]) -> [BrowserEffect] {
+        guard !deltas.isEmpty else { return [] }
+        let placeholders = Set(deltas.lazy.map(\.tagID).filter(PendingTag.isPlaceholder))
+        guard !placeholders.isEmpty else { return [.recordTagDeltas(deltas)] }
+        let creations = placeholders.sorted(by: >).compactMap { tags.pending[$0] }
+        return [.recordTagCreation(creations, deltas: deltas)]
     }
 
     /// The outbox could not store the deltas: nothing will be sent, so the screen goes back.
@@ -105,14 +127,14 @@ extension BrowserState {
     mutating func deltasSent(photoID: Int, sequences: [Int64], serverTagIDs: [Int]) -> [BrowserEffect] {
         let sent = Set(sequences)
         if loading.isWalking { confirmedTags[photoID] = serverTagIDs }
-        let remaining = removePendingDeltas(of: photoID) { sent.contains($0.sequence) }
+        let remaining = pendingDeltas.remove(of: photoID) { sent.contains($0.sequence) }
         if let index = library.index(ofID: photoID) {
             // The server's set now includes changes made elsewhere; edits still queued go on top of it.
             let shown = remaining.reduce(serverTagIDs) { $1.applied(to: $0) }
             tags.recount(from: library[index].tagIDs, to: shown)
             library.setTagIDs(shown, at: index)
         }
-        return noteReplay(sequences, rejected: false)
+        return noteReplay(photoID, sequences, rejected: false)
     }
 
     mutating func deltasRejected(photoID: Int, sequences: [Int64], reason: String) -> [BrowserEffect] {
@@ -120,13 +142,13 @@ extension BrowserState {
         revert((pendingDeltas[photoID] ?? []).filter { rejected.contains($0.sequence) }, of: photoID)
         let name = library.index(ofID: photoID).map { library[$0].filename } ?? "photo \(photoID)"
         return post(.error, "Could not change the tags of \(name): \(reason) The change was undone.")
-            + noteReplay(sequences, rejected: true)
+            + noteReplay(photoID, sequences, rejected: true)
     }
 
     /// Takes deltas off the screen: each is reverted, then later unsent ones on the same tag are made again.
     private mutating func revert(_ deltas: [TagDelta], of photoID: Int) {
         let removed = Set(deltas.map(\.sequence))
-        let remaining = removePendingDeltas(of: photoID) { removed.contains($0.sequence) }
+        let remaining = pendingDeltas.remove(of: photoID) { removed.contains($0.sequence) }
         guard let index = library.index(ofID: photoID) else { return }
         var shown = library[index].tagIDs
         for delta in deltas.reversed() where removed.contains(delta.sequence) {
@@ -139,110 +161,35 @@ extension BrowserState {
         library.setTagIDs(shown, at: index)
     }
 
-    /// Drops the unsent deltas of `photoID` that `isRemoved` picks, forgetting the photo when none are
-    /// left, and returns the ones that remain, oldest first.
-    @discardableResult
-    private mutating func removePendingDeltas(of photoID: Int, where isRemoved: (TagDelta) -> Bool) -> [TagDelta] {
-        let remaining = (pendingDeltas[photoID] ?? []).filter { !isRemoved($0) }
-        pendingDeltas[photoID] = remaining.isEmpty ? nil : remaining
-        return remaining
+    /// Counts the photos whose edits from the last session are settled, and reports once none waits.
+    private mutating func noteReplay(_ photoID: Int, _ sequences: [Int64], rejected: Bool) -> [BrowserEffect] {
+        guard var replay else { return [] }
+        if sequences.contains(where: { $0 < pendingDeltas.restoredBelow }) {
+            if rejected { replay.rejected.insert(photoID) } else { replay.sent.insert(photoID) }
+        }
+        self.replay = replay
+        return reportReplayIfDone()
     }
 
-    /// Counts edits from the last session as they are sent, and reports once all are.
-    private mutating func noteReplay(_ sequences: [Int64], rejected: Bool) -> [BrowserEffect] {
-        guard var replay else { return [] }
-        let before = replay.remaining.count
-        replay.remaining.subtract(sequences)
-        let settled = before - replay.remaining.count
-        if rejected { replay.rejected += settled } else { replay.sent += settled }
-        self.replay = replay.remaining.isEmpty ? nil : replay
-        guard replay.remaining.isEmpty else { return [] }
-        let sent = "Sent \(replay.sent) tag edit\(replay.sent == 1 ? "" : "s") left from the last session"
-        return replay.rejected == 0
-            ? post(.info, sent + ".")
-            : post(.warning, sent + "; \(replay.rejected) could not be applied.")
+    /// Says how the replay went once no restored delta waits: photos, not edits, are what the user acted on.
+    mutating func reportReplayIfDone() -> [BrowserEffect] {
+        guard let replay, pendingDeltas.restoredCount == 0 else { return [] }
+        self.replay = nil
+        let sent = replay.sent.subtracting(replay.rejected)
+        guard !sent.isEmpty || !replay.rejected.isEmpty else { return [] }
+        let text = "Sent the tag changes of \(photos(sent.count)) left from the last session"
+        return replay.rejected.isEmpty
+            ? post(.info, text + ".")
+            : post(.warning, text + "; those of \(photos(replay.rejected.count)) could not be applied.")
     }
 
     func describe(_ edit: TagEdit, tagName: String) -> String {
-        let count = edit.photoIDs.count
-        let photos = count == 1 ? "1 photo" : "\(count.formatted()) photos"
+        let photos = photos(edit.photoIDs.count)
         return edit.change == .add ? "Tagged \(photos) “\(tagName)”." : "Removed “\(tagName)” from \(photos)."
     }
 
-    // MARK: - Managing tags
-
-    mutating func requestTagCreation(name: String, color: String?, applyTo photoIDs: [Int]) -> [BrowserEffect] {
-        if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
-        guard let name = Self.tagName(name) else { return post(.warning, Self.unnamedTag) }
-        if let problem = Self.colourProblem(color) { return post(.warning, problem) }
-        if !photoIDs.isEmpty { tagsToApply[PhotoPickKit.Tag.nameKey(name)] = photoIDs }
-        return [.createTag(name: name, color: color)]
-    }
-
-    mutating func requestTagRename(id: Int, name: String) -> [BrowserEffect] {
-        if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
-        guard let name = Self.tagName(name) else { return post(.warning, Self.unnamedTag) }
-        return [.renameTag(id: id, name: name)]
-    }
-
-    mutating func requestTagRecolour(id: Int, color: String?) -> [BrowserEffect] {
-        if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
-        if let problem = Self.colourProblem(color) { return post(.warning, problem) }
-        return [.recolourTag(id: id, color: color)]
-    }
-
-    private static let unnamedTag = "A tag needs a name; type one and press Enter."
-
-    /// A typed tag name without its surrounding blanks, or nil when nothing is left.
-    private static func tagName(_ typed: String) -> String? {
-        let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
-        return name.isEmpty ? nil : name
-    }
-
-    /// Why a typed colour is refused, or nil for none or a valid `#rrggbb`.
-    private static func colourProblem(_ color: String?) -> String? {
-        guard let color, TagColor(hex: color) == nil else { return nil }
-        return "“\(color)” is not a colour; use #rrggbb, like #e94b60."
-    }
-
-    mutating func requestTagDeletion(id: Int) -> [BrowserEffect] {
-        if let reason = account.disabledReason(.tagManagement) { return post(.warning, reason) }
-        return [.deleteTag(id: id)]
-    }
-
-    /// A tag the server made or changed; a new one goes onto the photos it was created for.
-    mutating func tagSaved(_ tag: PhotoPickKit.Tag) -> [BrowserEffect] {
-        let isNew = tags.tag(id: tag.id) == nil
-        tags.upsert(tag)
-        if let mark = tags.mark(ofTag: tag.id) {
-            // A mark's tag made from the tag picker is a mark too: it replaces its sibling on the photos.
-            let fromPicker = isNew ? tagsToApply.removeValue(forKey: PhotoPickKit.Tag.nameKey(tag.name)) : nil
-            let waiting = marksToApply.removeValue(forKey: mark)
-            if waiting != nil || fromPicker != nil {
-                return tagsChanged() + markCreated(mark, for: (waiting ?? []) + (fromPicker ?? []))
-            }
-        }
-        let refiltered = tagsChanged()
-        guard isNew, let photoIDs = tagsToApply.removeValue(forKey: PhotoPickKit.Tag.nameKey(tag.name)) else {
-            return refiltered + post(.info, isNew ? "Created the tag “\(tag.name)”." : "Saved the tag “\(tag.name)”.")
-        }
-        if let reason = account.disabledReason(.tagging) { return refiltered + post(.warning, "Created the tag “\(tag.name)”. \(reason)") }
-        let changing = photoIDs.compactMap(library.index(ofID:)).filter { !library[$0].tagIDs.contains(tag.id) }
-        guard !changing.isEmpty else { return post(.info, "Created the tag “\(tag.name)”.") }
-        let edit = TagEdit(tagID: tag.id, change: .add, photoIDs: changing.map { library[$0].id })
-        remember([edit])
-        return refiltered + record(edit, at: changing) + post(.info, "Created the tag “\(tag.name)”. " + describe(edit, tagName: tag.name))
-    }
-
-    /// The server removed the tag from every photo; so does photopick, including edits not yet sent.
-    mutating func tagDeleted(_ id: Int) -> [BrowserEffect] {
-        let name = tags.tag(id: id)?.name ?? "tag \(id)"
-        tags.remove(id: id)
-        let photos = library.removeTagEverywhere(id)
-        for (photoID, deltas) in pendingDeltas where deltas.contains(where: { $0.tagID == id }) {
-            removePendingDeltas(of: photoID) { $0.tagID == id }
-        }
-        undoStack = undoStack.map { $0.filter { $0.tagID != id } }.filter { !$0.isEmpty }
-        return [.discardTagDeltas(tagID: id)] + tagsChanged() + post(.info, "Deleted the tag “\(name)”; it was on \(photos.formatted()) loaded photos.")
+    /// “1 photo”, “1,200 photos”.
+    func photos(_ count: Int) -> String {
+        count == 1 ? "1 photo" : "\(count.formatted()) photos"
     }
 }

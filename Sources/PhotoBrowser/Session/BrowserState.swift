@@ -36,25 +36,24 @@ public struct BrowserState: Sendable {
     /// The tags the server confirmed for a photo during the walk under way: a page asked for before the
     /// write may arrive after it, and must not put the old set back.
     var confirmedTags: [Int: [Int]] = [:]
-    /// Tag deltas recorded but not yet confirmed, per photo id, oldest first.
-    var pendingDeltas: [Int: [TagDelta]] = [:]
+    /// Tag deltas recorded but not yet confirmed: the latest wish per photo and tag.
+    var pendingDeltas = PendingTagDeltas()
     /// How many deltas are unconfirmed.
-    public var unsentTagDeltas: Int { pendingDeltas.values.reduce(0) { $0 + $1.count } }
+    public var unsentTagDeltas: Int { pendingDeltas.count }
+    /// How many photos have tag changes not yet confirmed.
+    public var photosWithUnsentTags: Int { pendingDeltas.photoCount }
+    /// The next delta's sequence; a pending tag's placeholder takes one too, negated.
     var nextSequence: Int64 = 1
     /// Tag edits made this session, newest last, for undo: one entry per key press, which may change
     /// several tags (a mark removes its siblings).
     var undoStack: [[TagEdit]] = []
-    /// Photos to tag once a tag being created exists, by the new tag's name key.
-    var tagsToApply: [String: [Int]] = [:]
-    /// Photos to mark once the mark's tag, being created, exists, by the mark; newest wish per photo.
-    var marksToApply: [Mark: [Int]] = [:]
-    /// Deltas restored from the last session that are not yet sent, and how that replay went.
+    /// How the replay of deltas restored from the last session goes, until none of them waits.
     var replay: Replay?
 
+    /// The photos whose restored deltas were sent, or refused.
     struct Replay: Sendable {
-        var remaining: Set<Int64>
-        var sent = 0
-        var rejected = 0
+        var sent = Set<Int>()
+        var rejected = Set<Int>()
     }
 
     /// A state that will download into `downloadDirectory`, `concurrency` at a time.
@@ -78,10 +77,10 @@ public struct BrowserState: Sendable {
     /// "1,300 of ? loaded…", "100,000 photos as of 2 h ago · refreshing", then the total.
     public var loadSummary: String { loading.summary(count: library.count) }
 
-    /// Whether quitting now leaves work for the next start (downloads in progress or tag edits unsent), or
-    /// loses some: marks and tags waiting for a tag still being created are not in the outbox yet.
+    /// Whether quitting now leaves work for the next start: downloads in progress or tag edits unsent
+    /// (those waiting for a tag to be created included; the outbox keeps them all).
     public var hasUnfinishedWork: Bool {
-        unsentTagDeltas > 0 || downloads.hasPendingWork || marksToApply.values.contains { !$0.isEmpty } || !tagsToApply.isEmpty
+        unsentTagDeltas > 0 || downloads.hasPendingWork
     }
 
     /// Applies an event and returns the work it asks for.
@@ -151,6 +150,9 @@ public struct BrowserState: Sendable {
         case .noticePosted(let severity, let text): return post(severity, text)
         case .sessionStarted(let outbox, let sequence, let restored, let downloadID):
             return start(outbox: outbox, nextSequence: sequence, downloads: restored, nextDownloadID: downloadID)
+        case .pendingTagsRestored(let pending):
+            for tag in pending { tags.addPending(tag) }
+            return tagsChanged()
         case .accountLoaded(let me): return accountLoaded(me)
         case .accountFailed(let reason): return post(.warning, "Could not read the key's scopes: \(reason)")
         case .tagsLoaded(let tags):
@@ -169,11 +171,10 @@ public struct BrowserState: Sendable {
         case .tagSendingDelayed(let reason):
             return post(.warning, "Tag edits are saved and will be sent when the server answers: \(reason)")
         case .tagSaved(let tag): return tagSaved(tag)
+        case .tagCreated(let tag, let placeholderID): return tagCreated(tag, placeholderID: placeholderID)
+        case .tagCreationRejected(let placeholderID, let reason): return tagCreationRejected(placeholderID, reason: reason)
         case .tagDeleted(let id): return tagDeleted(id)
-        case .tagOperationFailed(let reason):
-            tagsToApply.removeAll()
-            marksToApply.removeAll()
-            return post(.error, reason)
+        case .tagOperationFailed(let reason): return post(.error, reason)
         case .stateNotSaved(let reason): return post(.error, reason)
         case .downloadSpaceChecked(let items, let needed, let free): return spaceChecked(items, needed: needed, free: free)
         case .downloadProgressed(let id, let run, let received, let expected, let seconds):
@@ -198,8 +199,8 @@ public struct BrowserState: Sendable {
 
     private mutating func start(outbox: [TagDelta], nextSequence: Int64, downloads restored: [DownloadItem], nextDownloadID: Int64) -> [BrowserEffect] {
         self.nextSequence = max(self.nextSequence, nextSequence)
-        for delta in outbox { pendingDeltas[delta.photoID, default: []].append(delta) }
-        if !outbox.isEmpty { replay = Replay(remaining: Set(outbox.map(\.sequence))) }
+        pendingDeltas = PendingTagDeltas(restoring: outbox, below: nextSequence)
+        if !outbox.isEmpty { replay = Replay() }
         downloads.restore(restored, nextID: nextDownloadID)
         var effects = startDownloads()
         let resumed = restored.count { !$0.status.isFinished && $0.status != .paused && $0.status.failure == nil }

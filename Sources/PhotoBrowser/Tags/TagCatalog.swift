@@ -14,6 +14,8 @@ public struct TagCatalog: Sendable {
     private var colors: [Int: TagColor] = [:]
     /// The tag names marks are stored as.
     public private(set) var markNames = MarkNames()
+    /// Tags asked for that the server has not made yet, by placeholder id; they are in `tags` too.
+    private(set) var pending: [Int: PendingTag] = [:]
     /// Which tags are marks, and each mark's tag, found by name on every change of the list.
     private var marksByTag: [Int: Mark] = [:]
     private var tagsByMark: [Mark: Int] = [:]
@@ -74,8 +76,38 @@ public struct TagCatalog: Sendable {
     /// How many loaded photos carry a tag.
     public func count(of tagID: Int) -> Int { counts[tagID, default: 0] }
 
+    /// Whether a tag is still waiting to be made by the server.
+    public func isPending(_ id: Int) -> Bool { pending[id] != nil }
+
+    /// The tag whose name matches `name` as the server matches names (ignoring case), made or pending.
+    func tag(named name: String) -> PhotoPickKit.Tag? {
+        let key = PhotoPickKit.Tag.nameKey(name)
+        return tags.first { PhotoPickKit.Tag.nameKey($0.name) == key }
+    }
+
+    /// Lists a tag not made yet under its placeholder, so it can be put on photos (and be a mark) at once.
+    mutating func addPending(_ tag: PendingTag) {
+        pending[tag.placeholderID] = tag
+        upsert(PhotoPickKit.Tag(id: tag.placeholderID, name: tag.name, color: tag.color))
+    }
+
+    /// The server made a pending tag: the real one takes the placeholder's place. Photos are recounted
+    /// by the caller, as it moves them from one to the other.
+    mutating func resolve(_ placeholderID: Int, as tag: PhotoPickKit.Tag) {
+        pending[placeholderID] = nil
+        counts[placeholderID] = nil
+        if let index = positions[placeholderID], positions[tag.id] == nil {
+            tags[index] = tag
+            reindex()
+        } else {
+            remove(id: placeholderID)
+            upsert(tag)
+        }
+    }
+
+    /// A fresh list from the server; tags still being made stay after it.
     mutating func replaceAll(_ tags: [PhotoPickKit.Tag]) {
-        self.tags = tags
+        self.tags = tags + self.tags.filter { pending[$0.id] != nil }
         isLoaded = true
         reindex()
     }
@@ -90,6 +122,7 @@ public struct TagCatalog: Sendable {
     }
 
     mutating func remove(id: Int) {
+        pending[id] = nil
         tags.removeAll { $0.id == id }
         counts[id] = nil
         reindex()

@@ -1,9 +1,10 @@
 import Foundation
 import PhotoPickKit
 
-/// Sends the outbox: for each photo it takes the server's current tags, applies that photo's deltas in
-/// order and writes the result, so a change made elsewhere meanwhile is kept. Deltas leave the outbox
-/// only once the server has confirmed them, or refused them for good.
+/// Sends the outbox: first the tags its deltas wait for (`TagSender+Creation.swift`), then for each photo
+/// it takes the server's current tags, applies that photo's deltas and writes the result, so a change
+/// made elsewhere meanwhile is kept. Deltas leave the outbox only once the server has confirmed them, or
+/// refused them for good.
 ///
 /// The current tags are read first unless the catalogue saw them within `freshness` (a page of the
 /// walk, an earlier read or write): then the write goes alone, one request instead of two, so tagging
@@ -11,11 +12,11 @@ import PhotoPickKit
 /// elsewhere to the same photo within that window is overwritten, since `PUT` replaces the whole set and
 /// the API has no validator to make it conditional. Zero freshness always reads.
 actor TagSender {
-    private let client: APIClient
-    private let outbox: TagOutbox
-    private var catalogue: Catalogue
+    let client: APIClient
+    let outbox: TagOutbox
+    private(set) var catalogue: Catalogue
     private let freshness: Duration
-    private let report: @Sendable (BrowserEvent) async -> Void
+    let report: @Sendable (BrowserEvent) async -> Void
     private let nudges: AsyncStream<Void>
     private let nudger: AsyncStream<Void>.Continuation
     /// Photos written at once; the client's pacer spaces them further when the budget runs low.
@@ -58,6 +59,8 @@ actor TagSender {
         var backoff = Duration.seconds(1)
         var iterator = nudges.makeAsyncIterator()
         while !Task.isCancelled {
+            let creationDelayed = await createPendingTags()
+            if Task.isCancelled { return }
             let batch: [TagDelta]
             do {
                 batch = try outbox.nextBatch(photos: 64)
@@ -66,11 +69,11 @@ actor TagSender {
                 try? await Task.sleep(for: .seconds(5))
                 continue
             }
-            if batch.isEmpty {
+            if batch.isEmpty && creationDelayed == nil {
                 guard await iterator.next() != nil else { return }
                 continue
             }
-            let delayed = await send(batch)
+            let delayed = batch.isEmpty ? creationDelayed : await send(batch) ?? creationDelayed
             if Task.isCancelled { return }
             if let delayed {
                 await report(.tagSendingDelayed(reason: delayed))

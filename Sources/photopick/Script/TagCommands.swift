@@ -155,32 +155,46 @@ struct TagCommand: AsyncParsableCommand {
         let key = PhotoPickKit.Tag.nameKey(name)
         let existing = state.tags.tags.first { PhotoPickKit.Tag.nameKey($0.name) == key }
         let shown = TerminalText.sanitized(name)
-        let before = state.unsentTagDeltas
+        let before = state.photos(photoIDs, carryingTagNamed: name)
         switch (existing, change) {
         case (nil, .remove):
             throw .usage("there is no tag “\(shown)”; photopick tags lists them")
+        case (nil, .add) where photoIDs.isEmpty:
+            try await create(name, shown: shown, script)
+            FileHandle.standardError.write(Data("photopick: Created “\(shown)”; no photos matched.\n".utf8))
+            return
         case (nil, .add):
+            // The tag's creation and its edits are one outbox write, done before this returns.
             script.session.send(.tagCreationRequested(name: name, color: nil, applyTo: photoIDs))
-            await script.wait { state in state.tags.tags.contains { PhotoPickKit.Tag.nameKey($0.name) == key } || state.messages.current?.severity == .error }
-            guard script.session.state.tags.tags.contains(where: { PhotoPickKit.Tag.nameKey($0.name) == key }) else {
-                throw ScriptExit(code: 1, message: "could not create the tag “\(shown)”: \(script.session.state.messages.current?.text ?? "no answer")")
-            }
         case (let tag?, _):
             script.session.send(.tagEditRequested(tagID: tag.id, change: change, photoIDs: photoIDs))
         }
-        let queued = script.session.state.unsentTagDeltas - before
-        if let warning = script.session.state.messages.current, warning.severity != .info, queued == 0 {
+        // Photos, not edits: a mark's sibling taken off the same photo is part of one change to it.
+        let after = script.session.state.photos(photoIDs, carryingTagNamed: name)
+        let changed = before.symmetricDifference(after).count
+        if let warning = script.session.state.messages.current, warning.severity != .info, changed == 0 {
             throw ScriptExit(code: 1, message: warning.text)
         }
         // Sent as the browser sends them: read-modify-write per photo, through the pacer; kept in the
         // outbox until the server has them, so an interrupted run loses nothing.
         await script.wait { state in state.unsentTagDeltas == 0 || !script.rejections.isEmpty }
-        let unchanged = photoIDs.count - queued
+        let unchanged = Set(photoIDs).count - changed
         let what = change == .add ? "Added “\(shown)” to" : "Took “\(shown)” off"
         let note = unchanged > 0 ? " (\(unchanged) already \(change == .add ? "had it" : "lacked it"))" : ""
-        FileHandle.standardError.write(Data("photopick: \(what) \(queued) photo\(queued == 1 ? "" : "s")\(note).\n".utf8))
+        FileHandle.standardError.write(Data("photopick: \(what) \(changed) photo\(changed == 1 ? "" : "s")\(note).\n".utf8))
         if let rejection = script.rejections.first {
             throw ScriptExit(code: 1, message: "the server refused \(script.rejections.count) change\(script.rejections.count == 1 ? "" : "s"): \(rejection)")
+        }
+    }
+
+    /// Creates a tag for no photos, waiting for the server's answer.
+    @MainActor
+    private static func create(_ name: String, shown: String, _ script: ScriptSession) async throws(ScriptExit) {
+        let key = PhotoPickKit.Tag.nameKey(name)
+        script.session.send(.tagCreationRequested(name: name, color: nil, applyTo: []))
+        await script.wait { state in state.tags.tags.contains { PhotoPickKit.Tag.nameKey($0.name) == key } || state.messages.current?.severity == .error }
+        guard script.session.state.tags.tags.contains(where: { PhotoPickKit.Tag.nameKey($0.name) == key }) else {
+            throw ScriptExit(code: 1, message: "could not create the tag “\(shown)”: \(script.session.state.messages.current?.text ?? "no answer")")
         }
     }
 }

@@ -117,7 +117,7 @@ import Testing
                 session.send(.markChosen(.flag(.pick)))  // replaces the reject in the same outbox
                 session.send(.markChosen(.rating(2)))
                 session.send(.labelToggled(.green))
-                #expect(session.state.unsentTagDeltas == 5)
+                #expect(session.state.unsentTagDeltas == 4, "one wish per photo and tag: the pick replaced the reject's add with its removal")
             }
             // Second run: sent on top of the server's tags.
             try await withSession(server, state: stateDirectory) { session in

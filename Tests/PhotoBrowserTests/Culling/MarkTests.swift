@@ -32,8 +32,10 @@ import Testing
 
     private func recorded(_ effects: [BrowserEffect]) -> [TagDelta] {
         effects.flatMap { effect -> [TagDelta] in
-            if case .recordTagDeltas(let deltas) = effect { return deltas }
-            return []
+            switch effect {
+            case .recordTagDeltas(let deltas), .recordTagCreation(_, let deltas): return deltas
+            default: return []
+            }
         }
     }
 
@@ -88,25 +90,36 @@ import Testing
         #expect(changes(undone) == ["3 -11", "3 +10"])
         #expect(undone.count { if case .recordTagDeltas = $0 { true } else { false } } == 1, "one outbox write, as the press was")
         #expect(marks(state, 3).flag == .pick)
-        #expect(state.messages.current?.text == "Undone: 2 tag changes.")
-        #expect(state.unsentTagDeltas == 4, "the edit and its undo both go to the server")
+        #expect(state.messages.current?.text == "Undone: the tag changes of 1 photo.", "photos, not edits")
+        #expect(state.unsentTagDeltas == 2, "the undo replaces the edit's wishes: one per photo and tag")
     }
 
-    @Test func aMarkWhoseTagDoesNotExistIsCreatedWithItsColourThenApplied() {
+    @Test func aMarkWhoseTagDoesNotExistGoesOnAtOnceWithItsCreationInTheSameOutboxWrite() {
         var state = Self.state(photos, tags: [])
         _ = state.apply(.cursorMoved(.position(1)))
         let effects = state.apply(.markChosen(.rating(3)))
-        #expect(effects.contains { if case .createTag("3 stars", "#f5b301") = $0 { true } else { false } })
-        #expect(recorded(effects).isEmpty)
-        // A second press while it is being made asks for no second tag.
+        guard case .recordTagCreation(let creations, let deltas)? = effects.first(where: { if case .recordTagCreation = $0 { true } else { false } }) else {
+            Issue.record("no outbox write creating the tag: \(effects)")
+            return
+        }
+        #expect(creations.map(\.name) == ["3 stars"] && creations.map(\.color) == ["#f5b301"])
+        let placeholder = creations[0].placeholderID
+        #expect(placeholder < 0 && deltas.map(\.tagID) == [placeholder] && deltas.map(\.photoID) == [2])
+        #expect(marks(state, 2).rating == 3, "shown at once")
+        #expect(effects.count { if case .recordTagDeltas = $0 { true } else { false } } == 0, "one write, not two")
+        // A second press uses the same pending tag.
         _ = state.apply(.cursorMoved(.position(0)))
-        let again = state.apply(.markChosen(.rating(3)))
-        #expect(!again.contains { if case .createTag = $0 { true } else { false } })
-        // Photo 1 is given 5 stars meanwhile: its later wish wins when the 3-star tag arrives.
+        #expect(recorded(state.apply(.markChosen(.rating(3)))).map(\.tagID) == [placeholder])
+        // Photo 1 is given 5 stars meanwhile: its later wish replaces the 3 stars, as one wish per tag.
         _ = state.apply(.markChosen(.rating(5)))
-        let applied = state.apply(.tagSaved(PhotoPickKit.Tag(id: 40, name: "3 stars", color: "#f5b301")))
-        #expect(changes(applied) == ["2 +40"])
-        #expect(marks(state, 2).rating == 3 && marks(state, 1).rating == 0)
+        #expect(state.unsentTagDeltas == 3, "photo 2: +3★; photo 1: −3★ replacing +3★, +5★")
+        // The server made it: photos, waiting deltas and undo name the real id.
+        _ = state.apply(.tagCreated(PhotoPickKit.Tag(id: 40, name: "3 stars", color: "#f5b301"), placeholderID: placeholder))
+        #expect(marks(state, 2).rating == 3 && marks(state, 1).rating == 5)
+        #expect(state.library[1].tagIDs.contains(40) && !state.library[1].tagIDs.contains(placeholder))
+        #expect(state.pendingDeltas[2]?.map(\.tagID) == [40])
+        #expect(state.tags.tag(id: placeholder) == nil && state.tags.tagID(of: .rating(3)) == 40)
+        #expect(state.tags.count(of: 40) == 1)
     }
 
     @Test func aRenamedMarkTagIsTheMarkAndTheDefaultNameIsAnOrdinaryTag() {
@@ -130,11 +143,10 @@ import Testing
 
     @Test func aMarkTagCreatedFromThePickerReplacesItsSibling() {
         var state = Self.state(photos, tags: Self.markTags.filter { $0.name != "Reject" })
-        _ = state.apply(.tagCreationRequested(name: "reject", color: nil, applyTo: [3]))  // c.jpg: Pick
-        let applied = state.apply(.tagSaved(PhotoPickKit.Tag(id: 41, name: "reject", color: nil)))
-        #expect(changes(applied) == ["3 -10", "3 +41"])
+        let effects = state.apply(.tagCreationRequested(name: "reject", color: nil, applyTo: [3]))  // c.jpg: Pick
+        let placeholder = try! #require(state.tags.tagID(of: .flag(.reject)))
+        #expect(changes(effects) == ["3 -10", "3 +\(placeholder)"])
         #expect(marks(state, 3).flag == .reject)
-        #expect(state.tagsToApply.isEmpty)
     }
 
     @Test func twoMarksCannotShareATagName() {

@@ -63,7 +63,7 @@ import Testing
             try await withSession(server, state: stateDirectory) { session in
                 try await session.waitUntil("the replay") { $0.unsentTagDeltas == 0 && $0.library.index(ofID: 7) != nil }
                 try await session.waitUntil("the replay report") { state in
-                    state.messages.all.contains { $0.text == "Sent 1 tag edit left from the last session." }
+                    state.messages.all.contains { $0.text == "Sent the tag changes of 1 photo left from the last session." }
                 }
                 let index = try #require(session.state.library.index(ofID: 7))
                 #expect(Set(session.state.library[index].tagIDs) == [1, 3])

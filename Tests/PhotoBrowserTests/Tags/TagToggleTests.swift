@@ -12,8 +12,10 @@ import Testing
 
     private func recorded(_ effects: [BrowserEffect]) -> [TagDelta] {
         effects.flatMap { effect -> [TagDelta] in
-            if case .recordTagDeltas(let deltas) = effect { return deltas }
-            return []
+            switch effect {
+            case .recordTagDeltas(let deltas), .recordTagCreation(_, let deltas): return deltas
+            default: return []
+            }
         }
     }
 
@@ -28,29 +30,58 @@ import Testing
         #expect(removed.map(\.photoID) == [1, 2, 3])
         #expect(removed.allSatisfy { $0.change == .remove })
         #expect(state.tags.count(of: 1) == 0)
-        #expect(state.unsentTagDeltas == 4)
+        #expect(state.unsentTagDeltas == 3, "photo 2's add is replaced by its removal")
     }
 
-    @Test func aTagCreatedForPhotosGoesOnThemOnceTheServerMadeIt() {
+    @Test func aTagCreatedForPhotosGoesOnThemAtOnceAndTakesItsRealIDWhenMade() {
         var state = Sample.state(photos)
         let effects = state.apply(.tagCreationRequested(name: " Kyoto ", color: nil, applyTo: [1, 3]))
-        #expect(effects.contains { if case .createTag(let name, _) = $0 { name == "Kyoto" } else { false } })
-        #expect(recorded(effects).isEmpty, "nothing is tagged before the tag exists")
-        // Another tag saved meanwhile (a rename) does not take the pending photos.
-        #expect(recorded(state.apply(.tagSaved(PhotoPickKit.Tag(id: 1, name: "kyoto", color: nil)))).isEmpty)
-        let added = recorded(state.apply(.tagSaved(PhotoPickKit.Tag(id: 9, name: "KYOTO", color: nil))))
-        #expect(added.map(\.photoID) == [1, 3] && added.allSatisfy { $0.tagID == 9 && $0.change == .add })
-        #expect(state.messages.current?.text == "Created the tag “KYOTO”. Tagged 2 photos “KYOTO”.")
-        // Undo takes it off again, and a second save of the tag applies nothing more.
-        #expect(recorded(state.apply(.undoRequested)).map(\.change) == [.remove, .remove])
-        #expect(recorded(state.apply(.tagSaved(PhotoPickKit.Tag(id: 9, name: "KYOTO", color: "#123456")))).isEmpty)
+        guard case .recordTagCreation(let creations, let deltas)? = effects.first else {
+            Issue.record("the creation and its edits are not one outbox write: \(effects)")
+            return
+        }
+        let placeholder = creations[0].placeholderID
+        #expect(creations.map(\.name) == ["Kyoto"])
+        #expect(deltas.map(\.photoID) == [1, 3] && deltas.allSatisfy { $0.tagID == placeholder && $0.change == .add })
+        #expect(state.library[0].tagIDs.contains(placeholder) && state.tags.isPending(placeholder))
+        #expect(state.hasUnfinishedWork)
+        // Another tag saved meanwhile (a rename) is not the pending one.
+        _ = state.apply(.tagSaved(PhotoPickKit.Tag(id: 1, name: "kyoto", color: nil)))
+        #expect(state.tags.isPending(placeholder))
+        let made = state.apply(.tagCreated(PhotoPickKit.Tag(id: 9, name: "KYOTO", color: nil), placeholderID: placeholder))
+        #expect(recorded(made).isEmpty, "the outbox renamed its own rows")
+        #expect(state.library[0].tagIDs.contains(9) && state.library[2].tagIDs.contains(9) && !state.library[1].tagIDs.contains(9))
+        #expect(state.tags.count(of: 9) == 2 && state.tags.tag(id: placeholder) == nil)
+        // Undo takes the real tag off again.
+        let undone = recorded(state.apply(.undoRequested))
+        #expect(undone.map(\.change) == [.remove, .remove] && undone.allSatisfy { $0.tagID == 9 })
     }
 
-    @Test func aFailedCreationForgetsThePhotosItWasFor() {
+    @Test func aRefusedCreationTakesTheTagOffItsPhotosAndOutOfTheList() {
         var state = Sample.state(photos)
-        _ = state.apply(.tagCreationRequested(name: "Kyoto", color: nil, applyTo: [2]))
-        _ = state.apply(.tagOperationFailed("Could not create the tag: the server did not answer."))
-        #expect(recorded(state.apply(.tagSaved(PhotoPickKit.Tag(id: 9, name: "Kyoto", color: nil)))).isEmpty)
+        let deltas = recorded(state.apply(.tagCreationRequested(name: "Kyoto", color: nil, applyTo: [2])))
+        let placeholder = deltas[0].tagID
+        _ = state.apply(.tagDeltasRejected(photoID: 2, sequences: deltas.map(\.sequence), reason: "the name is too long."))
+        _ = state.apply(.tagCreationRejected(placeholderID: placeholder, reason: "the name is too long."))
+        #expect(state.library[1].tagIDs == [] && state.unsentTagDeltas == 0)
+        #expect(state.tags.tag(id: placeholder) == nil)
+        #expect(state.messages.current?.text == "Could not create the tag “Kyoto”: the name is too long.")
+    }
+
+    @Test func aTagAskedForByAnExistingNameIsThatTag() {
+        var state = Sample.state(photos)
+        let deltas = recorded(state.apply(.tagCreationRequested(name: "PRINT", color: nil, applyTo: [1, 2])))
+        #expect(deltas.map(\.tagID) == [3, 3])
+        #expect(state.tags.pending.isEmpty)
+    }
+
+    @Test func theOutboxKeepsOneWishPerPhotoAndTag() {
+        var state = Sample.state(photos)
+        _ = state.apply(.cursorMoved(.down))
+        for _ in 0..<5 { _ = state.apply(.tagNumberPressed(2)) }
+        #expect(state.unsentTagDeltas == 1, "five presses, one wish: the last")
+        #expect(state.pendingDeltas[2]?.map(\.change) == [.add])
+        #expect(state.library[1].tagIDs == [2])
     }
 
     @Test func withoutASelectionTheCurrentPhotoIsTagged() {
