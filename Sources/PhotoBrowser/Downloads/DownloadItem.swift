@@ -35,6 +35,9 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
     public let variant: DownloadSize
     /// The folder it goes into.
     public let directory: URL
+    /// The folder asked for, when `directory` is below it (a script's template): folders between the
+    /// two are never reached through a link. Nil when `directory` is the folder asked for.
+    public internal(set) var root: URL?
     /// The server's filename, unsanitised.
     public let filename: String
     let photoBytes: Int64

@@ -12,15 +12,15 @@ struct DownloadStore: Sendable {
         try database.queue.write { db in
             let statement = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO download (id, library, photo_id, variant, directory, filename, photo_bytes,
-                    taken_at, mime_type, estimated_bytes, status, failure, received_bytes, total_bytes, result_path)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    taken_at, mime_type, estimated_bytes, status, failure, received_bytes, total_bytes, result_path, root)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for item in items {
                 let (status, failure) = Self.encode(item.status)
                 try statement.execute(arguments: [
                     item.id, library, item.photoID, item.variant.rawValue, item.directory.path, item.filename, item.photoBytes,
                     item.takenAt?.timeIntervalSince1970, item.mimeType, item.estimatedBytes, status, failure,
-                    item.receivedBytes, item.totalBytes, item.resultPath,
+                    item.receivedBytes, item.totalBytes, item.resultPath, item.root?.path,
                 ])
             }
         }
@@ -125,6 +125,7 @@ struct DownloadStore: Sendable {
         item.receivedBytes = row["received_bytes"]
         item.totalBytes = row["total_bytes"]
         item.resultPath = row["result_path"]
+        item.root = (row["root"] as String?).map { URL(fileURLWithPath: $0) }
         return item
     }
 }

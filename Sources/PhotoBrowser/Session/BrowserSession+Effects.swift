@@ -102,7 +102,7 @@ extension BrowserSession {
         downloadRuns[id] = DownloadRun(number: run, task: Task { await RequestLane.$current.withValue(.download) {
             let outcome: BrowserEvent
             do {
-                outcome = .downloadFinished(id: id, run: run, try await client.download(photo: item.photo, size: item.variant, into: item.directory, progress: report, willPlace: record))
+                outcome = .downloadFinished(id: id, run: run, try await client.download(photo: item.photo, size: item.variant, into: item.directory, within: item.root, progress: report, willPlace: record))
             } catch {
                 outcome = .downloadFailed(id: id, run: run, reason: Self.describe(error))
             }

@@ -87,12 +87,14 @@ extension BrowserState {
                     continue
                 }
             }
-            items.append(DownloadItem(
+            var item = DownloadItem(
                 id: downloads.nextID, photoID: photo.id, variant: variant, directory: directory,
                 filename: request.filename ?? photo.filename, photoBytes: photo.bytes, takenAt: photo.takenAt, mimeType: library.string(photo.mimeType),
                 estimatedBytes: DownloadItem.estimate(bytes: photo.bytes, width: photo.pixelWidth, height: photo.pixelHeight, variant: variant),
                 status: .queued
-            ))
+            )
+            if !request.folders.isEmpty { item.root = root }
+            items.append(item)
             downloads.nextID += 1
         }
         if !supersededIDs.isEmpty { downloads.remove(supersededIDs) }

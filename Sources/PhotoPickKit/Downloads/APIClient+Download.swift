@@ -13,11 +13,13 @@ extension APIClient {
     /// resumed or touched (the download stops with `DownloadError.inTheWay`). `willPlace` hears of every
     /// file this download writes before it appears under its name: a record kept there is how a caller
     /// can tell its own files from the user's later. Nothing already in the folder is ever overwritten.
+    /// With `root` (the folder asked for, `directory` being under it), folders below the root are never
+    /// reached through a link.
     public nonisolated func download(
-        photo: Photo, size: DownloadSize = .original, format: DownloadFormat = .original, into directory: URL,
+        photo: Photo, size: DownloadSize = .original, format: DownloadFormat = .original, into directory: URL, within root: URL? = nil,
         progress: (@Sendable (DownloadProgress) -> Void)? = nil, willPlace: (@Sendable (WrittenFile) async throws -> Void)? = nil
     ) async throws -> DownloadResult {
-        let folder = try DownloadDirectory(directory)
+        let folder = try DownloadDirectory(directory, within: root)
         if let finished = FileDownload.finishedFile(photo: photo, size: size, format: format, directory: folder) {
             return finished
         }

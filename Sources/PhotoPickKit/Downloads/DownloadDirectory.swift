@@ -12,21 +12,61 @@ final class DownloadDirectory: Sendable {
     let url: URL
     private let descriptor: Int32
 
-    /// Opens the folder, creating it (and its parents) when missing.
-    init(_ url: URL) throws(DownloadError) {
+    /// Opens the folder, creating it (and its parents) when missing. With `root`, the folder asked for,
+    /// `url` is a folder under it: the root is opened as given (a link there is the user's choice), and
+    /// each folder below is made or opened one at a time without following a link, so nothing is ever
+    /// created outside the root.
+    init(_ url: URL, within root: URL? = nil) throws(DownloadError) {
         self.url = url.standardizedFileURL
+        let base = root?.standardizedFileURL ?? self.url
         do {
-            try FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         } catch {
-            throw .fileSystem(path: self.url.path, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
+            throw .fileSystem(path: base.path, reason: Self.whyNotCreated(base) ?? "cannot create the folder")
         }
-        let descriptor = open(self.url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .fileSystem(path: self.url.path, reason: Self.reason()) }
+        var descriptor = open(base.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .fileSystem(path: base.path, reason: Self.reason()) }
+        var reached = base
+        for component in Self.components(of: self.url, below: base) {
+            reached.append(path: component, directoryHint: .isDirectory)
+            if mkdirat(descriptor, component, 0o755) != 0, errno != EEXIST {
+                close(descriptor)
+                throw .fileSystem(path: reached.path, reason: Self.reason())
+            }
+            let next = openat(descriptor, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let failure = errno
+            close(descriptor)
+            guard next >= 0 else {
+                throw .fileSystem(path: reached.path, reason: [ELOOP, ENOTDIR].contains(failure)
+                    ? "it is a link or a file, not a folder, and photopick writes only inside \(base.path)" : String(cString: strerror(failure)))
+            }
+            descriptor = next
+        }
         self.descriptor = descriptor
+    }
+
+    /// The names of the folders from `base` down to `url`; none when `url` is not below `base`.
+    private static func components(of url: URL, below base: URL) -> [String] {
+        let inner = url.pathComponents, outer = base.pathComponents
+        guard inner.count > outer.count, Array(inner.prefix(outer.count)) == outer else { return [] }
+        return Array(inner.dropFirst(outer.count))
     }
 
     deinit {
         close(descriptor)
+    }
+
+    /// Why a folder cannot be made: the nearest thing on its path that is there but is not a folder.
+    private static func whyNotCreated(_ url: URL) -> String? {
+        var ancestor = url
+        while ancestor.path != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
+                return isFolder.boolValue ? nil : "\(ancestor.path) is a file, not a folder"
+            }
+            ancestor.deleteLastPathComponent()
+        }
+        return nil
     }
 
     /// What is at `name`, without following a link there.
