@@ -1,0 +1,86 @@
+import Foundation
+@testable import PhotoBrowser
+import PhotoPickKit
+import PhotoPickServer
+import PhotoPickTestSupport
+import Testing
+
+/// `sync --delete` deletes only files photopick recorded writing whose bytes still hash to the record:
+/// never the user's copies, and never a download edited since, whatever its length, date or capture time.
+@MainActor
+struct SyncPlanTests {
+    /// A photo's original bytes, fetched apart from the session.
+    private func bytes(of id: Int, _ server: PhotoPickServer) async throws -> Data {
+        let client = APIClient.forTesting(server)
+        defer { Task { try? await client.shutdown() } }
+        let photo = try await client.send(API.photo(id: id))
+        return try Data(contentsOf: try await client.download(photo: photo, into: makeDownloadDirectory()).fileURL)
+    }
+
+    @Test func deletesOnlyWhatItWroteAsWrittenAndKeepsTheUsersFilesAndEdits() async throws {
+        try await TestServer.with(photos: 300) { server, _ in
+            let root = makeDownloadDirectory()
+            try await withSession(server, downloads: root) { session in
+                try await session.waitForLibrary()
+                let library = session.state.library
+                let photos = (0..<library.count).map { library[$0] }
+                let undated = try #require(photos.first { $0.takenAt == nil }, "the demo library has undated photos")
+                let dated = photos.filter { $0.takenAt != nil && $0.filename != undated.filename }
+                let (ours, copied, clashing) = (dated[0], dated[1], dated[2])
+                // The user's byte-identical copy of one photo, and their own different file under another's name.
+                let copy = root.appending(path: copied.filename)
+                try await bytes(of: copied.id, server).write(to: copy)
+                let mine = root.appending(path: clashing.filename)
+                try Data("mine".utf8).write(to: mine)
+
+                let wanted = [ours, undated, copied, clashing].map { ScriptDownload(photoID: $0.id) }
+                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                try await session.waitUntil("the four downloads") { state in
+                    wanted.allSatisfy { state.downloads.item(photoID: $0.photoID, variant: .original)?.status.isFinished == true }
+                }
+                #expect(session.state.downloads.item(photoID: copied.id, variant: .original)?.status == .skipped)
+                let written = try session.writtenFiles(under: root)
+                let name = clashing.filename as NSString
+                let clashed = root.appending(path: name.deletingPathExtension + " (2)." + name.pathExtension).path
+                #expect(Set(written.map(\.path)) == [root.appending(path: ours.filename).path, root.appending(path: undated.filename).path, clashed],
+                        "the user's identical copy is never recorded as photopick's")
+
+                // The undated download edited as exiftool -P does: same length, date put back.
+                let edited = root.appending(path: undated.filename)
+                let date = try #require(try FileManager.default.attributesOfItem(atPath: edited.path)[.modificationDate] as? Date)
+                var data = try Data(contentsOf: edited)
+                data[data.count - 3] ^= 0xFF
+                let handle = try FileHandle(forWritingTo: edited)
+                try handle.write(contentsOf: data)
+                try handle.close()
+                try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: edited.path)
+
+                // Nothing matches any more.
+                let plan = SyncPlan(wanted: [], variant: .original, root: root, state: session.state, written: written, deleting: true)
+                #expect(Set(plan.deletions.map(\.path)) == [root.appending(path: ours.filename).path, clashed])
+                #expect(plan.kept.map(\.path) == [edited.path])
+                #expect(plan.lines.filter { $0.hasPrefix("delete ") }.count == 2 && plan.lines.contains("keep " + edited.path))
+                #expect(!plan.lines.contains { $0.hasSuffix(copy.path) || $0.hasSuffix(mine.path) }, "the user's files are in no line")
+            }
+        }
+    }
+
+    @Test func theDryRunsGetLinesNameTheFileTheRunWrites() async throws {
+        try await TestServer.with(photos: 20) { server, _ in
+            let root = makeDownloadDirectory()
+            try await withSession(server, downloads: root) { session in
+                try await session.waitForLibrary()
+                let photo = session.state.library[0]
+                try Data("mine".utf8).write(to: root.appending(path: photo.filename))
+                let wanted = [ScriptDownload(photoID: photo.id)]
+                let plan = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: [], deleting: true)
+                let planned = try #require(plan.fetches.first?.path)
+                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                try await session.waitUntil("the download") { $0.downloads.item(photoID: photo.id, variant: .original)?.status.isFinished == true }
+                #expect(session.state.downloads.item(photoID: photo.id, variant: .original)?.resultPath == planned)
+                let again = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: try session.writtenFiles(under: root), deleting: true)
+                #expect(again.lines.isEmpty && again.inPlace == 1)
+            }
+        }
+    }
+}
