@@ -1,4 +1,5 @@
 import GRDB
+import PhotoPickKit
 
 /// The tags the outbox's deltas wait for. A creation is stored in the same transaction as the deltas
 /// that name its placeholder, so a kill at any moment leaves both or neither. Once the server has made
@@ -48,7 +49,21 @@ extension TagOutbox {
     static func insert(_ pending: [PendingTag], library: String, _ db: Database) throws {
         guard !pending.isEmpty else { return }
         let statement = try db.cachedStatement(sql: "INSERT INTO tag_creation (placeholder, library, name, color) VALUES (?, ?, ?, ?) ON CONFLICT (placeholder) DO NOTHING")
-        for tag in pending { try statement.execute(arguments: [tag.placeholderID, library, tag.name, tag.color]) }
+        for tag in pending {
+            try statement.execute(arguments: [tag.placeholderID, library, tag.name, tag.color])
+            // Another process that opened the file at the same moment may hold this placeholder for
+            // another name: refusing the write puts the screen back, where merging would tag wrongly.
+            let stored = try String.fetchOne(db, sql: "SELECT name FROM tag_creation WHERE placeholder = ?", arguments: [tag.placeholderID])
+            guard stored.map(PhotoPickKit.Tag.nameKey) == PhotoPickKit.Tag.nameKey(tag.name) else {
+                throw PlaceholderTaken(name: tag.name)
+            }
+        }
+    }
+
+    /// A placeholder already names another pending tag.
+    struct PlaceholderTaken: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "another photopick is creating a tag under the same number as “\(name)”; try again" }
     }
 
     /// The real ids of the placeholders whose tags were made.

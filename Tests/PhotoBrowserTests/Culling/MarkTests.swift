@@ -149,6 +149,19 @@ import Testing
         #expect(marks(state, 3).flag == .reject)
     }
 
+    @Test func tagAddPickCountsThePhotosNotTheEditsTheRejectRemovalsIncluded() {
+        let photos = (1...10).map { Sample.photo($0, "\($0).jpg", takenAt: Double($0), tags: $0 % 2 == 0 ? [11] : []) }
+        var state = Self.state(photos)
+        let ids = photos.map(\.id)
+        let before = state.photos(ids, carryingTagNamed: "pick")
+        _ = state.apply(.tagEditRequested(tagID: 10, change: .add, photoIDs: ids))
+        #expect(state.unsentTagDeltas == 15, "ten adds and five Reject removals")
+        #expect(before.symmetricDifference(state.photos(ids, carryingTagNamed: "pick")).count == 10, "what `tag add Pick` reports")
+        #expect(state.messages.current?.text == "Picked 10 photos.")
+        _ = state.apply(.undoRequested)
+        #expect(state.messages.current?.text == "Undone: the tag changes of 10 photos.")
+    }
+
     @Test func twoMarksCannotShareATagName() {
         var names = MarkNames()
         #expect(names.clash == nil)

@@ -31,8 +31,11 @@ import Testing
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await seed(directory, library: "test")
-        try await TestServer.with(photos: 1) { server, _ in
-            let client = APIClient.forTesting(server)
+        // A server already gone: nothing is sent (or refused) while the start is measured.
+        let gone = try await TestServer.start(photos: 1)
+        await gone.stop()
+        do {
+            let client = APIClient.forTesting(gone, retryPolicy: .never)
             let clock = ContinuousClock()
             let started = clock.now
             // What the terminal app does before its first frame with photos: open, start, read the catalogue.
