@@ -867,6 +867,62 @@ expect_same_tty
 end_session
 stop_server
 
+# ---- Scenario 11: the terminal's replies and pastes are data, never keys -------------------------
+echo "# scenario 11: late probe answers and unsolicited reports typed into the browser change nothing; a paste filters in /, and in the list only says so"
+start_server s11 "$TMP/s11-data" --photos 300 --original-megapixels 0.3
+SERVER_OUT=$TMP/server-s11.out
+launch s11 "$TMP/s11-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+wait_for "300 photos" 60
+wait_for_re ' 1/300$'
+wait_gone "to send" 30
+sleep 1
+before=$(wc -l <"$SERVER_OUT")
+# The kitty answer that became `i` and `1` on a slow link, then XTVERSION, DA1 and DA2, XTSMGRAPHICS, the
+# cell size, a cursor position report, focus in and out, a colour answer, an OSC 52 answer, a DECRQSS.
+replies=(
+  $'\e_Gi=31;OK\e\\' $'\eP>|kitty(0.26.5)\e\\' $'\e[?62;c' $'\e[>1;4000;29c' $'\e[?1;0;1024S' $'\e[6;17;8t'
+  $'\e[12;40R' $'\e[I' $'\e[O' $'\e]11;rgb:1e1e/1e1e/2e2e\a' $'\e]52;c;aWlpaTE=\a' $'\eP1$r0;1m\e\\'
+  $'\e_Gi=1;EINVAL:iiii 1 a d\e\\' $'\eP>|XTerm(379)\e\\' $'\e[?63;1;2;4;6;9;15;16;22;28c'
+)
+for reply in "${replies[@]}"; do tm send-keys -t s11 -l "$reply"; done
+# One answer whose Esc came alone, the rest 0.3 s later: Esc (cancel) once, then the rest is still read as a reply.
+tm send-keys -t s11 -l $'\e'
+sleep 0.3
+tm send-keys -t s11 -l $'_Gi=31;OK\e\\'
+sleep 2
+grep -qE ' 1/300$' <<<"$(pane)" || fail "s11: the cursor moved or the status line changed after the replies: $(pane | tail -n 1)"
+pane | grep -qE '[0-9]+ selected' && fail "s11: the replies selected photos"
+pane | grep -qF "to send" && fail "s11: the replies queued tag edits"
+writes=$(tail -n +"$((before + 1))" "$SERVER_OUT" | grep -cE '^(PUT|POST|PATCH|DELETE) ' || true)
+[ "$writes" = 0 ] || fail "s11: the server received $writes writes after the replies: $(tail -n +"$((before + 1))" "$SERVER_OUT" | grep -E '^(PUT|POST|PATCH|DELETE) ' | head -3)"
+ok "s11: ${#replies[@]} replies and reports typed into the list (one split after its Esc): no selection, no tag edit, 0 writes on the server"
+# A paste in the list is not keys: `iiii 1 a d` would invert, tag, select all and download.
+tm set-buffer -b s11 'iiii 1 a d'
+tm paste-buffer -p -d -b s11 -t s11
+wait_for "Paste ignored"
+pane | grep -qE '[0-9]+ selected' && fail "s11: the paste selected photos"
+ok "s11: a paste in the list does nothing but say so"
+# The first word of the first photo's name, pasted into the filter, must list that photo and not all 300.
+word=$(pane | sed -n 3p | sed -E 's/^[^A-Za-z0-9]*//' | grep -oE '^[A-Za-z0-9]+' || true)
+[ -n "$word" ] || fail "s11: no name on the first row to filter by: $(pane | sed -n 3p)"
+tm send-keys -t s11 /
+tm set-buffer -b s11 "$word"
+tm paste-buffer -p -d -b s11 -t s11
+wait_for_re '[0-9]+ shown'
+shown=$(pane | grep -oE '[0-9]+ shown' | head -n 1 | cut -d' ' -f1)
+[ "$shown" -ge 1 ] && [ "$shown" -lt 300 ] || fail "s11: the pasted filter '$word' shows $shown photos"
+pane | grep -qF "$word" || fail "s11: the pasted filter is not on the prompt line"
+ok "s11: a paste into / filters: '$word' shows $shown of 300"
+tm send-keys -t s11 Escape
+wait_gone "shown"
+writes=$(tail -n +"$((before + 1))" "$SERVER_OUT" | grep -cE '^(PUT|POST|PATCH|DELETE) ' || true)
+[ "$writes" = 0 ] || fail "s11: the server received $writes writes during the pastes"
+tm send-keys -t s11 q
+expect_exit 0
+expect_same_tty
+end_session
+stop_server
+
 # ---- Scenario 7: terminals that cannot address the cursor ------------------------------------
 echo "# scenario 7: TERM=dumb and an unknown TERM are refused before the screen is touched"
 launch s7-dumb "$TMP/s7-downloads" TERM=dumb

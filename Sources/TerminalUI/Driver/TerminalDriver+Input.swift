@@ -89,7 +89,7 @@ extension TerminalDriver {
             else { nil }
         guard let better else { return }
         hasGivenLateAdvice = true
-        lateAdvice = "The terminal answered late that it shows \(better.rawValue) images; start with --graphics \(better.rawValue) (or graphics = \"\(better.rawValue)\" in the config) to see photos in \(better.rawValue)"
+        lateAdvice = "The terminal answered late that it shows \(better.rawValue) images: start with --graphics \(better.rawValue) to use them"
         logger?.info("late terminal reply: \(better.rawValue) available, symbols in use")
     }
 }
