@@ -109,13 +109,19 @@ import Testing
         #expect(harness.state.selection.indices.allSatisfy { harness.state.library[$0].tagIDs.contains(2) })
         harness.press(.control("u"))
         harness.type("Kyoto")
-        harness.press(.enter)
-        #expect(!harness.state.selection.indices.contains { harness.state.library[$0].tagIDs.contains(9) })
-        // The server answers; the state then puts the new tag on both photos, with no help from the front end.
-        let effects = harness.state.apply(.tagSaved(PhotoPickKit.Tag(id: 9, name: "kyoto", color: nil)))
-        #expect(harness.state.selection.indices.allSatisfy { harness.state.library[$0].tagIDs.contains(9) })
-        #expect(effects.contains { if case .recordTagDeltas(let deltas) = $0 { deltas.count == 2 } else { false } })
-        #expect(harness.state.messages.current?.text == "Created the tag “kyoto”. Tagged 2 photos “kyoto”.")
+        // Enter: the new tag goes on both photos at once under a placeholder, recorded with its creation.
+        var effects: [BrowserEffect] = []
+        for event in harness.controller.handle(.key(.enter), state: harness.state, layout: harness.layout).events {
+            effects += harness.state.apply(event)
+        }
+        let placeholders = Set(harness.state.selection.indices.flatMap { harness.state.library[$0].tagIDs.filter { $0 < 0 } })
+        #expect(placeholders.count == 1)
+        #expect(effects.contains { if case .recordTagCreation(let tags, let deltas) = $0 { tags.map(\.name) == ["Kyoto"] && deltas.count == 2 } else { false } })
+        // The server makes it; the placeholder becomes its id everywhere, with no new edit to send.
+        guard let placeholder = placeholders.first else { return }
+        effects = harness.state.apply(.tagCreated(PhotoPickKit.Tag(id: 9, name: "Kyoto", color: nil), placeholderID: placeholder))
+        #expect(harness.state.selection.indices.allSatisfy { harness.state.library[$0].tagIDs.contains(9) && !harness.state.library[$0].tagIDs.contains(placeholder) })
+        #expect(!effects.contains { if case .recordTagDeltas = $0 { true } else { false } })
         harness.press(.escape)
         #expect(harness.controller.ui.overlay == nil)
     }
