@@ -27,6 +27,11 @@ import Testing
         try outbox.record(deltas)
     }
 
+    /// Half a second when this suite runs alone (`PHOTOPICK_TIMED=1`, as `.ci/run` runs it before the
+    /// suite); inside the whole parallel suite the two cores are shared with every other test (1.4 s was
+    /// seen there), so the bound there only catches a gross slowdown.
+    static let budget: Duration = ProcessInfo.processInfo.environment["PHOTOPICK_TIMED"] == "1" ? .milliseconds(500) : .seconds(4)
+
     @Test @MainActor func theFirstFrameWith100000PendingEditsIsReadyWithinHalfASecond() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -51,7 +56,7 @@ import Testing
             try? await client.shutdown()
             #expect(state.unsentTagDeltas == 100_000 && state.library.count == 10_000)
             #expect(Set(state.library[0].tagIDs) == [2, 4, 6, 8, 10], "the waiting edits are shown")
-            #expect(firstFrame < .milliseconds(500), "start returned after \(startReturned), photos ready after \(firstFrame)")
+            #expect(firstFrame < Self.budget, "start returned after \(startReturned), photos ready after \(firstFrame)")
             print("outbox start: start() \(startReturned), first frame with photos \(firstFrame)")
         }
     }
