@@ -690,7 +690,7 @@ class Harness:
         rerun_started = time.time()
         for attempt in range(1, 5):
             code, out, err = self.run_to_end(args, f"run{run}-again{attempt}")
-            if code == 0:
+            if code in (0, "timeout"):
                 break
         rerun = f"rerun exit {code}" + (f" after {attempt} tries" if attempt > 1 else "") + f" in {time.time() - rerun_started:.1f} s"
         if code != 0:
@@ -729,19 +729,25 @@ class Harness:
 
     def main(self):
         started = time.time()
+        run = 0
         try:
             self.setup()
             print(f"# {len(self.user)} user entries seeded; killing {self.args.kills} times after 0 to {self.args.max_delay} s", flush=True)
-            run = 0
             while self.kills < self.args.kills and run < 4 * self.args.kills:
                 run += 1
                 self.one_run(run)
                 if self.args.stop_after and run >= self.args.stop_after:
                     break
             self.final(run)
+        except Exception:
+            import traceback
+            traceback.print_exc()
+            print(f"not ok - the harness itself failed in run {run} (seed {self.seed}); the checks so far are below", flush=True)
+            self.runs_failed += 1
+            self.violations.append((run, "harness error"))
+        finally:
             for line in self.pending:
                 print(line, flush=True)
-        finally:
             if self.server:
                 self.server.send_signal(signal.SIGTERM)
                 try:
