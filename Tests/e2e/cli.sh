@@ -484,13 +484,13 @@ first=$(find "$SYNC" -type f -name '*.jpg' ! -path "$SYNC/mine/*" | wc -l)
 [ "$first" = "$expected" ] || fail "sync fetched $first files, the query matches $expected photos"
 pp sync "$NARROW" "$SYNC" --variant web --template '{taken:%Y}/{filename}' --sidecar xmp --delete --dry-run >"$TMP/plan.txt" 2>"$TMP/plan.err" \
   || fail "sync --dry-run exited $?"
-[ "$(grep -c '^delete ' "$TMP/plan.txt")" = $((expected - kept)) ] && [ "$(grep -c '^get ' "$TMP/plan.txt")" = 0 ] \
-  || fail "sync --dry-run planned $(grep -c '^delete ' "$TMP/plan.txt") deletions and $(grep -c '^get ' "$TMP/plan.txt") fetches, expected $((expected - kept)) and 0"
+[ "$(grep -c '^delete .*\.jpg$' "$TMP/plan.txt")" = $((expected - kept)) ] && [ "$(grep -c '^get ' "$TMP/plan.txt")" = 0 ] \
+  || fail "sync --dry-run planned $(grep -c '^delete .*\.jpg$' "$TMP/plan.txt") deletions and $(grep -c '^get ' "$TMP/plan.txt") fetches, expected $((expected - kept)) and 0"
 [ "$(find "$SYNC" -type f -name '*.jpg' ! -path "$SYNC/mine/*" | wc -l)" = "$first" ] || fail "sync --dry-run changed the folder"
 # One of the files to go has been edited since (a byte added): it is the user's now, and stays.
 EDITED=""
 while read -r verb path; do
-  if [ "$verb" = delete ] && [ -f "$path" ]; then EDITED=$path; break; fi
+  if [ "$verb" = delete ] && [ -f "$path" ] && [ "${path%.jpg}" != "$path" ]; then EDITED=$path; break; fi
 done <"$TMP/plan.txt"
 [ -n "$EDITED" ] || fail "no planned deletion names a file that is there: $(head -n 3 "$TMP/plan.txt")"
 printf 'x' >>"$EDITED"
@@ -505,6 +505,71 @@ grep -qF "kept $EDITED: it changed since it was downloaded" "$TMP/sync2.err" || 
 [ "$(find "$SYNC" -type f -name '*.xmp' | wc -l)" = $((kept + 1)) ] || fail "after sync --delete the sidecars do not match the photos left"
 [ -f "$SYNC/notes.txt" ] && [ "$(cat "$SYNC/mine/keep.jpg")" = mine ] || fail "sync --delete touched a file that is not its own"
 ok "sync: $first fetched with sidecars; --dry-run plans $((expected - kept)) deletions and changes nothing; --delete leaves exactly the $kept that match, with their sidecars, keeps one of its own edited since (and says so), and never touches other files"
+
+echo "# sync among the user's own files"
+# A folder the user already keeps things in: a file under a photo's name, their own NAME.part, a
+# byte-identical cp -p copy of an original, symlinks pointing out of the folder and into it. Synced,
+# two downloads edited (one keeping its length with the date put back, as exiftool -P does), then
+# synced to a narrower query with --delete: the user's files are untouched, and the edited downloads
+# are kept and named on stderr, one line each.
+OWN=$TMP/own OUT=$TMP/outside
+mkdir -p "$OWN/sub" "$OUT"
+pp ls --format '{id}|{filename}' 'R000687' >"$TMP/own.ls"
+[ "$(wc -l <"$TMP/own.ls")" -ge 7 ] || fail "the query R000687 matches $(wc -l <"$TMP/own.ls") photos; the check needs 7"
+name() { sed -n "$1p" "$TMP/own.ls" | cut -d'|' -f2; }
+id() { sed -n "$1p" "$TMP/own.ls" | cut -d'|' -f1; }
+NARROW=$(name 1); NARROW=${NARROW%.*}
+echo "the user's own, not photopick's" >"$OWN/$(name 2)"
+head -c 5000 /dev/urandom >"$OWN/$(name 3).part"
+pp get --ids "$(id 4)" --to "$TMP/own-source" 2>/dev/null || fail "get of the photo to copy exited $?"
+cp -p "$TMP/own-source/$(name 4)" "$OWN/$(name 4)"
+echo "outside" >"$OUT/victim.jpg"
+ln -s "$OUT/victim.jpg" "$OWN/$(name 5)"
+ln -s "$OUT" "$OWN/out-folder"
+echo "notes" >"$OWN/sub/notes.txt"
+ln -s "$OWN/sub/notes.txt" "$OWN/link-in.jpg"
+# user_state: every entry that is the user's, with its type, link target and SHA-256.
+user_state() {
+  (cd "$OWN" && find . -path ./sub -prune -o \( -type l -printf 'link %p -> %l\n' \) -o \( -type f -name "$(name 2)" -printf 'file %p\n' \) \
+    -o \( -type f -name "$(name 3).part" -printf 'file %p\n' \) -o \( -type f -name "$(name 4)" -printf 'file %p\n' \) | sort)
+  sha256sum "$OWN/$(name 2)" "$OWN/$(name 3).part" "$OWN/$(name 4)" "$OWN/sub/notes.txt" "$OUT/victim.jpg"
+  ls -A "$OUT"
+}
+user_state >"$TMP/own.before"
+pp sync 'R000687' "$OWN" 2>"$TMP/own1.err" || fail "sync among the user's files exited $?: $(cat "$TMP/own1.err")"
+user_state >"$TMP/own.after1"
+cmp -s "$TMP/own.before" "$TMP/own.after1" || fail "sync changed the user's files: $(diff "$TMP/own.before" "$TMP/own.after1" | head -n 6)"
+stem2=$(name 2); stem5=$(name 5)
+[ -f "$OWN/${stem2%.*} (2).${stem2##*.}" ] && [ -f "$OWN/${stem5%.*} (2).${stem5##*.}" ] \
+  || fail "the photos whose names the user's file and link hold are not beside them as ' (2)': $(ls "$OWN")"
+[ "$(find "$OWN" -maxdepth 1 -name "${stem2%.*}*" | wc -l)" = 2 ] || fail "photo 2 was written more than once: $(ls "$OWN")"
+[ "$(find "$OWN" -maxdepth 1 -name "$(name 4)*" | wc -l)" = 1 ] || fail "the user's identical copy was downloaded again beside itself: $(ls "$OWN")"
+[ -z "$(find "$OWN" -name '.photopick.*.part')" ] || fail "partial files left: $(find "$OWN" -name '.photopick.*')"
+# Two downloads edited: one a byte longer, one with the same length and its date put back.
+LONGER=$OWN/$(name 6) SAMELEN=$OWN/$(name 7)
+printf 'x' >>"$LONGER"
+cp -p "$SAMELEN" "$TMP/own-date"
+python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(-3, 2); b = f.read(1); f.seek(-3, 2); f.write(bytes([b[0] ^ 0xFF])); f.close()' "$SAMELEN"
+touch -r "$TMP/own-date" "$SAMELEN"
+edited_sums=$(sha256sum "$LONGER" "$SAMELEN")
+user_state >"$TMP/own.before2"
+pp sync "$NARROW" "$OWN" --delete --dry-run >"$TMP/own-plan.txt" 2>"$TMP/own-plan.err" || fail "sync --delete --dry-run exited $?: $(cat "$TMP/own-plan.err")"
+grep -qxF "keep $LONGER" "$TMP/own-plan.txt" && grep -qxF "keep $SAMELEN" "$TMP/own-plan.txt" \
+  || fail "the dry run does not plan to keep both edited downloads: $(cat "$TMP/own-plan.txt")"
+if grep -E "$(name 2)\$|$(name 3).part|$(name 4)\$|$(name 5)\$|link-in|out-folder|notes" "$TMP/own-plan.txt"; then fail "the dry run plans to touch a file of the user's (above)"; fi
+pp sync "$NARROW" "$OWN" --delete 2>"$TMP/own2.err" || fail "sync --delete among the user's files exited $?: $(cat "$TMP/own2.err")"
+user_state >"$TMP/own.after2"
+cmp -s "$TMP/own.before2" "$TMP/own.after2" || fail "sync --delete changed the user's files: $(diff "$TMP/own.before2" "$TMP/own.after2" | head -n 6)"
+[ "$(sha256sum "$LONGER" "$SAMELEN")" = "$edited_sums" ] || fail "sync --delete changed or removed an edited download"
+[ "$(grep -c ': it changed since it was downloaded$' "$TMP/own2.err")" = 2 ] && grep -qF "kept $LONGER: it changed" "$TMP/own2.err" \
+  && grep -qF "kept $SAMELEN: it changed" "$TMP/own2.err" || fail "sync --delete did not name each edited download once: $(cat "$TMP/own2.err")"
+deleted=$(grep -c '^delete ' "$TMP/own-plan.txt")
+while read -r verb path; do
+  [ "$verb" = delete ] && [ -e "$path" ] && fail "the dry run planned to delete $path, the run left it"
+done <"$TMP/own-plan.txt"
+grep -qF "deleted $deleted files that no longer match" "$TMP/own2.err" || fail "the run deleted other than the $deleted the dry run planned: $(tail -n 1 "$TMP/own2.err")"
+[ -f "$OWN/$(name 1)" ] || fail "the photo the narrower query matches is gone"
+ok "sync among the user's files (same names, a .part, a cp -p copy, links in and out): none of them changed (sha256, links); --delete removed exactly the $deleted its dry run planned and kept both edited downloads (one of the same length, date restored), naming each once"
 
 echo "# pick"
 expected=$(pp ls --format '{id}' 'R00069' | head -n 2)
