@@ -11,6 +11,8 @@ public struct SyncPlan: Sendable {
         public let photoID: Int
         /// The file it is written as, unless the server's digest shows an identical one there already.
         public let path: String
+        /// Files already there that may be identical: the real run compares them with the server's digest.
+        public var unlessIdentical: [String] = []
     }
 
     /// Photos not in place, to fetch.
@@ -37,7 +39,9 @@ public struct SyncPlan: Sendable {
             guard let index = state.library.index(ofID: request.photoID) else { continue }
             switch PlannedDownload(photo: Self.photo(state, index, named: request.filename), size: variant, in: folder) {
             case .finished: inPlace += 1
-            case .new(let url): fetches.append(Fetch(photoID: request.photoID, path: url.path(percentEncoded: false)))
+            case .new(let url, let candidates):
+                fetches.append(Fetch(photoID: request.photoID, path: url.path(percentEncoded: false),
+                                     unlessIdentical: candidates.map { $0.path(percentEncoded: false) }))
             }
         }
         guard deleting else { return }
@@ -54,9 +58,13 @@ public struct SyncPlan: Sendable {
         }
     }
 
-    /// One line per action: `get PATH`, `delete PATH`, `keep PATH` (ours, but changed since).
+    /// One line per action: `get PATH`, `delete PATH`, `keep PATH` (ours, but changed since). A fetch
+    /// that the server's digest may still turn into "already there" says so: the dry run makes no request.
     public var lines: [String] {
-        fetches.map { "get " + $0.path } + deletions.map { "delete " + $0.path } + kept.map { "keep " + $0.path }
+        fetches.map { fetch in
+            let unless = fetch.unlessIdentical.isEmpty ? "" : " (unless the server's digest shows \(fetch.unlessIdentical.joined(separator: ", ")) holds it already)"
+            return "get " + fetch.path + unless
+        } + deletions.map { "delete " + $0.path } + kept.map { "keep " + $0.path }
     }
 
     /// Files the plan touches or forgets, by their state now.

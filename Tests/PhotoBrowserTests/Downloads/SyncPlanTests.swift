@@ -80,6 +80,30 @@ struct SyncPlanTests {
                 #expect(session.state.downloads.item(photoID: photo.id, variant: .original)?.resultPath == planned)
                 let again = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: try session.writtenFiles(under: root), deleting: true)
                 #expect(again.lines.isEmpty && again.inPlace == 1)
+                // "mine" is not the photo's length: no line says it might be the photo.
+                #expect(plan.fetches.first?.unlessIdentical == [])
+            }
+        }
+    }
+
+    /// A file of the photo's length under its name may be the photo: the dry run says the real run's digest
+    /// decides, and the real run then finds it identical and writes nothing.
+    @Test func theDryRunNamesAFileTheDigestMayShowIdentical() async throws {
+        try await TestServer.with(photos: 20) { server, _ in
+            let root = makeDownloadDirectory()
+            try await withSession(server, downloads: root) { session in
+                try await session.waitForLibrary()
+                let photo = session.state.library[0]
+                let copy = root.appending(path: photo.filename)
+                try await bytes(of: photo.id, server).write(to: copy)
+                let wanted = [ScriptDownload(photoID: photo.id)]
+                let plan = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: [], deleting: true)
+                #expect(plan.fetches.first?.unlessIdentical == [copy.path])
+                #expect(plan.lines.first?.hasSuffix("(unless the server's digest shows \(copy.path) holds it already)") == true)
+                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                try await session.waitUntil("the download") { $0.downloads.item(photoID: photo.id, variant: .original)?.status.isFinished == true }
+                #expect(session.state.downloads.item(photoID: photo.id, variant: .original)?.status == .skipped)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !$0.hasPrefix(".") } == [photo.filename])
             }
         }
     }
