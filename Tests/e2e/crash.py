@@ -245,8 +245,9 @@ class Harness:
                     copy = os.path.join(self.tmp, "photopick")
                     shutil.copy2(self.binary, copy)
                     if subprocess.run([copy, "--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30).returncode == 0:
-                        built = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(os.stat(copy).st_mtime))
-                        print(f"# {os.path.relpath(self.binary, ROOT)} built {built}; {self.revision()}", flush=True)
+                        built = os.stat(copy).st_mtime
+                        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(built))
+                        print(f"# {os.path.relpath(self.binary, ROOT)} built {when}; {self.revision(built)}", flush=True)
                         self.binary = copy
                         return
             except (OSError, subprocess.SubprocessError):
@@ -255,13 +256,22 @@ class Harness:
         sys.exit(f"not ok - no executable photopick at {self.binary} (build it, or set PHOTOPICK)")
 
     @staticmethod
-    def revision():
+    def revision(built):
+        """HEAD, and whether Sources changed after the binary was built (then it is not HEAD's code)."""
+        def git(*args):
+            return subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True).stdout.strip()
         try:
-            head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-            dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--", "Sources"], capture_output=True, text=True).stdout
-            return f"commit {head}" + (f", {len(dirty.splitlines())} files changed under Sources" if dirty.strip() else "")
+            head = git("rev-parse", "--short", "HEAD")
+            last = git("log", "-1", "--format=%ct %h", "--", "Sources", "Package.swift")
+            dirty = git("status", "--porcelain", "--untracked-files=no", "--", "Sources")
         except OSError:
             return "commit unknown"
+        text = f"HEAD {head}"
+        if last and int(last.split()[0]) > built:
+            text += f", but Sources changed in {last.split()[1]} after the build"
+        if dirty:
+            text += f", {len(dirty.splitlines())} files under Sources changed and not committed"
+        return text
 
     def start_server(self):
         log = open(os.path.join(self.tmp, "server.out"), "w")
