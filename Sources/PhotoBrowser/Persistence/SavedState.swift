@@ -16,7 +16,7 @@ extension StateDatabase {
         try queue.read { db in
             SavedState(
                 deltas: try TagOutbox.all(db, library: library), pendingTags: try TagOutbox.pendingTags(db, library: library),
-                nextSequence: try TagOutbox.highestSequence(db) + 1,
+                nextSequence: TagOutbox.firstSequence(after: try TagOutbox.highestSequence(db)),
                 downloads: try DownloadStore.all(db, library: library), nextDownloadID: try DownloadStore.highestID(db) + 1
             )
         }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Tag edits not yet confirmed by the server, written before anything is sent. It keeps the latest wish
@@ -72,6 +73,13 @@ struct TagOutbox: Sendable {
             try db.execute(sql: "DELETE FROM tag_delta WHERE library = ? AND tag_id = ?", arguments: [library, tagID])
             try db.execute(sql: "DELETE FROM tag_creation WHERE library = ? AND placeholder = ?", arguments: [library, tagID])
         }
+    }
+
+    /// Where a session's sequences start: past every one in the database, and past the microseconds
+    /// since 2020, so that a browser and a verb started at different moments on one state database
+    /// count in ranges millions apart and never write the same sequence.
+    static func firstSequence(after highest: Int64, now: Date = Date()) -> Int64 {
+        max(highest + 1, Int64((now.timeIntervalSince1970 - 1_577_836_800) * 1_000_000))
     }
 
     /// The highest sequence in the whole database, placeholders included (they are negated sequences),
