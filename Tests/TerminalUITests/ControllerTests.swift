@@ -264,6 +264,23 @@ import Testing
         #expect(picker.query.text == "kyo[Ato")
     }
 
+    /// Esc and `/` typed within the Esc delay reach the decoder as Alt-/; nothing binds it, so it is Esc
+    /// and then `/`, as typed: the filter opens, and what follows is typed into it, not run as commands.
+    @Test func anUnboundAltKeyIsEscThenTheKey() {
+        var harness = Harness()
+        harness.press(.character("c"))
+        #expect(harness.controller.ui.culling)
+        for input in harness.controller.inputs(for: .key(.alt("/"))) { harness.send(input) }
+        #expect(!harness.controller.ui.culling)
+        harness.type("rating>=3")
+        #expect(harness.controller.ui.filterField?.text == "rating>=3")
+        #expect(harness.state.selection.isEmpty && harness.controller.ui.overlay == nil)
+        // Bound in the config, Alt-/ is its own key.
+        var keymap = Keymap.standard
+        try? keymap.rebind(.help, to: [.alt("/")])
+        #expect(Controller(keymap: keymap).inputs(for: .key(.alt("/"))) == [.key(.alt("/"))])
+    }
+
     @Test func controlCodesBecomeKeys() {
         #expect(InputDecoder.controlKey(4) == .control("d"))
         #expect(InputDecoder.controlKey(13) == .enter)

@@ -129,7 +129,7 @@ public final class TerminalApp {
     /// Applies decoded inputs; asks to be woken when the decoder waits on time (a lone Esc), and passes
     /// on what a late reply from the terminal says.
     private func handle(_ inputs: [InputEvent]) -> Ending? {
-        for input in inputs where handle(input) { return .quit }
+        for input in inputs.flatMap(controller.inputs(for:)) where handle(input) { return .quit }
         if let advice = driver.takeLateAdvice() {
             lateAdvice = advice
         }

@@ -56,6 +56,14 @@ public struct Controller: Sendable {
         return context.outcome
     }
 
+    /// The inputs one decoded input stands for. Esc and a key that come together are Alt+key to the
+    /// decoder; unless the config binds that Alt key, they are what a fast typist, a script or a link
+    /// that joins packets sends: Esc, then the key.
+    func inputs(for input: InputEvent) -> [InputEvent] {
+        guard case .key(.alt(let character)) = input, !keymap.binds(.alt(character)) else { return [input] }
+        return [.key(.escape), .key(.character(character))]
+    }
+
     /// Ctrl-C, or a key bound to quit: what works while the library is still opening.
     func isQuitKey(_ key: Key) -> Bool {
         key == .control("c") || keymap.action(for: key, in: .browse) == .quit

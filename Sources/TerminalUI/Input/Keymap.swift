@@ -73,6 +73,11 @@ public struct Keymap: Sendable, Equatable {
         lookup[context]?[key]
     }
 
+    /// Whether any context binds `key`.
+    func binds(_ key: Key) -> Bool {
+        lookup.values.contains { $0[key] != nil }
+    }
+
     /// The keys of an action, as the help screen writes them: `j, down`.
     public func keyNames(_ action: Action) -> String {
         bindings[action, default: []].map(\.label).joined(separator: ", ")
