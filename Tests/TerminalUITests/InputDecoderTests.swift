@@ -54,6 +54,9 @@ import Testing
         // Esc, then a key after the delay: Escape, then the key (feed expires what is due first).
         #expect(decoder.feed([0x1B], at: .seconds(3)).isEmpty)
         #expect(keys(decoder.feed(Array("j".utf8), at: .seconds(3) + .milliseconds(30))) == [.key(.escape), .key(.character("j"))])
+        // Esc and `/`, space or `-` are Alt keys, never the start of a sequence that swallows what follows.
+        #expect(keys(decoder.feed(Array("\u{1B}/ra".utf8), at: .seconds(3) + .milliseconds(100))) == [.key(.alt("/")), .key(.character("r")), .key(.character("a"))])
+        #expect(keys(decoder.feed(Array("\u{1B} \u{1B}-".utf8), at: .seconds(3) + .milliseconds(200))) == [.key(.alt(" ")), .key(.alt("-"))])
         // Esc twice, and Alt with an introducer alone.
         #expect(keys(decoder.feed([0x1B, 0x1B], at: .seconds(4)) + decoder.expire(at: .seconds(5))) == [.key(.escape), .key(.escape)])
         #expect(keys(decoder.feed(Array("\u{1B}[".utf8), at: .seconds(6)) + decoder.expire(at: .seconds(7))) == [.key(.alt("["))])
@@ -227,6 +230,7 @@ enum ReplyCorpus {
         var keys: [TypedKey] = []
         func add(_ text: String, _ input: TerminalInput) { keys.append(TypedKey(bytes: Array(text.utf8), input: input)) }
         for character in "abcijkpqtuvxyzABGPVX0123456789 /?[]_^O~\\" { add(String(character), .key(.character(character))) }
+        for character in " /-+#" { add("\u{1B}" + String(character), .key(.alt(character))) }
         for (text, key) in [("\r", Key.enter), ("\t", .tab), ("\u{7F}", .backspace), ("\u{04}", .control("d")), ("\u{15}", .control("u")),
                             ("\u{1B}", .escape), ("\u{1B}[A", .up), ("\u{1B}OB", .down), ("\u{1B}[1;5C", .right), ("\u{1B}[D", .left),
                             ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown), ("\u{1B}[H", .home), ("\u{1B}OF", .end), ("\u{1B}[3~", .delete),

@@ -38,8 +38,6 @@ struct InputDecoder: Sendable {
         case ground
         /// ESC seen.
         case escape
-        /// ESC and intermediates (nF): consumed to the final byte.
-        case escapeIntermediate
         case csi
         case ss3
         /// DCS, OSC, APC, PM or SOS; `afterEscape` when its last byte was ESC (ST's first half).
@@ -156,13 +154,6 @@ struct InputDecoder: Sendable {
         switch state {
         case .ground: ground(byte, &output)
         case .escape: escape(byte, &output)
-        case .escapeIntermediate:
-            if byte == 0x1B { return restartAtEscape(&output) }
-            append(byte)
-            if (0x30...0x7E).contains(byte) || byte < 0x20 || byte >= 0x7F {
-                output.append(droppedSequence())
-                reset()
-            }
         case .csi: controlSequence(byte, &output)
         case .ss3: singleShift(byte, &output)
         case .string(let afterEscape): string(byte, afterEscape: afterEscape, &output)
@@ -217,10 +208,8 @@ struct InputDecoder: Sendable {
             append(byte)
             output.append(droppedSequence())
             reset()
-        case 0x20...0x2F:
-            state = .escapeIntermediate
-            append(byte)
-        case 0x21...0x7E:
+        case 0x20...0x7E:
+            // Terminals send no nF escapes (ESC with intermediates) as input: Esc and `/` are Alt-/.
             output.append(.key(.alt(Character(Unicode.Scalar(byte)))))
             reset()
         case 0xC2...0xF4:
