@@ -923,6 +923,50 @@ expect_same_tty
 end_session
 stop_server
 
+# ---- Scenario 12: a mark on a tag not made yet survives SIGTERM ---------------------------------
+echo "# scenario 12: with the server gone, V (Purple, no such tag yet) then SIGTERM; the next start creates Purple once and marks the photo"
+start_server s12 "$TMP/s12-data" --photos 50 --original-megapixels 0.3
+PORT=$(sed -E 's#^http://[^:]+:([0-9]+).*#\1#' <<<"$API")
+python3 "$TMP/api.py" "$API" "$KEY" "$TMP/s12-before.json" || fail "s12: could not read the library"
+python3 -c 'import json, sys; sys.exit(any(t["name"] == "Purple" for t in json.load(open(sys.argv[1]))["tags"]))' "$TMP/s12-before.json" \
+  || fail "s12: the demo library already has a Purple tag"
+launch s12 "$TMP/s12-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+wait_for "50 photos" 60
+wait_for_re ' 1/50$'
+first=$(pane | sed -n 3p | sed -E 's/^[^A-Za-z0-9]*//' | awk '{print $1}')
+stop_server
+tm send-keys -t s12 c
+wait_for_re 'cull · 1/50$'
+tm send-keys -t s12 V
+wait_for_re 'cull · 2/50$'
+photopick_pid "$TMP/s12-downloads"
+kill -TERM "$PID"
+expect_exit 143
+end_session
+ok "s12: V marked $first Purple with the server gone, then SIGTERM"
+start_server s12b "$TMP/s12-data" --port "$PORT"
+launch s12b "$TMP/s12-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+wait_for "50 photos" 60
+wait_gone "to send" 30
+tm send-keys -t s12b q
+expect_exit 0
+end_session
+python3 "$TMP/api.py" "$API" "$KEY" "$TMP/s12-after.json" || fail "s12: could not read the library after the restart"
+python3 - "$TMP/s12-after.json" "$first" <<'PY' || fail "s12: the mark did not survive (above)"
+import json, sys
+library, first = json.load(open(sys.argv[1])), sys.argv[2]
+purple = [t for t in library["tags"] if t["name"].lower() == "purple"]
+if len(purple) != 1:
+    raise SystemExit(f"{len(purple)} tags named Purple")
+marked = [p["filename"] for p in library["photos"] if purple[0]["id"] in p.get("tagIds", [])]
+if len(marked) != 1 or not marked[0].startswith(first):
+    raise SystemExit(f"Purple is on {marked}, expected the first photo ({first}…)")
+PY
+posts=$(grep -cE '^POST /api/v1/tags ' "$TMP/server-s12b.out" || true)
+[ "$posts" = 1 ] || fail "s12: the restart sent $posts POST /tags, expected 1"
+ok "s12: after the restart Purple exists once (1 POST /tags) and marks $first alone"
+stop_server
+
 # ---- Scenario 7: terminals that cannot address the cursor ------------------------------------
 echo "# scenario 7: TERM=dumb and an unknown TERM are refused before the screen is touched"
 launch s7-dumb "$TMP/s7-downloads" TERM=dumb
