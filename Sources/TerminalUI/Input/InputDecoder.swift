@@ -141,6 +141,13 @@ struct InputDecoder: Sendable {
         .dropped(prefix: Array(sequence.prefix(64)), length: length)
     }
 
+    /// Drops the sequence together with `byte`, which cannot continue it.
+    private mutating func drop(including byte: UInt8, _ output: inout [TerminalInput]) {
+        append(byte)
+        output.append(droppedSequence())
+        reset()
+    }
+
     /// Starts a new escape sequence after dropping the unfinished one that an ESC cut short.
     private mutating func restartAtEscape(_ output: inout [TerminalInput]) {
         output.append(droppedSequence())
@@ -205,9 +212,7 @@ struct InputDecoder: Sendable {
             output.append(.key(.escape))
         case UInt8(ascii: "\\"):
             // ST with no string before it: a terminal's leftover, not Alt+\.
-            append(byte)
-            output.append(droppedSequence())
-            reset()
+            drop(including: byte, &output)
         case 0x20...0x7E:
             // Terminals send no nF escapes (ESC with intermediates) as input: Esc and `/` are Alt-/.
             output.append(.key(.alt(Character(Unicode.Scalar(byte)))))
@@ -218,9 +223,7 @@ struct InputDecoder: Sendable {
             length = 1
         default:
             // Alt with a control key or a stray byte: nothing is bound to it.
-            append(byte)
-            output.append(droppedSequence())
-            reset()
+            drop(including: byte, &output)
         }
     }
 
@@ -243,16 +246,12 @@ struct InputDecoder: Sendable {
             reset()
         case 0x18, 0x1A:
             // CAN and SUB cancel a sequence.
-            append(byte)
-            output.append(droppedSequence())
-            reset()
+            drop(including: byte, &output)
         case 0x00..<0x20:
             // A control inside a sequence would be executed by a terminal; here it is only counted.
             length += 1
         default:
-            append(byte)
-            output.append(droppedSequence())
-            reset()
+            drop(including: byte, &output)
         }
     }
 
@@ -265,9 +264,7 @@ struct InputDecoder: Sendable {
             if let key = Self.ssThreeKey(byte) { output.append(.key(key)) } else { output.append(droppedSequence()) }
             reset()
         default:
-            append(byte)
-            output.append(droppedSequence())
-            reset()
+            drop(including: byte, &output)
         }
     }
 
@@ -289,9 +286,7 @@ struct InputDecoder: Sendable {
             append(byte)
             finishString(&output)
         case 0x18, 0x1A:
-            append(byte)
-            output.append(droppedSequence())
-            reset()
+            drop(including: byte, &output)
         default:
             append(byte)
         }
