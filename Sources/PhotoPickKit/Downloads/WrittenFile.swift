@@ -25,9 +25,14 @@ public struct WrittenFile: Sendable, Hashable {
     public let device: UInt64
     /// See `device`.
     public let inode: UInt64
+    /// The file's stamp when its bytes last hashed to `sha256`: while `stat` still says exactly this, the
+    /// file is intact without being read again (`currentStateTrustingStamp()`).
+    public var verified: FileStamp?
 
     /// A record of a file, as kept.
-    public init(photoID: Int, variant: String, path: String, length: Int64, sha256: [UInt8], device: UInt64, inode: UInt64) {
+    public init(
+        photoID: Int, variant: String, path: String, length: Int64, sha256: [UInt8], device: UInt64, inode: UInt64, verified: FileStamp? = nil
+    ) {
         self.photoID = photoID
         self.variant = variant
         self.path = path
@@ -35,6 +40,7 @@ public struct WrittenFile: Sendable, Hashable {
         self.sha256 = sha256
         self.device = device
         self.inode = inode
+        self.verified = verified
     }
 
     /// What is at `path` now, against the record.
@@ -49,19 +55,25 @@ public struct WrittenFile: Sendable, Hashable {
 
     /// Checks the file at `path` against the record, reading it whole (never through a link).
     public func currentState() -> State {
+        hashedState().state
+    }
+
+    /// The state found by reading the file whole, with the file's stamp taken before the first byte was
+    /// read (so a write while hashing moves it).
+    func hashedState() -> (state: State, stamp: FileStamp?) {
         let file = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard file >= 0 else {
             var info = stat()
-            return lstat(path, &info) == 0 ? .changed : .gone
+            return (lstat(path, &info) == 0 ? .changed : .gone, nil)
         }
         defer { close(file) }
         var info = stat()
         guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) == length,
               UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode
-        else { return .changed }
+        else { return (.changed, nil) }
         var hasher = SHA256()
-        guard Self.hash(file, into: &hasher) else { return .changed }
-        return Array(hasher.finalize()) == sha256 ? .intact : .changed
+        guard Self.hash(file, into: &hasher) else { return (.changed, nil) }
+        return Array(hasher.finalize()) == sha256 ? (.intact, FileStamp(info)) : (.changed, nil)
     }
 
     /// The record of the regular file at `path` (read whole, never through a link), as it will be once

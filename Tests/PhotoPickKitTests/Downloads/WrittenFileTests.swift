@@ -131,3 +131,35 @@ struct WrittenFileTests {
         }
     }
 }
+
+/// A file checked intact once is not read again while its stamp is the one verified: a re-run over a
+/// thousand finished files reads none of them. Any write, `utime` or `chmod` moves the ctime.
+struct FileStampTests {
+    @Test func aFileWhoseStampIsAsVerifiedIsIntactWithoutBeingReadAndAnyChangeIsHashed() async throws {
+        let path = makeDownloadDirectory().appending(path: "a.jpg").path
+        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: path))
+        let stamp = try #require(FileStamp.of(path))
+        // A record whose digest the bytes do not match: intact by its stamp only if not a byte was read.
+        let record = WrittenFile(
+            photoID: 1, variant: "original", path: path, length: 4096, sha256: Array(repeating: 0, count: 32),
+            device: stamp.device, inode: stamp.inode, verified: stamp
+        )
+        #expect(record.currentStateTrustingStamp().state == .intact)
+        try await Task.sleep(for: .milliseconds(50))  // past a coarse clock's tick
+        #expect(chmod(path, 0o600) == 0)
+        #expect(record.currentStateTrustingStamp().state == .changed, "only the ctime moved, and the file was read")
+    }
+
+    @Test func aFileJustWrittenIsHashedButItsStampIsNotKeptUntilItHasSettled() throws {
+        let path = makeDownloadDirectory().appending(path: "b.jpg").path
+        let data = Data(repeating: 9, count: 4096)
+        try data.write(to: URL(fileURLWithPath: path))
+        let stamp = try #require(FileStamp.of(path))
+        let record = WrittenFile(
+            photoID: 1, variant: "original", path: path, length: 4096, sha256: Array(SHA256.hash(data: data)),
+            device: stamp.device, inode: stamp.inode
+        )
+        let (state, verified) = record.currentStateTrustingStamp()
+        #expect(state == .intact && verified == nil, "a write in the same clock tick could hide behind a stamp taken now")
+    }
+}
