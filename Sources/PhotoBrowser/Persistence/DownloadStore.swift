@@ -57,6 +57,26 @@ struct DownloadStore: Sendable {
         }.compactMap(Self.writtenFile)
     }
 
+    /// The record of the file at `path`, if photopick wrote one there.
+    func writtenFile(at path: String) throws -> WrittenFile? {
+        try database.queue.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM written_file WHERE library = ? AND path = ?", arguments: [library, path])
+        }.flatMap(Self.writtenFile)
+    }
+
+    /// Keeps the stamp a file had when its bytes hashed to its record, unless the record was replaced since.
+    func recordVerified(_ file: WrittenFile, as stamp: FileStamp) throws {
+        try database.queue.write { db in
+            try db.execute(sql: """
+                UPDATE written_file SET verified_mtime_ns = ?, verified_ctime_ns = ?
+                WHERE library = ? AND path = ? AND sha256 = ? AND device = ? AND inode = ?
+                """, arguments: [
+                    stamp.modified, stamp.changed, library, file.path, Self.hex(file.sha256),
+                    Int64(bitPattern: file.device), Int64(bitPattern: file.inode),
+                ])
+        }
+    }
+
     /// Forgets the records of these paths: deleted, gone, or the user's now.
     func forgetWritten(_ paths: [String]) throws {
         try database.queue.write { db in
@@ -67,10 +87,14 @@ struct DownloadStore: Sendable {
 
     private static func writtenFile(_ row: Row) -> WrittenFile? {
         guard let digest = bytes(hex: row["sha256"]) else { return nil }
-        let device: Int64 = row["device"], inode: Int64 = row["inode"]
+        let device: Int64 = row["device"], inode: Int64 = row["inode"], length: Int64 = row["length"]
+        let modified: Int64? = row["verified_mtime_ns"], changed: Int64? = row["verified_ctime_ns"]
+        let verified = modified.flatMap { modified in
+            changed.map { FileStamp(size: length, modified: modified, changed: $0, device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode)) }
+        }
         return WrittenFile(
-            photoID: row["photo_id"], variant: row["variant"], path: row["path"], length: row["length"], sha256: digest,
-            device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode)
+            photoID: row["photo_id"], variant: row["variant"], path: row["path"], length: length, sha256: digest,
+            device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), verified: verified
         )
     }
 

@@ -81,6 +81,14 @@ public final class StateDatabase: Sendable {
         migrator.registerMigration("downloads-root") { db in
             try db.execute(sql: "ALTER TABLE download ADD COLUMN root TEXT")
         }
+        // The stat of a written file when its bytes last hashed to the record (`FileStamp`): length, device
+        // and inode are the record's own, so only the two times are new.
+        migrator.registerMigration("written-files-verified-stamp") { db in
+            try db.execute(sql: """
+                ALTER TABLE written_file ADD COLUMN verified_mtime_ns INTEGER;
+                ALTER TABLE written_file ADD COLUMN verified_ctime_ns INTEGER;
+                """)
+        }
         return migrator
     }
 }
