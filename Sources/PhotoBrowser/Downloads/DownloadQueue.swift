@@ -8,6 +8,13 @@ public struct DownloadQueue: Sendable, Equatable {
     /// How many run at once.
     public private(set) var concurrency = DownloadQueue.defaultConcurrency
     var nextID: Int64 = 1
+    /// Requests waiting while the files of their finished items are read (`FinishedDownloadCheck`).
+    public internal(set) var fileChecksUnderWay = 0
+    /// Files of ours found changed since they were downloaded, in the order found: the user's now, kept
+    /// as they are, each named once.
+    public internal(set) var keptFiles: [String] = []
+    /// How many of `keptFiles` the status line has yet to count.
+    var keptUntold = 0
     /// Where each item sits in `items`, by id, so bulk actions on a long queue stay linear.
     private var positions: [Int64: Int] = [:]
     /// Each photo and variant's item, so duplicates are found without a scan.

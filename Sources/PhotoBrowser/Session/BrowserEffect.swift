@@ -19,6 +19,11 @@ public enum BrowserEffect: Sendable, Equatable {
     case recolourTag(id: Int, color: String?)
     case deleteTag(id: Int)
     case checkSpace([DownloadItem], directory: URL, needed: Int64)
+    /// Reads the files of these finished items against the records of what photopick wrote, off the main
+    /// actor, and sends `.finishedDownloadsChecked` to carry on with the request.
+    case checkFinishedDownloads([DownloadItem], then: DownloadRequest)
+    /// Forgets the records of these files: they changed since photopick wrote them, and are the user's now.
+    case forgetWrittenFiles([String])
     case saveDownloads([DownloadItem])
     case deleteDownloads([DownloadItem], discardPartials: Bool)
     case startDownload(DownloadItem)

@@ -109,6 +109,8 @@ public enum BrowserEvent: Sendable {
     /// The state database refused a write; the reason is a line for the user.
     case stateNotSaved(String)
     case downloadSpaceChecked([DownloadItem], needed: Int64, free: Int64?)
+    /// The files of a request's finished downloads were read: the request goes on with what was found.
+    case finishedDownloadsChecked(FinishedDownloadCheck, then: DownloadRequest)
     case downloadProgressed(id: Int64, run: Int, received: Int64, expected: Int64?, at: Double)
     case downloadFinished(id: Int64, run: Int, DownloadResult)
     case downloadFailed(id: Int64, run: Int, reason: String)

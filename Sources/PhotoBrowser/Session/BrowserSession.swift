@@ -208,7 +208,7 @@ public final class BrowserSession {
         changed.finish()
     }
 
-    private func background(_ operation: @escaping @Sendable @MainActor () async -> Void) {
+    func background(_ operation: @escaping @Sendable @MainActor () async -> Void) {
         backgroundTasks.append(Task { await operation() })
     }
 
@@ -243,6 +243,8 @@ public final class BrowserSession {
         case .deleteTag(let id): deleteTag(id: id)
         case .checkSpace(let items, let directory, let needed):
             send(.downloadSpaceChecked(items, needed: needed, free: DownloadLocation.freeSpace(for: directory)))
+        case .checkFinishedDownloads(let items, let request): checkFinishedDownloads(items, then: request)
+        case .forgetWrittenFiles(let paths): forgetChangedFiles(paths)
         case .saveDownloads(let items): saveDownloads(items)
         case .deleteDownloads(let items, let discardPartials): deleteDownloads(items, discardPartials: discardPartials)
         case .startDownload(let item): startDownload(item)

@@ -110,7 +110,8 @@ public struct BrowserState: Sendable {
         case .stackingToggled: return toggleStacking()
         case .stackOpened: return toggleCurrentStack()
         case .markChosen(let mark): return setMark(mark)
-        case .scriptDownloadRequested(let wanted, let variant, let root): return requestDownloads(wanted, variant: variant, root: root)
+        case .scriptDownloadRequested(let wanted, let variant, let root):
+            return requestDownload(DownloadRequest(origin: .script, wanted: wanted, variant: variant, root: root))
         case .tagEditRequested(let tagID, let change, let photoIDs): return editTag(tagID, change, photoIDs: photoIDs)
         case .photoMarked(let key, let photoID): return mark(key, photoID: photoID)
         case .sharpestFramesPicked: return pickSharpestFrames()
@@ -120,7 +121,7 @@ public struct BrowserState: Sendable {
         case .tagRenameRequested(let id, let name): return requestTagRename(id: id, name: name)
         case .tagRecolourRequested(let id, let color): return requestTagRecolour(id: id, color: color)
         case .tagDeletionRequested(let id): return requestTagDeletion(id: id)
-        case .downloadRequested: return requestDownload()
+        case .downloadRequested: return requestDownload(browserRequest)
         case .downloadVariantChosen(let variant):
             downloadVariant = variant
             return post(.info, "Downloads will fetch the \(variant.rawValue) variant.")
@@ -177,6 +178,7 @@ public struct BrowserState: Sendable {
         case .tagOperationFailed(let reason): return post(.error, reason)
         case .stateNotSaved(let reason): return post(.error, reason)
         case .downloadSpaceChecked(let items, let needed, let free): return spaceChecked(items, needed: needed, free: free)
+        case .finishedDownloadsChecked(let check, let request): return finishedDownloadsChecked(check, then: request)
         case .downloadProgressed(let id, let run, let received, let expected, let seconds):
             downloads.recordProgress(id, run: run, received: received, expected: expected, at: seconds)
             return []
