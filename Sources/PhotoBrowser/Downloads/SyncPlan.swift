@@ -23,27 +23,18 @@ public struct SyncPlan: Sendable {
     public private(set) var deletions: [WrittenFile] = []
     /// With `--delete`: files photopick wrote that no longer match but changed since; the user's now.
     public private(set) var kept: [WrittenFile] = []
+    /// Files of ours that changed since, whose photo the folder still wants: kept, the user's now, and the
+    /// photo fetched again under the next free name.
+    public private(set) var keptAndFetchedAgain: [WrittenFile] = []
     /// With `--delete`: records of files that are no longer there, to forget.
     public private(set) var gone: [WrittenFile] = []
 
     /// The plan for `wanted` in `variant` under `root`, against the queue in `state` and the records of
-    /// what photopick wrote under `root`.
+    /// what photopick wrote under `root`. A finished download is in place only while its file is as
+    /// written (as `get` decides); one of ours changed since is kept and its photo fetched again beside it.
     public init(wanted: [ScriptDownload], variant: DownloadSize, root: URL, state: BrowserState, written: [WrittenFile], deleting: Bool) {
-        for request in wanted {
-            let folder = request.directory(under: root)
-            if let item = state.downloads.item(photoID: request.photoID, variant: variant), item.status.isFinished,
-               item.isIn(folder), item.resultExists {
-                inPlace += 1
-                continue
-            }
-            guard let index = state.library.index(ofID: request.photoID) else { continue }
-            switch PlannedDownload(photo: Self.photo(state, index, named: request.filename), size: variant, in: folder) {
-            case .finished: inPlace += 1
-            case .new(let url, let candidates):
-                fetches.append(Fetch(photoID: request.photoID, path: url.path(percentEncoded: false),
-                                     unlessIdentical: candidates.map { $0.path(percentEncoded: false) }))
-            }
-        }
+        let records = Dictionary(written.map { ($0.path, $0) }) { first, _ in first }
+        for request in wanted { plan(request, variant: variant, root: root, state: state, records: records) }
         guard deleting else { return }
         let wantedPlaces = Set(wanted.map { Place(photoID: $0.photoID, variant: variant.rawValue, folder: Self.folder($0.directory(under: root))) })
         let sidecars = Dictionary(written.filter(\.isSidecar).map { ($0.path, $0) }) { first, _ in first }
@@ -58,13 +49,38 @@ public struct SyncPlan: Sendable {
         }
     }
 
-    /// One line per action: `get PATH`, `delete PATH`, `keep PATH` (ours, but changed since). A fetch
+    /// One wanted photo: in place, or a fetch (beside a file of ours that changed since, kept).
+    private mutating func plan(_ request: ScriptDownload, variant: DownloadSize, root: URL, state: BrowserState, records: [String: WrittenFile]) {
+        let folder = request.directory(under: root)
+        var changed: WrittenFile?
+        if let item = state.downloads.item(photoID: request.photoID, variant: variant), item.status.isFinished, item.isIn(folder),
+           let path = item.resultPath, let record = records[path], record.photoID == item.photoID, record.variant == variant.rawValue {
+            switch record.currentStateTrustingStamp().state {
+            case .intact:
+                inPlace += 1
+                return
+            case .changed: changed = record
+            case .gone: break
+            }
+        }
+        if let changed { keptAndFetchedAgain.append(changed) }
+        guard let index = state.library.index(ofID: request.photoID) else { return }
+        switch PlannedDownload(photo: Self.photo(state, index, named: request.filename), size: variant, in: folder) {
+        case .finished: inPlace += 1
+        case .new(let url, let candidates):
+            // A file of ours that changed holds other bytes than the photo's: the digest cannot find it identical.
+            let unless = candidates.map { $0.path(percentEncoded: false) }.filter { $0 != changed?.path }
+            fetches.append(Fetch(photoID: request.photoID, path: url.path(percentEncoded: false), unlessIdentical: unless))
+        }
+    }
+
+    /// One line per action: `get PATH`, `delete PATH`, `keep PATH` (ours, but changed since: the user's now). A fetch
     /// that the server's digest may still turn into "already there" says so: the dry run makes no request.
     public var lines: [String] {
         fetches.map { fetch in
             let unless = fetch.unlessIdentical.isEmpty ? "" : " (unless the server's digest shows \(fetch.unlessIdentical.joined(separator: ", ")) holds it already)"
             return "get " + fetch.path + unless
-        } + deletions.map { "delete " + $0.path } + kept.map { "keep " + $0.path }
+        } + deletions.map { "delete " + $0.path } + (keptAndFetchedAgain + kept).map { "keep " + $0.path }
     }
 
     /// Files the plan touches or forgets, by their state now.

@@ -99,21 +99,24 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// Downloads the photos into the session's download folder through the queue, reporting as it goes,
-    /// and writes their sidecars; the exit for some failed, or interrupted.
+    /// and writes their sidecars; the exit for some failed, or interrupted. A file of ours that changed
+    /// since it was downloaded is kept, named once on stderr, and its photo fetched again beside it.
     @MainActor
     static func fetch(
-        _ script: ScriptSession, photoIDs: [Int], size: DownloadSize, template parsed: PhotoTemplate?, jsonl: Bool, sidecar: Bool
+        _ script: ScriptSession, photoIDs: [Int], size: DownloadSize, template parsed: PhotoTemplate?, jsonl: Bool, sidecar: Bool,
+        as verb: String = "get"
     ) async throws(ScriptExit) {
         let state = script.session.state
         let root = state.downloadDirectory
         let wanted = placements(photoIDs, state: state, template: parsed)
-        // Fetched by an earlier get or the browser into the same place, and still there: the archive.
+        // Finished by an earlier get or the browser into the same place: those the request finds as written
+        // keep their ids (the archive); the others are queued anew under new ids.
         let already = Set(wanted.compactMap { request -> Int64? in
             guard let item = state.downloads.item(photoID: request.photoID, variant: size), item.status.isFinished,
-                  item.isIn(request.directory(under: root)),
-                  let path = item.resultPath, FileManager.default.fileExists(atPath: path) else { return nil }
+                  item.isIn(request.directory(under: root)) else { return nil }
             return item.id
         })
+        let keptBefore = state.downloads.keptFiles.count
         var report = GetReport(jsonl: jsonl, total: wanted.count, already: already)
         guard !wanted.isEmpty else { return report.finish(done: 0, skipped: 0, failed: []) }
         script.session.send(.scriptDownloadRequested(wanted, variant: size, root: root))
@@ -138,6 +141,8 @@ struct GetCommand: AsyncParsableCommand {
         var refused: String?
         await script.wait { state in
             if interrupted.number != nil { return true }
+            // Until the finished files are checked, the items in the queue are not yet the request's answer.
+            if state.downloads.fileChecksUnderWay > 0 { return false }
             if let message = state.messages.current, message.severity == .error,
                photoIDs.contains(where: { state.downloads.item(photoID: $0, variant: size) == nil }) {
                 refused = message.text
@@ -146,6 +151,9 @@ struct GetCommand: AsyncParsableCommand {
             let items = photoIDs.compactMap { state.downloads.item(photoID: $0, variant: size) }
             report.update(items)
             return items.count == photoIDs.count && items.allSatisfy { $0.status.isFinished || $0.status.failure != nil }
+        }
+        for path in script.session.state.downloads.keptFiles.dropFirst(keptBefore) {
+            FileHandle.standardError.write(Data("photopick \(verb): kept \(TerminalText.sanitized(path)): it changed since it was downloaded; fetching the photo again\n".utf8))
         }
         if let number = interrupted.number {
             let items = photoIDs.compactMap { script.session.state.downloads.item(photoID: $0, variant: size) }

@@ -70,7 +70,7 @@ struct SyncCommand: AsyncParsableCommand {
         let root = state.downloadDirectory
         let wanted = GetCommand.placements(photoIDs, state: state, template: parsed)
         let written: [WrittenFile]
-        do { written = delete ? try session.writtenFiles(under: root) : [] } catch {
+        do { written = try session.writtenFiles(under: root) } catch {
             throw ScriptExit(code: 1, message: "the record of the files photopick wrote cannot be read (\(error)); nothing was changed")
         }
         // One plan for both: a dry run prints what the real run then does.
@@ -79,11 +79,18 @@ struct SyncCommand: AsyncParsableCommand {
             var output = OutputBuffer()
             plan.lines.forEach { output.line(TerminalText.sanitized($0)) }
             output.flush()
+            // The lines the real run's fetch and deletions print.
+            for file in plan.keptAndFetchedAgain {
+                Self.say("kept \(TerminalText.sanitized(file.path)): it changed since it was downloaded; fetching the photo again")
+            }
             Self.sayKept(plan.kept)
             Self.say("\(plan.fetches.count) to get, \(plan.deletions.count) to delete, \(plan.inPlace) in place (a dry run: nothing changed).")
             return
         }
-        try await GetCommand.fetch(script, photoIDs: photoIDs, size: size, template: parsed, jsonl: download.jsonl, sidecar: download.sidecar != nil)
+        try await GetCommand.fetch(
+            script, photoIDs: photoIDs, size: size, template: parsed, jsonl: download.jsonl, sidecar: download.sidecar != nil,
+            as: "sync"
+        )
         guard delete else { return }
         var removed = 0, kept = plan.kept, forgotten = plan.gone.map(\.path)
         let prefix = Self.folderPrefix(root)
