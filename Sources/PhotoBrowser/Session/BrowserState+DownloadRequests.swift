@@ -43,7 +43,9 @@ extension BrowserState {
     /// now (its record goes, and it is named once), and the request goes on with what was found.
     mutating func finishedDownloadsChecked(_ check: FinishedDownloadCheck, then request: DownloadRequest) -> [BrowserEffect] {
         downloads.fileChecksUnderWay = max(0, downloads.fileChecksUnderWay - 1)
-        let kept = check.changed.values.sorted()
+        // Two checks under way at once (a second `d`) may both find the same file: it is named once.
+        let told = Set(downloads.keptFiles)
+        let kept = check.changed.values.filter { !told.contains($0) }.sorted()
         downloads.keptFiles += kept
         downloads.keptUntold += kept.count
         return (kept.isEmpty ? [] : [.forgetWrittenFiles(kept)]) + requestDownload(request, check: check)

@@ -73,6 +73,9 @@ struct FinishedDownloadCheckTests {
         #expect(state.messages.current?.severity == .warning)
         _ = state.apply(.downloadSpaceChecked(queued, needed: 1_000, free: nil))
         #expect(state.messages.all.count { $0.text.hasPrefix("Kept ") } == 1)
+        // A second check that ran alongside the first found the same file: not named again.
+        _ = state.apply(.finishedDownloadsChecked(FinishedDownloadCheck(checked: [item.id], changed: [item.id: path]), then: request))
+        #expect(state.downloads.keptFiles == [path])
     }
 
     @Test func aFileGoneOrNeverRecordedIsQueuedAgainWithNothingForgotten() {
