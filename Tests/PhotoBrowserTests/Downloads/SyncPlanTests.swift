@@ -107,4 +107,42 @@ struct SyncPlanTests {
             }
         }
     }
+    /// A download of ours edited since, in a folder that still wants the photo: the plan keeps it and gets the
+    /// photo under the next free name, and the real run writes exactly that name and leaves the edit alone.
+    @Test func anEditedDownloadStillWantedIsKeptAndThePlansGetNamesTheFileTheRunWrites() async throws {
+        try await TestServer.with(photos: 20) { server, _ in
+            let root = makeDownloadDirectory()
+            try await withSession(server, downloads: root) { session in
+                try await session.waitForLibrary()
+                let photo = session.state.library[0]
+                let wanted = [ScriptDownload(photoID: photo.id)]
+                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                try await session.waitUntil("the download") { $0.downloads.item(photoID: photo.id, variant: .original)?.status == .done }
+                let edited = root.appending(path: photo.filename)
+                let date = try #require(try FileManager.default.attributesOfItem(atPath: edited.path)[.modificationDate] as? Date)
+                var data = try Data(contentsOf: edited)
+                data[data.count - 3] ^= 0xFF
+                let handle = try FileHandle(forWritingTo: edited)
+                try handle.write(contentsOf: data)
+                try handle.close()
+                try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: edited.path)
+
+                let plan = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: try session.writtenFiles(under: root), deleting: false)
+                let name = photo.filename as NSString
+                let second = root.appending(path: name.deletingPathExtension + " (2)." + name.pathExtension).path
+                #expect(plan.lines == ["get " + second, "keep " + edited.path], "the edit cannot be the photo: no 'unless' on the get line")
+                #expect(plan.inPlace == 0 && plan.keptAndFetchedAgain.map(\.path) == [edited.path])
+
+                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                try await session.waitUntil("the photo fetched again") { state in
+                    state.downloads.fileChecksUnderWay == 0 && state.downloads.item(photoID: photo.id, variant: .original)?.status == .done
+                        && state.downloads.item(photoID: photo.id, variant: .original)?.resultPath != edited.path
+                }
+                #expect(session.state.downloads.item(photoID: photo.id, variant: .original)?.resultPath == second)
+                #expect(try Data(contentsOf: edited) == data)
+                let again = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: try session.writtenFiles(under: root), deleting: false)
+                #expect(again.lines.isEmpty && again.inPlace == 1, "the record of the edit is gone: it is the user's, and named no more")
+            }
+        }
+    }
 }
