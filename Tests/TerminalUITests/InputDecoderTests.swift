@@ -107,18 +107,31 @@ import Testing
         #expect(keys(split.feed(Array("P".utf8), at: .seconds(5) + .milliseconds(200)) + split.expire(at: .seconds(9))) == [.key(.character("P"))])
     }
 
-    @Test func aRunawayStringIsDroppedAtItsLimitAndAfterSilence() {
+    @Test func aRunawayStringIsDroppedAtItsLimitAndASecondAfterItsStart() {
         var decoder = InputDecoder()
         let runaway = Array("\u{1B}_G".utf8) + [UInt8](repeating: UInt8(ascii: "i"), count: 100_000)
         var output = decoder.feed(runaway, at: .zero)
         #expect(keys(output).isEmpty)
-        // Never ended: dropped once the terminal has been quiet a second; keys after are keys.
-        output = decoder.feed(Array("j".utf8), at: .seconds(2))
+        // Keys typed into it cannot keep it open: a second after its ESC it is dropped, and keys count again.
+        #expect(keys(decoder.feed(Array("x".utf8), at: .milliseconds(600))).isEmpty)
+        output = decoder.feed(Array("j".utf8), at: .milliseconds(1_100))
         #expect(keys(output) == [.key(.character("j"))])
-        if case .dropped(let prefix, let length) = output.first { #expect(prefix.count == 64 && length == 100_003) } else { Issue.record("not dropped") }
+        if case .dropped(let prefix, let length) = output.first { #expect(prefix.count == 64 && length == 100_004) } else { Issue.record("not dropped") }
         // Ended, but past the limit: dropped, never a reply.
         output = decoder.feed(runaway + Array("\u{1B}\\k".utf8), at: .seconds(3))
         #expect(output.count == 2 && keys(output) == [.key(.character("k"))])
+    }
+
+    /// A probe answered with garbage that opens strings it never ends: a byte no such string holds ends it,
+    /// so the `q` typed next is a key.
+    @Test func aStringWithAByteItCannotHoldEndsThere() {
+        var decoder = InputDecoder()
+        let output = decoder.feed(Array("\u{1B}P>|\u{1B}]11;\u{1B}_Gi=31;".utf8) + [0xFF, 0xFE], at: .zero) + decoder.feed(Array("q".utf8), at: .milliseconds(50))
+        #expect(keys(output) == [.key(.character("q"))])
+        // OSC holds UTF-8, and a DCS or APC does not.
+        var titles = InputDecoder()
+        #expect(titles.feed(Array("\u{1B}]2;東京\u{07}".utf8), at: .zero) == [.reply(Array("\u{1B}]2;東京\u{07}".utf8))])
+        #expect(keys(titles.feed(Array("\u{1B}_G東q".utf8), at: .seconds(1))) == [.key(.character("q"))])
     }
 
     /// The reply corpus's every byte boundary, with the pieces a moment or most of a second apart.
@@ -175,13 +188,17 @@ import Testing
                     quick = false
                 }
                 bytes += item.count
-                // Split into pieces; a piece right after the Esc or the introducer follows within the Esc delay.
+                // Split into pieces: a piece right after the Esc or the introducer follows within the Esc delay,
+                // and a reply (one write of the terminal's) is whole within 0.9 s of its start; a paste's text
+                // takes as long as it takes once its opening CSI is in.
                 var start = 0
+                let began = now
                 while start < item.count {
                     let end = random.next(in: 0...2) == 0 ? item.count : min(item.count, start + random.next(in: 1...max(1, item.count - start)))
                     output += decoder.feed(item[start..<end], at: now)
                     start = end
-                    now += end <= 2 || quick ? .milliseconds(random.next(in: 0...20)) : .milliseconds(random.next(in: 0...900))
+                    let gap: Duration = end <= 2 || quick ? .milliseconds(random.next(in: 0...20)) : .milliseconds(random.next(in: 0...900))
+                    now = kind == 5 && end >= 6 ? now + gap : min(now + gap, began + .milliseconds(900))
                 }
             }
             output += decoder.expire(at: now + .seconds(5))
@@ -247,11 +264,11 @@ enum ReplyCorpus {
     /// (controls and UTF-8 included, the terminators left out), BEL or ST.
     static func randomReply(_ random: inout SplitMix) -> [UInt8] {
         func number() -> String { String(random.next(in: 0...99_999)) }
-        func payload() -> [UInt8] {
-            (0..<random.next(in: 0...120)).map { _ in
-                var byte: UInt8
-                repeat { byte = UInt8(truncatingIfNeeded: random.next(in: 0...255)) } while byte == 0x1B || byte == 0x07 || byte == 0x18 || byte == 0x1A
-                return byte
+        /// Bytes a string of its kind holds: printable ASCII and the format controls, and for OSC UTF-8 too.
+        func payload(utf8: Bool = false) -> [UInt8] {
+            (0..<random.next(in: 0...120)).flatMap { _ -> [UInt8] in
+                if utf8, random.next(in: 0...9) == 0 { return Array("東é☃".utf8) }
+                return [UInt8(random.next(in: 0...15) == 0 ? random.next(in: 0x08...0x0D) : random.next(in: 0x20...0x7E))]
             }
         }
         let end = random.next(in: 0...1) == 0 ? [0x07] : Array("\u{1B}\\".utf8)
@@ -259,7 +276,7 @@ enum ReplyCorpus {
         case 0: return fixed[random.next(in: 0...(fixed.count - 1))]
         case 1: return Array("\u{1B}_G".utf8) + payload() + Array("\u{1B}\\".utf8)
         case 2: return Array("\u{1B}P".utf8) + payload() + end
-        case 3: return Array("\u{1B}]".utf8) + payload() + end
+        case 3: return Array("\u{1B}]".utf8) + payload(utf8: true) + end
         case 4: return Array("\u{1B}[?\(number());\(number());\(number())c".utf8)
         case 5: return Array("\u{1B}[\(number());\(number())R".utf8)
         case 6: return Array("\u{1B}[?\(number());\(number());\(number())S".utf8)

@@ -24,7 +24,7 @@ enum TerminalInput: Sendable, Equatable {
 struct InputDecoder: Sendable {
     /// How long a lone Esc waits for more before it is the Escape key (ncurses' ESCDELAY, tmux's escape-time).
     static let escapeDelay: Duration = .milliseconds(25)
-    /// Silence after which an unfinished sequence is dropped.
+    /// How long a control sequence or string may take from its ESC, and the silence that ends a paste.
     static let sequenceTimeout: Duration = .seconds(1)
     /// How long after a timed-out Esc a read that starts with the rest of a reply is still taken as that
     /// reply: a slow link may split a reply after its Esc.
@@ -61,6 +61,8 @@ struct InputDecoder: Sendable {
     private var pastedLength = 0
     /// When the last byte came.
     private var lastInput: Duration = .zero
+    /// When the sequence being read began (its ESC came).
+    private var sequenceStart: Duration = .zero
     /// When an Esc that timed out as the Escape key came, for the late rule; only the next read uses it.
     private var timedOutEscape: Duration?
 
@@ -72,7 +74,11 @@ struct InputDecoder: Sendable {
         case .ground: nil
         case .escape: lastInput + Self.escapeDelay
         case _ where isIntroducerAlone: lastInput + Self.escapeDelay
-        default: lastInput + Self.sequenceTimeout
+        // A terminal writes a reply at once, so one still unfinished a second after its ESC never will
+        // be: bounded from its start, so that keys typed into it cannot keep it open.
+        case .csi, .ss3, .string, .mouseX10, .linuxFunction: sequenceStart + Self.sequenceTimeout
+        // A paste or a character arrives as long as bytes keep coming.
+        case .paste, .utf8: lastInput + Self.sequenceTimeout
         }
     }
 
@@ -153,6 +159,7 @@ struct InputDecoder: Sendable {
         output.append(droppedSequence())
         reset()
         state = .escape
+        sequenceStart = lastInput
         append(0x1B)
     }
 
@@ -184,6 +191,7 @@ struct InputDecoder: Sendable {
         switch byte {
         case 0x1B:
             state = .escape
+            sequenceStart = lastInput
             append(byte)
         case 0x20...0x7E:
             output.append(.key(.character(Character(Unicode.Scalar(byte)))))
@@ -210,6 +218,7 @@ struct InputDecoder: Sendable {
         case 0x1B:
             // Esc twice: the first was a key of its own.
             output.append(.key(.escape))
+            sequenceStart = lastInput
         case UInt8(ascii: "\\"):
             // ST with no string before it: a terminal's leftover, not Alt+\.
             drop(including: byte, &output)
@@ -285,10 +294,15 @@ struct InputDecoder: Sendable {
         case 0x07:
             append(byte)
             finishString(&output)
-        case 0x18, 0x1A:
-            drop(including: byte, &output)
-        default:
+        case 0x08...0x0D, 0x20...0x7E:
             append(byte)
+        case 0x80...0xFF where sequence[1] == UInt8(ascii: "]") || sequence[1] == UInt8(ascii: "X"):
+            // OSC carries UTF-8 (titles, paths); SOS anything.
+            append(byte)
+        default:
+            // Not a byte a string of this kind holds (CAN, SUB, other controls; 8-bit in DCS, APC, PM):
+            // it was never a reply, and what follows is read afresh.
+            drop(including: byte, &output)
         }
     }
 
