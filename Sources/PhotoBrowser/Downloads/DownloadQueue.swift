@@ -93,7 +93,9 @@ public struct DownloadQueue: Sendable, Equatable {
     }
 
     /// Whether anything is running or waiting to run.
-    public var hasPendingWork: Bool { items.contains { $0.status == .running || $0.status == .queued } }
+    /// Whether anything is to come: a download running or queued, or a request whose finished files are
+    /// still being checked (quitting then would drop that request, which is not saved until it is queued).
+    public var hasPendingWork: Bool { fileChecksUnderWay > 0 || items.contains { $0.status == .running || $0.status == .queued } }
 
     // MARK: - Changes
 

@@ -35,6 +35,7 @@ struct FinishedDownloadCheckTests {
         #expect(effects == [.checkFinishedDownloads([item], then: request)])
         #expect(state.downloads.fileChecksUnderWay == 1)
         #expect(state.downloads.items == [item], "nothing changes until the files are read")
+        #expect(state.hasUnfinishedWork, "q asks first, so the request is not dropped while its files are read")
     }
 
     @Test func aScriptsRequestChecksOnlyItsFinishedItemsAndQueuesNothingMeanwhile() {
