@@ -9,24 +9,9 @@ import Testing
 /// user edited since is theirs: kept byte for byte, never overwritten, and the photo fetched again beside it.
 @MainActor
 struct EditedDownloadTests {
-    /// Changes a byte near the end, keeping the length, and puts the modification time back, as `exiftool -P` does.
-    private func editInPlace(_ path: String) throws -> (bytes: Data, modified: Date) {
-        let url = URL(fileURLWithPath: path)
-        let modified = try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
-        var data = try Data(contentsOf: url)
-        data[data.count - 3] ^= 0xFF
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.write(contentsOf: data)
-        try handle.close()
-        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
-        return (data, modified)
-    }
+    private func editInPlace(_ path: String) throws -> (bytes: Data, modified: Date) { try FileEdits.editKeepingLengthAndDate(path) }
 
-    /// `NAME (2).EXT` beside `NAME.EXT`.
-    private func secondName(_ path: String) -> String {
-        let name = path as NSString
-        return name.deletingPathExtension + " (2)." + name.pathExtension
-    }
+    private func secondName(_ path: String) -> String { FileEdits.secondName(path) }
 
     private func downloads(_ log: LineLog) -> Int {
         log.requests("GET /api/v1/photos/").count { $0.contains("/download") }

@@ -40,20 +40,13 @@ struct SyncPlanTests {
                 }
                 #expect(session.state.downloads.item(photoID: copied.id, variant: .original)?.status == .skipped)
                 let written = try session.writtenFiles(under: root)
-                let name = clashing.filename as NSString
-                let clashed = root.appending(path: name.deletingPathExtension + " (2)." + name.pathExtension).path
+                let clashed = FileEdits.secondName(root.appending(path: clashing.filename).path)
                 #expect(Set(written.map(\.path)) == [root.appending(path: ours.filename).path, root.appending(path: undated.filename).path, clashed],
                         "the user's identical copy is never recorded as photopick's")
 
                 // The undated download edited as exiftool -P does: same length, date put back.
                 let edited = root.appending(path: undated.filename)
-                let date = try #require(try FileManager.default.attributesOfItem(atPath: edited.path)[.modificationDate] as? Date)
-                var data = try Data(contentsOf: edited)
-                data[data.count - 3] ^= 0xFF
-                let handle = try FileHandle(forWritingTo: edited)
-                try handle.write(contentsOf: data)
-                try handle.close()
-                try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: edited.path)
+                try FileEdits.editKeepingLengthAndDate(edited.path)
 
                 // Nothing matches any more.
                 let plan = SyncPlan(wanted: [], variant: .original, root: root, state: session.state, written: written, deleting: true)
@@ -119,17 +112,10 @@ struct SyncPlanTests {
                 session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
                 try await session.waitUntil("the download") { $0.downloads.item(photoID: photo.id, variant: .original)?.status == .done }
                 let edited = root.appending(path: photo.filename)
-                let date = try #require(try FileManager.default.attributesOfItem(atPath: edited.path)[.modificationDate] as? Date)
-                var data = try Data(contentsOf: edited)
-                data[data.count - 3] ^= 0xFF
-                let handle = try FileHandle(forWritingTo: edited)
-                try handle.write(contentsOf: data)
-                try handle.close()
-                try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: edited.path)
+                let data = try FileEdits.editKeepingLengthAndDate(edited.path).bytes
 
                 let plan = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: try session.writtenFiles(under: root), deleting: false)
-                let name = photo.filename as NSString
-                let second = root.appending(path: name.deletingPathExtension + " (2)." + name.pathExtension).path
+                let second = FileEdits.secondName(root.appending(path: photo.filename).path)
                 #expect(plan.lines == ["get " + second, "keep " + edited.path], "the edit cannot be the photo: no 'unless' on the get line")
                 #expect(plan.inPlace == 0 && plan.keptAndFetchedAgain.map(\.path) == [edited.path])
 

@@ -97,14 +97,8 @@ struct WrittenFileTests {
             let record = try #require(told.withLockedValue { $0 })
             let path = result.fileURL.path
             let original = try Data(contentsOf: result.fileURL)
-            let date = try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
             // As exiftool -P does: other bytes, the same length, the date put back.
-            var edited = original
-            edited[edited.count - 3] ^= 0xFF
-            let handle = try FileHandle(forWritingTo: result.fileURL)
-            try handle.write(contentsOf: edited)
-            try handle.close()
-            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
+            try FileEdits.editKeepingLengthAndDate(path)
             #expect(record.currentState() == .changed)
             // The same bytes again, but a file the user put there (another inode): not the one written.
             let copy = directory.appending(path: "copy")
