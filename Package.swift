@@ -39,12 +39,20 @@ let package = Package(
             pkgConfig: "chafa",
             providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]
         ),
-        // libjpeg behind a C boundary, so its longjmp-based errors never cross into Swift.
+        // libjpeg behind a C boundary, so its longjmp-based errors never cross into Swift: decoding,
+        // regions, focus measuring and a plain encoder. The browser side's only C.
         .target(
             name: "CJPEG",
-            // Rendering 12 MP scenes at -O0 takes seconds; debug builds optimise this target too.
+            // Decoding 24 MP originals and measuring focus walk every pixel; at -O0 tests take seconds more.
             cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("jpeg")]
+        ),
+        // The demo server's own C: the scene renderer and files padded to an exact length, over CJPEG's encoder.
+        .target(
+            name: "CSceneRender",
+            dependencies: ["CJPEG"],
+            // Rendering 12 MP scenes at -O0 takes seconds; debug builds optimise this target too.
+            cSettings: [.unsafeFlags(["-O2"])]
         ),
         // Extended attributes, whose header Glibc's module map leaves out.
         .target(name: "CFileAttributes"),
@@ -100,6 +108,7 @@ let package = Package(
             name: "PhotoPickServer",
             dependencies: [
                 "CJPEG",
+                "CSceneRender",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -159,7 +168,7 @@ let package = Package(
             ],
             path: "Tests/PhotoPickTestSupport"
         ),
-        .testTarget(name: "CJPEGTests", dependencies: ["CJPEG"]),
+        .testTarget(name: "CJPEGTests", dependencies: ["CJPEG", "CSceneRender"]),
         .testTarget(
             name: "PhotoPickKitTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import CJPEG
+import CSceneRender
 import Foundation
 import Testing
 

@@ -22,41 +22,15 @@ typedef enum {
     CJPEG_ERR_CORRUPT = 8,
 } cjpeg_status;
 
-/// A demo photograph: a landscape (sky, hills, water or meadow, trees, posts) drawn from `seed`,
-/// photographed with a focus, a shake and an exposure. Sizes are fractions of the long edge, so the
-/// same values look the same at every output size.
-typedef struct {
-    uint64_t seed;
-    /// Defocus: the Gaussian blur's sigma; 0 is sharp.
-    float defocus;
-    /// Horizontal camera shake: the length of the smear; 0 is none.
-    float motion;
-    /// Exposure as a multiplier; 1 as metered (0 reads as 1).
-    float gain;
-    /// Sensor noise in 8-bit levels, added after the blur.
-    float grain;
-} cjpeg_landscape;
+/// Supplies row `row` (width * 3 RGB bytes) of the picture being encoded.
+typedef void (*cjpeg_row_source)(const void *context, int width, int height, int row, uint8_t *pixels);
 
-/// Renders a landscape a row at a time, without holding the picture.
-typedef struct cjpeg_landscape_renderer cjpeg_landscape_renderer;
-
-/// Lays out the scene for width x height; NULL for bad sizes or no memory.
-cjpeg_landscape_renderer *cjpeg_landscape_start(const cjpeg_landscape *landscape, int width, int height);
-/// Writes row `row` (0...height-1) as width * 3 RGB bytes; rows may come in any order.
-void cjpeg_landscape_row(cjpeg_landscape_renderer *renderer, int row, uint8_t *pixels);
-void cjpeg_landscape_finish(cjpeg_landscape_renderer *renderer);
-
-/// Renders `landscape` at width x height and encodes it as a baseline JPEG at `quality` (1...100).
-/// With `padded_length` > 0 the output is padded with comment segments to exactly that many bytes.
-/// On success `*out` is a malloc'd buffer the caller frees with cjpeg_free.
-cjpeg_status cjpeg_encode_landscape(const cjpeg_landscape *landscape, int width, int height, int quality,
-                                    size_t padded_length, uint8_t **out, size_t *out_length,
-                                    char *message, size_t message_capacity);
-
-/// Encodes packed RGB as a baseline JPEG padded with comment segments to exactly `padded_length` bytes,
-/// for an exact size tried at several qualities without rendering again.
-cjpeg_status cjpeg_encode_rgb_padded(const uint8_t *pixels, int width, int height, int quality, size_t padded_length,
-                                     uint8_t **out, size_t *out_length, char *message, size_t message_capacity);
+/// Encodes width x height RGB rows from `source` as a baseline JPEG (see cjpeg_encode_rgb for the
+/// options), without the caller holding the picture. On success `*out` is a malloc'd buffer the
+/// caller frees with cjpeg_free.
+cjpeg_status cjpeg_encode_rows(int width, int height, int quality, int progressive, int orientation,
+                               cjpeg_row_source source, const void *context, uint8_t **out, size_t *out_length,
+                               char *message, size_t message_capacity);
 
 /// Decodes a whole JPEG to check it, reporting its pixel size. Corrupt or truncated data is an
 /// error code, never a longjmp or exit.

@@ -1,4 +1,5 @@
 import CJPEG
+import CSceneRender
 
 /// Encodes scenes through the CJPEG target, whose libjpeg errors come back as codes.
 enum JPEGEncoder {

@@ -1,4 +1,4 @@
-import CJPEG
+import CSceneRender
 
 /// The procedural photograph of one photo: its landscape, and how it was focused, held and exposed.
 struct SceneDesign: Sendable {

@@ -2,13 +2,12 @@
 // Hand-written because no packaged library renders deterministic, resolution-independent scenes
 // with a known focus: every texture is band-limited to what the output's pixels can hold, so a
 // 1024-pixel variant is the same picture as the 24 MP original, only softer.
-#include "cjpeg.h"
+#include "cscenerender.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 
 typedef struct { float r, g, b; } rgbf;
 
