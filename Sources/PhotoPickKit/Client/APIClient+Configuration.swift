@@ -22,12 +22,14 @@ extension APIClient {
         /// own requests always find budget: 15% (45 of 300) is a minute of brisk tagging and previews,
         /// and leaves a 100,000-photo listing within 1.1× of the fastest the budget allows.
         public var reservedShare: Double
+        /// What retries, the pacer and deadlines wait on: the real clock, or a test's clock it advances.
+        public var clock: any Clock<Duration>
 
         /// A configuration with sensible defaults for everything but the URL and key.
         public init(
             baseURL: URL, apiKey: APIKeyProvider, timeouts: Timeouts = Timeouts(), retryPolicy: RetryPolicy = RetryPolicy(),
             userAgent: String = "photopick/\(PhotoPickVersion.current)", logger: Logger = Logger(label: "photopick.api"),
-            maximumConnectionsPerHost: Int = 8, reservedShare: Double = 0.15
+            maximumConnectionsPerHost: Int = 8, reservedShare: Double = 0.15, clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.baseURL = baseURL
             self.apiKey = apiKey
@@ -37,6 +39,7 @@ extension APIClient {
             self.logger = logger
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.reservedShare = reservedShare
+            self.clock = clock
         }
     }
 

@@ -23,7 +23,7 @@ extension APIClient {
     nonisolated func perform<Response>(_ request: Request<Response>, wasAmbiguous: inout Bool) async throws(APIError) -> RawResponse {
         let url = request.url(relativeTo: baseURL)
         let policy = configuration.retryPolicy
-        let deadline = ContinuousClock.now + policy.deadline
+        let deadline = time.elapsed() + policy.deadline
         var attempt = 0
         while true {
             attempt += 1
@@ -36,9 +36,9 @@ extension APIClient {
                 if error.isAmbiguous { wasAmbiguous = true }
                 guard isRetryable, attempt < policy.maximumAttempts else { throw error }
                 wait = max(advised ?? .zero, policy.backoff(afterAttempt: attempt))
-                guard ContinuousClock.now + wait < deadline else { throw error }
+                guard time.elapsed() + wait < deadline else { throw error }
             }
-            try await sleepOrCancel(for: wait)
+            try await time.sleepOrCancel(for: wait)
         }
     }
 
@@ -50,13 +50,13 @@ extension APIClient {
 
     /// One paced try, classified.
     nonisolated func attemptOnce<Response>(
-        _ request: Request<Response>, url: URL, deadline: ContinuousClock.Instant
+        _ request: Request<Response>, url: URL, deadline: Duration
     ) async throws(APIError) -> AttemptOutcome {
-        let remaining = deadline - ContinuousClock.now
+        let remaining = deadline - time.elapsed()
         // Storage on another origin (a signed file URL) does not count against the API's budget.
         let isPaced = isPaced(url)
         do {
-            if isPaced { try await pacer.admit(lane: RequestLane.current, deadline: Date().addingTimeInterval(remaining.timeInterval)) }
+            if isPaced { try await pacer.admit(lane: RequestLane.current, deadline: time.now().addingTimeInterval(remaining.timeInterval)) }
         } catch let hold as RateLimitPacer.HoldOutlastsDeadline {
             throw .response(ErrorResponse(
                 status: 429, code: .rateLimited,
@@ -93,7 +93,7 @@ extension APIClient {
             && (request.isIdempotent || response.status == 429 || request.retriesAmbiguousFailures)
             && error.code != .tariffNotSupported
         // After a 429 the pacer holds everyone until the reset; this request then waits its turn like the rest.
-        let advised = response.status == 429 && isPaced ? nil : RetryAdvice.wait(in: response.headers, orReset: !isPaced)
+        let advised = response.status == 429 && isPaced ? nil : RetryAdvice.wait(in: response.headers, orReset: !isPaced, now: time.now())
         return .failed(error, isRetryable: isRetryable, advised: advised)
     }
 
@@ -126,11 +126,13 @@ extension APIClient {
     }
 }
 
-/// Sleeps for `duration`, or throws `APIError.cancelled` when the task is cancelled first.
-func sleepOrCancel(for duration: Duration) async throws(APIError) {
-    do {
-        try await Task.sleep(for: duration)
-    } catch {
-        throw .cancelled
+extension Timekeeper {
+    /// Sleeps for `duration`, or throws `APIError.cancelled` when the task is cancelled first.
+    func sleepOrCancel(for duration: Duration) async throws(APIError) {
+        do {
+            try await sleep(for: duration)
+        } catch {
+            throw .cancelled
+        }
     }
 }

@@ -19,6 +19,8 @@ public actor APIClient {
     nonisolated let configuration: Configuration
     nonisolated let httpClient: HTTPClient
     nonisolated let pacer: RateLimitPacer
+    /// The configuration's clock, which every wait of this client runs on.
+    nonisolated let time: Timekeeper
     /// Whether a `Sunset` header was logged already; it is logged once per client.
     private var hasWarnedOfSunset = false
 
@@ -27,7 +29,8 @@ public actor APIClient {
         self.baseURL = configuration.baseURL
         self.baseOrigin = Origin(configuration.baseURL)
         self.configuration = configuration
-        pacer = RateLimitPacer(reservedShare: configuration.reservedShare)
+        time = Timekeeper(configuration.clock)
+        pacer = RateLimitPacer(reservedShare: configuration.reservedShare, time: time)
         var http = HTTPClient.Configuration()
         http.redirectConfiguration = .disallow
         http.timeout = .init(connect: .init(configuration.timeouts.connect), read: .init(configuration.timeouts.read))

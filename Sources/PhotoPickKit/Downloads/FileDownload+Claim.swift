@@ -109,6 +109,7 @@ struct DownloadTarget {
 
     /// A pause before looking again at a `.part` that another download of the same photo holds.
     static func waitForOtherDownload() async throws(APIError) {
-        try await sleepOrCancel(for: .milliseconds(50))
+        // Real time, whatever the client's clock: the other download moves on its own.
+        try await Timekeeper.continuous.sleepOrCancel(for: .milliseconds(50))
     }
 }

@@ -46,7 +46,8 @@ struct FileDownload {
         }
         if size == .original, format == .original { try checkSpace(needed: photo.bytes - resumedFrom) }
         let policy = client.configuration.retryPolicy
-        var deadline = ContinuousClock.now + policy.deadline
+        let time = client.time
+        var deadline = time.elapsed() + policy.deadline
         // Only failed tries count: following a redirect, refreshing a link or starting over is not failing.
         var failures = 0
         while true {
@@ -59,17 +60,17 @@ struct FileDownload {
                 if part.length > lengthBefore {
                     failures = 1
                     refreshes = 0
-                    deadline = ContinuousClock.now + policy.deadline
+                    deadline = time.elapsed() + policy.deadline
                 } else {
                     failures += 1
                 }
                 let attempt = failures
                 let wait = max(failure.advised ?? .zero, policy.backoff(afterAttempt: max(attempt, 1)))
-                guard attempt < policy.maximumAttempts, ContinuousClock.now + wait < deadline else {
+                guard attempt < policy.maximumAttempts, time.elapsed() + wait < deadline else {
                     if part.length == 0 { directory.remove(partName) }
                     throw failure.error
                 }
-                try await sleepOrCancel(for: wait)
+                try await time.sleepOrCancel(for: wait)
             } catch let skipped as SkippedIdentical {
                 directory.remove(partName)
                 return skipped.result
@@ -251,7 +252,7 @@ struct FileDownload {
             await client.pacer.holdAfterRefusal(headers: response.headers)  // the API's own 429s were recorded already
         }
         if APIClient.retryableStatuses.contains(raw.status) {
-            throw RetryableFailure(error: .response(error), advised: RetryAdvice.wait(in: response.headers, orReset: raw.status == 429))
+            throw RetryableFailure(error: .response(error), advised: RetryAdvice.wait(in: response.headers, orReset: raw.status == 429, now: client.time.now()))
         }
         throw APIError.response(error)
     }

@@ -16,7 +16,7 @@ actor RateLimitPacer {
 
     /// The share of each window's limit kept for the user's lanes.
     let reservedShare: Double
-    private let clock = ContinuousClock()
+    private let time: Timekeeper
     private var limit: Int?
     /// Requests believed left in the window, counted down as they are let through.
     private var budget: Int?
@@ -25,7 +25,8 @@ actor RateLimitPacer {
     /// Whether the hold is only the spent budget waiting for its window's reset (not a 429), which a
     /// response reporting a fresh window with requests left ends at once.
     private var holdIsSpentBudget = false
-    private var nextSlot: ContinuousClock.Instant?
+    /// On the timekeeper's `elapsed` scale.
+    private var nextSlot: Duration?
     private var inFlight = 0
     /// Requests waiting for their turn, by ticket number (which is their arrival order), with their lane.
     private var waiting: [Int: RequestLane] = [:]
@@ -41,8 +42,9 @@ actor RateLimitPacer {
     private var subscribers: [UUID: AsyncStream<RateLimitState>.Continuation] = [:]
 
     /// A pacer that keeps `reservedShare` of each window (rounded up) for the user's lanes.
-    init(reservedShare: Double = 0.15) {
+    init(reservedShare: Double = 0.15, time: Timekeeper = .continuous) {
         self.reservedShare = min(max(reservedShare, 0), 0.9)
+        self.time = time
     }
 
     /// The state now and after every change; a slow reader gets only the newest.
@@ -62,7 +64,7 @@ actor RateLimitPacer {
     }
 
     var state: RateLimitState {
-        let hold = holdUntil.flatMap { $0 > Date() ? $0 : nil }
+        let hold = holdUntil.flatMap { $0 > time.now() ? $0 : nil }
         return RateLimitState(
             limit: limit, remaining: budget, reset: resetAt, waiting: waiting.count, isHolding: hold != nil, holdUntil: hold,
             reserved: reserve, pausedForReserve: Set(pausedForReserve.compactMap { waiting[$0] })
@@ -89,7 +91,7 @@ actor RateLimitPacer {
         }
         while true {
             try Task.checkCancellation()
-            let now = Date()
+            let now = time.now()
             if let holdUntil, holdUntil > now {
                 guard holdUntil <= deadline else { throw HoldOutlastsDeadline(until: holdUntil) }
                 publish()
@@ -139,14 +141,14 @@ actor RateLimitPacer {
             budget = budget.map { $0 - 1 }
             waiting[ticket] = nil
             wakeAll()
-            guard let slot, slot > clock.now else { return }
+            guard let slot, slot > time.elapsed() else { return }
             do {
-                try await Task.sleep(until: slot, clock: clock)
+                try await time.sleep(for: slot - time.elapsed())
             } catch {
                 giveBack()
                 throw error
             }
-            guard let holdUntil, holdUntil > Date() else { return }
+            guard let holdUntil, holdUntil > time.now() else { return }
             giveBack()  // a 429 arrived while this one waited for its slot: it waits with the rest
             waiting[ticket] = lane
         }
@@ -158,10 +160,10 @@ actor RateLimitPacer {
     }
 
     /// With little budget left, the next evenly spaced slot before the reset; nil when no spreading is needed.
-    private func spreadingSlot(now: Date) -> ContinuousClock.Instant? {
+    private func spreadingSlot(now: Date) -> Duration? {
         guard let budget, let limit, let resetAt, budget <= max(2, limit / 10) else { return nil }
         let interval = Duration.milliseconds(Int64(resetAt.timeIntervalSince(now) * 1000 / Double(max(budget, 0) + 1)))
-        let slot = max(nextSlot ?? clock.now, clock.now)
+        let slot = max(nextSlot ?? time.elapsed(), time.elapsed())
         nextSlot = slot + interval
         return slot
     }
@@ -176,7 +178,7 @@ actor RateLimitPacer {
     func record(status: Int, headers: HTTPHeaders) {
         inFlight = max(0, inFlight - 1)
         isProbing = false
-        let now = Date()
+        let now = time.now()
         if let limit = headers.first(name: "X-RateLimit-Limit").flatMap(Int.init) { self.limit = limit }
         let reset = RetryAdvice.resetDate(in: headers, now: now)
         if let remaining = headers.first(name: "X-RateLimit-Remaining").flatMap(Int.init) {
@@ -201,7 +203,7 @@ actor RateLimitPacer {
 
     /// A 429 from somewhere `admit` did not pace, such as a file origin: everyone waits all the same.
     func holdAfterRefusal(headers: HTTPHeaders) {
-        let now = Date()
+        let now = time.now()
         let wait = RetryAdvice.wait(in: headers, now: now) ?? .seconds(1)
         let until = now.addingTimeInterval(wait.timeInterval)
         holdUntil = max(holdUntil ?? until, until)
@@ -223,8 +225,8 @@ actor RateLimitPacer {
                 guard !Task.isCancelled else { return continuation.resume() }
                 sleepers[ticket] = continuation
                 guard let duration else { return }
-                timers[ticket] = Task { [weak self] in
-                    guard (try? await Task.sleep(for: duration)) != nil else { return }  // woken sooner
+                timers[ticket] = Task { [weak self, time] in
+                    guard (try? await time.sleep(for: duration)) != nil else { return }  // woken sooner
                     await self?.wake(ticket)
                 }
             }
