@@ -88,7 +88,7 @@ extension PhotoPickServer {
         if configuration.filesPort == nil { FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment) }
         // Faults come after authentication, so an injected 429, 503 or 500 carries X-RateLimit-* like a real one.
         let v1 = router.group("api/v1")
-            .add(middleware: AuthMiddleware(keys: environment.keys, rateLimiter: environment.rateLimiter, retryAfter: environment.retryAfter))
+            .add(middleware: AuthMiddleware(keys: environment.keys, rateLimiter: environment.rateLimiter, retryAfter: environment.retryAfter, clock: environment.clock))
             .add(middleware: injectFaults)
         AccountRoutes.register(on: v1, environment)
         PhotoRoutes.register(on: v1, environment)

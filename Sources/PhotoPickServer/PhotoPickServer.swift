@@ -103,7 +103,8 @@ public final class PhotoPickServer: Sendable {
         let keyRing = KeyRing(keys.enumerated().map { index, spec in
             APIKeyRecord(id: index + 1, name: configuration.keys.isEmpty ? "Demo key" : "Key \(index + 1)", spec: spec)
         })
-        let retryAfter = RetryAfter(asDate: configuration.retryAfterAsDate)
+        let clock = ServerClock(configuration.clock)
+        let retryAfter = RetryAfter(asDate: configuration.retryAfterAsDate, clock: clock)
         let environment = ServerEnvironment(
             library: library,
             images: try ImageStore(directory: directory.appending(path: "images"), library: library),
@@ -112,7 +113,8 @@ public final class PhotoPickServer: Sendable {
             cursors: CursorSigner(secret: Array(SHA256.hash(data: Data("cursors".utf8) + library.facts.signingSecret))),
             fileURLs: FileURLSigner(secret: library.facts.signingSecret, lifetime: configuration.signedURLLifetime),
             filesOrigin: FilesOriginLedger(),
-            retryAfter: retryAfter
+            retryAfter: retryAfter,
+            clock: clock
         )
         let faults = FaultInjector(rate: configuration.faultRate, kinds: configuration.faults, seed: configuration.seed)
         return try await launch(configuration, environment, faults, dataDirectory: directory, removesDataOnStop: removesDataOnStop)

@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     public var signedURLLifetime: Duration
     /// Receives one line per request (method, path, status, milliseconds); nil logs nothing.
     public var requestLog: (@Sendable (String) -> Void)?
+    /// What rate-limit windows, signed-link expiry and `Retry-After` dates read: the real clock, or a
+    /// test's clock it advances (which starts at 2027-01-15 08:00:00 UTC).
+    public var clock: any Clock<Duration>
 
     /// A configuration with the defaults of `photopick serve` for whatever is not given.
     public init(
@@ -52,7 +55,8 @@ public struct ServerConfiguration: Sendable {
         retryAfterAsDate: Bool = false,
         originalMegapixels: Double = 12,
         signedURLLifetime: Duration = .seconds(300),
-        requestLog: (@Sendable (String) -> Void)? = nil
+        requestLog: (@Sendable (String) -> Void)? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.host = host
         self.port = port
@@ -70,6 +74,7 @@ public struct ServerConfiguration: Sendable {
         self.originalMegapixels = originalMegapixels
         self.signedURLLifetime = signedURLLifetime
         self.requestLog = requestLog
+        self.clock = clock
     }
 
     func validate() throws(ServerError) {

@@ -9,10 +9,11 @@ struct AuthMiddleware: RouterMiddleware {
     let keys: KeyRing
     let rateLimiter: RateLimiter
     let retryAfter: RetryAfter
+    let clock: ServerClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let key = try authenticate(request)
-        let now = Int(Timestamp.now())
+        let now = Int(clock.now())
         let source = context.channel.remoteAddress?.ipAddress ?? ""
         var response: Response
         if let allowed = key.spec.allowedIPs, !allowed.contains(source) {
@@ -46,7 +47,7 @@ struct AuthMiddleware: RouterMiddleware {
         }
         // Read after the handler, at the time it finished: with concurrent requests, and with a window that
         // may have turned meanwhile, the figures are the budget as it stands now.
-        let budget = rateLimiter.peek(keyID: key.id, now: Int(Timestamp.now()))
+        let budget = rateLimiter.peek(keyID: key.id, now: Int(clock.now()))
         response.headers[.rateLimitLimit] = String(budget.limit)
         response.headers[.rateLimitRemaining] = String(budget.remaining)
         response.headers[.rateLimitReset] = String(budget.reset)

@@ -48,8 +48,9 @@ struct ConnectionReset: Error {}
 /// How `Retry-After` is written: delta-seconds or an HTTP-date.
 struct RetryAfter: Sendable {
     let asDate: Bool
+    let clock: ServerClock
 
     func value(seconds: Int) -> String {
-        asDate ? Timestamp.httpDate(Timestamp.now() + Int64(seconds)) : String(seconds)
+        asDate ? Timestamp.httpDate(clock.now() + Int64(seconds)) : String(seconds)
     }
 }

@@ -29,7 +29,7 @@ enum AccountRoutes {
     static func register(on group: RouterGroup<ServerContext>, _ environment: ServerEnvironment) {
         group.get("me") { _, context in
             let key = try context.requireScope(.customerRead)
-            let budget = environment.rateLimiter.peek(keyID: key.id, now: Int(Timestamp.now()))
+            let budget = environment.rateLimiter.peek(keyID: key.id, now: Int(environment.clock.now()))
             return try JSONResponse.make(Me(
                 apiKeyId: key.id, customerId: customerID, name: key.name,
                 scopes: key.spec.scopes.sorted().map(\.rawValue),

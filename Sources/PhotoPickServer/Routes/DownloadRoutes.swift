@@ -21,7 +21,7 @@ enum DownloadRoutes {
                 throw APIFailure(status: .forbidden, code: "tariff_not_supported",
                                  message: "Your plan does not include WebP downloads; use format=jpeg or upgrade the plan")
             }
-            let path = environment.fileURLs.path(photoID: id, variant: variant, now: Timestamp.now())
+            let path = environment.fileURLs.path(photoID: id, variant: variant, now: environment.clock.now())
             let location = origin(of: request, filesPort: environment.filesOrigin.port.withLockedValue { $0 }) + path
             return Response(status: .found, headers: [.location: location, .cacheControl: "no-store", .contentLength: "0"])
         }

@@ -27,7 +27,7 @@ enum FileRoutes {
         let query = request.uri.queryParameters
         switch environment.fileURLs.verify(
             photoID: id, variant: variant, expires: query["expires"].map(String.init),
-            signature: query["signature"].map(String.init), now: Timestamp.now()
+            signature: query["signature"].map(String.init), now: environment.clock.now()
         ) {
         case .valid: break
         case .expired:

@@ -11,6 +11,7 @@ struct ServerEnvironment: Sendable {
     let fileURLs: FileURLSigner
     let filesOrigin: FilesOriginLedger
     let retryAfter: RetryAfter
+    let clock: ServerClock
 
     /// Parses a path id; anything but a positive integer is a 404, as the contract says.
     static func pathID(_ context: ServerContext, _ what: String) throws -> Int64 {
