@@ -70,11 +70,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Imaging: decoding, resampling, orientation, focus measuring and loupe geometry over CJPEG. No
+        // network, no view model.
+        .target(name: "PhotoImaging", dependencies: ["CJPEG"]),
         // The view model: state as a value, events, and a driver that runs effects. No terminal.
         .target(
             name: "PhotoBrowser",
             dependencies: [
-                "CJPEG",
+                "PhotoImaging",
                 "PhotoPickKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,6 +91,7 @@ let package = Package(
                 "CChafa",
                 "CNcursesw",
                 "PhotoBrowser",
+                "PhotoImaging",
                 "PhotoPickKit",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,6 +145,7 @@ let package = Package(
             dependencies: [
                 "TerminalUI",
                 "PhotoBrowser",
+                "PhotoImaging",
                 "PhotoPickKit",
                 "PhotoPickServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -158,6 +163,7 @@ let package = Package(
         .target(
             name: "PhotoPickTestSupport",
             dependencies: [
+                "CJPEG",
                 "PhotoPickKit",
                 "PhotoPickServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -169,6 +175,7 @@ let package = Package(
             path: "Tests/PhotoPickTestSupport"
         ),
         .testTarget(name: "CJPEGTests", dependencies: ["CJPEG", "CSceneRender"]),
+        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport"]),
         .testTarget(
             name: "PhotoPickKitTests",
             dependencies: [
@@ -183,9 +190,9 @@ let package = Package(
         .testTarget(
             name: "PhotoBrowserTests",
             dependencies: [
-                "CJPEG",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "PhotoBrowser",
+                "PhotoImaging",
                 "PhotoPickKit",
                 "PhotoPickServer",
                 "PhotoPickTestSupport",
@@ -198,6 +205,7 @@ let package = Package(
                 "CNcursesw",
                 "TerminalUI",
                 "PhotoBrowser",
+                "PhotoImaging",
                 "PhotoPickKit",
             ]
         ),

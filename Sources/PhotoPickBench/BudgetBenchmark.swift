@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOConcurrencyHelpers
 import PhotoBrowser
+import PhotoImaging
 import PhotoPickKit
 import PhotoPickServer
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoBrowser
+import PhotoImaging
 import PhotoPickKit
 import PhotoPickServer
 import TerminalUI

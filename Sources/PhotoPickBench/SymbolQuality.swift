@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoImaging
 import TerminalUI
 
 /// How close cells of block symbols come to a photo, as the eye sees them: the cells rasterised at 8×16

@@ -1,41 +1,6 @@
-import CJPEG
-import PhotoBrowser
+import PhotoImaging
+import PhotoPickTestSupport
 import Testing
-
-/// Encodes test pictures through the C target, so each test controls pixels, progression and EXIF.
-enum TestJPEG {
-    static func encode(width: Int, height: Int, quality: Int = 95, progressive: Bool = false, orientation: Int = 0,
-                       pixel: (Int, Int) -> (UInt8, UInt8, UInt8)) -> [UInt8] {
-        var pixels = [UInt8]()
-        pixels.reserveCapacity(width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let (r, g, b) = pixel(x, y)
-                pixels += [r, g, b]
-            }
-        }
-        var output: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        var message = [CChar](repeating: 0, count: 200)
-        let status = cjpeg_encode_rgb(pixels, Int32(width), Int32(height), Int32(quality), progressive ? 1 : 0,
-                                      Int32(orientation), &output, &length, &message, message.count)
-        precondition(status == CJPEG_OK, "test JPEG encoding failed")
-        defer { cjpeg_free(output) }
-        return Array(UnsafeBufferPointer(start: output, count: length))
-    }
-
-    /// 64×32: red, green / blue, white quadrants, on 16-pixel block boundaries so they stay clean.
-    static func quadrants(orientation: Int = 0, progressive: Bool = false) -> [UInt8] {
-        encode(width: 64, height: 32, progressive: progressive, orientation: orientation) { x, y in
-            switch (x < 32, y < 16) {
-            case (true, true): (255, 0, 0)
-            case (false, true): (0, 255, 0)
-            case (true, false): (0, 0, 255)
-            case (false, false): (255, 255, 255)
-            }
-        }
-    }
-}
 
 struct DecoderTests {
     private let decoder = PreviewDecoder()

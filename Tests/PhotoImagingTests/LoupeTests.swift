@@ -1,5 +1,5 @@
-import CJPEG
-import PhotoBrowser
+import PhotoImaging
+import PhotoPickTestSupport
 import Testing
 
 /// The loupe's view over an original: where it opens, how it pans, and that its pixels are the
@@ -25,7 +25,7 @@ struct LoupeTests {
     }
 
     @Test func aPanMovesAThirdAndStaysInTheBandUntilItLeavesIt() throws {
-        let bytes = RegionDecoderTests.detailed()
+        let bytes = TestJPEG.detailed()
         let full = try decoder.decode(bytes, fitting: PixelSize(width: 10_000, height: 10_000)).image
         var loupe = Loupe(imageSize: full.size, viewport: PixelSize(width: 90, height: 60), centre: (0.5, 0.5))
         #expect(loupe.pixels == nil && loupe.regionToDecode != nil)
@@ -56,7 +56,7 @@ struct LoupeTests {
     }
 
     @Test func theBandAheadIsDecodedWhenTheNextPanWouldLeaveTheBandSoEveryPanIsACopy() throws {
-        let bytes = RegionDecoderTests.detailed()
+        let bytes = TestJPEG.detailed()
         let full = try decoder.decode(bytes, fitting: PixelSize(width: 10_000, height: 10_000)).image
         var loupe = Loupe(imageSize: full.size, viewport: PixelSize(width: 90, height: 60), centre: (0.5, 0.5))
         #expect(loupe.bandAhead == nil, "nothing decoded yet: the view itself comes first")

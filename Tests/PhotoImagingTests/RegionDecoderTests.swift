@@ -1,18 +1,10 @@
-import CJPEG
-import PhotoBrowser
+import PhotoImaging
+import PhotoPickTestSupport
 import Testing
 
 /// The loupe's decoder: a region at 100%, equal to the same pixels of a whole decode.
 struct RegionDecoderTests {
     private let decoder = PreviewDecoder()
-
-    /// A 4:2:0 picture with detail everywhere (so a wrong offset shows), 333 × 217: no side a multiple of
-    /// a block, so the last iMCU row and column are partial.
-    static func detailed(orientation: Int = 0, progressive: Bool = false) -> [UInt8] {
-        TestJPEG.encode(width: 333, height: 217, quality: 90, progressive: progressive, orientation: orientation) { x, y in
-            (UInt8((x * 7 + y * 3) & 255), UInt8((x * x / 5 + y * 11) & 255), UInt8(((x ^ y) * 13) & 255))
-        }
-    }
 
     /// The whole image at full size, upright.
     private func whole(_ bytes: [UInt8]) throws -> PreviewImage {
@@ -40,7 +32,7 @@ struct RegionDecoderTests {
     ])
     func aRegionEqualsTheSamePixelsOfAWholeDecode(x: Int, y: Int, width: Int, height: Int) throws {
         for progressive in [false, true] {
-            let bytes = Self.detailed(progressive: progressive)
+            let bytes = TestJPEG.detailed(progressive: progressive)
             let full = try whole(bytes)
             let region = try decoder.decodeRegion(bytes, x: x, y: y, width: width, height: height)
             #expect(region.originX == x && region.originY == y && region.image.size == PixelSize(width: width, height: height))
@@ -50,7 +42,7 @@ struct RegionDecoderTests {
 
     @Test(arguments: 1...8)
     func everyOrientationIsUprightWhenZoomed(orientation: Int) throws {
-        let bytes = Self.detailed(orientation: orientation)
+        let bytes = TestJPEG.detailed(orientation: orientation)
         let full = try whole(bytes)
         #expect(full.size == (orientation >= 5 ? PixelSize(width: 217, height: 333) : PixelSize(width: 333, height: 217)))
         for (x, y, width, height) in [(10, 20, 50, 40), (0, 0, 17, 300), (full.width - 30, full.height - 25, 30, 25)] {
@@ -63,7 +55,7 @@ struct RegionDecoderTests {
     }
 
     @Test func aRegionPastTheEdgeIsClippedAndOneOutsideIsRefused() throws {
-        let bytes = Self.detailed()
+        let bytes = TestJPEG.detailed()
         let full = try whole(bytes)
         let region = try decoder.decodeRegion(bytes, x: 300, y: -20, width: 100, height: 60)
         #expect(region.originX == 300 && region.originY == 0 && region.image.size == PixelSize(width: 33, height: 40))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PhotoBrowser
+import PhotoImaging
 import Testing
 @testable import TerminalUI
 

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoImaging
 import Testing
 @testable import TerminalUI
 

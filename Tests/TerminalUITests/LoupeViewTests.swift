@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoImaging
 import PhotoPickKit
 import Testing
 @testable import TerminalUI

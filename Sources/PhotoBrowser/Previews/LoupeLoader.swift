@@ -1,4 +1,5 @@
 import Foundation
+import PhotoImaging
 import PhotoPickKit
 
 /// Makes the loupe's frames: fetches each wanted photo's original on demand through the user's lane,

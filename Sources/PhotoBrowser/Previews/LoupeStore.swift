@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import PhotoImaging
 import PhotoPickKit
 
 /// A point of a picture as fractions of its upright width and height; (0.5, 0.5) is its centre.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoImaging
 import PhotoPickKit
 
 /// Fetches, caches and decodes previews in the background, in the order the views want them.

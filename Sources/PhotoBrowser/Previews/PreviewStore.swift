@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import PhotoImaging
 
 /// Which preview: a photo fitted inside a box of pixels.
 public struct PreviewRequest: Hashable, Sendable {

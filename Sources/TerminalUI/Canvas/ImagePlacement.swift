@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 
 /// Where a view put a photo's preview: the cells it covers and the preview it shows. The canvas keeps
 /// these beside its cells, so that a graphics protocol can place pixels over exactly those cells.

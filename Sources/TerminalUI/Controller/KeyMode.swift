@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 
 /// What a mode reads and changes while it handles one input: the UI state it may change, the browser
 /// state and layout it reads, and the outcome it builds.

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 
 /// The loupe: h, j, k, l and the arrows pan by a third of the view (every photo of compare together),
 /// the mark keys mark the photo shown (compare's active one), and `z` or Esc returns.

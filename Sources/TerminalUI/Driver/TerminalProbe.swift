@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
 import PhotoBrowser
+import PhotoImaging
 
 /// Asks the terminal what it can show, before ncurses starts: one batch of queries on `/dev/tty` in raw
 /// mode (XTVERSION, the kitty graphics query, XTSMGRAPHICS, `CSI 16t`, and DA1 last, which every

@@ -1,5 +1,6 @@
 import PhotoBrowser
 import CChafa
+import PhotoImaging
 
 /// One libchafa canvas over packed RGB pixels: symbols read back cell by cell, or sixel bytes. Written
 /// by libchafa rather than by hand because its symbol matching and sixel encoder are what chafa, yazi

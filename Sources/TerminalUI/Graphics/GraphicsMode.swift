@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 
 /// How previews are drawn, as asked for in the config, `--graphics` or `PHOTOPICK_GRAPHICS`.
 public enum GraphicsMode: String, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 
 /// kitty's Unicode placeholders: an image shown through text, so a multiplexer such as tmux moves,
 /// clips and removes it like text. Each cell under the image is U+10EEEE with two combining marks, the

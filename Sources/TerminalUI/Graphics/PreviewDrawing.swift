@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 
 /// Previews drawn into cells, by the views and the benchmarks alike: the box a preview is decoded for,
 /// and a rendering drawn and placed.

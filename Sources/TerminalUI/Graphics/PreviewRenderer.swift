@@ -1,5 +1,6 @@
 import ExtrasBase64
 import PhotoBrowser
+import PhotoImaging
 
 /// Makes decoded previews ready for the screen in the session's graphics mode, on the loader's tasks
 /// rather than the main actor: symbols into cells, or the bytes of an image protocol.

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 
 /// What a terminal answered to the probe's queries, read out of the bytes that came back by the same
 /// decoder that reads keys. The bytes themselves go on to the app's decoder, so keys typed meanwhile

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 
 /// What the front end shows on top of the browser state: the mode it is in, what is being typed,
 /// and where the cursors of its panels are. Views read it; `Controller` changes it.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoImaging
 import PhotoPickKit
 @testable import PhotoPickServer
 import Testing

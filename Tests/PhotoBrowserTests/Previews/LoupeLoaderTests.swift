@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoImaging
 import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport
@@ -135,7 +136,7 @@ struct LoupeLoaderTests {
     /// For a slow renderer (symbols, sixel) the views one pan away are rendered once the view shows: a pan
     /// to one, and back, is shown without a decode or a render, and shows exactly the original's pixels.
     @Test func aPanToAViewRenderedAheadIsShownWithoutRenderingAgain() async throws {
-        let original = RegionDecoderTests.detailed()
+        let original = TestJPEG.detailed()
         let full = try PreviewDecoder().decode(original, fitting: PixelSize(width: 10_000, height: 10_000)).image
         let renders = Mutex(0)
         let loader = LoupeLoader(disk: nil, originals: nil, render: { request, image, source in

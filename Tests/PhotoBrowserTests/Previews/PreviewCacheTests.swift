@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoImaging
 import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport

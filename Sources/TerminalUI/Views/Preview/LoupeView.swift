@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 import PhotoPickKit
 
 extension Screen {
