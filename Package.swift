@@ -73,12 +73,22 @@ let package = Package(
         // Imaging: decoding, resampling, orientation, focus measuring and loupe geometry over CJPEG. No
         // network, no view model.
         .target(name: "PhotoImaging", dependencies: ["CJPEG"]),
+        // Previews: the loaders, their stores and the disk cache; fetch through Kit, decode through imaging.
+        .target(
+            name: "PhotoPreviews",
+            dependencies: [
+                "PhotoImaging",
+                "PhotoPickKit",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // The view model: state as a value, events, and a driver that runs effects. No terminal.
         .target(
             name: "PhotoBrowser",
             dependencies: [
                 "PhotoImaging",
                 "PhotoPickKit",
+                "PhotoPreviews",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -93,6 +103,7 @@ let package = Package(
                 "PhotoBrowser",
                 "PhotoImaging",
                 "PhotoPickKit",
+                "PhotoPreviews",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -134,6 +145,7 @@ let package = Package(
                 "PhotoBrowser",
                 "PhotoPickKit",
                 "PhotoPickServer",
+                "PhotoPreviews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -148,6 +160,7 @@ let package = Package(
                 "PhotoImaging",
                 "PhotoPickKit",
                 "PhotoPickServer",
+                "PhotoPreviews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/PhotoPickBench"
@@ -177,6 +190,10 @@ let package = Package(
         .testTarget(name: "CJPEGTests", dependencies: ["CJPEG", "CSceneRender"]),
         .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport"]),
         .testTarget(
+            name: "PhotoPreviewsTests",
+            dependencies: ["PhotoImaging", "PhotoPickKit", "PhotoPickServer", "PhotoPickTestSupport", "PhotoPreviews"]
+        ),
+        .testTarget(
             name: "PhotoPickKitTests",
             dependencies: [
                 "PhotoPickKit",
@@ -199,6 +216,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PhotoPickConfigTests", dependencies: ["PhotoPickConfig", "PhotoBrowser", "PhotoPickKit", "TerminalUI"]),
+        // The command-line verbs' output, through `@testable import` of the executable.
+        .testTarget(name: "photopickTests", dependencies: ["photopick", "PhotoBrowser"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: [
@@ -207,6 +226,7 @@ let package = Package(
                 "PhotoBrowser",
                 "PhotoImaging",
                 "PhotoPickKit",
+                "PhotoPreviews",
             ]
         ),
         .testTarget(

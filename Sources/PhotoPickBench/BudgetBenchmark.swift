@@ -5,6 +5,7 @@ import PhotoBrowser
 import PhotoImaging
 import PhotoPickKit
 import PhotoPickServer
+import PhotoPreviews
 
 /// `budget`: a big library behind a real rate limit. A cold start (first rows, the whole catalogue
 /// against the fastest the budget allows, and the user's tag toggles and previews while the listing

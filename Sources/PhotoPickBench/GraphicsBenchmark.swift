@@ -4,6 +4,7 @@ import PhotoBrowser
 import PhotoImaging
 import PhotoPickKit
 import PhotoPickServer
+import PhotoPreviews
 import TerminalUI
 
 /// `graphics`: what each way of drawing a preview costs and how it looks, on the demo's photo 1 in its

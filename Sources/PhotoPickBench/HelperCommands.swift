@@ -4,6 +4,7 @@ import PhotoBrowser
 import PhotoImaging
 import PhotoPickKit
 import PhotoPickServer
+import PhotoPreviews
 import TerminalUI
 
 /// `_server`: the embedded server for a benchmark; prints `READY <base URL> <key>` and serves until killed.

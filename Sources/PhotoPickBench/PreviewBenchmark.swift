@@ -4,6 +4,7 @@ import PhotoBrowser
 import PhotoImaging
 import PhotoPickKit
 import PhotoPickServer
+import PhotoPreviews
 import TerminalUI
 
 /// `preview`: decoding and drawing previews. A web variant and a 24 MP JPEG decoded and drawn into

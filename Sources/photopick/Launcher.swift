@@ -4,6 +4,7 @@ import PhotoBrowser
 import PhotoPickConfig
 import PhotoPickKit
 import PhotoPickServer
+import PhotoPreviews
 import TerminalUI
 
 /// How the program ends: a code, and a line for stderr printed after the terminal is restored.

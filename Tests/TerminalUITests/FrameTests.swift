@@ -1,6 +1,7 @@
 import Foundation
 @testable import PhotoBrowser
 import PhotoImaging
+import PhotoPreviews
 import Testing
 @testable import TerminalUI
 

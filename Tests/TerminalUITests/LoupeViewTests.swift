@@ -2,6 +2,7 @@ import Foundation
 import PhotoBrowser
 import PhotoImaging
 import PhotoPickKit
+import PhotoPreviews
 import Testing
 @testable import TerminalUI
 

@@ -1,6 +1,7 @@
 import PhotoBrowser
 import PhotoImaging
 import PhotoPickKit
+import PhotoPreviews
 import Testing
 @testable import TerminalUI
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhotoPickKit
+import PhotoPreviews
 
 /// Every photo and tag of one library as last seen, in SQLite beside the state database, so a start
 /// shows the whole library at once and a refresh only reconciles it with the server.

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPreviews
 
 /// What opening a library gives the app: the session, the account's name for the header, and the
 /// loader that fetches its previews.

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPreviews
 
 /// Hands the loader each frame's wants in order, the newest waiting one only, and again when something
 /// shown still needs work (a failed fetch is tried again once due).

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhotoBrowser
+import PhotoPreviews
 
 /// The event loop: keys, session changes, resizes and signals arrive as one stream on the main actor.
 /// Each frame goes one way: events change the state; the layout is computed once; the views draw into a

@@ -1,5 +1,6 @@
 import PhotoBrowser
 import PhotoImaging
+import PhotoPreviews
 
 /// What a mode reads and changes while it handles one input: the UI state it may change, the browser
 /// state and layout it reads, and the outcome it builds.

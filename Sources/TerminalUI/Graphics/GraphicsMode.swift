@@ -1,5 +1,6 @@
 import PhotoBrowser
 import PhotoImaging
+import PhotoPreviews
 
 /// How previews are drawn, as asked for in the config, `--graphics` or `PHOTOPICK_GRAPHICS`.
 public enum GraphicsMode: String, Sendable, CaseIterable {

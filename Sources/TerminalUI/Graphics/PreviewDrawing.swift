@@ -1,5 +1,6 @@
 import PhotoBrowser
 import PhotoImaging
+import PhotoPreviews
 
 /// Previews drawn into cells, by the views and the benchmarks alike: the box a preview is decoded for,
 /// and a rendering drawn and placed.

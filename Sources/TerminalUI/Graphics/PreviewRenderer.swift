@@ -1,6 +1,7 @@
 import ExtrasBase64
 import PhotoBrowser
 import PhotoImaging
+import PhotoPreviews
 
 /// Makes decoded previews ready for the screen in the session's graphics mode, on the loader's tasks
 /// rather than the main actor: symbols into cells, or the bytes of an image protocol.

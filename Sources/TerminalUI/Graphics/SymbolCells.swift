@@ -1,5 +1,6 @@
 import PhotoBrowser
 import PhotoImaging
+import PhotoPreviews
 
 /// A preview as cells of symbols: each a character with a foreground and background, as libchafa
 /// chose them. The view copies them into the canvas, so previews stay readable as text in tests.

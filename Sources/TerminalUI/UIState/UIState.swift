@@ -1,5 +1,6 @@
 import PhotoBrowser
 import PhotoImaging
+import PhotoPreviews
 
 /// What the front end shows on top of the browser state: the mode it is in, what is being typed,
 /// and where the cursors of its panels are. Views read it; `Controller` changes it.

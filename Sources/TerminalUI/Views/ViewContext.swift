@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoPreviews
 
 /// What views need besides the state: the look, the keys, and where the photos come from.
 public struct ViewContext: Sendable {

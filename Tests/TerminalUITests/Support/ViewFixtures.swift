@@ -1,6 +1,7 @@
 import Foundation
 import PhotoBrowser
 import PhotoPickKit
+import PhotoPreviews
 @testable import TerminalUI
 
 /// Photos, tags and states the view and controller tests draw.

@@ -1,6 +1,7 @@
 import PhotoBrowser
 import PhotoImaging
 import PhotoPickKit
+import PhotoPreviews
 
 extension Screen {
     /// The photos the loupe shows and where: full screen's photo, or compare's, the active one first.

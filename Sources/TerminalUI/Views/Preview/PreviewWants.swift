@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPreviews
 
 /// One frame as the app draws it.
 public struct Frame: Sendable {

@@ -3,14 +3,16 @@ import NIOConcurrencyHelpers
 
 /// Lets through at most ten progress reports a second from a download's I/O callbacks, so the main
 /// actor redraws for progress rather than for every chunk.
-final class ProgressThrottle: Sendable {
+package final class ProgressThrottle: Sendable {
     private let lastReport = NIOLockedValueBox<Double>(-.infinity)
 
-    static func now() -> Double {
+    package init() {}
+
+    package static func now() -> Double {
         ProcessInfo.processInfo.systemUptime
     }
 
-    func shouldReport() -> Bool {
+    package func shouldReport() -> Bool {
         let now = Self.now()
         return lastReport.withLockedValue { last in
             guard now - last >= 0.1 else { return false }

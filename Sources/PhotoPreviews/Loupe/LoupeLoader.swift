@@ -138,7 +138,8 @@ public actor LoupeLoader {
         guard originalTasks[id] == nil, !failed.contains(id), !unreadable.contains(id) else { return }
         if let type = photo.mimeType?.lowercased(), !type.isEmpty, type != "image/jpeg", type != "image/jpg" {
             unreadable.insert(id)
-            store.set(.failed("the original is \(TerminalText.sanitized(type)), and the loupe reads JPEG originals only"), photoID: id)
+            // The loupe view sanitizes the reason it draws.
+            store.set(.failed("the original is \(type), and the loupe reads JPEG originals only"), photoID: id)
             return startStandIn(photoID: id)
         }
         nextToken += 1

@@ -73,7 +73,7 @@ public final class PreviewDiskCache: Sendable {
     }
 
     /// FNV-1a, 64 bits, in hex: a stable, file-name-safe digest of any text; `none` for none.
-    static func digest(_ text: String?) -> String {
+    package static func digest(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "none" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

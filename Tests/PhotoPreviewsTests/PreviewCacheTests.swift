@@ -1,5 +1,5 @@
 import Foundation
-import PhotoBrowser
+import PhotoPreviews
 import PhotoImaging
 import PhotoPickKit
 import PhotoPickServer
