@@ -2,7 +2,7 @@ extension PreviewImage {
     /// `width` × `height` pixels sampled bilinearly from this image, where output pixel (0, 0) sits at
     /// (`x`, `y`) in this image's pixels and each output pixel is `step` of them: a stand-in rendition
     /// enlarged to the original's scale.
-    public func resampled(width: Int, height: Int, x: Double, y: Double, stepX: Double, stepY: Double) -> PreviewImage {
+    func resampled(width: Int, height: Int, x: Double, y: Double, stepX: Double, stepY: Double) -> PreviewImage {
         var output = [UInt8](repeating: 0, count: width * height * 3)
         let sourceWidth = self.width, sourceHeight = self.height
         // Per column, the two source columns and the weight of the second, computed once for every row.

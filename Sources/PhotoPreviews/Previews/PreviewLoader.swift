@@ -21,9 +21,8 @@ public actor PreviewLoader {
     /// The focus score of each rendition decoded, as the preview lands.
     public nonisolated let focusScores: AsyncStream<(photoID: Int, score: Double)>
 
-    private let fetch: Fetch
+    private let renditions: RenditionSource
     private let render: Render?
-    private let disk: PreviewDiskCache?
     private let decoder = PreviewDecoder()
     private let debounce: Duration
     /// Previews fetched and decoded at once.
@@ -61,10 +60,9 @@ public actor PreviewLoader {
         render: Render? = nil, fetch: @escaping Fetch
     ) {
         self.store = store
-        self.disk = disk
+        renditions = RenditionSource(disk: disk, fetch: fetch)
         self.debounce = debounce
         self.render = render
-        self.fetch = fetch
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         (focusScores, focusContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
@@ -174,13 +172,12 @@ public actor PreviewLoader {
     }
 
     private nonisolated func webFocus(_ photoID: Int) async -> Double? {
-        let variant = DownloadSize.web.rawValue
-        if let cached = disk?.bytes(photoID: photoID, variant: variant), let score = FocusScore.measure(cached.bytes, decoder: decoder) {
-            return score
+        let decoder = decoder
+        switch try? await renditions.rendition(photoID: photoID, cached: [.web], fetching: .web, read: { FocusScore.measure($0, decoder: decoder) }) {
+        case .cached(let score, _)?: return score
+        case .fetched(let bytes)?: return FocusScore.measure(bytes, decoder: decoder)
+        case nil: return nil
         }
-        guard !Task.isCancelled, let fetched = try? await fetch(photoID, .web), !Task.isCancelled else { return nil }
-        try? disk?.store(photoID: photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
-        return FocusScore.measure(fetched.bytes, decoder: decoder)
     }
 
     private func measuredOnWeb(_ photoID: Int, _ focus: Double?) {
@@ -194,28 +191,28 @@ public actor PreviewLoader {
 
     /// The bytes from the disk cache or the server, decoded to the request's box and rendered; nil when cancelled.
     private nonisolated func load(_ request: PreviewRequest, measure: Bool) async -> Loaded? {
-        let size = Self.variant(for: request.box), variant = size.rawValue
-        if let cached = disk?.bytes(photoID: request.photoID, variant: variant) {
-            if Task.isCancelled { return nil }
-            if let image = try? decoder.decode(cached.bytes, fitting: request.box).image { return finished(request, image, cached.bytes, measure: measure) }
-            // Damaged on disk (or a bad answer kept earlier): drop it and ask the server once more.
-            disk?.remove(photoID: request.photoID, variant: variant)
-        }
-        let fetched: FetchedVariant
+        let size = Self.variant(for: request.box), decoder = decoder
+        let found: RenditionSource.Found<(image: PreviewImage, bytes: [UInt8])>?
         do {
-            fetched = try await fetch(request.photoID, size)
+            found = try await renditions.rendition(photoID: request.photoID, cached: [size], fetching: size) { bytes in
+                (try? decoder.decode(bytes, fitting: request.box).image).map { ($0, bytes) }
+            }
         } catch .cancelled {
             return nil
         } catch {
             return Task.isCancelled ? nil : (.failed(.unavailable(error.userMessage)), nil, nil)
         }
-        if Task.isCancelled { return nil }
-        // A disk that is full or read-only costs the cache, not the preview.
-        try? disk?.store(photoID: request.photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
-        do {
-            return finished(request, try decoder.decode(fetched.bytes, fitting: request.box).image, fetched.bytes, measure: measure)
-        } catch {
-            return (.failed(error), nil, nil)
+        switch found {
+        case .cached(let cached, _)?:
+            return finished(request, cached.image, cached.bytes, measure: measure)
+        case .fetched(let bytes)?:
+            do {
+                return finished(request, try decoder.decode(bytes, fitting: request.box).image, bytes, measure: measure)
+            } catch {
+                return (.failed(error), nil, nil)
+            }
+        case nil:
+            return nil
         }
     }
 

@@ -1,0 +1,136 @@
+import Foundation
+import PhotoImaging
+import PhotoPickKit
+
+/// Where the loupe's pictures come from: each original from its cache or fetched with progress,
+/// and meanwhile the largest cached rendition (else `a4`) standing in.
+extension LoupeLoader {
+    /// The original from the cache, else fetched with progress while a rendition stands in; read off
+    /// the actor, so a large file or a progressive header never holds up the views' wants.
+    func startOriginal(_ photo: Photo) {
+        let id = photo.id
+        guard originalTasks[id] == nil, !failed.contains(id), !unreadable.contains(id) else { return }
+        if let type = photo.mimeType?.lowercased(), !type.isEmpty, type != "image/jpeg", type != "image/jpg" {
+            unreadable.insert(id)
+            // The loupe view sanitizes the reason it draws.
+            store.set(.failed("the original is \(type), and the loupe reads JPEG originals only"), photoID: id)
+            return startStandIn(photoID: id)
+        }
+        nextToken += 1
+        let token = nextToken
+        let store = store, throttle = ProgressThrottle(), continuation = continuation
+        let fetch = fetchOriginal, originals = originals, decoder = decoder
+        let progress: @Sendable (DownloadProgress) -> Void = { progress in
+            store.set(.fetching(received: progress.receivedBytes, expected: progress.expectedBytes), photoID: id)
+            if throttle.shouldReport() { continuation.yield() }
+        }
+        originalTasks[id] = (token, Task.detached { [weak self] in
+            await RequestLane.$current.withValue(.user) {
+                var bytes = originals?.bytes(photoID: id, variant: Self.originalVariant)?.bytes
+                do {
+                    if bytes == nil {
+                        await self?.startStandIn(photoID: id)
+                        store.set(.fetching(received: 0, expected: photo.bytes > 0 ? photo.bytes : nil), photoID: id)
+                        continuation.yield()
+                        let fetched = try await fetch(photo, progress)
+                        try? originals?.store(photoID: id, variant: Self.originalVariant, etag: nil, bytes: fetched)
+                        bytes = fetched
+                    }
+                    guard let bytes else { return }
+                    let size = try Self.uprightSize(bytes, decoder: decoder)
+                    await self?.arrived(Source(bytes: bytes, size: size, kind: .original), photoID: id, token: token)
+                } catch let error as PreviewError {
+                    originals?.remove(photoID: id, variant: Self.originalVariant)
+                    await self?.originalFailed(photoID: id, token: token, reason: "original unreadable: \(error.description)", forGood: true)
+                } catch {
+                    if Task.isCancelled { return }
+                    await self?.originalFailed(photoID: id, token: token, reason: "original unavailable: \(Self.describe(error))", forGood: false)
+                }
+            }
+        })
+    }
+
+    /// The largest rendition cached, else `a4` fetched; only while no original is here.
+    func startStandIn(photoID id: Int) {
+        guard sources[id] == nil, standInTasks[id] == nil, !isStopped else { return }
+        nextToken += 1
+        let token = nextToken
+        let renditions = renditions, decoder = decoder
+        standInTasks[id] = (token, Task.detached { [weak self] in
+            await RequestLane.$current.withValue(.user) {
+                let found: (bytes: [UInt8], size: DownloadSize)
+                do throws(APIError) {
+                    switch try await renditions.rendition(photoID: id, cached: [.a4, .fhd, .web], fetching: .a4, read: { $0 }) {
+                    case .cached(let bytes, let size)?: found = (bytes, size)
+                    case .fetched(let bytes)?: found = (bytes, .a4)
+                    case nil: return
+                    }
+                } catch {
+                    if Task.isCancelled { return }
+                    return await self?.standInFailed(photoID: id, token: token, reason: error.userMessage) ?? ()
+                }
+                do throws(PreviewError) {
+                    let size = try Self.uprightSize(found.bytes, decoder: decoder)
+                    await self?.arrived(Source(bytes: found.bytes, size: size, kind: .standIn(found.size)), photoID: id, token: token)
+                } catch {
+                    renditions.disk?.remove(photoID: id, variant: found.size.rawValue)
+                    await self?.standInFailed(photoID: id, token: token, reason: error.description)
+                }
+            }
+        })
+    }
+
+    /// The upright size from the header (a one-pixel decode).
+    static func uprightSize(_ bytes: [UInt8], decoder: PreviewDecoder) throws(PreviewError) -> PixelSize {
+        let info = try decoder.decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1).info
+        return info.orientation >= 5 ? PixelSize(width: info.sourceSize.height, height: info.sourceSize.width) : info.sourceSize
+    }
+
+    func originalFailed(photoID id: Int, token: Int, reason: String, forGood: Bool) {
+        guard originalTasks[id]?.token == token, !isStopped else { return }
+        originalTasks[id] = nil
+        failed.insert(id)
+        if forGood { unreadable.insert(id) }
+        store.set(.failed(reason), photoID: id)
+        startStandIn(photoID: id)
+        continuation.yield()
+    }
+
+    func standInFailed(photoID id: Int, token: Int, reason: String) {
+        guard standInTasks[id]?.token == token, !isStopped else { return }
+        standInTasks[id] = nil
+        store.setStandInFailure(reason, photoID: id)
+        continuation.yield()
+    }
+
+    /// A picture to show from, from the fetch numbered `token`; a stand-in never replaces the original.
+    func arrived(_ source: Source, photoID id: Int, token: Int) {
+        guard !isStopped else { return }
+        if source.kind == .original {
+            guard originalTasks[id]?.token == token else { return }
+            originalTasks[id] = nil
+            standInTasks.removeValue(forKey: id)?.task.cancel()
+            sources[id] = source
+            loupes[id] = nil
+            ahead[id] = nil
+            store.set(.ready, photoID: id)
+        } else {
+            guard standInTasks[id]?.token == token else { return }
+            standInTasks[id] = nil
+            guard sources[id] == nil else { return }
+            sources[id] = source
+        }
+        continuation.yield()
+        kick()
+    }
+
+    /// The original's upright size while only a rendition is here: the photo's own width and height,
+    /// turned as the rendition is; the rendition's when the photo has none.
+    public static func originalSize(of photo: Photo, standIn: PixelSize) -> PixelSize {
+        guard let width = photo.width, let height = photo.height, width >= standIn.width || height >= standIn.height, width > 0, height > 0 else {
+            return standIn
+        }
+        let turned = (width > height) != (standIn.width > standIn.height) && standIn.width != standIn.height
+        return turned ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
+    }
+}
