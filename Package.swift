@@ -86,7 +86,6 @@ let package = Package(
         .target(
             name: "PhotoBrowser",
             dependencies: [
-                "PhotoImaging",
                 "PhotoPickKit",
                 "PhotoPreviews",
                 .product(name: "GRDB", package: "GRDB.swift"),

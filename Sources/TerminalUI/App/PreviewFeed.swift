@@ -16,11 +16,10 @@ final class PreviewFeed {
     }
 
     /// The tasks that feed the loader and report its updates; the app cancels them when it ends.
-    func tasks(onUpdate: @escaping @Sendable () -> Void, onFocus: @escaping @MainActor (Int, Double) -> Void) -> [Task<Void, Never>] {
+    func tasks(onUpdate: @escaping @Sendable () -> Void) -> [Task<Void, Never>] {
         let loader = loader, wants = wants
         return [
             Task { for await _ in loader.updates { onUpdate() } },
-            Task { for await (photoID, score) in loader.focusScores { onFocus(photoID, score) } },
             Task { for await (requests, shown) in wants { await loader.want(requests, shown: shown) } },
         ]
     }

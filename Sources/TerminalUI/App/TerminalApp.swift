@@ -157,8 +157,8 @@ public final class TerminalApp {
             screen.context.previews = loader.store
             let feed = PreviewFeed(loader: loader)
             previews = feed
-            let session = library.session
-            tasks += feed.tasks(onUpdate: { continuation.yield(.changed) }, onFocus: { session.send(.focusMeasured(photoID: $0, score: $1)) })
+            library.session.measureFocus(with: loader)
+            tasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
         }
         if let loader = library.loupes {
             screen.context.loupes = loader.store
