@@ -56,11 +56,15 @@ let package = Package(
         ),
         // Extended attributes, whose header Glibc's module map leaves out.
         .target(name: "CFileAttributes"),
+        // Wire formats both sides of the API share (ISO 8601), with no dependencies: the server, which
+        // never imports PhotoPickKit, and the client read and write dates through the same code.
+        .target(name: "PhotoPickFormats"),
         // The network core: typed requests, retries, the pacer, streams and downloads. No UI.
         .target(
             name: "PhotoPickKit",
             dependencies: [
                 "CFileAttributes",
+                "PhotoPickFormats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -87,6 +91,7 @@ let package = Package(
             name: "PhotoBrowser",
             dependencies: [
                 "PhotoPickKit",
+                "PhotoPickFormats",
                 "PhotoPreviews",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -123,6 +128,7 @@ let package = Package(
             dependencies: [
                 "CJPEG",
                 "CSceneRender",
+                "PhotoPickFormats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -188,6 +194,7 @@ let package = Package(
         ),
         .testTarget(name: "CJPEGTests", dependencies: ["CJPEG", "CSceneRender"]),
         .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport"]),
+        .testTarget(name: "PhotoPickFormatsTests", dependencies: ["PhotoPickFormats"]),
         .testTarget(
             name: "PhotoPreviewsTests",
             dependencies: ["PhotoImaging", "PhotoPickKit", "PhotoPickServer", "PhotoPickTestSupport", "PhotoPreviews"]

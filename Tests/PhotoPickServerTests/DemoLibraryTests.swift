@@ -1,5 +1,6 @@
 import Foundation
 @testable import PhotoPickServer
+import PhotoPickFormats
 import Testing
 
 /// The demo library's metadata: deterministic, realistic, and as hostile as real libraries.
@@ -26,7 +27,7 @@ struct DemoLibraryTests {
         #expect(undated > 0 && undated < library.count / 10)
         let located = library.filter { $0.latitude != nil }.count
         #expect(located > library.count / 10 && located < library.count * 9 / 10)
-        let years = Set(library.compactMap(\.takenAt).map { Timestamp.iso8601($0).prefix(4) })
+        let years = Set(library.compactMap(\.takenAt).map { ISO8601.string(seconds: $0).prefix(4) })
         #expect(years.count >= 8, "capture dates spread over years")
         for photo in library {
             let megapixels = Double(photo.width * photo.height) / 1_000_000

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PhotoPickServer
+import PhotoPickFormats
 import Testing
 
 /// Pure logic: ranges, dates, keys, fault lists, dispositions, cursors and URL signatures.
@@ -20,14 +21,14 @@ struct ParsingTests {
     }
 
     @Test func datesRoundTripAndRefuseRollover() {
-        #expect(Timestamp.iso8601(1_717_250_602) == "2024-06-01T14:03:22Z")
+        #expect(ISO8601.string(seconds: 1_717_250_602) == "2024-06-01T14:03:22Z")
         #expect(Timestamp.httpDate(1_717_250_602) == "Sat, 01 Jun 2024 14:03:22 GMT")
-        #expect(Timestamp.parseISO8601("2024-06-01T14:03:22Z") == 1_717_250_602)
-        #expect(Timestamp.parseISO8601("2024-06-01T16:03:22.987+02:00") == 1_717_250_602)
-        #expect(Timestamp.parseISO8601("2024-02-29T00:00:00Z") != nil)
+        #expect(ISO8601.seconds(from: "2024-06-01T14:03:22Z") == 1_717_250_602)
+        #expect(ISO8601.seconds(from: "2024-06-01T16:03:22.987+02:00") == 1_717_250_602)
+        #expect(ISO8601.seconds(from: "2024-02-29T00:00:00Z") != nil)
         for bad in ["2023-02-29T00:00:00Z", "2024-01-01T12:99:00Z", "2024-13-01T00:00:00Z", "2024-06-01T14:03:22",
                     "2024-06-01 14:03:22Z", "", "2024-06-01T14:03:22.Z", "2024-06-01T14:03:22+2:00"] {
-            #expect(Timestamp.parseISO8601(bad) == nil, "\(bad)")
+            #expect(ISO8601.seconds(from: bad) == nil, "\(bad)")
         }
     }
 

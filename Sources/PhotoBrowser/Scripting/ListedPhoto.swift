@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickFormats
 import PhotoPickKit
 
 /// A photo as the scripting verbs print it: its fields as the server gave them, its tags by name and
@@ -46,23 +47,9 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(Self.timestamp(date))
+            try container.encode(ISO8601.string(from: date))
         }
         return encoder
-    }
-
-    /// `2024-06-01T14:03:22Z`, with milliseconds when the time has them (`…22.506Z`), as the API writes it.
-    static func timestamp(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
-        let fraction = Int(milliseconds - Int64(seconds) * 1000)
-        var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return "" }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let whole = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
-        guard fraction != 0 else { return whole + "Z" }
-        let digits = String(fraction)
-        return whole + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickFormats
 
 /// An object's members read by name, strictly for documented fields and leniently for the rest: a
 /// lenient field of another shape is kept raw instead of failing the whole object, and whatever was

@@ -1,3 +1,5 @@
+import PhotoPickFormats
+
 /// A photo as the API shows it. Every field is always present; ours may be null.
 struct PhotoRepresentation: Encodable {
     let photo: PhotoRecord
@@ -16,12 +18,12 @@ struct PhotoRepresentation: Encodable {
         try container.encode(photo.id, forKey: .id)
         try container.encode(photo.filename, forKey: .filename)
         try container.encode(photo.bytes, forKey: .bytes)
-        try container.encode(photo.takenAt.map { Timestamp.iso8601($0, milliseconds: photo.takenAtMilliseconds) }, forKey: .takenAt)
+        try container.encode(photo.takenAt.map { ISO8601.string(seconds: $0, milliseconds: photo.takenAtMilliseconds) }, forKey: .takenAt)
         try container.encode(photo.tagIDs, forKey: .tagIds)
         try container.encode(photo.width, forKey: .width)
         try container.encode(photo.height, forKey: .height)
         try container.encode(photo.mimeType, forKey: .mimeType)
-        try container.encode(Timestamp.iso8601(photo.createdAt), forKey: .createdAt)
+        try container.encode(ISO8601.string(seconds: photo.createdAt), forKey: .createdAt)
         if photo.cameraMake != nil || photo.cameraModel != nil {
             var camera = container.nestedContainer(keyedBy: CameraKey.self, forKey: .camera)
             try camera.encode(photo.cameraMake, forKey: .make)

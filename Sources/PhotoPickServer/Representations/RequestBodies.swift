@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickFormats
 
 /// `PATCH /photos/{id}`: `filename`, `title`, `description`, `takenAt`; an omitted field is unchanged.
 struct PhotoPatchBody: Decodable {
@@ -29,7 +30,7 @@ struct PhotoPatchBody: Decodable {
         case .unchanged: break
         case .set(nil): patch.takenAt = .set(nil)
         case .set(let text?):
-            if let seconds = Timestamp.parseISO8601(text) {
+            if let seconds = ISO8601.seconds(from: text) {
                 patch.takenAt = .set(seconds)
             } else {
                 issues.append(.init(field: "takenAt", message: "must be an ISO 8601 date-time such as 2024-06-01T14:03:22Z"))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PhotoPickKit
+import PhotoPickFormats
 import Testing
 
 /// Photos decode tolerantly: documented fields required, ours optional, unknown ones kept raw.
