@@ -27,7 +27,7 @@ extension PhotoPickServer {
                 logger: logger
             )
         }
-        let injectFaults = FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter)
+        let injectFaults = FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter, clock: environment.clock)
         var services: [any Service] = [
             application(apiRouter(configuration, environment, injectFaults), port: configuration.port, origin: .api)
         ]

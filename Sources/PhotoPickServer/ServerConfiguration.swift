@@ -34,8 +34,8 @@ public struct ServerConfiguration: Sendable {
     public var signedURLLifetime: Duration
     /// Receives one line per request (method, path, status, milliseconds); nil logs nothing.
     public var requestLog: (@Sendable (String) -> Void)?
-    /// What rate-limit windows, signed-link expiry and `Retry-After` dates read: the real clock, or a
-    /// test's clock it advances (which starts at 2027-01-15 08:00:00 UTC).
+    /// What rate-limit windows, signed-link expiry, `Retry-After` dates and the slow fault's stall read:
+    /// the real clock, or a test's clock it advances (which starts at 2027-01-15 08:00:00 UTC).
     public var clock: any Clock<Duration>
 
     /// A configuration with the defaults of `photopick serve` for whatever is not given.

@@ -1,13 +1,15 @@
 import Foundation
 
-/// The server's one clock, in Unix seconds: rate-limit windows, signed-link expiry and `Retry-After`
-/// dates read it, so a test that advances its clock turns windows and expires links without waiting.
+/// The server's one clock, in Unix seconds: rate-limit windows, signed-link expiry, `Retry-After` dates
+/// and the slow fault's stall read it, so a test that advances its clock turns windows, expires links
+/// and ends stalls without waiting.
 struct ServerClock: Sendable {
     /// Where a clock other than `ContinuousClock` starts, 2027-01-15 08:00:00 UTC: a multiple of every
     /// window length a test uses, and the date PhotoPickKit's `Timekeeper` gives the same clock.
     static let testEpoch: Int64 = 1_800_000_000
 
     private let seconds: @Sendable () -> Int64
+    private let sleepFor: @Sendable (Duration) async throws -> Void
 
     init<C: Clock<Duration>>(_ clock: C) {
         if clock is ContinuousClock {
@@ -16,6 +18,12 @@ struct ServerClock: Sendable {
             let start = clock.now
             seconds = { Self.testEpoch + start.duration(to: clock.now).components.seconds }
         }
+        sleepFor = { try await clock.sleep(for: $0) }
+    }
+
+    /// Sleeps for `duration` on the clock: a test's stall lasts until the test moves its clock on.
+    func sleep(for duration: Duration) async throws {
+        try await sleepFor(duration)
     }
 
     /// Unix seconds now.

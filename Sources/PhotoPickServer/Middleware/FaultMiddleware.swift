@@ -9,6 +9,7 @@ struct FaultMiddleware: RouterMiddleware {
     let injector: FaultInjector
     let latency: Duration
     let retryAfter: RetryAfter
+    let clock: ServerClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let isFileBody = request.uri.path.hasPrefix("/files/")
@@ -36,7 +37,7 @@ struct FaultMiddleware: RouterMiddleware {
             context.truncatesFileBody = true
             return try await next(request, context)
         case .slow:
-            try await Task.sleep(for: latency)
+            try await clock.sleep(for: latency)
             return try await next(request, context)
         }
     }
