@@ -122,10 +122,12 @@ struct ErrorTests {
     }
 
     @Test func cancellationIsItsOwnCase() async throws {
-        try await withKitServer(photos: 5, { $0.faultRate = 1; $0.faults = [.slow]; $0.latency = .seconds(5) }) { _, client, _ in
+        let clock = TestClock()  // the stall lasts until the test ends it
+        try await withKitServer(photos: 5, { $0.faultRate = 1; $0.faults = [.slow]; $0.latency = .seconds(5) }, clock: clock) { _, client, _ async throws in
             let task = Task { try await client.send(API.me()) }
-            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await eventually(within: .seconds(30)) { clock.sleeperCount == 1 }, "the request reached the stall")
             task.cancel()
+            defer { clock.advance(by: .seconds(5)) }  // so the server can stop
             let result = await task.result
             guard case .failure(let error as APIError) = result, case .cancelled = error else {
                 Issue.record("expected cancellation, got \(result)")

@@ -14,13 +14,15 @@ struct TagCreationTests {
 
     @Test func aLostAnswerResolvesToTheTagItMade() async throws {
         // Seed 3 stalls the first POST /tags past the client's timeout while the server still makes the tag,
-        // and lets the second through: that one meets a 409.
-        // Timeouts of a second and more, so a busy machine's slow answer is not mistaken for the stall.
-        try await withKitServer(photos: 5, seed: 3, { $0.faultRate = 0.5; $0.faults = [.slow]; $0.latency = .seconds(3) }) { server, _, log in
-            let client = APIClient.forTesting(server, readTimeout: .seconds(1))
+        // and lets the second through: that one meets a 409. The stall is on a test clock, so it lasts until
+        // the test moves the clock: the client's one-second timeout always ends it first.
+        let clock = TestClock()
+        try await withKitServer(photos: 5, seed: 3, { $0.faultRate = 0.5; $0.faults = [.slow]; $0.latency = .seconds(3) }, clock: clock) { server, _, log in
+            let client = APIClient.forTesting(server, clock: clock, retryPolicy: .immediate, readTimeout: .seconds(1))
             let tag = try await client.createTag(name: "Ambiguous", color: "#123456")
             #expect(tag.name == "Ambiguous" && tag.color == "#123456")
-            try await Task.sleep(for: .seconds(3))
+            clock.advance(by: .seconds(3))  // the stalled POST makes its tag now
+            #expect(try await eventually(within: .seconds(30)) { log.requests("POST /api/v1/tags").count == 2 })
             let posts = log.requests("POST /api/v1/tags")
             #expect(posts.contains { $0.contains(" 201 ") } && posts.contains { $0.contains(" 409 ") }, "\(posts)")
             let all = try await TagStream(client: client).reduce(into: [PhotoPickKit.Tag]()) { $0.append($1) }

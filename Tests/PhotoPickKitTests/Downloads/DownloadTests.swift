@@ -59,17 +59,21 @@ struct DownloadTests {
 
     @Test func aBatchOfTwoHundredSurvivesTwentyPercentFaults() async throws {
         let faults: Set<FaultKind> = [.internalError, .unavailable, .rateLimited, .reset, .truncate]
-        try await withKitServer(photos: 200, { $0.faultRate = 0.2; $0.faults = faults }) { server, client, log in
+        // Each injected 429 holds every download for a second: on a test clock, moved on when all are waiting.
+        let clock = TestClock()
+        try await withKitServer(photos: 200, { $0.faultRate = 0.2; $0.faults = faults }, clock: clock) { server, client, log in
             let directory = makeDownloadDirectory()
-            let photos = try await PhotoStream(client: client).reduce(into: [Photo]()) { $0.append($1) }
-            let results = try await withThrowingTaskGroup(of: (Int, DownloadResult).self) { group in
-                var results: [(Int, DownloadResult)] = []
-                for (index, photo) in photos.enumerated() {
-                    if index >= 8 { results.append(try await group.next()!) }
-                    group.addTask { (photo.id, try await client.download(photo: photo, into: directory)) }
+            let results = try await clock.advancingWhenIdle {
+                let photos = try await PhotoStream(client: client).reduce(into: [Photo]()) { $0.append($1) }
+                return try await withThrowingTaskGroup(of: (Int, DownloadResult).self) { group in
+                    var results: [(Int, DownloadResult)] = []
+                    for (index, photo) in photos.enumerated() {
+                        if index >= 8 { results.append(try await group.next()!) }
+                        group.addTask { (photo.id, try await client.download(photo: photo, into: directory)) }
+                    }
+                    for try await result in group { results.append(result) }
+                    return results
                 }
-                for try await result in group { results.append(result) }
-                return results
             }
             #expect(results.count == 200)
             #expect(listing(directory).count == 200)
@@ -140,10 +144,9 @@ struct DownloadTests {
     }
 
     @Test func anExpiredLinkIsRefreshedKeepingTheBytes() async throws {
-        // Links expire at a whole second 3 to 4 s after they are made: the test's own fetch is in time,
-        // 4.1 s later the link has certainly expired, and the refreshed one has three seconds or more,
-        // room for a busy machine to use it.
-        try await withKitServer(photos: 5, { $0.signedURLLifetime = .seconds(4) }) { server, client, log in
+        // Links live 4 s on the test clock, which stands still until the test moves it past the first one's end.
+        let clock = TestClock()
+        try await withKitServer(photos: 5, { $0.signedURLLifetime = .seconds(4) }, clock: clock) { server, client, log in
             let photo = try await client.send(API.photo(id: 2))
             let stale = try await client.send(API.downloadLocation(id: 2))
             let whole = try await APICaller.fetch(stale.absoluteString)
@@ -156,7 +159,7 @@ struct DownloadTests {
             let etag: String = try #require(whole.header("ETag"))
             part.validator = etag
             part.source = "2/original/original"
-            try await Task.sleep(for: .milliseconds(4100))
+            clock.advance(by: .seconds(4))
             var download = try await FileDownload.prepare(client: client, photo: photo, size: .original, format: .original,
                                                           directory: try DownloadDirectory(directory), progress: nil, willPlace: nil)
             download.location = stale

@@ -4,15 +4,20 @@ import PhotoPickServer
 import PhotoPickTestSupport
 import Testing
 
-/// One pacer for the whole client: no retry storm, however many tasks share it.
+/// One pacer for the whole client: no retry storm, however many tasks share it. The server and client
+/// share a test clock, which moves on to the next wait's end whenever nothing else is happening.
 struct PacerTests {
     @Test func fiftyConcurrentTasksCauseNoRetryStorm() async throws {
         // 20 requests per 2-second window: fifty calls need three windows.
-        try await withKitServer(photos: 60, { $0.rateLimit = 20; $0.rateLimitWindow = 2 }) { _, client, log in
-            let ids = try await withThrowingTaskGroup(of: Int.self) { group in
-                for id in 1...50 { group.addTask { try await client.send(API.photo(id: id)).id } }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+        let clock = TestClock()
+        try await withKitServer(photos: 60, { $0.rateLimit = 20; $0.rateLimitWindow = 2 }, clock: clock) { _, client, log in
+            let ids = try await clock.advancingWhenIdle {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for id in 1...50 { group.addTask { try await client.send(API.photo(id: id)).id } }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
             }
+            #expect(clock.elapsed >= .seconds(4), "three windows")
             #expect(Set(ids) == Set(1...50))
             let requests = log.requests("GET /api/v1/photos/")
             let refused = requests.filter { $0.contains(" 429 ") }
@@ -22,20 +27,22 @@ struct PacerTests {
     }
 
     @Test func aRefusalHoldsEveryTaskUntilTheReset() async throws {
-        // Early in a 15-second window, the budget is spent behind the client's back, so its first calls meet a 429.
-        // Ten seconds or more of the window are left for that, so a machine busy with the whole suite cannot let
-        // it turn meanwhile.
-        try await withKitServer(photos: 60, { $0.rateLimit = 5; $0.rateLimitWindow = 15 }) { server, client, log in
-            // Windows are aligned to Unix time: start in a window's first five seconds, once the server is up.
-            let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 15)
-            if fraction > 5 { try await Task.sleep(for: .milliseconds(Int((15 - fraction) * 1000) + 20)) }
+        // Early in a 15-second window (the test clock starts on one and stands still until moved), the budget
+        // is spent behind the client's back, so the client's first calls meet a 429.
+        let clock = TestClock()
+        try await withKitServer(photos: 60, { $0.rateLimit = 5; $0.rateLimitWindow = 15 }, clock: clock) { server, client, log in
             let caller = APICaller(server: server)
             while try await caller.get("/me").status != 429 {}
+            // Five seconds before the reset, so the second window's wait ends within the calls' deadline.
+            clock.advance(by: .seconds(10))
             let before = log.lines.count
-            let ids = try await withThrowingTaskGroup(of: Int.self) { group in
-                for id in 1...10 { group.addTask { try await client.send(API.photo(id: id)).id } }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            let ids = try await clock.advancingWhenIdle {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for id in 1...10 { group.addTask { try await client.send(API.photo(id: id)).id } }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
             }
+            #expect(clock.elapsed >= .seconds(15), "the rest waited for the reset")
             #expect(ids.count == 10)
             let mine = log.lines.dropFirst(before)
             #expect((1...2).contains(mine.filter { $0.contains(" 429 ") }.count), "after the first 429, the rest waited for the reset")
@@ -55,24 +62,19 @@ struct PacerTests {
         }
     }
 
-    @Test func aServerWithoutAResetHeaderCanRaiseTheBudgetAgain() async throws {
-        let pacer = RateLimitPacer()
+    @Test(.timeLimit(.minutes(1))) func aServerWithoutAResetHeaderCanRaiseTheBudgetAgain() async throws {
+        let clock = TestClock()  // never advanced: no admission may wait for time to pass
+        let pacer = RateLimitPacer(time: Timekeeper(clock))
         try await pacer.admit()
         await pacer.record(status: 200, headers: ["X-RateLimit-Limit": "10", "X-RateLimit-Remaining": "0"])
         try await pacer.admit()  // nothing in flight and no reset known: one goes out to learn
         await pacer.record(status: 200, headers: ["X-RateLimit-Limit": "10", "X-RateLimit-Remaining": "5"])
         // Five more fit the budget the server now reports; none of them waits for a response.
-        let done = LineLog()
-        let admissions = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<5 { group.addTask { try await pacer.admit() } }
-                try await group.waitForAll()
-            }
-            done.append("admitted")
+        // Without the fix the admissions never finish at all; the time limit ends the test then.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<5 { group.addTask { try await pacer.admit() } }
+            try await group.waitForAll()
         }
-        // Generous for a loaded machine; without the fix the admissions never finish at all.
-        #expect(try await eventually(within: .seconds(30)) { done.lines == ["admitted"] })
-        admissions.cancel()
         #expect(await pacer.state.remaining == 0)
     }
 

@@ -5,39 +5,40 @@ import PhotoPickServer
 import PhotoPickTestSupport
 import Testing
 
-/// Retries: which failures, how long to wait, and what is never repeated.
+/// Retries: which failures, how long to wait, and what is never repeated. Waits run on a test clock the
+/// server shares, moved on whenever nothing else is happening.
 struct RetryTests {
-    /// Rate-limit tests use 2-second windows; they start early in one so the count is predictable.
-    private func startEarlyInAWindow() async throws {
-        let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 2)
-        if fraction > 0.5 { try await Task.sleep(for: .milliseconds(Int((2 - fraction) * 1000) + 20)) }
-    }
-
     @Test func retriesAfterRetryAfterSeconds() async throws {
         // Injected 429s say `Retry-After: 1`: each one costs a whole second, for every task.
-        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited] }) { _, client, log async throws in
-            let started = ContinuousClock.now
-            for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
+        let clock = TestClock()
+        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited] }, clock: clock) { _, client, log async throws in
+            try await clock.advancingWhenIdle { () async throws in
+                for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
+            }
             let refusals = log.lines.filter { $0.contains(" 429 ") }.count
             #expect(refusals >= 1, "the seed injects some 429s")
-            #expect(ContinuousClock.now - started >= .milliseconds(950 * refusals))
+            #expect(clock.elapsed >= .seconds(refusals))
         }
     }
 
     @Test func retriesAfterRetryAfterAsAnHTTPDate() async throws {
-        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited]; $0.retryAfterAsDate = true }) { _, client, log async throws in
-            for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
+        let clock = TestClock()
+        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited]; $0.retryAfterAsDate = true }, clock: clock) { _, client, log async throws in
+            try await clock.advancingWhenIdle { () async throws in
+                for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
+            }
             #expect(log.lines.contains { $0.contains(" 429 ") }, "the seed injects some 429s")
             #expect(log.lines.filter { $0.contains(" 200 ") }.count == 10)
         }
     }
 
     @Test func aSpentBudgetIsWaitedOutNotRefused() async throws {
-        try await startEarlyInAWindow()
-        try await withKitServer(photos: 5, { $0.rateLimit = 2; $0.rateLimitWindow = 2 }) { _, client, log async throws in
-            let started = Date()
-            for _ in 0..<3 { _ = try await client.send(API.photo(id: 1)) }
-            #expect(Date().timeIntervalSince(started) > 0.5, "the third call waited for the next window")
+        let clock = TestClock()  // starts on a window boundary
+        try await withKitServer(photos: 5, { $0.rateLimit = 2; $0.rateLimitWindow = 2 }, clock: clock) { _, client, log async throws in
+            try await clock.advancingWhenIdle { () async throws in
+                for _ in 0..<3 { _ = try await client.send(API.photo(id: 1)) }
+            }
+            #expect(clock.elapsed >= .seconds(2), "the third call waited for the next window")
             #expect(log.requests("GET /api/v1/photos/1 429").isEmpty, "the pacer knew the budget was spent")
         }
     }
@@ -71,23 +72,29 @@ struct RetryTests {
     }
 
     @Test func serverFailuresAndResetsAreRetried() async throws {
-        try await withKitServer(photos: 50, { $0.faultRate = 0.3; $0.faults = [.internalError, .unavailable, .reset] }) { _, client, log async throws in
-            for id in 1...50 { #expect(try await client.send(API.photo(id: id)).id == id) }
+        let clock = TestClock()
+        try await withKitServer(photos: 50, { $0.faultRate = 0.3; $0.faults = [.internalError, .unavailable, .reset] }, clock: clock) { _, client, log async throws in
+            try await clock.advancingWhenIdle { () async throws in
+                for id in 1...50 { #expect(try await client.send(API.photo(id: id)).id == id) }
+            }
             #expect(log.lines.contains { $0.contains(" 500 ") || $0.contains(" 503 ") || $0.contains(" reset ") })
         }
     }
 
     @Test func aReadTimeoutIsRetried() async throws {
-        // Two seconds' timeout against six-second stalls: a busy machine running the whole suite on two cores
-        // can take a second to answer a call that was not stalled. Ten tries, so that every try of one call
-        // stalling (0.3^10) cannot happen by chance, where five (0.3^5 over ten calls, 2%) did.
-        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.slow]; $0.latency = .seconds(6) }) { server, _, _ in
+        // Stalls on a test clock last until the test ends them, so only the client's real timeout ends a stalled
+        // try; a slow answer that was not stalled is tried again too. Ten tries, so that every try of one
+        // call stalling (0.3^10) cannot happen by chance, where five (0.3^5 over ten calls, 2%) did.
+        let clock = TestClock()
+        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.slow]; $0.latency = .seconds(6) }, clock: clock) { server, _, _ in
             let clientLog = LineLog()
-            let patient = RetryPolicy(maximumAttempts: 10, baseDelay: .milliseconds(20), maximumDelay: .milliseconds(200), deadline: .seconds(120))
-            let client = APIClient.forTesting(server, retryPolicy: patient, log: clientLog, readTimeout: .seconds(2))
+            var patient = RetryPolicy.immediate
+            patient.maximumAttempts = 10
+            let client = APIClient.forTesting(server, clock: clock, retryPolicy: patient, log: clientLog, readTimeout: .seconds(1))
             for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
             try await client.shutdown()
-            #expect(clientLog.lines.contains { $0.contains("did not answer within 2 s") }, "some calls stalled and were sent again")
+            clock.advance(by: .seconds(6))  // ends the stalls, so the server can stop
+            #expect(clientLog.lines.contains { $0.contains("did not answer within 1 s") }, "some calls stalled and were sent again")
         }
     }
 
