@@ -3,17 +3,13 @@ import PhotoPickServer
 import PhotoPickTestSupport
 import Testing
 
-/// The per-key budget and its headers.
+/// The per-key budget and its headers, on a test clock: it starts on a window boundary and stands still,
+/// so a count never straddles two windows, and a window turns when the test advances it.
 struct RateLimitTests {
-    /// Budgets live in minute-aligned windows; a test that counts requests starts well inside one.
-    private func startInAFreshWindow() async throws {
-        let second = Int(Date().timeIntervalSince1970) % 60
-        if second > 50 { try await Task.sleep(for: .seconds(61 - second)) }
-    }
+    private let clock = TestClock()
 
     @Test func everyResponseCarriesTheBudgetCountingDown() async throws {
-        try await startInAFreshWindow()
-        try await TestServer.with(photos: 5, { $0.rateLimit = 10 }) { _, api in
+        try await TestServer.with(photos: 5, { $0.rateLimit = 10; $0.clock = clock }) { _, api in
             var remaining: [Int] = []
             for path in ["/photos/1", "/photos/999", "/tags", "/me"] {
                 let result = try await api.get(path)
@@ -26,8 +22,7 @@ struct RateLimitTests {
     }
 
     @Test func anExhaustedBudgetIs429WithRetryAfterSeconds() async throws {
-        try await startInAFreshWindow()
-        try await TestServer.with(photos: 5, { $0.rateLimit = 3 }) { _, api in
+        try await TestServer.with(photos: 5, { $0.rateLimit = 3; $0.clock = clock }) { _, api in
             for _ in 0..<3 { #expect(try await api.get("/photos/1").status == 200) }
             let limited = try await api.get("/photos/1")
             #expect(limited.status == 429)
@@ -36,29 +31,28 @@ struct RateLimitTests {
             let wait = try #require(limited.header("Retry-After").flatMap(Int.init))
             #expect((1...60).contains(wait))
             let reset = try #require(limited.header("X-RateLimit-Reset").flatMap(Int.init))
-            #expect(abs(reset - Int(Date().timeIntervalSince1970) - wait) <= 1)
+            #expect(reset - TestClock.epochSeconds == wait, "the first window ends a minute after the clock's start")
         }
     }
 
     @Test func aShortWindowResetsOnItsBoundary() async throws {
-        // Four-second windows, and room around them: a machine running the whole suite on two cores can take
-        // a second or two between the server's answer and the clock read here.
-        try await TestServer.with(photos: 5, { $0.rateLimit = 2; $0.rateLimitWindow = 4 }) { _, api in
+        try await TestServer.with(photos: 5, { $0.rateLimit = 2; $0.rateLimitWindow = 4; $0.clock = clock }) { _, api in
+            clock.advance(by: .seconds(5))  // into the second window, so its alignment shows
             var result = try await api.get("/photos/1")
             while result.status != 429 { result = try await api.get("/photos/1") }
             let reset = try #require(result.header("X-RateLimit-Reset").flatMap(Int.init))
             #expect(reset % 4 == 0, "windows are aligned to multiples of their length")
-            let now = Date().timeIntervalSince1970
-            #expect(Double(reset) > now - 3 && Double(reset) <= now + 4)
-            try await Task.sleep(for: .seconds(max(0, Double(reset) - Date().timeIntervalSince1970 + 0.05)))
+            #expect(reset == TestClock.epochSeconds + 8)
+            clock.advance(by: .milliseconds(2_999))
+            #expect(try await api.get("/photos/1").status == 429, "the window has not turned yet")
+            clock.advance(by: .milliseconds(1))
             #expect(try await api.get("/photos/1").status == 200, "a new window has a new budget")
         }
     }
 
     @Test func budgetsArePerKey() async throws {
-        try await startInAFreshWindow()
         let other = try KeySpec(parsing: "pp_test_secondkey")
-        try await TestServer.with(photos: 5, { $0.rateLimit = 2; $0.keys = [try! KeySpec(parsing: "pp_test_firstkey"), other] }) { _, api in
+        try await TestServer.with(photos: 5, { $0.rateLimit = 2; $0.keys = [try! KeySpec(parsing: "pp_test_firstkey"), other]; $0.clock = clock }) { _, api in
             for _ in 0..<3 { _ = try await api.get("/photos/1") }
             #expect(try await api.get("/photos/1").status == 429)
             #expect(try await api.with(key: other.key).get("/photos/1").status == 200)
@@ -66,8 +60,7 @@ struct RateLimitTests {
     }
 
     @Test func retryAfterCanBeAnHTTPDate() async throws {
-        try await startInAFreshWindow()
-        try await TestServer.with(photos: 5, { $0.rateLimit = 1; $0.retryAfterAsDate = true }) { _, api in
+        try await TestServer.with(photos: 5, { $0.rateLimit = 1; $0.retryAfterAsDate = true; $0.clock = clock }) { _, api in
             _ = try await api.get("/photos/1")
             let limited = try await api.get("/photos/1")
             #expect(limited.status == 429)
@@ -77,14 +70,13 @@ struct RateLimitTests {
             formatter.timeZone = TimeZone(identifier: "GMT")
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
             let date = try #require(formatter.date(from: text))
-            #expect(date.timeIntervalSinceNow > -1 && date.timeIntervalSinceNow <= 61)
+            #expect(date.timeIntervalSince1970 == Double(TestClock.epochSeconds + 60), "the end of the clock's first window")
         }
     }
 
     @Test func refusalsForAKnownKeyCarryTheBudgetToo() async throws {
-        try await startInAFreshWindow()
         let elsewhere = try KeySpec(parsing: "pp_test_elsewhere@192.0.2.7")
-        try await TestServer.with(photos: 5, { $0.rateLimit = 10; $0.keys = [elsewhere] }) { _, api in
+        try await TestServer.with(photos: 5, { $0.rateLimit = 10; $0.keys = [elsewhere]; $0.clock = clock }) { _, api in
             let refused = try await api.get("/photos/1")
             #expect(refused.errorCode == "ip_not_whitelisted")
             #expect(refused.header("X-RateLimit-Remaining") == "10", "a refused source does not spend the budget")
