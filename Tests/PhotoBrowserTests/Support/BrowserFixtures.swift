@@ -32,14 +32,26 @@ func withSession<Result>(
 }
 
 extension BrowserSession {
-    /// Waits until `condition` holds for the state; throws when it still does not after `timeout`, a guard
-    /// against a hang that leaves room for the whole suite sharing the main actor on two cores.
+    /// Waits until `condition` holds for the state, looking again at each of `changes`' wake-ups; throws
+    /// when it still does not after `timeout`, which only guards against a hang.
+    ///
+    /// The session is `@MainActor` by design (its reader draws on the main thread), so tests run there too.
     func waitUntil(
         _ what: String, within timeout: Duration = .seconds(60), _ condition: (BrowserState) -> Bool
     ) async throws {
-        guard try await eventually(within: timeout, { condition(state) }) else {
-            throw TimedOut(what: what, status: state.messages.current?.text)
+        let deadline = ContinuousClock.now + timeout
+        // Wakes this reader once the time is up, so a state that never changes again still ends the wait.
+        let alarm = Task { [weak self] in
+            guard (try? await Task.sleep(until: deadline)) != nil else { return }
+            self?.wakeReader()
         }
+        defer { alarm.cancel() }
+        if condition(state) { return }
+        for await _ in changes {
+            if condition(state) { return }
+            if ContinuousClock.now >= deadline { break }
+        }
+        throw TimedOut(what: what, status: state.messages.current?.text)
     }
 
     /// Waits for loading to finish.
