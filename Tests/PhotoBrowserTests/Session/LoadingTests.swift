@@ -62,7 +62,7 @@ import Testing
                 session.send(.loadingCancelled)
                 #expect(session.state.loading.phase == .cancelled)
                 let stoppedAt = session.state.library.count
-                try await Task.sleep(for: .milliseconds(200))
+                try await Task.sleep(for: .milliseconds(100))
                 #expect(session.state.library.count <= stoppedAt + 200)
                 session.send(.loadingRetried)
                 try await session.waitForLibrary()

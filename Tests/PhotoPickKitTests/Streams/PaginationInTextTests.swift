@@ -65,7 +65,7 @@ enum PaginationLookalikeField: String, CaseIterable, Sendable {
             }
 
             // Nothing was asked with cursor "x", not even ahead of time and then dropped.
-            try await Task.sleep(for: .milliseconds(200))
+            try await Task.sleep(for: .milliseconds(100))
             let walkRequests = Array(serverLog.requests("GET /api/v1/photos ").dropFirst(requestsBefore))
             #expect(walkRequests.count == after.pages, "one request per page: \(walkRequests)")
             #expect(walkRequests.allSatisfy { $0.contains(" 200 ") }, "\(walkRequests)")

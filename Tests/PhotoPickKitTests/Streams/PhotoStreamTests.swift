@@ -29,11 +29,11 @@ struct PhotoStreamTests {
             _ = try await iterator.next()
             #expect(try await eventually { log.requests("GET /api/v1/photos").count == 2 }, "the next page is fetched ahead")
             // A slow consumer: however long it dawdles, nothing more is fetched.
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(for: .milliseconds(100))
             #expect(log.requests("GET /api/v1/photos").count == 2)
             for _ in 0..<100 { _ = try await iterator.next() }
             #expect(try await eventually { log.requests("GET /api/v1/photos").count == 3 })
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(for: .milliseconds(100))
             #expect(log.requests("GET /api/v1/photos").count == 3)
         }
     }
@@ -58,7 +58,7 @@ struct PhotoStreamTests {
                 return count
             }
             let result = await task.result
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(for: .milliseconds(100))
             let pages = log.requests("GET /api/v1/photos").count
             #expect(pages <= 4, "the walk stopped near where it was cancelled, not at page 50")
             if case .success(let count) = result { #expect(count <= 400) }
