@@ -45,16 +45,10 @@ struct GetCommand: AsyncParsableCommand {
     private func execute() async throws {
         try await runScript("get") { () async throws(ScriptExit) in
             let standardInput = query == ["-"] ? try Self.readIDs() : nil
-            let script = try await ScriptSession.open(
+            try await ScriptSession.withLibrary(
                 library, refresh: download.refresh ? .onStart : .manual, downloadDirectory: directory, concurrency: download.concurrency
-            )
-            do throws(ScriptExit) {
-                try await script.library()
+            ) { script throws(ScriptExit) in
                 try await fetchChosen(script, ids: standardInput)
-                await script.close()
-            } catch {
-                await script.close()
-                throw error
             }
         }
     }

@@ -48,15 +48,9 @@ struct ListCommand: AsyncParsableCommand {
     @MainActor
     private func execute() async throws {
         try await runScript("ls") { () async throws(ScriptExit) in
-            let script = try await ScriptSession.open(library, refresh: refresh ? .onStart : .manual)
-            do throws(ScriptExit) {
-                try await script.library()
+            try await ScriptSession.withLibrary(library, refresh: refresh ? .onStart : .manual) { script throws(ScriptExit) in
                 let indices = try script.filter(query.joined(separator: " "))
                 print(indices, state: script.session.state)
-                await script.close()
-            } catch {
-                await script.close()
-                throw error
             }
         }
     }

@@ -58,7 +58,7 @@ final class ScriptSession {
     }
 
     /// Opens the library as the browser would, checking the catalogue against the server by `refresh`.
-    static func open(
+    private static func open(
         _ options: LibraryOptions, refresh: RefreshPolicy, downloadDirectory: String? = nil, concurrency: Int? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(ScriptExit) -> ScriptSession {
@@ -142,6 +142,22 @@ final class ScriptSession {
     func close() async {
         await session.stop()
         await resources.close()
+    }
+
+    /// Opens the library, waits for it whole, runs `body` on it and closes the session on every path.
+    static func withLibrary(
+        _ options: LibraryOptions, refresh: RefreshPolicy, downloadDirectory: String? = nil, concurrency: Int? = nil,
+        _ body: (ScriptSession) async throws(ScriptExit) -> Void
+    ) async throws(ScriptExit) {
+        let script = try await open(options, refresh: refresh, downloadDirectory: downloadDirectory, concurrency: concurrency)
+        do throws(ScriptExit) {
+            try await script.library()
+            try await body(script)
+            await script.close()
+        } catch {
+            await script.close()
+            throw error
+        }
     }
 }
 

@@ -46,16 +46,10 @@ struct SyncCommand: AsyncParsableCommand {
     @MainActor
     private func execute() async throws {
         try await runScript("sync") { () async throws(ScriptExit) in
-            let script = try await ScriptSession.open(
+            try await ScriptSession.withLibrary(
                 library, refresh: download.refresh ? .onStart : .manual, downloadDirectory: directory, concurrency: download.concurrency
-            )
-            do throws(ScriptExit) {
-                try await script.library()
+            ) { script throws(ScriptExit) in
                 try await sync(script)
-                await script.close()
-            } catch {
-                await script.close()
-                throw error
             }
         }
     }

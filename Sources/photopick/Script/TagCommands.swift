@@ -22,14 +22,8 @@ struct TagsCommand: AsyncParsableCommand {
     @MainActor
     private func execute() async throws {
         try await runScript("tags") { () async throws(ScriptExit) in
-            let script = try await ScriptSession.open(library, refresh: .manual)
-            do throws(ScriptExit) {
-                try await script.library()
+            try await ScriptSession.withLibrary(library, refresh: .manual) { script throws(ScriptExit) in
                 printTags(script.session.state)
-                await script.close()
-            } catch {
-                await script.close()
-                throw error
             }
         }
     }
@@ -126,14 +120,8 @@ struct TagCommand: AsyncParsableCommand {
     static func edit(_ choice: Choice, _ change: TagDelta.Change) async throws {
         let verb = change == .add ? "tag add" : "tag rm"
         try await runScript(verb) { () async throws(ScriptExit) in
-            let script = try await ScriptSession.open(choice.library, refresh: .manual)
-            do throws(ScriptExit) {
-                try await script.library()
+            try await ScriptSession.withLibrary(choice.library, refresh: .manual) { script throws(ScriptExit) in
                 try await apply(choice, change, script)
-                await script.close()
-            } catch {
-                await script.close()
-                throw error
             }
         }
     }
