@@ -4,7 +4,7 @@
 /// A grapheme cluster is drawn as its first scalar plus any combining marks (`TerminalGlyph`), so a
 /// zero-width joiner sequence or a variation selector can never make the terminal and photopick
 /// disagree about where the next column is.
-enum DisplayWidth {
+public enum DisplayWidth {
     /// Columns taken by one scalar: 0, 1 or 2.
     static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
@@ -18,7 +18,7 @@ enum DisplayWidth {
     }
 
     /// Columns taken by text, once drawn as `TerminalGlyph`s.
-    static func of(_ text: some StringProtocol) -> Int {
+    public static func of(_ text: some StringProtocol) -> Int {
         var total = 0
         for character in text { total += TerminalGlyph(character).width }
         return total

@@ -80,10 +80,7 @@ struct ListCommand: AsyncParsableCommand {
     /// ID, capture time, size, marks, name and tags in columns, every text made safe for a terminal.
     static func table(_ photos: [ListedPhoto]) -> [String] {
         let idWidth = max(2, photos.map { String($0.id).count }.max() ?? 0)
-        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-            let gap = String(repeating: " ", count: max(0, width - text.count))
-            return right ? gap + text : text + gap
-        }
+        func pad(_ text: String, _ width: Int, right: Bool = false) -> String { text.padded(toColumns: width, alignRight: right) }
         var lines = [pad("ID", idWidth, right: true) + "  TAKEN             SIZE      MARKS        NAME  TAGS"]
         for photo in photos {
             let taken = photo.takenAt.map { _ in PhotoTemplate.value("taken", format: "%Y-%m-%d %H:%M", of: photo) } ?? "—"

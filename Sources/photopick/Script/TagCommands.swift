@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PhotoBrowser
 import PhotoPickKit
+import TerminalUI
 
 /// `photopick tags`: every tag with its colour and how many photos carry it.
 struct TagsCommand: AsyncParsableCommand {
@@ -28,7 +29,7 @@ struct TagsCommand: AsyncParsableCommand {
         }
     }
 
-    private struct ListedTag: Encodable {
+    struct ListedTag: Encodable {
         let id: Int
         let name: String
         let color: String?
@@ -57,16 +58,21 @@ struct TagsCommand: AsyncParsableCommand {
             let encoder = ListedPhoto.encoder()
             output.line((try? encoder.encode(tags)).map { String(decoding: $0, as: UTF8.self) } ?? "[]")
         } else {
-            let width = max(4, tags.map { TerminalText.sanitized($0.name).count }.max() ?? 0)
-            output.line("NAME" + String(repeating: " ", count: width - 4) + "  COLOUR    PHOTOS")
-            for tag in tags {
-                let name = TerminalText.sanitized(tag.name)
-                let photos = String(tag.photos)
-                output.line(name + String(repeating: " ", count: max(0, width - name.count)) + "  " + (tag.color ?? "—").padding(toLength: 8, withPad: " ", startingAt: 0)
-                            + String(repeating: " ", count: max(0, 8 - photos.count)) + photos + (tag.mark.map { "  (\($0) mark)" } ?? ""))
-            }
+            for line in Self.table(tags) { output.line(line) }
         }
         output.flush()
+    }
+
+    /// Name, colour and photo count in columns, the names made safe for a terminal.
+    static func table(_ tags: [ListedTag]) -> [String] {
+        let width = max(4, tags.map { DisplayWidth.of(TerminalText.sanitized($0.name)) }.max() ?? 0)
+        var lines = ["NAME".padded(toColumns: width) + "  COLOUR    PHOTOS"]
+        for tag in tags {
+            let name = TerminalText.sanitized(tag.name)
+            lines.append(name.padded(toColumns: width) + "  " + String((tag.color ?? "—").prefix(8)).padded(toColumns: 8)
+                         + String(tag.photos).padded(toColumns: 8, alignRight: true) + (tag.mark.map { "  (\($0) mark)" } ?? ""))
+        }
+        return lines
     }
 }
 
