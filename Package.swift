@@ -232,6 +232,7 @@ let package = Package(
                 "PhotoBrowser",
                 "PhotoImaging",
                 "PhotoPickKit",
+                "PhotoPickTestSupport",
                 "PhotoPreviews",
             ]
         ),

@@ -11,23 +11,6 @@ import Testing
 /// a rendition standing in until it arrives, the view decoded from the original one for one, the
 /// originals kept for next time, and a photo the server no longer has.
 struct LoupeLoaderTests {
-    /// Holds the original's download back until opened, so the stand-in can be seen.
-    actor Gate {
-        private var isOpen = false
-        private var waiting: [CheckedContinuation<Void, Never>] = []
-
-        func wait() async {
-            if isOpen { return }
-            await withCheckedContinuation { waiting.append($0) }
-        }
-
-        func open() {
-            isOpen = true
-            for continuation in waiting { continuation.resume() }
-            waiting = []
-        }
-    }
-
     private func waitFor(_ loader: LoupeLoader, _ request: LoupeRequest, _ done: (LoupeFrame, OriginalStatus?) -> Bool) async throws -> LoupeFrame {
         await loader.want([request])
         let deadline = ContinuousClock.now + .seconds(30)

@@ -2,6 +2,7 @@ import Foundation
 import PhotoBrowser
 import PhotoImaging
 import PhotoPickKit
+import PhotoPickTestSupport
 import PhotoPreviews
 import Testing
 @testable import TerminalUI
@@ -30,23 +31,6 @@ import Testing
             photo.width = size.width
             photo.height = size.height
             return photo
-        }
-    }
-
-    /// Holds the originals back until opened.
-    actor Gate {
-        private var isOpen = false
-        private var waiting: [CheckedContinuation<Void, Never>] = []
-
-        func wait() async {
-            if isOpen { return }
-            await withCheckedContinuation { waiting.append($0) }
-        }
-
-        func open() {
-            isOpen = true
-            for continuation in waiting { continuation.resume() }
-            waiting = []
         }
     }
 
