@@ -34,6 +34,8 @@ public final class TestClock: Clock, Sendable {
         var lastID = 0
         /// Counts every sleep begun or ended, so a driver can tell a quiet clock from a busy one.
         var activity = 0
+        /// Once set, every sleep ends at once, moving the clock to its deadline.
+        var isRunningFree = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -60,6 +62,7 @@ public final class TestClock: Clock, Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: (any Error)?? = state.withLockedValue { state in
                     if Task.isCancelled { return .some(CancellationError()) }
+                    if state.isRunningFree { state.now = max(state.now, deadline) }
                     if deadline <= state.now { return .some(nil) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
                     state.activity += 1
@@ -95,6 +98,19 @@ public final class TestClock: Clock, Sendable {
             return due.map(\.value.continuation)
         }
         for continuation in due { continuation.resume() }
+    }
+
+    /// Ends every sleep, now and from now on, each at its deadline: for the end of a test, so that a
+    /// server stalled on this clock can finish what it was doing and stop.
+    public func runFree() {
+        let sleepers = state.withLockedValue { state in
+            state.isRunningFree = true
+            let sleepers = state.sleepers.values.sorted { $0.deadline < $1.deadline }
+            state.now = max(state.now, sleepers.last?.deadline ?? state.now)
+            state.sleepers = [:]
+            return sleepers
+        }
+        for sleeper in sleepers { sleeper.continuation.resume() }
     }
 
     /// Runs `body` while a driver moves the clock to the earliest sleeper's deadline each time the clock

@@ -18,6 +18,7 @@ struct TagCreationTests {
         // the test moves the clock: the client's one-second timeout always ends it first.
         let clock = TestClock()
         try await withKitServer(photos: 5, seed: 3, { $0.faultRate = 0.5; $0.faults = [.slow]; $0.latency = .seconds(3) }, clock: clock) { server, _, log in
+            defer { clock.runFree() }  // a listing request may stall too: end it, so the server can stop
             let client = APIClient.forTesting(server, clock: clock, retryPolicy: .immediate, readTimeout: .seconds(1))
             let tag = try await client.createTag(name: "Ambiguous", color: "#123456")
             #expect(tag.name == "Ambiguous" && tag.color == "#123456")
