@@ -13,19 +13,21 @@ struct TagCreationTests {
     }
 
     @Test func aLostAnswerResolvesToTheTagItMade() async throws {
-        // Seed 3 stalls the first POST /tags past the client's timeout while the server still makes the tag,
-        // and lets the second through: that one meets a 409. The stall is on a test clock, so it lasts until
-        // the test moves the clock: the client's one-second timeout always ends it first.
+        // Seed 3 stalls the first POST /tags past the client's timeout, and lets the second through: one of the
+        // two makes the tag, the other meets a 409. The stall is on a test clock, so it lasts until the test
+        // moves the clock: the client's one-second timeout always ends it first.
         let clock = TestClock()
         try await withKitServer(photos: 5, seed: 3, { $0.faultRate = 0.5; $0.faults = [.slow]; $0.latency = .seconds(3) }, clock: clock) { server, _, log in
             defer { clock.runFree() }  // a listing request may stall too: end it, so the server can stop
             let client = APIClient.forTesting(server, clock: clock, retryPolicy: .immediate, readTimeout: .seconds(1))
             let tag = try await client.createTag(name: "Ambiguous", color: "#123456")
             #expect(tag.name == "Ambiguous" && tag.color == "#123456")
-            clock.advance(by: .seconds(3))  // the stalled POST makes its tag now
-            #expect(try await eventually(within: .seconds(30)) { log.requests("POST /api/v1/tags").contains { $0.contains(" 201 ") } })
-            let posts = log.requests("POST /api/v1/tags")
-            #expect(posts.contains { $0.contains(" 201 ") } && posts.contains { $0.contains(" 409 ") }, "\(posts)")
+            clock.advance(by: .seconds(3))  // the stalled POST goes on now, and is answered
+            func bothAnswered() -> Bool {
+                let posts = log.requests("POST /api/v1/tags")
+                return posts.contains { $0.contains(" 201 ") } && posts.contains { $0.contains(" 409 ") }
+            }
+            #expect(try await eventually(within: .seconds(30)) { bothAnswered() }, "\(log.requests("POST /api/v1/tags"))")
             let all = try await TagStream(client: client).reduce(into: [PhotoPickKit.Tag]()) { $0.append($1) }
             #expect(all.filter { $0.name == "Ambiguous" }.count == 1)
             try await client.shutdown()
