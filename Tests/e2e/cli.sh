@@ -8,85 +8,32 @@
 #   Tests/e2e/cli.sh                       # uses .build/debug/photopick
 #   PHOTOPICK=/path/to/photopick Tests/e2e/cli.sh
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-ROOT=$(pwd)
-PHOTOPICK=${PHOTOPICK:-.build/debug/photopick}
-case $PHOTOPICK in /*) ;; *) PHOTOPICK=$ROOT/$PHOTOPICK ;; esac
-[ -x "$PHOTOPICK" ] || { echo "not ok - no executable photopick at $PHOTOPICK (build it, or set PHOTOPICK)" >&2; exit 1; }
-for tool in tmux python3; do
-  command -v "$tool" >/dev/null || { echo "not ok - $tool is needed" >&2; exit 1; }
-done
+source "$(dirname "$0")/lib.sh"
+e2e_setup photopick-cli tmux python3
 
 KEY=pp_test_cli_key
 SOCKET=photopick-cli-$$   # the tmux server of the browser runs
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/photopick-cli.XXXXXX")
 export XDG_DATA_HOME=$TMP/xdg/data XDG_STATE_HOME=$TMP/xdg/state XDG_CONFIG_HOME=$TMP/xdg/config XDG_CACHE_HOME=$TMP/xdg/cache
 unset PHOTOPICK_API_KEY NO_COLOR
-START=$SECONDS
-CHECKS=0
-SERVER_PIDS=()
 cleanup() {
   tmux -L "$SOCKET" kill-server 2>/dev/null || true
-  local pid
-  for pid in ${SERVER_PIDS[@]+"${SERVER_PIDS[@]}"}; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
-  [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
+  stop_servers
+  remove_tmp
 }
 trap cleanup EXIT
-ok() { CHECKS=$((CHECKS + 1)); echo "ok $CHECKS - $1"; }
-fail() { echo "not ok $((CHECKS + 1)) - $1" >&2; exit 1; }
 
-# serve NAME ARGS...: photopick serve in the background on a free port, with the test's key, the rate
-# limit lifted, its library in $TMP/NAME and its log in $TMP/NAME.out; sets SERVED_PID and SERVED (its
-# API base URL) once it is ready.
+# serve NAME ARGS...: a server for these verbs, its library in $TMP/NAME, with the rate limit lifted.
 serve() {
   local name=$1
   shift
-  "$PHOTOPICK" serve --data "$TMP/$name" --port 0 --key "$KEY" --rate-limit 100000 "$@" >"$TMP/$name.out" 2>&1 &
-  SERVED_PID=$!
-  SERVER_PIDS+=("$SERVED_PID")
-  SERVED=""
-  for _ in $(seq 300); do
-    SERVED=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$TMP/$name.out" | head -n 1)
-    [ -n "$SERVED" ] && break
-    kill -0 "$SERVED_PID" 2>/dev/null || { cat "$TMP/$name.out" >&2; fail "photopick serve ($name) exited before it was ready"; }
-    sleep 0.1
-  done
-  [ -n "$SERVED" ] || fail "photopick serve ($name) printed no URL"
-  SERVED=${SERVED%/}
-  case $SERVED in */api/v1) ;; *) SERVED=$SERVED/api/v1 ;; esac
+  start_server "$name" "$TMP/$name" --rate-limit 100000 "$@"
 }
 
 serve server --photos 1000 --original-megapixels 0.1
-API=$SERVED
+API=$SERVER_URL
 pp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$API"; }
 
-# The server's own view, through its API: every photo and tag.
-# It tries a request again on a failure, so it reads the faulty server too.
-cat >"$TMP/api.py" <<'EOF'
-import json, sys, time, urllib.parse, urllib.request
-base, key, out = sys.argv[1:4]
-def get(path):
-    for attempt in range(30):
-        request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + key})
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return json.load(response)
-        except Exception:
-            if attempt == 29:
-                raise
-            time.sleep(0.2)
-def walk(resource):
-    items, cursor = [], None
-    while True:
-        query = {"limit": "100"} | ({"cursor": cursor} if cursor else {})
-        page = get("/" + resource + "?" + urllib.parse.urlencode(query))
-        items += page["data"]
-        cursor = (page.get("pagination") or {}).get("nextCursor")
-        if not cursor:
-            return items
-json.dump({"tags": walk("tags"), "photos": walk("photos")}, open(out, "w"))
-EOF
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/server.json"
+read_library "$API" "$TMP/server.json"
 
 echo "# ls"
 pp ls --jsonl >"$TMP/ls.jsonl" 2>"$TMP/ls.err" || fail "ls --jsonl exited $?: $(cat "$TMP/ls.err")"
@@ -184,7 +131,7 @@ echo "# tag add, tag rm, tags"
 TAG="cli-$$"
 pp tag add "$TAG" --ids 3,5,8 2>"$TMP/add.err" || fail "tag add exited $?: $(cat "$TMP/add.err")"
 grep -q "Added “$TAG” to 3 photos" "$TMP/add.err" || fail "tag add said: $(cat "$TMP/add.err")"
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/after-add.json"
+read_library "$API" "$TMP/after-add.json"
 python3 - "$TMP/after-add.json" "$TAG" 3,5,8 <<'EOF' || fail "after tag add the server's photos carrying $TAG differ (above)"
 import json, sys
 library, name, ids = json.load(open(sys.argv[1])), sys.argv[2], sorted(map(int, sys.argv[3].split(",")))
@@ -205,7 +152,7 @@ python3 -c 'import json, sys; t = [t for t in json.load(open(sys.argv[1])) if t[
 ok "tag add in another case adds to the same tag; tags --json counts 4 photos"
 
 pp tag rm "$TAG" --ids 3,5,8,13 2>"$TMP/rm.err" || fail "tag rm exited $?: $(cat "$TMP/rm.err")"
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/after-rm.json"
+read_library "$API" "$TMP/after-rm.json"
 python3 - "$TMP/after-rm.json" "$TAG" <<'EOF' || fail "after tag rm a photo still carries $TAG (above)"
 import json, sys
 library, name = json.load(open(sys.argv[1])), sys.argv[2]
@@ -226,7 +173,7 @@ ok "tag rm of a missing tag: exit 2, one line: $(cat "$TMP/rm-missing.err")"
 echo "# get"
 # A server of its own that fails a fifth of its requests (500, 503, 429, resets, truncated bodies, stalls).
 serve faulty --photos 300 --original-megapixels 0.3 --fault-rate 0.2 --latency 300 --seed 5
-FAULTY=$SERVED FAULTY_PID=$SERVED_PID
+FAULTY=$SERVER_URL FAULTY_PID=$SERVER_PID
 fp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$FAULTY"; }
 IDS=$(seq -s, 1 50)
 fp get --ids "$IDS" --to "$TMP/get50" --concurrency 8 --jsonl >"$TMP/get50.jsonl" 2>"$TMP/get50.err" \
@@ -254,7 +201,7 @@ ok "get of 50 at concurrency 8 under 20% injected faults: all 50 byte-identical 
 FTAG="faulty-$$"
 fp tag add "$FTAG" --ids "$(seq -s, 1 60)" 2>"$TMP/fadd.err" || fail "tag add under faults exited $?: $(cat "$TMP/fadd.err")"
 fp tag rm "$FTAG" --ids "$(seq -s, 1 2 60)" 2>"$TMP/frm.err" || fail "tag rm under faults exited $?: $(cat "$TMP/frm.err")"
-python3 "$TMP/api.py" "$FAULTY" "$KEY" "$TMP/faulty.json"
+read_library "$FAULTY" "$TMP/faulty.json"
 python3 - "$TMP/faulty.json" "$FTAG" <<'EOF' || fail "after tag add and rm under faults the server's photos carrying $FTAG differ (above)"
 import json, sys
 library, name = json.load(open(sys.argv[1])), sys.argv[2]
@@ -302,12 +249,12 @@ done <"$TMP/finished.txt"
 count=$(find "$TMP/killed" -type f ! -name '*.part' | wc -l)
 [ "$count" = 61 ] || fail "after the second get the folder holds $count files, expected 61"
 ok "kill -9 during get, then get again: the $finished finished files untouched (inode, mtime) and not fetched again; all 61 there"
-kill "$FAULTY_PID" 2>/dev/null; wait "$FAULTY_PID" 2>/dev/null || true
+stop_server "$FAULTY_PID"
 
 echo "# get and the browser carry on each other's downloads"
 # A server that stalls every request 0.6 s, so a download is still under way when it is interrupted.
 serve slow --photos 300 --original-megapixels 0.3 --fault-rate 1 --faults slow --latency 600 --seed 7
-SLOW=$SERVED SLOW_PID=$SERVED_PID
+SLOW=$SERVER_URL SLOW_PID=$SERVER_PID
 sp() { PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" "$@" --api-url "$SLOW"; }
 # browse NAME ARGS...: the browser in a tmux session of its own, on this run's folders and the slow server.
 browse() {
@@ -410,7 +357,7 @@ stats <"$TMP/browser-done.txt" | cmp -s - "$TMP/browser-before.stat" || fail "fi
 sent=$(originals_sent "$since")
 [ "$sent" = $((expected - before)) ] || fail "the server sent $sent originals to the get, expected only the $((expected - before)) not finished"
 ok "downloads started in the browser and quit part way: get $QUERY finished the other $((expected - before)) of $expected, the $before done untouched and not fetched again"
-kill "$SLOW_PID" 2>/dev/null; wait "$SLOW_PID" 2>/dev/null || true
+stop_server "$SLOW_PID"
 
 # Templates: every hostile name and a ../ in the template stay inside the folder.
 pp get --to "$TMP/templated/inside" --template '../{title}/{taken:%Y}/../{filename}' --variant web 2>"$TMP/templated.err" >/dev/null \

@@ -12,20 +12,12 @@
 #   KEEP_TMP=1 Tests/e2e/tui.sh            # keep the temporary directory for a post-mortem
 set -euo pipefail
 set -E
-cd "$(dirname "$0")/../.."
-ROOT=$(pwd)
-
-PHOTOPICK=${PHOTOPICK:-.build/debug/photopick}
-case $PHOTOPICK in /*) ;; *) PHOTOPICK=$ROOT/$PHOTOPICK ;; esac
-[ -x "$PHOTOPICK" ] || { echo "not ok - no executable photopick at $PHOTOPICK (build it, or set PHOTOPICK)" >&2; exit 1; }
-for tool in tmux python3 curl pgrep cmp sha256sum; do
-  command -v "$tool" >/dev/null || { echo "not ok - $tool is needed" >&2; exit 1; }
-done
+source "$(dirname "$0")/lib.sh"
+e2e_setup photopick-e2e tmux python3 curl pgrep cmp sha256sum
 
 unset TMUX TMUX_PANE
 SOCKET=photopick-e2e-$$
 KEY=pp_test_e2e_key            # keys must be pp_test_ plus at least 4 letters, digits or '_'
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/photopick-e2e.XXXXXX")
 XDG=$TMP/xdg
 export_env=(
   "XDG_DATA_HOME=$XDG/data" "XDG_STATE_HOME=$XDG/state" "XDG_CONFIG_HOME=$XDG/config" "XDG_CACHE_HOME=$XDG/cache"
@@ -34,9 +26,6 @@ DEMO_DATA=$XDG/data/photopick/demo
 DOWNLOADS=$TMP/downloads
 mkdir -p "$XDG/data" "$XDG/state" "$XDG/config" "$XDG/cache" "$DOWNLOADS" "$TMP/runs"
 
-START=$SECONDS
-CHECKS=0
-SERVER_PIDS=()
 TARGET=""
 RUN=""
 
@@ -45,14 +34,10 @@ tm() { tmux -L "$SOCKET" "$@"; }
 cleanup() {
   local status=$?
   trap - ERR
-  local pid
-  for pid in ${SERVER_PIDS[@]+"${SERVER_PIDS[@]}"}; do
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
+  stop_servers
   # A browser still running in a pane (after a failure) is stopped and waited for before its
   # directories are removed.
-  local wrapper children=() i
+  local wrapper children=() i pid
   for wrapper in $(tm list-panes -a -F '#{pane_pid}' 2>/dev/null || true); do
     for pid in $(pgrep -P "$wrapper" 2>/dev/null || true); do children+=("$pid"); done
   done
@@ -64,16 +49,11 @@ cleanup() {
     sleep 0.1
   done
   tm kill-server 2>/dev/null || true
-  if [ "${KEEP_TMP:-}" = 1 ]; then echo "# kept $TMP"; else rm -rf "$TMP"; fi
+  remove_tmp
   exit "$status"
 }
 trap cleanup EXIT
 trap 'echo "not ok - unexpected failure (exit $?) at line $LINENO: $BASH_COMMAND" >&2' ERR
-
-ok() {
-  CHECKS=$((CHECKS + 1))
-  echo "ok $CHECKS - $*"
-}
 
 show_pane() {
   [ -n "$TARGET" ] || return 0
@@ -82,15 +62,13 @@ show_pane() {
   echo "---- end of pane ----" >&2
 }
 
-fail() {
-  trap - ERR
-  echo "not ok $((CHECKS + 1)) - $*" >&2
+# on_failure: after `fail`'s line, the pane, how photopick exited and the end of its log.
+on_failure() {
   show_pane
   if [ -n "$RUN" ] && [ -f "$RUN/code" ]; then echo "# photopick exited with $(cat "$RUN/code")" >&2; fi
   local log=${RUN_LOG:-$XDG/state/photopick/photopick.log}   # RUN_LOG: a scenario with its own XDG directories
   if [ -f "$log" ]; then echo "---- last lines of $log ----" >&2; tail -n 15 "$log" >&2; fi
   echo "# FAILED after $CHECKS passing checks ($((SECONDS - START)) s)" >&2
-  exit 1
 }
 
 pane() { tm capture-pane -p -t "$TARGET"; }
@@ -221,65 +199,6 @@ photopick_pid() {
   PID=$pid
 }
 
-# start_server NAME DATA [ARGS...]: run `photopick serve` in the background on a free port; sets
-# SERVER_PID and API (the base URL it prints).
-start_server() {
-  local name=$1 data=$2; shift 2
-  local out=$TMP/server-$name.out
-  "$PHOTOPICK" serve --data "$data" --port 0 --key "$KEY" "$@" >"$out" 2>&1 &
-  SERVER_PID=$!
-  SERVER_PIDS+=("$SERVER_PID")
-  local i
-  API=""
-  for i in $(seq 300); do
-    API=$(sed -nE 's#^PhotoPick server at (http://[^ ]+).*#\1#p' "$out" | head -n 1)
-    [ -n "$API" ] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$out" >&2; fail "photopick serve ($name) exited before it was ready"; }
-    sleep 0.1
-  done
-  [ -n "$API" ] || { cat "$out" >&2; fail "photopick serve ($name) printed no URL within 30s"; }
-  API=${API%/}
-  case $API in */api/v1) ;; *) API=$API/api/v1 ;; esac
-}
-
-stop_server() {
-  kill -TERM "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
-  local remaining=()
-  local pid
-  for pid in "${SERVER_PIDS[@]}"; do [ "$pid" = "$SERVER_PID" ] || remaining+=("$pid"); done
-  SERVER_PIDS=(${remaining[@]+"${remaining[@]}"})
-  return 0
-}
-
-# Reads the whole library from the server: api.py BASE KEY OUT writes {"tags": [...], "photos": [...]}.
-cat >"$TMP/api.py" <<'EOF'
-import json, sys, urllib.parse, urllib.request
-
-base, key, out = sys.argv[1:4]
-
-def get(path):
-    request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + key})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.load(response)
-
-def walk(resource):
-    items, cursor = [], None
-    for _ in range(10000):
-        query = {"limit": "100"}
-        if cursor:
-            query["cursor"] = cursor
-        page = get("/" + resource + "?" + urllib.parse.urlencode(query))
-        items += page["data"]
-        pagination = page.get("pagination") or {}
-        cursor = pagination.get("nextCursor", page.get("nextCursor"))
-        if not cursor or pagination.get("hasMore") is False:
-            return items
-    raise SystemExit("pagination of " + resource + " never ended")
-
-json.dump({"tags": walk("tags"), "photos": walk("photos")}, open(out, "w"))
-EOF
-
 # check.py DUMP TAG FILE...: each FILE names one photo and, unless TAG is empty, the tag exists once
 # and exactly those photos carry it. Prints "id<TAB>bytes<TAB>filename" for them.
 cat >"$TMP/check.py" <<'EOF'
@@ -315,8 +234,8 @@ EOF
 verify_server_state() {
   local label=$1 data=$2 folder=$3 tag=$4
   start_server "$label" "$data"
-  ok "$label: photopick serve on the demo data answers at $API"
-  python3 "$TMP/api.py" "$API" "$KEY" "$TMP/library-$label.json" || fail "$label: could not read the library from $API"
+  ok "$label: photopick serve on the demo data answers at $SERVER_URL"
+  read_library "$SERVER_URL" "$TMP/library-$label.json" || fail "$label: could not read the library from $SERVER_URL"
   local chosen
   chosen=$(python3 "$TMP/check.py" "$TMP/library-$label.json" "$tag" "${DOWNLOADED[@]}") \
     || fail "$label: the downloaded files do not match the server (above)"
@@ -325,7 +244,7 @@ verify_server_state() {
   mkdir -p "$TMP/originals-$label"
   while IFS=$'\t' read -r id bytes name; do
     original=$TMP/originals-$label/$id
-    curl -fsSL --max-time 60 -H "Authorization: Bearer $KEY" -o "$original" "$API/photos/$id/download" \
+    curl -fsSL --max-time 60 -H "Authorization: Bearer $KEY" -o "$original" "$SERVER_URL/photos/$id/download" \
       || fail "$label: could not fetch the original of photo $id"
     [ "$(stat -c %s "$original")" = "$bytes" ] || fail "$label: the server's original of photo $id is not $bytes bytes"
     cmp -s "$original" "$folder/$name" || fail "$label: $folder/$name differs from the original of photo $id"
@@ -518,7 +437,7 @@ end_session
 # ---- Scenario 4: start-up errors are reported after the screen is restored ------------------
 echo "# scenario 4: a refused key (exit 3) and an unreachable server (exit 4)"
 start_server s4 "$TMP/s4-data" --photos 100
-launch s4-key "$TMP/s4-downloads" PHOTOPICK_API_KEY=pp_test_wrong -- --api-url "$API"
+launch s4-key "$TMP/s4-downloads" PHOTOPICK_API_KEY=pp_test_wrong -- --api-url "$SERVER_URL"
 expect_exit 3 30
 expect_one_line "photopick: The API key was refused" "one line 'photopick: The API key was refused...'"
 expect_same_tty
@@ -689,7 +608,7 @@ RUN_LOG=""
 # ---- Scenario 8: kill -9 during a listing, then a warm start -----------------------------------
 echo "# scenario 8: kill -9 during a slow listing; the next start shows what was kept at once and resumes"
 start_server s8 "$TMP/s8-data" --photos 6000 --rate-limit 20 --rate-limit-window 2 --original-megapixels 0.1
-launch s8 "$TMP/s8-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+launch s8 "$TMP/s8-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$SERVER_URL"
 wait_for_re "[1-9][0-9,]* of \? loaded" 30
 sleep 3
 before_kill=$(pane | sed -nE 's/.* ([0-9,]+) of \? loaded.*/\1/p' | head -n 1 | tr -d ,)
@@ -700,7 +619,7 @@ kill -9 "$victim"
 wait_exit 10
 ok "s8: killed photopick with SIGKILL at $before_kill of 6,000 photos"
 end_session
-launch s8b "$TMP/s8-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+launch s8b "$TMP/s8-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$SERVER_URL"
 started=$(now_ns)
 wait_for_re "[1-9][0-9,]* of \? loaded" 10
 shown=$(pane | sed -nE 's/.* ([0-9,]+) of \? loaded.*/\1/p' | head -n 1 | tr -d ,)
@@ -718,7 +637,7 @@ stop_server
 # ---- Scenario 9: culling ------------------------------------------------------------------------
 echo "# scenario 9: cull mode: P X 3 6 on four photos, the marks on the server, /rating>=3, a bad term; then cull 100 and download the picks"
 start_server s9 "$TMP/s9-data" --photos 300 --original-megapixels 0.3
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/s9-before.json" || fail "s9: could not read the library before culling"
+read_library "$SERVER_URL" "$TMP/s9-before.json" || fail "s9: could not read the library before culling"
 # marks.py DUMP: each photo's marks (flag, stars, label) by the default tag names, in list order
 # (capture time, unknown last, then id), as "id<TAB>marks<TAB>other tags".
 cat >"$TMP/marks.py" <<'PY'
@@ -735,7 +654,7 @@ for photo in order:
     print(f"{photo['id']}\t{','.join(sorted(t for t in tags if t in marks))}\t{','.join(sorted(t for t in tags if t not in marks))}")
 PY
 python3 "$TMP/marks.py" "$TMP/s9-before.json" >"$TMP/s9-before.txt"
-launch s9 "$TMP/s9-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+launch s9 "$TMP/s9-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$SERVER_URL"
 wait_for "300 photos" 60
 wait_for_re ' 1/300$'
 tm send-keys -t s9 c
@@ -746,7 +665,7 @@ wait_for_re 'cull · 5/300$'
 ok "s9: P, X, 3, 6 each marked a photo and moved on: the cursor advanced four times, to 5/300"
 wait_gone "to send" 30
 ok "s9: every tag edit reached the server (the header's 'to send' count is gone)"
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/s9-after.json" || fail "s9: could not read the library after culling"
+read_library "$SERVER_URL" "$TMP/s9-after.json" || fail "s9: could not read the library after culling"
 python3 "$TMP/marks.py" "$TMP/s9-after.json" >"$TMP/s9-after.txt"
 python3 - "$TMP/s9-before.txt" "$TMP/s9-after.txt" <<'PY' || fail "s9: the server's marks are not the ones made (above)"
 import sys
@@ -810,7 +729,7 @@ wait_gone "to send" 60
 quit_with_q
 expect_exit 0
 end_session
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/s9-culled.json" || fail "s9: could not read the library after culling 100"
+read_library "$SERVER_URL" "$TMP/s9-culled.json" || fail "s9: could not read the library after culling 100"
 python3 - "$TMP/s9-culled.json" "$TMP/s9-downloads" <<'PY' || fail "s9: the downloads are not the picks (above)"
 import json, os, sys
 library, folder = json.load(open(sys.argv[1])), sys.argv[2]
@@ -829,7 +748,7 @@ stop_server
 # ---- Scenario 10: the loupe ---------------------------------------------------------------------
 echo "# scenario 10: z in full screen shows the original at 100%, l pans it, z returns; a photo deleted meanwhile keeps its stand-in with the reason"
 start_server s10 "$TMP/s10-data" --photos 20 --original-megapixels 2
-launch s10 "$TMP/s10-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+launch s10 "$TMP/s10-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$SERVER_URL"
 wait_for "20 photos" 60
 wait_for_re ' 1/20$'
 tm send-keys -t s10 p
@@ -855,9 +774,9 @@ tm send-keys -t s10 j
 wait_for_re ' 2/20 '
 wait_gone "loading…" 30
 name=$(pane | grep -oE ' 2/20 +[^ ]+' | awk '{print $2}')
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/s10.json" || fail "s10: could not read the library"
+read_library "$SERVER_URL" "$TMP/s10.json" || fail "s10: could not read the library"
 id=$(python3 -c 'import json, sys; print(next(p["id"] for p in json.load(open(sys.argv[1]))["photos"] if p["filename"] == sys.argv[2]))' "$TMP/s10.json" "$name")
-curl -fsS -X DELETE -H "Authorization: Bearer $KEY" "$API/photos/$id" || fail "s10: could not delete photo $id ($name)"
+curl -fsS -X DELETE -H "Authorization: Bearer $KEY" "$SERVER_URL/photos/$id" || fail "s10: could not delete photo $id ($name)"
 tm send-keys -t s10 z
 wait_for "stands in · original unavailable: Not found: it was deleted" 30
 ok "s10: z on a photo deleted meanwhile keeps the cached rendition with the reason ($name)"
@@ -870,8 +789,8 @@ stop_server
 # ---- Scenario 11: the terminal's replies and pastes are data, never keys -------------------------
 echo "# scenario 11: late probe answers and unsolicited reports typed into the browser change nothing; a paste filters in /, and in the list only says so"
 start_server s11 "$TMP/s11-data" --photos 300 --original-megapixels 0.3
-SERVER_OUT=$TMP/server-s11.out
-launch s11 "$TMP/s11-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+SERVER_OUT=$TMP/s11.out
+launch s11 "$TMP/s11-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$SERVER_URL"
 wait_for "300 photos" 60
 wait_for_re ' 1/300$'
 wait_gone "to send" 30
@@ -926,11 +845,11 @@ stop_server
 # ---- Scenario 12: a mark on a tag not made yet survives SIGTERM ---------------------------------
 echo "# scenario 12: with the server gone, V (Purple, no such tag yet) then SIGTERM; the next start creates Purple once and marks the photo"
 start_server s12 "$TMP/s12-data" --photos 50 --original-megapixels 0.3
-PORT=$(sed -E 's#^http://[^:]+:([0-9]+).*#\1#' <<<"$API")
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/s12-before.json" || fail "s12: could not read the library"
+PORT=$(sed -E 's#^http://[^:]+:([0-9]+).*#\1#' <<<"$SERVER_URL")
+read_library "$SERVER_URL" "$TMP/s12-before.json" || fail "s12: could not read the library"
 python3 -c 'import json, sys; sys.exit(any(t["name"] == "Purple" for t in json.load(open(sys.argv[1]))["tags"]))' "$TMP/s12-before.json" \
   || fail "s12: the demo library already has a Purple tag"
-launch s12 "$TMP/s12-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+launch s12 "$TMP/s12-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$SERVER_URL"
 wait_for "50 photos" 60
 wait_for_re ' 1/50$'
 first=$(pane | sed -n 3p | sed -E 's/^[^A-Za-z0-9]*//' | awk '{print $1}')
@@ -945,13 +864,13 @@ expect_exit 143
 end_session
 ok "s12: V marked $first Purple with the server gone, then SIGTERM"
 start_server s12b "$TMP/s12-data" --port "$PORT"
-launch s12b "$TMP/s12-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$API"
+launch s12b "$TMP/s12-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$SERVER_URL"
 wait_for "50 photos" 60
 wait_gone "to send" 30
 tm send-keys -t s12b q
 expect_exit 0
 end_session
-python3 "$TMP/api.py" "$API" "$KEY" "$TMP/s12-after.json" || fail "s12: could not read the library after the restart"
+read_library "$SERVER_URL" "$TMP/s12-after.json" || fail "s12: could not read the library after the restart"
 python3 - "$TMP/s12-after.json" "$first" <<'PY' || fail "s12: the mark did not survive (above)"
 import json, sys
 library, first = json.load(open(sys.argv[1])), sys.argv[2]
@@ -962,7 +881,7 @@ marked = [p["filename"] for p in library["photos"] if purple[0]["id"] in p.get("
 if len(marked) != 1 or not marked[0].startswith(first):
     raise SystemExit(f"Purple is on {marked}, expected the first photo ({first}…)")
 PY
-posts=$(grep -cE '^POST /api/v1/tags ' "$TMP/server-s12b.out" || true)
+posts=$(grep -cE '^POST /api/v1/tags ' "$TMP/s12b.out" || true)
 [ "$posts" = 1 ] || fail "s12: the restart sent $posts POST /tags, expected 1"
 ok "s12: after the restart Purple exists once (1 POST /tags) and marks $first alone"
 stop_server
