@@ -77,7 +77,12 @@ extension FileDownload {
         // A download that finished (or gave up) may have unlinked the name after this one opened it.
         guard directory.isSameFile(part, as: partName) else { return .heldByTheSamePhoto }
         if !isNew {
-            guard let owner = part.source else { throw .inTheWay(path: part.path) }
+            guard let owner = part.source else {
+                // Another download may have created it a moment ago and not labelled it yet (it locks and
+                // labels just after O_EXCL): wait and look again. One that stays unlabelled is not ours.
+                if part.isEmptyAndNewerThan(.seconds(2)) { return .heldByTheSamePhoto }
+                throw .inTheWay(path: part.path)
+            }
             if owner != source { return .heldByAnotherPhoto }
             if part.length > 0, part.validator == nil {
                 // Ours, but without a validator there is no telling whether the bytes still match the server's file.

@@ -25,6 +25,17 @@ final class PartFile {
         close(descriptor)
     }
 
+    /// Whether the file is empty and was made (or last had its attributes changed) within `age`: a
+    /// partial another download has just created and not yet labelled looks like this.
+    func isEmptyAndNewerThan(_ age: Duration) -> Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size == 0 else { return false }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let elapsed = Double(now.tv_sec - info.st_ctim.tv_sec) + Double(now.tv_nsec - info.st_ctim.tv_nsec) / 1e9
+        return elapsed < Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+    }
+
     /// Bytes in the file now.
     var length: Int64 {
         var info = stat()

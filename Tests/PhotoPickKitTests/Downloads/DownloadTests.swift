@@ -185,6 +185,27 @@ struct DownloadTests {
         }
     }
 
+    /// The moment between another download's O_EXCL and its label: an empty, unlabelled partial made just
+    /// now is waited for, not called in the way (two downloads of one photo at once hit it by chance).
+    @Test func aPartialJustCreatedAndNotYetLabelledIsWaitedFor() async throws {
+        try await withKitServer(photos: 5) { server, client, _ in
+            let photo = try await client.send(API.photo(id: 3))
+            let directory = makeDownloadDirectory()
+            let name = ".photopick." + photo.filename + ".part"
+            let unlabelled = try DownloadDirectory(directory).openPart(name).part
+            // The other download finishes a moment later and takes its partial away.
+            let cleared = Task {
+                try await Task.sleep(for: .milliseconds(100))
+                try FileManager.default.removeItem(at: directory.appending(path: name))
+                _ = unlabelled
+            }
+            let result = try await client.download(photo: photo, into: directory)
+            try await cleared.value
+            #expect(result.outcome == .downloaded)
+            #expect(try Data(contentsOf: result.fileURL) == original(server, 3))
+        }
+    }
+
     @Test func aPartialOfAnotherPhotoWithTheSameNameIsLeftAlone() async throws {
         try await withKitServer(photos: 5) { server, client, _ in
             let photo = try await client.send(API.photo(id: 1))
