@@ -48,7 +48,7 @@ public struct DownloadQueue: Sendable, Equatable {
         /// Time until everything is done, counting the rate-limit budget too: each queued item still needs
         /// one request for its signed link, and past the requests left in this window they wait for the
         /// next windows (of a minute, as PhotoPick's are). Nil while nothing says.
-        public func secondsRemaining(budget: RateLimitState?, now: Date = Date()) -> Double? {
+        public func secondsRemaining(budget: RateLimitState?, now: Date) -> Double? {
             let transfer = secondsRemaining
             guard let budget, let limit = budget.limit, limit > 0, let left = budget.remaining, queued > max(left, 0) else { return transfer }
             let beyond = queued - max(left, 0)

@@ -82,16 +82,18 @@ public enum BrowserEvent: Sendable {
     case accountFailed(String)
     case tagsLoaded([PhotoPickKit.Tag])
     case tagsFailed(String)
-    /// What the catalogue held at the start; `notice` says when it was damaged and set aside.
-    case catalogueLoaded(Catalogue.Snapshot, notice: String?)
+    /// What the catalogue held at the start; `notice` says when it was damaged and set aside. `at` is
+    /// when it was read: the reducer reads no clock, so the age of the snapshot comes with it.
+    case catalogueLoaded(Catalogue.Snapshot, notice: String?, at: Date = Date())
     /// A rendition of the photo was decoded and its focus measured (`FocusScore`).
     case focusMeasured(photoID: Int, score: Double)
     /// The hourly refresh came due.
     case refreshDue
     /// A page of the walk: new photos are added, changed ones updated in place.
     case photosArrived([Photo], nextCursor: String?)
-    /// The walk saw every page; `deleted` are the photos it did not see, gone from the server.
-    case photosFinished(deleted: [Int] = [])
+    /// The walk saw every page; `deleted` are the photos it did not see, gone from the server. `at`
+    /// is when: the library is "as of" then.
+    case photosFinished(deleted: [Int] = [], at: Date = Date())
     case photosFailed(String)
     /// The server refused the listing's cursor: the walk starts over, skipping known photos.
     case photosCursorRefused

@@ -74,7 +74,7 @@ extension BrowserState {
 
     /// The catalogue's photos and tags go on screen at once, then a walk checks them when the policy
     /// says (always when no walk ever completed, and when one was interrupted).
-    mutating func catalogueLoaded(_ snapshot: Catalogue.Snapshot, notice: String?) -> [BrowserEffect] {
+    mutating func catalogueLoaded(_ snapshot: Catalogue.Snapshot, notice: String?, at now: Date) -> [BrowserEffect] {
         loading.isCatalogueRead = true
         loading.asOf = snapshot.completedAt
         // Photos from a walk that never completed are a listing still under way, not a library "as of" a time.
@@ -90,7 +90,7 @@ extension BrowserState {
         }
         if !snapshot.focusScores.isEmpty, list.filter.query.readsFocus { list.setFilter(list.filter, library: library, selection: selection) }
         var effects = notice.map { post(.warning, $0) } ?? []
-        let age = snapshot.completedAt.map { Date().timeIntervalSince($0) }
+        let age = snapshot.completedAt.map { now.timeIntervalSince($0) }
         let due = switch refreshPolicy {
         case .onStart: true
         case .hourly: age.map { $0 >= RefreshPolicy.hour } ?? true
@@ -162,10 +162,10 @@ extension BrowserState {
     }
 
     /// The walk saw every page: what it did not see was deleted on the server, and goes.
-    mutating func photosFinished(deleted: [Int]) -> [BrowserEffect] {
+    mutating func photosFinished(deleted: [Int], at now: Date) -> [BrowserEffect] {
         loading.phase = .complete
         confirmedTags = [:]
-        loading.asOf = Date()
+        loading.asOf = now
         var gone = Set<Int32>()
         for id in deleted {
             guard let index = library.index(ofID: id) else { continue }

@@ -74,8 +74,9 @@ public struct BrowserState: Sendable {
         list.currentIndex.map(library.photo(at:))
     }
 
-    /// "1,300 of ? loaded…", "100,000 photos as of 2 h ago · refreshing", then the total.
-    public var loadSummary: String { loading.summary(count: library.count) }
+    /// "1,300 of ? loaded…", "100,000 photos as of 2 h ago · refreshing", then the total, as of now:
+    /// for scripts and tests; the header passes its frame's moment instead.
+    public var loadSummary: String { loading.summary(count: library.count, now: Date()) }
 
     /// Whether quitting now leaves work for the next start: downloads in progress or tag edits unsent
     /// (those waiting for a tag to be created included; the outbox keeps them all).
@@ -143,7 +144,7 @@ public struct BrowserState: Sendable {
         case .loadingRetried: return retryLoading()
         case .refreshRequested: return refresh(asked: true)
         case .refreshDue: return refreshPolicy == .hourly ? refresh(asked: false) : []
-        case .catalogueLoaded(let snapshot, let notice): return catalogueLoaded(snapshot, notice: notice)
+        case .catalogueLoaded(let snapshot, let notice, let now): return catalogueLoaded(snapshot, notice: notice, at: now)
         case .focusMeasured(let photoID, let score): return focusMeasured(photoID: photoID, score: score)
         case .messageDismissed:
             messages.dismissCurrent()
@@ -161,7 +162,7 @@ public struct BrowserState: Sendable {
             return tagsChanged()
         case .tagsFailed(let reason): return post(.error, "Could not load tags: \(reason)")
         case .photosArrived(let photos, _): return photosArrived(photos)
-        case .photosFinished(let deleted): return photosFinished(deleted: deleted)
+        case .photosFinished(let deleted, let now): return photosFinished(deleted: deleted, at: now)
         case .photosFailed(let reason): return photosFailed(reason)
         case .photosCursorRefused: return restartLoading()
         case .tagDeltasNotRecorded(let deltas, let reason): return rollBack(deltas, reason: "could not be saved (\(reason))")

@@ -37,7 +37,7 @@ public struct LoadingStatus: Sendable, Equatable {
 
     /// "1,300 of ? loaded…" during a first listing; "100,000 photos as of 2 h ago · refreshing, 12,300
     /// checked" during a refresh; "5,000 photos" once known complete (with "as of" once that is a while ago).
-    public func summary(count: Int, now: Date = Date()) -> String {
+    public func summary(count: Int, now: Date) -> String {
         let number = count.formatted()
         let photos = count == 1 ? "1 photo" : "\(number) photos"
         let age = asOf.flatMap { Self.age(of: $0, now: now) }

@@ -224,6 +224,7 @@ public final class TerminalApp {
     /// Draws one frame and hands the loader the previews it wants.
     private func drawFrame() {
         clock.frameDrawn()
+        screen.context.now = Date()
         guard let session else {
             var canvas = Canvas(width: driver.width, height: driver.height)
             screen.renderOpening(openingMessage, into: &canvas)

@@ -10,7 +10,7 @@ extension Screen {
             let account = (context.libraryName ?? state.account.keyName).map(TerminalText.sanitized) ?? "PhotoPick"
             name = [account]
         }
-        var counts = state.loadSummary
+        var counts = state.loading.summary(count: state.library.count, now: context.now)
         if !state.list.filter.isEmpty { counts += " · \(state.list.count.formatted()) shown" }
         var details = [counts]
         if let filter = filterSummary(state) { details.append(filter) }

@@ -18,7 +18,7 @@ extension Screen {
         if totals.running > 0 {
             let speed = Formatting.speed(totals.bytesPerSecond)
             if !speed.isEmpty { tail += "  \(speed)" }
-            tail += "  ETA \(Formatting.duration(totals.secondsRemaining(budget: state.account.rateLimit)))"
+            tail += "  ETA \(Formatting.duration(totals.secondsRemaining(budget: state.account.rateLimit, now: context.now)))"
         }
         tail += "  \(context.keymap.hint(.queuePanel)) queue "
         let barWidth = min(30, rect.maxX - x - DisplayWidth.of(tail) - 2)

@@ -19,6 +19,9 @@ public struct ViewContext: Sendable {
     public var loupes: LoupeStore?
     /// How previews are drawn: symbols in cells, or pixels placed over them.
     public var graphics: Graphics
+    /// The frame's moment, set by the app before each frame: views read ages and times left from it,
+    /// never from the clock, so drawing the same state at the same moment gives the same cells.
+    public var now = Date()
 
     /// A context with a theme and keys; the home directory is written as `~` in paths.
     public init(

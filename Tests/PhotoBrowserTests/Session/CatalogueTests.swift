@@ -108,7 +108,7 @@ import Testing
             }
             var notice: String?
             try await withSession(server, state: state, { event, _ in
-                if case .catalogueLoaded(_, let text) = event { notice = text }
+                if case .catalogueLoaded(_, let text, _) = event { notice = text }
             }) { session in
                 try await session.waitForLibrary()
                 #expect(session.state.library.count == 120)

@@ -42,4 +42,18 @@ import Testing
         let (first, _) = start(.manual, completedAgo: nil, unfinished: true)
         #expect(first.loadSummary == "2 of ? loaded…")
     }
+
+    /// Time comes with the events, so the reducer's answer depends on them alone: a snapshot completed
+    /// at noon, read at 13:30, is due under hourly; the library is "as of" the moment the walk finished.
+    @Test func theReducerTakesTimeFromItsEvents() {
+        let noon = Date(timeIntervalSince1970: 1_800_000_000)
+        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp"), refreshPolicy: .hourly)
+        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        var snapshot = Catalogue.Snapshot()
+        snapshot.photos = [Sample.photo(1, "a.jpg")]
+        snapshot.completedAt = noon
+        #expect(state.apply(.catalogueLoaded(snapshot, notice: nil, at: noon.addingTimeInterval(5_400))).contains(.walkLibrary))
+        _ = state.apply(.photosFinished(deleted: [], at: noon.addingTimeInterval(5_460)))
+        #expect(state.loading.summary(count: 1, now: noon.addingTimeInterval(5_460 + 7_200)) == "1 photo as of 2 h ago")
+    }
 }
