@@ -57,6 +57,8 @@ import Testing
         // Esc and `/`, space or `-` are Alt keys, never the start of a sequence that swallows what follows.
         #expect(keys(decoder.feed(Array("\u{1B}/ra".utf8), at: .seconds(3) + .milliseconds(100))) == [.key(.alt("/")), .key(.character("r")), .key(.character("a"))])
         #expect(keys(decoder.feed(Array("\u{1B} \u{1B}-".utf8), at: .seconds(3) + .milliseconds(200))) == [.key(.alt(" ")), .key(.alt("-"))])
+        // Esc and a control key at once are both keys: Esc, then Ctrl-Z or Enter.
+        #expect(keys(decoder.feed([0x1B, 0x1A, 0x1B, 0x0D], at: .seconds(3) + .milliseconds(300))) == [.key(.escape), .key(.control("z")), .key(.escape), .key(.enter)])
         // Esc twice, and Alt with an introducer alone.
         #expect(keys(decoder.feed([0x1B, 0x1B], at: .seconds(4)) + decoder.expire(at: .seconds(5))) == [.key(.escape), .key(.escape)])
         #expect(keys(decoder.feed(Array("\u{1B}[".utf8), at: .seconds(6)) + decoder.expire(at: .seconds(7))) == [.key(.alt("["))])

@@ -230,8 +230,14 @@ struct InputDecoder: Sendable {
             state = .utf8(needed: byte >= 0xF0 ? 3 : byte >= 0xE0 ? 2 : 1, alt: true)
             sequence = [byte]
             length = 1
+        case 0x00..<0x20, 0x7F:
+            // Esc, then a control key within the Esc delay (Esc then Ctrl-Z, typed or scripted): both keys,
+            // as ncurses gave them; no key is bound to Alt with a control.
+            output.append(.key(.escape))
+            reset()
+            ground(byte, &output)
         default:
-            // Alt with a control key or a stray byte: nothing is bound to it.
+            // A byte no UTF-8 character starts with: nothing.
             drop(including: byte, &output)
         }
     }
