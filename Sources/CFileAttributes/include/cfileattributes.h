@@ -31,4 +31,12 @@ static inline int cfa_remove(int fd, const char *name) {
 #endif
 }
 
+// A file with no name in `directory` (O_TMPFILE), to be locked and labelled before it gets one, so no
+// other process and no kill can ever see it named but unlabelled. -1 with errno where the system or the
+// file system has none (EOPNOTSUPP, EISDIR, EINVAL): create it by name then.
+int cfa_open_unnamed(int directory, int mode);
+
+// Gives the unnamed `file` the name `name` in `directory`; fails with EEXIST if something has it.
+int cfa_link_unnamed(int file, int directory, const char *name);
+
 #endif

@@ -1,3 +1,4 @@
+import CFileAttributes
 import Crypto
 import Foundation
 #if canImport(Glibc)
@@ -99,8 +100,13 @@ final class DownloadDirectory: Sendable {
     /// Opens the partial file `name` for appending: created afresh when there is none (`isNew`), else the
     /// regular file already there. Nothing found there is removed, emptied or followed: a link, a folder
     /// or anything else at the name is in the way.
-    func openPart(_ name: String) throws(DownloadError) -> (part: PartFile, isNew: Bool) {
+    /// Opens the partial file `name`, creating it when there is none. A new one is labelled `source`
+    /// and locked before it has its name where the system allows (Linux, O_TMPFILE), so a kill at any
+    /// point never leaves a partial nobody can prove is photopick's; elsewhere it is created by name
+    /// and labelled just after.
+    func openPart(_ name: String, labelledAs source: String? = nil) throws(DownloadError) -> (part: PartFile, isNew: Bool) {
         while true {
+            if let source, let part = createLabelled(name, source: source) { return (part, true) }
             let created = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o644)
             if created >= 0 { return (PartFile(descriptor: created, path: path(name)), true) }
             guard errno == EEXIST else { throw .fileSystem(path: path(name), reason: Self.reason()) }
@@ -119,6 +125,18 @@ final class DownloadDirectory: Sendable {
             _ = fcntl(existing, F_SETFL, O_APPEND)  // blocking again, for the writes
             return (PartFile(descriptor: existing, path: path(name)), false)
         }
+    }
+
+    /// `name`, made unnamed, locked, labelled and then linked in; nil when it is taken or the system
+    /// cannot (then `openPart` creates it by name or opens what is there).
+    private func createLabelled(_ name: String, source: String) -> PartFile? {
+        let unnamed = cfa_open_unnamed(descriptor, 0o644)
+        guard unnamed >= 0 else { return nil }
+        let part = PartFile(descriptor: unnamed, path: path(name))
+        guard part.lockExclusively() else { return nil }
+        part.source = source
+        guard part.source == source, cfa_link_unnamed(unnamed, descriptor, name) == 0 else { return nil }
+        return part
     }
 
     /// Opens the regular file at `name` without creating, truncating or following anything; nil when there is none.

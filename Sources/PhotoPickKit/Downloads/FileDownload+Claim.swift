@@ -68,7 +68,7 @@ extension FileDownload {
     /// photopick, or its file system keeps no attributes: either way nobody can tell whose bytes those are,
     /// so the download stops naming it rather than empty or rename someone else's file.
     static func claimPart(_ partName: String, in directory: DownloadDirectory, for source: String) throws(DownloadError) -> Claim {
-        let (part, isNew) = try directory.openPart(partName)
+        let (part, isNew) = try directory.openPart(partName, labelledAs: source)
         guard part.lockExclusively() else {
             // Held by a download that may not have said whose it is yet: wait rather than guess.
             let owner = part.source
@@ -78,8 +78,9 @@ extension FileDownload {
         guard directory.isSameFile(part, as: partName) else { return .heldByTheSamePhoto }
         if !isNew {
             guard let owner = part.source else {
-                // Another download may have created it a moment ago and not labelled it yet (it locks and
-                // labels just after O_EXCL): wait and look again. One that stays unlabelled is not ours.
+                // Where files cannot be made unnamed, another download may have created it a moment ago and
+                // not labelled it yet (it locks and labels just after O_EXCL): wait and look again. One that
+                // stays unlabelled is not ours.
                 if part.isEmptyAndNewerThan(.seconds(2)) { return .heldByTheSamePhoto }
                 throw .inTheWay(path: part.path)
             }

@@ -206,6 +206,31 @@ struct DownloadTests {
         }
     }
 
+    /// A kill between creating a partial and labelling it used to leave an empty, unlabelled `.part`
+    /// that no later run could claim (crash.py seed 197241). On Linux the partial now appears under its
+    /// name already labelled and locked: the file is made unnamed first.
+    @Test func aNewPartialHasItsLabelAndLockBeforeItHasItsName() throws {
+        let directory = makeDownloadDirectory()
+        let folder = try DownloadDirectory(directory)
+        let name = ".photopick.IMG_0001.JPG.part"
+        let (part, isNew) = try folder.openPart(name, labelledAs: "1/original/original")
+        #expect(isNew)
+        #expect(part.source == "1/original/original")
+        #expect(folder.isSameFile(part, as: name))
+        #if os(Linux)
+        // Made by name, the file would have been open unlocked for a moment; made unnamed, the lock was
+        // taken before the link, so another opener finds it held from the first instant it can see it.
+        let other = try #require(folder.openExistingPart(name))
+        #expect(!other.lockExclusively())
+        // Nothing else was left in the folder: no temporary name.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [name])
+        #endif
+        // Asked again, the name is taken: the same file is opened, not a second one made.
+        let again = try folder.openPart(name, labelledAs: "1/original/original")
+        #expect(!again.isNew)
+        #expect(folder.isSameFile(again.part, as: name))
+    }
+
     @Test func aPartialOfAnotherPhotoWithTheSameNameIsLeftAlone() async throws {
         try await withKitServer(photos: 5) { server, client, _ in
             let photo = try await client.send(API.photo(id: 1))
