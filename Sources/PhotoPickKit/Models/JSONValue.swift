@@ -10,21 +10,23 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Reads any JSON value; whole numbers that fit in 64 bits become `integer`.
     public init(from decoder: any Decoder) throws {
+        // Tried in the order values are common in the API (strings, then numbers), because each wrong
+        // guess is a thrown error: a photo's JSON costs a handful of throws instead of dozens.
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .array(try container.decode([JSONValue].self))
         }
     }
 
