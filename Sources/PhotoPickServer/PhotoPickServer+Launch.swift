@@ -27,7 +27,10 @@ extension PhotoPickServer {
                 logger: logger
             )
         }
-        let injectFaults = FaultMiddleware(injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter, clock: environment.clock)
+        let injectFaults = FaultMiddleware(
+            injector: faults, latency: configuration.latency, retryAfter: environment.retryAfter,
+            retryAfterSeconds: configuration.faultRetryAfter, clock: environment.clock
+        )
         var services: [any Service] = [
             application(apiRouter(configuration, environment, injectFaults), port: configuration.port, origin: .api)
         ]

@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var latency: Duration
     /// Send `Retry-After` as an HTTP-date instead of seconds.
     public var retryAfterAsDate: Bool
+    /// The seconds an injected 503 or 429 asks the client to wait (`Retry-After`); 0 means at once.
+    public var faultRetryAfter: Int
     /// Size of originals in a new demo library.
     public var originalMegapixels: Double
     /// How long a signed download URL stays valid.
@@ -53,6 +55,7 @@ public struct ServerConfiguration: Sendable {
         faults: Set<FaultKind> = Set(FaultKind.allCases),
         latency: Duration = .milliseconds(1500),
         retryAfterAsDate: Bool = false,
+        faultRetryAfter: Int = 1,
         originalMegapixels: Double = 12,
         signedURLLifetime: Duration = .seconds(300),
         requestLog: (@Sendable (String) -> Void)? = nil,
@@ -71,6 +74,7 @@ public struct ServerConfiguration: Sendable {
         self.faults = faults
         self.latency = latency
         self.retryAfterAsDate = retryAfterAsDate
+        self.faultRetryAfter = faultRetryAfter
         self.originalMegapixels = originalMegapixels
         self.signedURLLifetime = signedURLLifetime
         self.requestLog = requestLog
@@ -88,6 +92,9 @@ public struct ServerConfiguration: Sendable {
         guard rateLimit >= 1 else { throw .invalidOption("--rate-limit must be at least 1, got \(rateLimit)") }
         guard (1...3600).contains(rateLimitWindow) else {
             throw .invalidOption("--rate-limit-window must be 1...3600 seconds, got \(rateLimitWindow)")
+        }
+        guard (0...3600).contains(faultRetryAfter) else {
+            throw .invalidOption("the fault Retry-After must be 0...3600 seconds, got \(faultRetryAfter)")
         }
         guard (0...1).contains(faultRate) else { throw .invalidOption("--fault-rate must be 0...1, got \(faultRate)") }
         guard originalMegapixels >= 0.01, originalMegapixels <= 100 else {

@@ -63,7 +63,7 @@ struct FaultInjectionTests {
             #expect(failed.header("X-Request-Id")?.isEmpty == false)
         }
         for (kind, status) in [(FaultKind.unavailable, 503), (.rateLimited, 429)] {
-            try await TestServer.with(photos: 5, { $0.faultRate = 1; $0.faults = [kind] }) { _, api in
+            try await TestServer.with(photos: 5, { $0.faultRate = 1; $0.faults = [kind]; $0.faultRetryAfter = 1 }) { _, api in
                 let failed = try await api.get("/photos/1")
                 #expect(failed.status == status)
                 #expect(failed.header("Retry-After") == "1")

@@ -3,13 +3,15 @@ import PhotoPickServer
 
 /// Starts real servers on 127.0.0.1, port 0, for integration tests.
 public enum TestServer {
-    /// A fresh server with a small, fast demo library (originals of 0.3 MP).
+    /// A fresh server with a small, fast demo library (originals of 0.3 MP). Its injected 503s and 429s
+    /// ask for no wait (`Retry-After: 0`), so tests of many faults do not sit out a second for each;
+    /// the tests of honouring `Retry-After` set `faultRetryAfter` themselves.
     public static func start(
         isolation: isolated (any Actor)? = #isolation,
         photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) throws -> Void = { _ in }
     ) async throws -> PhotoPickServer {
         var configuration = ServerConfiguration(
-            port: 0, photoCount: photos, seed: seed, rateLimit: 100_000, originalMegapixels: 0.3
+            port: 0, photoCount: photos, seed: seed, rateLimit: 100_000, faultRetryAfter: 0, originalMegapixels: 0.3
         )
         try configure(&configuration)
         return try await PhotoPickServer.start(configuration)

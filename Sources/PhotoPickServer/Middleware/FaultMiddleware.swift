@@ -9,6 +9,8 @@ struct FaultMiddleware: RouterMiddleware {
     let injector: FaultInjector
     let latency: Duration
     let retryAfter: RetryAfter
+    /// Seconds the injected 503 and 429 ask for.
+    let retryAfterSeconds: Int
     let clock: ServerClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -22,9 +24,9 @@ struct FaultMiddleware: RouterMiddleware {
         case .internalError:
             throw APIFailure.internalError("Injected fault: internal error; retry with backoff")
         case .unavailable:
-            throw APIFailure.unavailable("Injected fault: service unavailable; retry shortly", retryAfter: retryAfter.value(seconds: 1))
+            throw APIFailure.unavailable("Injected fault: service unavailable; retry shortly", retryAfter: retryAfter.value(seconds: retryAfterSeconds))
         case .rateLimited:
-            throw APIFailure.rateLimited("Injected fault: rate limited; wait for Retry-After", retryAfter: retryAfter.value(seconds: 1))
+            throw APIFailure.rateLimited("Injected fault: rate limited; wait for Retry-After", retryAfter: retryAfter.value(seconds: retryAfterSeconds))
         case .reset:
             // SO_LINGER 0 makes close() send RST: the client sees a reset before any response.
             if let socket = context.channel as? any SocketOptionProvider {

@@ -149,6 +149,7 @@ struct LaneTests {
         try await withKitServer(photos: 5, { configuration in
             configuration.faultRate = 0.5
             configuration.faults = [.unavailable]
+            configuration.faultRetryAfter = 1
             configuration.retryAfterAsDate = asDate
             configuration.requestLog = { timed.append($0) }
         }, clock: clock) { _, client, _ in

@@ -11,7 +11,7 @@ struct RetryTests {
     @Test func retriesAfterRetryAfterSeconds() async throws {
         // Injected 429s say `Retry-After: 1`: each one costs a whole second, for every task.
         let clock = TestClock()
-        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited] }, clock: clock) { _, client, log async throws in
+        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited]; $0.faultRetryAfter = 1 }, clock: clock) { _, client, log async throws in
             try await clock.advancingWhenIdle { () async throws in
                 for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
             }
@@ -23,7 +23,7 @@ struct RetryTests {
 
     @Test func retriesAfterRetryAfterAsAnHTTPDate() async throws {
         let clock = TestClock()
-        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited]; $0.retryAfterAsDate = true }, clock: clock) { _, client, log async throws in
+        try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited]; $0.faultRetryAfter = 1; $0.retryAfterAsDate = true }, clock: clock) { _, client, log async throws in
             try await clock.advancingWhenIdle { () async throws in
                 for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
             }
