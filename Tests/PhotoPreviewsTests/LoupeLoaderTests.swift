@@ -163,7 +163,7 @@ struct LoupeLoaderTests {
         #expect(await loader.shownFromAhead == 2, "the view just left was kept for the way back")
         // And again after the pan back.
         #expect(try await eventually(within: .seconds(20)) { renders.withLock { $0 } == 11 }, "\(renders.withLock { $0 }) renders")
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(100))  // a render of these views takes a few milliseconds
         #expect(renders.withLock { $0 } == 11, "and nothing more once they are made")
         await loader.stop()
     }

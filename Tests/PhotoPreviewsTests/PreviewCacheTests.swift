@@ -198,10 +198,13 @@ struct PreviewLoaderTests {
     }
 
     @Test func workNoLongerWantedIsCancelledAndNeverLands() async throws {
+        // Every request stalls on the server's clock until the test lets time pass.
+        let clock = TestClock()
         try await TestServer.with(photos: 10, { configuration in
             configuration.faultRate = 1
             configuration.faults = [.slow]
             configuration.latency = .milliseconds(800)
+            configuration.clock = clock
         }) { server, _ in
             let client = APIClient.forTesting(server)
             let loader = PreviewLoader(client: client, disk: nil)
@@ -210,8 +213,10 @@ struct PreviewLoaderTests {
             while await loader.started == 0 { try await Task.sleep(for: .milliseconds(5)) }
             await loader.want([second])
             #expect(await loader.cancelled == 1)
+            // Both stalls end at once: had the first still been awaited, its answer would come with the second's.
+            clock.runFree()
             guard case .loaded = try await waitForState(loader, second) else { Issue.record("second not loaded"); return }
-            try await Task.sleep(for: .milliseconds(900))
+            try await Task.sleep(for: .milliseconds(100))
             #expect(loader.store.state(for: first) == nil, "the cancelled preview never landed")
             #expect(await loader.started == 2)
             await loader.stop()

@@ -6,9 +6,9 @@ extension BrowserSession {
     /// Reads the files of finished downloads against the records of what photopick wrote, off the main
     /// actor, then carries on with the request that asked.
     func checkFinishedDownloads(_ items: [DownloadItem], then request: DownloadRequest) {
-        let store = downloadStore, logger = configuration.logger
+        let store = downloadStore, logger = configuration.logger, settling = configuration.stampSettling
         background {
-            let check = await Self.check(items, store: store, logger: logger)
+            let check = await Self.check(items, store: store, settling: settling, logger: logger)
             self.send(.finishedDownloadsChecked(check, then: request))
         }
     }
@@ -23,7 +23,9 @@ extension BrowserSession {
     /// with no record, from an older photopick or the user's copy found identical, is not ours: it is
     /// queued again, and the download finds it identical by the server's digest without writing.
     @concurrent
-    private nonisolated static func check(_ items: [DownloadItem], store: DownloadStore, logger: Logger) async -> FinishedDownloadCheck {
+    private nonisolated static func check(
+        _ items: [DownloadItem], store: DownloadStore, settling: Duration, logger: Logger
+    ) async -> FinishedDownloadCheck {
         var check = FinishedDownloadCheck()
         for item in items {
             guard !Task.isCancelled else { break }
@@ -33,7 +35,7 @@ extension BrowserSession {
                 guard let record = try store.writtenFile(at: path), record.photoID == item.photoID,
                       record.variant == item.variant.rawValue
                 else { continue }
-                let (state, stamp) = record.currentStateTrustingStamp()
+                let (state, stamp) = record.currentStateTrustingStamp(settling: settling)
                 switch state {
                 case .intact:
                     check.intact.insert(item.id)

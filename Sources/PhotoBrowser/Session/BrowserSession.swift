@@ -36,6 +36,9 @@ public final class BrowserSession {
         public var burstGap: Double = 2
         /// The config's `[searches]`.
         public var savedSearches: [SavedSearch] = []
+        /// How long before a check a finished download must have last changed for its stamp to be kept
+        /// (`FileStamp.settling`); a test shortens it rather than wait two seconds.
+        var stampSettling = FileStamp.settling
 
         /// A configuration with defaults for everything but the library and its two directories.
         public init(

@@ -31,7 +31,7 @@ public struct FileStamp: Sendable, Hashable {
 
     /// How long before a check a file must have last changed for its stamp to be trusted: a write in the
     /// same tick of a coarse clock (a second on some file systems, two on FAT) would leave it unmoved.
-    static let settling: Int64 = 2_000_000_000
+    public static let settling = Duration.seconds(2)
 
     init(_ info: stat) {
         self.init(

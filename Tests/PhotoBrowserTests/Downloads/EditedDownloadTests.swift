@@ -74,14 +74,14 @@ struct EditedDownloadTests {
         let log = LineLog()
         try await TestServer.with(photos: 10, { $0.requestLog = { log.append($0) } }) { server, _ in
             let root = makeDownloadDirectory()
-            try await withSession(server, downloads: root) { session in
+            // A stamp is kept only for a file that last changed well before the check (FileStamp.settling,
+            // two seconds): this test's file may have changed just before, as written.
+            try await withSession(server, downloads: root, stampSettling: .zero) { session in
                 try await session.waitForLibrary()
                 let photo = session.state.library[1]
                 let first = try await get(photo.id, into: root, session)
                 let path = try #require(first.resultPath)
                 #expect(try session.writtenFiles(under: root).first?.verified == nil, "not checked yet")
-                // A stamp is kept only for a file that last changed well before the check (FileStamp.settling).
-                try await Task.sleep(for: .milliseconds(2_100))
 
                 let again = try await get(photo.id, into: root, session)
                 #expect(again.id == first.id && again.status == .done, "already there")

@@ -1,5 +1,5 @@
 import Foundation
-import PhotoBrowser
+@testable import PhotoBrowser
 import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport
@@ -9,14 +9,16 @@ import PhotoPickTestSupport
 func withSession<Result>(
     _ server: PhotoPickServer, key: String? = nil, state: URL = TestServer.temporaryDirectory(),
     downloads: URL = TestServer.temporaryDirectory(), library: String = "test",
-    retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, refresh: RefreshPolicy = .onStart, _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil,
+    retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, refresh: RefreshPolicy = .onStart, stampSettling: Duration = FileStamp.settling, _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil,
     _ body: (BrowserSession) async throws -> Result
 ) async throws -> Result {
     let client = APIClient.forTesting(server, key: key, retryPolicy: retryPolicy)
-    let session = try BrowserSession(client: client, configuration: .init(
+    var configuration = BrowserSession.Configuration(
         library: library, stateDirectory: state, downloadDirectory: downloads, concurrency: concurrency,
         messageLifetime: .seconds(60), refresh: refresh
-    ))
+    )
+    configuration.stampSettling = stampSettling
+    let session = try BrowserSession(client: client, configuration: configuration)
     session.onEvent = observe
     do {
         try session.start()
