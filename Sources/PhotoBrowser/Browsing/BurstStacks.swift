@@ -1,14 +1,14 @@
 /// Bursts: photos from one camera each taken within `gap` seconds of the one before form a stack.
 /// Photos without a capture time or a camera are never stacked; two bodies shooting at once make two
 /// stacks, not one broken into pieces.
-public struct BurstStacks: Sendable {
+struct BurstStacks: Sendable {
     /// The stack of each library index, as a number into `members`; -1 for none.
     private var stackOf: [Int32] = []
     /// Each stack's library indices, in capture order.
     private var members: [[Int32]] = []
 
     /// No stacks.
-    public init() {}
+    init() {}
 
     /// The stacks of every photo in `library`.
     init(_ library: PhotoLibrary, gap: Double, count: Int) {
@@ -40,10 +40,10 @@ public struct BurstStacks: Sendable {
     }
 
     /// How many stacks there are.
-    public var count: Int { members.count }
+    var count: Int { members.count }
 
     /// The stack a library index belongs to, if any.
-    public func stack(of index: Int) -> Int? {
+    func stack(of index: Int) -> Int? {
         guard index < stackOf.count else { return nil }
         let stack = stackOf[index]
         return stack < 0 ? nil : Int(stack)
@@ -55,7 +55,7 @@ public struct BurstStacks: Sendable {
     }
 
     /// A stack's photos as library indices, in capture order.
-    public func members(of stack: Int) -> [Int] {
+    func members(of stack: Int) -> [Int] {
         members[stack].map(Int.init)
     }
 }

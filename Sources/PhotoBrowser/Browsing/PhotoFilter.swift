@@ -11,7 +11,7 @@ public struct PhotoFilter: Sendable, Equatable {
     /// The tags a photo must carry.
     public var tags: TagFilter = .none
     /// The capture times to show; photos without a capture time are left out while it is set.
-    public var dateRange: ClosedRange<Date>?
+    var dateRange: ClosedRange<Date>?
     /// Only photos in the selection.
     public var onlySelected = false
 
@@ -21,7 +21,7 @@ public struct PhotoFilter: Sendable, Equatable {
     var tagContext = QueryTags()
 
     /// A filter that lets every photo through.
-    public init() {}
+    init() {}
 
     /// Whether nothing is filtered out.
     public var isEmpty: Bool {

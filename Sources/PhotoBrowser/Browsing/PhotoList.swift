@@ -17,9 +17,9 @@ public struct PhotoList: Sendable {
     /// How many rows are in view.
     public private(set) var pageHeight = 20
     /// Seconds between frames of a burst, when bursts are shown as stacks; nil shows every photo.
-    public private(set) var stackGap: Double?
+    private(set) var stackGap: Double?
     /// The bursts, when stacked.
-    public private(set) var stacks = BurstStacks()
+    private(set) var stacks = BurstStacks()
     /// Stacks shown open, by their first photo's library index (stack numbers change as photos
     /// arrive): all their photos are listed.
     private var openStacks: Set<Int32> = []
@@ -125,12 +125,12 @@ public struct PhotoList: Sendable {
     }
 
     /// The stack of the photo at `position`, if it is in one.
-    public func stack(at position: Int) -> Int? {
+    func stack(at position: Int) -> Int? {
         stackGap == nil ? nil : stacks.stack(of: Int(visible[position]))
     }
 
     /// Whether a stack is shown open.
-    public func isOpen(_ stack: Int) -> Bool {
+    func isOpen(_ stack: Int) -> Bool {
         openStacks.contains(stacks.key(of: stack))
     }
 

@@ -8,7 +8,7 @@ public enum SortKey: String, Sendable, CaseIterable, Codable {
     case size
 
     /// A short label for the header.
-    public var label: String {
+    var label: String {
         switch self {
         case .captureTime: "capture time"
         case .filename: "filename"
@@ -17,7 +17,7 @@ public enum SortKey: String, Sendable, CaseIterable, Codable {
     }
 
     /// The next order in the cycle the sort key steps through.
-    public var next: SortKey {
+    var next: SortKey {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]
     }

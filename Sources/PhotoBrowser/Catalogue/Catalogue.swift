@@ -11,31 +11,31 @@ import PhotoPreviews
 public final class Catalogue: Sendable {
     let queue: DatabaseQueue
     /// The file.
-    public let url: URL
+    let url: URL
 
     /// What the catalogue holds when a session starts.
     public struct Snapshot: Sendable {
         /// Every photo, as last seen, with the server's tags.
-        public var photos: [Photo] = []
+        var photos: [Photo] = []
         /// Every tag, in the server's order.
-        public var tags: [PhotoPickKit.Tag] = []
+        var tags: [PhotoPickKit.Tag] = []
         /// When the last complete walk ended; nil when none has.
-        public var completedAt: Date?
+        var completedAt: Date?
         /// The walk in progress, to resume; nil when the last one finished (or none began).
-        public var walk: Walk?
+        var walk: Walk?
         /// Focus scores measured from the photos' renditions, by photo id.
-        public var focusScores: [Int: Double] = [:]
+        var focusScores: [Int: Double] = [:]
     }
 
     /// A walk over every page: photos it saw carry its generation, so when it completes, the ones it did
     /// not see are the ones deleted.
-    public struct Walk: Sendable, Equatable {
+    struct Walk: Sendable, Equatable {
         /// Goes up by one with every new walk.
-        public var generation: Int64
+        var generation: Int64
         /// Where it resumes; nil for the first page.
-        public var cursor: String?
+        var cursor: String?
         /// Photos seen so far, for progress.
-        public var seen: Int
+        var seen: Int
     }
 
     /// Opens the catalogue of `library` in `directory`. A damaged file is set aside and the returned
@@ -124,7 +124,7 @@ public final class Catalogue: Sendable {
     }
 
     /// The tags of the photos whose copy was seen by a page or a read at `since` or later.
-    public func tags(ofPhotos ids: [Int], seenSince since: Date) throws -> [Int: [Int]] {
+    func tags(ofPhotos ids: [Int], seenSince since: Date) throws -> [Int: [Int]] {
         try queue.read { db in
             var result: [Int: [Int]] = [:]
             let statement = try db.cachedStatement(sql: "SELECT tag_ids FROM photo WHERE id = ? AND seen_at >= ?")
@@ -140,7 +140,7 @@ public final class Catalogue: Sendable {
     // MARK: - Walking
 
     /// Starts a walk from the first page, or returns the one in progress.
-    public func beginWalk() throws -> Walk {
+    func beginWalk() throws -> Walk {
         try queue.write { db in
             if let row = try Row.fetchOne(db, sql: "SELECT * FROM walk WHERE id = 1"), row["in_progress"] as Bool {
                 return Walk(generation: row["generation"], cursor: row["cursor"], seen: row["seen"])
@@ -156,7 +156,7 @@ public final class Catalogue: Sendable {
 
     /// Keeps a page and where the walk goes next, in one transaction: a kill between pages loses nothing.
     /// `date` is when the page was asked for.
-    public func save(page photos: [Photo], nextCursor: String?, walk: Walk, at date: Date = Date()) async throws {
+    func save(page photos: [Photo], nextCursor: String?, walk: Walk, at date: Date = Date()) async throws {
         try await queue.write { db in
             // A read or write of a photo's tags newer than the page's request (`date`) keeps its tags: the
             // page was on its way before they changed.
@@ -184,7 +184,7 @@ public final class Catalogue: Sendable {
     }
 
     /// The server refused the walk's cursor: it goes on from the first page, and what it saw still counts.
-    public func restartWalk(_ walk: Walk) throws {
+    func restartWalk(_ walk: Walk) throws {
         try queue.write { db in
             try db.execute(sql: "UPDATE walk SET cursor = NULL WHERE id = 1 AND generation = ?", arguments: [walk.generation])
         }
@@ -192,7 +192,7 @@ public final class Catalogue: Sendable {
 
     /// Ends a complete walk: the photos it did not see are gone from the server, and go from here.
     /// Returns their ids.
-    public func completeWalk(_ walk: Walk, at date: Date = Date()) async throws -> [Int] {
+    func completeWalk(_ walk: Walk, at date: Date = Date()) async throws -> [Int] {
         try await queue.write { db in
             let gone = try Int.fetchAll(db, sql: "SELECT id FROM photo WHERE walk < ?", arguments: [walk.generation])
             try db.execute(sql: "DELETE FROM photo WHERE walk < ?", arguments: [walk.generation])
@@ -205,7 +205,7 @@ public final class Catalogue: Sendable {
     }
 
     /// Keeps focus scores of photos the catalogue holds.
-    public func save(focusScores: [(photoID: Int, score: Double)]) async throws {
+    func save(focusScores: [(photoID: Int, score: Double)]) async throws {
         try await queue.write { db in
             let statement = try db.cachedStatement(sql: "UPDATE photo SET focus = ? WHERE id = ?")
             for (photoID, score) in focusScores { try statement.execute(arguments: [score, photoID]) }
@@ -215,7 +215,7 @@ public final class Catalogue: Sendable {
     // MARK: - Tags
 
     /// Replaces the tag list, in the server's order.
-    public func save(tags: [PhotoPickKit.Tag]) async throws {
+    func save(tags: [PhotoPickKit.Tag]) async throws {
         try await queue.write { db in
             try db.execute(sql: "DELETE FROM tag")
             let statement = try db.cachedStatement(sql: "INSERT INTO tag (id, name, color, position) VALUES (?, ?, ?, ?)")
@@ -224,7 +224,7 @@ public final class Catalogue: Sendable {
     }
 
     /// A tag made or changed; a new one goes last.
-    public func save(tag: PhotoPickKit.Tag) async throws {
+    func save(tag: PhotoPickKit.Tag) async throws {
         try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO tag (id, name, color, position) VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM tag))
@@ -234,7 +234,7 @@ public final class Catalogue: Sendable {
     }
 
     /// A deleted tag, which the server also took off every photo.
-    public func remove(tagID: Int) async throws {
+    func remove(tagID: Int) async throws {
         try await queue.write { db in
             try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [tagID])
             let rows = try Row.fetchAll(db, sql: "SELECT id, tag_ids FROM photo WHERE tag_ids != ''")
@@ -248,7 +248,7 @@ public final class Catalogue: Sendable {
     }
 
     /// A photo's tags as the server just said they are, by a read or a write.
-    public func save(tagIDs: [Int], ofPhoto id: Int, at date: Date = Date()) async throws {
+    func save(tagIDs: [Int], ofPhoto id: Int, at date: Date = Date()) async throws {
         try await queue.write { db in
             try db.execute(
                 sql: "UPDATE photo SET tag_ids = ?, seen_at = ? WHERE id = ?",
@@ -336,16 +336,16 @@ public final class Catalogue: Sendable {
 
     /// Sets the damaged file aside and starts an empty one in its place, for a file that opened but
     /// could not be read; returns the new catalogue and the notice.
-    public func rebuilt(library: String, after damage: any Error) throws -> (Catalogue, notice: String) {
+    func rebuilt(library: String, after damage: any Error) throws -> (Catalogue, notice: String) {
         let aside = try Self.setAside(url, reason: damage)
         return (try Catalogue(url: url, library: library), Self.notice(aside: aside, reason: damage))
     }
 }
 
 /// The catalogue file is not one photopick can use.
-public struct CatalogueDamage: Error, CustomStringConvertible {
+struct CatalogueDamage: Error, CustomStringConvertible {
     /// Why, in a few words.
-    public let reason: String
+    let reason: String
     /// The reason.
-    public var description: String { reason }
+    var description: String { reason }
 }

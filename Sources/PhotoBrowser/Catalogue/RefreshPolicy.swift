@@ -11,5 +11,5 @@ public enum RefreshPolicy: String, Sendable, CaseIterable {
     case manual
 
     /// How long a complete check counts as current under `hourly`.
-    public static let hour: Double = 3600
+    static let hour: Double = 3600
 }

@@ -25,7 +25,7 @@ public enum Mark: Sendable, Hashable {
     public static let all: [Mark] = Flag.allCases.map(Mark.flag) + (1...5).map(Mark.rating) + ColourLabel.allCases.map(Mark.label)
 
     /// Its family.
-    public var family: Family {
+    var family: Family {
         switch self {
         case .flag: .flag
         case .rating: .rating
@@ -43,7 +43,7 @@ public enum Mark: Sendable, Hashable {
     }
 
     /// The tag's name when the config does not change it.
-    public var defaultTagName: String {
+    var defaultTagName: String {
         switch self {
         case .flag(.pick): "Pick"
         case .flag(.reject): "Reject"
@@ -77,7 +77,7 @@ public struct PhotoMarks: Sendable, Equatable {
     public var label: Mark.ColourLabel?
 
     /// No marks.
-    public init() {}
+    init() {}
 
     /// Whether it carries no mark.
     public var isEmpty: Bool { flag == nil && rating == 0 && label == nil }

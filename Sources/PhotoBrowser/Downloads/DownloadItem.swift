@@ -32,26 +32,26 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
     /// The photo.
     public let photoID: Int
     /// The size asked for.
-    public let variant: DownloadSize
+    let variant: DownloadSize
     /// The folder it goes into.
     public let directory: URL
     /// The folder asked for, when `directory` is below it (a script's template): folders between the
     /// two are never reached through a link. Nil when `directory` is the folder asked for.
-    public internal(set) var root: URL?
+    internal(set) var root: URL?
     /// The server's filename, unsanitised.
     public let filename: String
     let photoBytes: Int64
     /// The capture time, which the finished file's modification time is set to.
-    public let takenAt: Date?
+    let takenAt: Date?
     let mimeType: String?
     /// What it is expected to weigh before the server says: the original's size, or an estimate for a smaller variant.
-    public let estimatedBytes: Int64
+    let estimatedBytes: Int64
     /// Where it stands.
     public internal(set) var status: Status
     /// Bytes on disk, including ones kept from an earlier try.
     public internal(set) var receivedBytes: Int64 = 0
     /// The file's length, once the server has said.
-    public internal(set) var totalBytes: Int64?
+    internal(set) var totalBytes: Int64?
     /// Smoothed transfer rate while running.
     public internal(set) var bytesPerSecond: Double?
     /// The finished file.

@@ -40,7 +40,7 @@ public struct DownloadQueue: Sendable, Equatable {
         public var bytesPerSecond: Double = 0
 
         /// Time until everything queued or running is done, at the current rate.
-        public var secondsRemaining: Double? {
+        var secondsRemaining: Double? {
             guard bytesPerSecond > 0 else { return nil }
             return Double(max(expectedBytes - receivedBytes, 0)) / bytesPerSecond
         }
@@ -95,7 +95,7 @@ public struct DownloadQueue: Sendable, Equatable {
     /// Whether anything is running or waiting to run.
     /// Whether anything is to come: a download running or queued, or a request whose finished files are
     /// still being checked (quitting then would drop that request, which is not saved until it is queued).
-    public var hasPendingWork: Bool { fileChecksUnderWay > 0 || items.contains { $0.status == .running || $0.status == .queued } }
+    var hasPendingWork: Bool { fileChecksUnderWay > 0 || items.contains { $0.status == .running || $0.status == .queued } }
 
     // MARK: - Changes
 

@@ -5,22 +5,22 @@ import PhotoPickKit
 /// checked: the selection or the folder may change meanwhile, the request does not.
 public struct DownloadRequest: Sendable, Equatable {
     /// Who asked: the browser's `d` and a script's `get` differ in what they say and in what they resume.
-    public enum Origin: Sendable, Equatable {
+    enum Origin: Sendable, Equatable {
         case browser
         case script
     }
 
     /// Who asked.
-    public let origin: Origin
+    let origin: Origin
     /// The photos, each with its folder under `root` and its name.
-    public let wanted: [ScriptDownload]
+    let wanted: [ScriptDownload]
     /// The variant.
-    public let variant: DownloadSize
+    let variant: DownloadSize
     /// The folder asked for.
-    public let root: URL
+    let root: URL
 
     /// A request as asked.
-    public init(origin: Origin, wanted: [ScriptDownload], variant: DownloadSize, root: URL) {
+    init(origin: Origin, wanted: [ScriptDownload], variant: DownloadSize, root: URL) {
         self.origin = origin
         self.wanted = wanted
         self.variant = variant

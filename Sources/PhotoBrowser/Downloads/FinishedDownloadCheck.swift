@@ -5,14 +5,14 @@ import Foundation
 /// changed since is the user's from then on: kept as it is, and the photo fetched again beside it.
 public struct FinishedDownloadCheck: Sendable, Equatable {
     /// Every item looked at.
-    public var checked: Set<Int64> = []
+    var checked: Set<Int64> = []
     /// Items whose files are exactly as photopick wrote them.
-    public var intact: Set<Int64> = []
+    var intact: Set<Int64> = []
     /// Items whose files photopick wrote and that changed since, with their paths.
-    public var changed: [Int64: String] = [:]
+    var changed: [Int64: String] = [:]
 
     /// An empty check.
-    public init(checked: Set<Int64> = [], intact: Set<Int64> = [], changed: [Int64: String] = [:]) {
+    init(checked: Set<Int64> = [], intact: Set<Int64> = [], changed: [Int64: String] = [:]) {
         self.checked = checked
         self.intact = intact
         self.changed = changed

@@ -4,9 +4,9 @@ import Foundation
 public struct ScriptDownload: Sendable, Equatable {
     public var photoID: Int
     /// Folders under the download folder, each one safe component (`SafePathComponent`).
-    public var folders: [String]
+    var folders: [String]
     /// The file's name before it is made safe; nil keeps the server's.
-    public var filename: String?
+    var filename: String?
 
     public init(photoID: Int, folders: [String] = [], filename: String? = nil) {
         self.photoID = photoID

@@ -8,11 +8,11 @@ public struct SyncPlan: Sendable {
     /// A photo to fetch, and the file it will be written as.
     public struct Fetch: Sendable, Equatable {
         /// The photo.
-        public let photoID: Int
+        let photoID: Int
         /// The file it is written as, unless the server's digest shows an identical one there already.
-        public let path: String
+        let path: String
         /// Files already there that may be identical: the real run compares them with the server's digest.
-        public var unlessIdentical: [String] = []
+        var unlessIdentical: [String] = []
     }
 
     /// Photos not in place, to fetch.
@@ -118,7 +118,7 @@ public struct SyncPlan: Sendable {
 
 extension WrittenFile {
     /// The variant a sidecar's record names.
-    public static let sidecarVariant = "xmp"
+    static let sidecarVariant = "xmp"
 
     /// Whether this is a sidecar photopick wrote beside a photo.
     public var isSidecar: Bool { variant == Self.sidecarVariant }

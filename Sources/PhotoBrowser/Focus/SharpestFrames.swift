@@ -11,7 +11,7 @@ public struct SharpestFrames: Sendable, Equatable {
     public var unmeasured = 0
 
     /// How many bursts there are in all.
-    public var bursts: Int { winners.count + unmeasured }
+    var bursts: Int { winners.count + unmeasured }
 }
 
 extension BrowserState {

@@ -21,7 +21,7 @@ public struct PhotoLibrary: Sendable {
     var storedCount: Int { photos.count }
 
     /// Whether the photo at an index was deleted on the server.
-    public func isRemoved(_ index: Int) -> Bool { removed.contains(Int32(index)) }
+    func isRemoved(_ index: Int) -> Bool { removed.contains(Int32(index)) }
 
     /// The photo at a library index.
     public subscript(index: Int) -> LibraryPhoto { photos[index] }
@@ -65,7 +65,7 @@ public struct PhotoLibrary: Sendable {
     }
 
     /// The focus score of the photo at an index, if measured.
-    public func focusScore(at index: Int) -> Double? {
+    func focusScore(at index: Int) -> Double? {
         focus[index].isNaN ? nil : Double(focus[index])
     }
 

@@ -4,11 +4,11 @@ import GRDB
 /// photopick's own state, kept between runs: the tag-edit outbox and the download queue, in one SQLite
 /// file under `$XDG_STATE_HOME/photopick`. Every row names its library, so a demo and a real account
 /// (or two accounts) never see each other's edits.
-public final class StateDatabase: Sendable {
+final class StateDatabase: Sendable {
     let queue: DatabaseQueue
 
     /// Opens (creating it when missing) `state.sqlite` in `directory`, a folder only the user can read.
-    public init(directory: URL) throws {
+    init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         queue = try Self.open(directory.appendingPathComponent("state.sqlite"))
         try Self.migrator.migrate(queue)

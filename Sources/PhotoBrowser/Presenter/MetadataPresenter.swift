@@ -26,7 +26,7 @@ public struct MetadataRow: Sendable, Equatable {
 /// A tag as drawn: its sanitised name and colour.
 public struct TagChip: Sendable, Equatable {
     /// The tag's id.
-    public let id: Int
+    let id: Int
     /// The name, safe for a terminal.
     public let name: String
     /// The colour as the server sent it (`#rrggbb`), parsed; nil when it had none or an unreadable one.
@@ -38,11 +38,11 @@ public struct FocusFacts: Sendable, Equatable {
     /// The score (`FocusScore`); higher is sharper.
     public var score: Double
     /// 1 for the sharpest frame of its stack; nil outside a stack.
-    public var rank: Int?
+    var rank: Int?
     /// Frames in its stack, and how many of them are measured.
-    public var frames = 0, measured = 0
+    var frames = 0, measured = 0
 
-    public init(score: Double, rank: Int? = nil, frames: Int = 0, measured: Int = 0) {
+    init(score: Double, rank: Int? = nil, frames: Int = 0, measured: Int = 0) {
         self.score = score
         self.rank = rank
         self.frames = frames
@@ -50,7 +50,7 @@ public struct FocusFacts: Sendable, Equatable {
     }
 
     /// "4.4", or "4.4 · sharpest of 5", "4.4 · 2nd of 5 (3 measured)".
-    public var text: String {
+    var text: String {
         let score = score.formatted(.number.precision(.fractionLength(1)))
         guard let rank, frames > 1 else { return score }
         let place = rank == 1 ? "sharpest" : "\(Self.ordinal(rank))"

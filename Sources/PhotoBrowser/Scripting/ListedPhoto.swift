@@ -26,20 +26,20 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
     public var filename: String
     public var bytes: Int64
     public var takenAt: Date?
-    public var width: Int?
-    public var height: Int?
-    public var mimeType: String?
-    public var title: String?
-    public var description: String?
-    public var camera: Photo.Camera?
-    public var lens: String?
-    public var exposure: Photo.Exposure?
-    public var location: Photo.Location?
+    var width: Int?
+    var height: Int?
+    var mimeType: String?
+    var title: String?
+    var description: String?
+    var camera: Photo.Camera?
+    var lens: String?
+    var exposure: Photo.Exposure?
+    var location: Photo.Location?
     /// The names of its tags that are not marks, in the order the server lists them.
     public var tags: [String]
     public var marks: Marks
     /// The focus score, once measured (`FocusScore`).
-    public var sharpness: Double?
+    var sharpness: Double?
 
     /// An encoder for these: keys sorted, dates as ISO 8601 UTC like the API's, slashes kept.
     public static func encoder() -> JSONEncoder {

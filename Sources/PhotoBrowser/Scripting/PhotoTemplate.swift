@@ -10,7 +10,7 @@ public struct PhotoTemplate: Sendable, Equatable {
     }
 
     /// The fields a template may name.
-    public static let fields = ["id", "filename", "name", "extension", "bytes", "taken", "width", "height", "title", "camera", "lens",
+    static let fields = ["id", "filename", "name", "extension", "bytes", "taken", "width", "height", "title", "camera", "lens",
                                 "tags", "flag", "rating", "label", "sharpness"]
 
     enum Part: Sendable, Equatable {
@@ -74,7 +74,7 @@ public struct PhotoTemplate: Sendable, Equatable {
     }
 
     /// The fields the template names.
-    public var fieldNames: [String] {
+    var fieldNames: [String] {
         parts.compactMap { if case .field(let name, _) = $0 { name } else { nil } }
     }
 

@@ -13,7 +13,7 @@ public enum XMPSidecar {
     }
 
     /// The packet for a photo.
-    public static func document(for photo: ListedPhoto) -> String {
+    static func document(for photo: ListedPhoto) -> String {
         var attributes: [String] = []
         if photo.marks.flag == "reject" {
             attributes.append("xmp:Rating=\"-1\"")

@@ -8,7 +8,7 @@ public struct Selection: Sendable, Equatable {
     public private(set) var totalBytes: Int64 = 0
 
     /// An empty selection.
-    public init() {}
+    init() {}
 
     /// Whether nothing is selected.
     public var isEmpty: Bool { count == 0 }

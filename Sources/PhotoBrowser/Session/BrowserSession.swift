@@ -10,26 +10,26 @@ public final class BrowserSession {
     /// What a session needs besides a client.
     public struct Configuration: Sendable {
         /// Names the library in the state database: edits and downloads of one library never reach another.
-        public var library: String
+        var library: String
         /// Where `state.sqlite` lives.
-        public var stateDirectory: URL
+        var stateDirectory: URL
         /// Where downloads go.
-        public var downloadDirectory: URL
+        var downloadDirectory: URL
         /// The variant `d` downloads until another is chosen.
-        public var downloadVariant: DownloadSize
+        var downloadVariant: DownloadSize
         /// Downloads at once.
-        public var concurrency: Int
+        var concurrency: Int
         /// How long information and warnings stay on the status line.
-        public var messageLifetime: Duration
+        var messageLifetime: Duration
         /// Receives the session's own log lines.
-        public var logger: Logger
+        var logger: Logger
         /// The key's `/me`, when the caller already asked for it; the session asks otherwise.
-        public var account: Me?
+        var account: Me?
         /// When the catalogue is checked against the server.
-        public var refresh: RefreshPolicy
+        var refresh: RefreshPolicy
         /// How recently a page or read must have seen a photo's tags for a tag edit to be written
         /// without reading them first; zero always reads.
-        public var tagFreshness: Duration
+        var tagFreshness: Duration
         /// The tag names of the culling marks (`[cull]`).
         public var markNames = MarkNames()
         /// Seconds between frames of one burst at most (`burst_gap`).

@@ -27,9 +27,9 @@ public struct BrowserState: Sendable {
     /// The status line's messages.
     public internal(set) var messages = StatusMessages()
     /// When the catalogue is checked against the server.
-    public internal(set) var refreshPolicy = RefreshPolicy.hourly
+    internal(set) var refreshPolicy = RefreshPolicy.hourly
     /// Seconds between frames of one burst at most (`burst_gap`).
-    public internal(set) var burstGap: Double = 2
+    internal(set) var burstGap: Double = 2
     /// The config's `[searches]`, in its order.
     public internal(set) var savedSearches: [SavedSearch] = []
 
@@ -41,7 +41,7 @@ public struct BrowserState: Sendable {
     /// How many deltas are unconfirmed.
     public var unsentTagDeltas: Int { pendingDeltas.count }
     /// How many photos have tag changes not yet confirmed.
-    public var photosWithUnsentTags: Int { pendingDeltas.photoCount }
+    var photosWithUnsentTags: Int { pendingDeltas.photoCount }
     /// The next delta's sequence; a pending tag's placeholder takes one too, negated.
     var nextSequence: Int64 = 1
     /// Tag edits made this session, newest last, for undo: one entry per key press, which may change
@@ -76,7 +76,7 @@ public struct BrowserState: Sendable {
 
     /// "1,300 of ? loaded…", "100,000 photos as of 2 h ago · refreshing", then the total, as of now:
     /// for scripts and tests; the header passes its frame's moment instead.
-    public var loadSummary: String { loading.summary(count: library.count, now: Date()) }
+    var loadSummary: String { loading.summary(count: library.count, now: Date()) }
 
     /// Whether quitting now leaves work for the next start: downloads in progress or tag edits unsent
     /// (those waiting for a tag to be created included; the outbox keeps them all).

@@ -16,11 +16,11 @@ public struct LoadingStatus: Sendable, Equatable {
     public internal(set) var phase = Phase.notStarted
     /// When the photos on screen were last known complete: the end of the last complete walk, here or
     /// in an earlier session. Nil while no walk ever completed.
-    public internal(set) var asOf: Date?
+    internal(set) var asOf: Date?
     /// Whether photos came from the catalogue, so a walk is a refresh of them rather than a first listing.
-    public internal(set) var isRefresh = false
+    internal(set) var isRefresh = false
     /// Photos the walk under way has seen.
-    public internal(set) var walked = 0
+    internal(set) var walked = 0
     /// Whether the catalogue has been read (or there was none to read).
     public internal(set) var isCatalogueRead = false
 
@@ -33,7 +33,7 @@ public struct LoadingStatus: Sendable, Equatable {
     }
 
     /// Whether a walk is under way.
-    public var isWalking: Bool { phase == .loading }
+    var isWalking: Bool { phase == .loading }
 
     /// "1,300 of ? loaded…" during a first listing; "100,000 photos as of 2 h ago · refreshing, 12,300
     /// checked" during a refresh; "5,000 photos" once known complete (with "as of" once that is a while ago).

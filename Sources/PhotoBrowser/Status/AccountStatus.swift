@@ -6,7 +6,7 @@ public struct AccountStatus: Sendable, Equatable {
     /// The key's name, once known.
     public private(set) var keyName: String?
     /// The key's scopes; nil until `/me` answers, and while unknown nothing is disabled.
-    public private(set) var scopes: Set<Scope>?
+    private(set) var scopes: Set<Scope>?
     /// The request budget `/me` reported, and the pacer's view of it since.
     public var rateLimit: RateLimitState?
 
@@ -33,7 +33,7 @@ public struct AccountStatus: Sendable, Equatable {
     }
 
     /// Whether `feature` is available.
-    public func allows(_ feature: Feature) -> Bool { disabledReason(feature) == nil }
+    func allows(_ feature: Feature) -> Bool { disabledReason(feature) == nil }
 
     /// Things photopick does that need a scope.
     public enum Feature: Sendable {

@@ -30,7 +30,7 @@ public struct StatusMessage: Sendable, Equatable, Identifiable {
 /// The messages on show: errors until dismissed, the rest until they expire.
 public struct StatusMessages: Sendable, Equatable {
     /// Oldest first.
-    public private(set) var all: [StatusMessage] = []
+    private(set) var all: [StatusMessage] = []
     private var nextID = 1
 
     /// What the status line shows: the newest error while any is pending, else the newest message.

@@ -3,11 +3,11 @@
 /// to the real id once the server has made (or already had) the tag.
 public struct PendingTag: Sendable, Hashable {
     /// Negative, unique in the state database: a sequence number taken for it, negated.
-    public let placeholderID: Int
+    let placeholderID: Int
     /// The name to create it under.
     public let name: String
     /// The colour to create it with.
-    public let color: String?
+    let color: String?
 
     /// Whether a tag id is a placeholder for a tag not created yet.
     static func isPlaceholder(_ tagID: Int) -> Bool { tagID < 0 }

@@ -5,7 +5,7 @@ public struct TagCatalog: Sendable {
     /// The tags; the first nine answer to the number keys.
     public private(set) var tags: [PhotoPickKit.Tag] = []
     /// Loaded photos per tag id.
-    public private(set) var counts: [Int: Int] = [:]
+    private(set) var counts: [Int: Int] = [:]
     /// Whether the list has arrived.
     public private(set) var isLoaded = false
     /// Where each tag id sits in `tags`, and each tag's colour parsed once: views look both up for
@@ -13,7 +13,7 @@ public struct TagCatalog: Sendable {
     private var positions: [Int: Int] = [:]
     private var colors: [Int: TagColor] = [:]
     /// The tag names marks are stored as.
-    public private(set) var markNames = MarkNames()
+    private(set) var markNames = MarkNames()
     /// Tags asked for that the server has not made yet, by placeholder id; they are in `tags` too.
     private(set) var pending: [Int: PendingTag] = [:]
     /// Which tags are marks, and each mark's tag, found by name on every change of the list.
@@ -31,12 +31,12 @@ public struct TagCatalog: Sendable {
     }
 
     /// The tag a mark is stored as, once it exists on the server.
-    public func tagID(of mark: Mark) -> Int? {
+    func tagID(of mark: Mark) -> Int? {
         tagsByMark[mark]
     }
 
     /// Whether any tag is a mark; views skip looking when none is.
-    public var hasMarks: Bool { !marksByTag.isEmpty }
+    var hasMarks: Bool { !marksByTag.isEmpty }
 
     /// The marks among a photo's tags.
     public func marks(of tagIDs: [Int]) -> PhotoMarks {
@@ -69,7 +69,7 @@ public struct TagCatalog: Sendable {
     }
 
     /// The tag a number key (1–9) stands for.
-    public func tag(number: Int) -> PhotoPickKit.Tag? {
+    func tag(number: Int) -> PhotoPickKit.Tag? {
         (1...9).contains(number) && number <= tags.count ? tags[number - 1] : nil
     }
 
@@ -77,7 +77,7 @@ public struct TagCatalog: Sendable {
     public func count(of tagID: Int) -> Int { counts[tagID, default: 0] }
 
     /// Whether a tag is still waiting to be made by the server.
-    public func isPending(_ id: Int) -> Bool { pending[id] != nil }
+    func isPending(_ id: Int) -> Bool { pending[id] != nil }
 
     /// The tag whose name matches `name` as the server matches names (ignoring case), made or pending.
     func tag(named name: String) -> PhotoPickKit.Tag? {

@@ -9,13 +9,13 @@ public struct TagDelta: Sendable, Hashable {
     }
 
     /// Order of recording, unique across the state database.
-    public let sequence: Int64
+    let sequence: Int64
     /// The photo it changes.
-    public let photoID: Int
+    let photoID: Int
     /// The tag added or removed.
-    public let tagID: Int
+    let tagID: Int
     /// Adding or removing.
-    public let change: Change
+    let change: Change
 
     /// `tagIDs` with this change made; adding a tag already there, or removing one that is not, changes nothing.
     func applied(to tagIDs: [Int]) -> [Int] {
@@ -32,13 +32,13 @@ public struct TagDelta: Sendable, Hashable {
 
 /// What one tag key press did: one tag added to, or removed from, the photos that changed. Undo
 /// enqueues its inverse.
-public struct TagEdit: Sendable, Hashable {
+struct TagEdit: Sendable, Hashable {
     /// The tag.
-    public let tagID: Int
+    let tagID: Int
     /// Added or removed.
-    public let change: TagDelta.Change
+    let change: TagDelta.Change
     /// The photos it changed; ones that already had (or lacked) the tag are not here.
-    public let photoIDs: [Int]
+    let photoIDs: [Int]
 
     var inverse: TagEdit { TagEdit(tagID: tagID, change: change.inverse, photoIDs: photoIDs) }
 }

@@ -14,14 +14,14 @@ public struct PhotoQuery: Sendable, Equatable {
     }
 
     /// The text as typed.
-    public let text: String
+    let text: String
     /// The terms read, in order.
     let conditions: [QueryCondition]
     /// The terms not read.
     public let problems: [Problem]
 
     /// Whether it filters nothing out.
-    public var isEmpty: Bool { conditions.isEmpty }
+    var isEmpty: Bool { conditions.isEmpty }
 
     /// Whether it reads tags or marks.
     var readsTags: Bool { conditions.contains(where: \.readsTags) }

@@ -8,7 +8,7 @@ public struct QueryToken: Sendable, Equatable {
     public let length: Int
     /// Whether it starts with a quote, which makes it free text whatever it holds (`camera:"om digital"`
     /// is a term with a quoted value; `"12:30"` is text).
-    public let isQuoted: Bool
+    let isQuoted: Bool
 
     /// Splits on blanks; double quotes group blanks into one word (`#"To edit"`, `"12:30"`). An
     /// unclosed quote runs to the end. Every input gives tokens; none is an error here.
