@@ -148,6 +148,7 @@ let package = Package(
                 "PhotoPickConfig",
                 "TerminalUI",
                 "PhotoBrowser",
+                "PhotoPickFormats",
                 "PhotoPickKit",
                 "PhotoPickServer",
                 "PhotoPreviews",
@@ -223,7 +224,7 @@ let package = Package(
         ),
         .testTarget(name: "PhotoPickConfigTests", dependencies: ["PhotoPickConfig", "PhotoBrowser", "PhotoPickKit", "TerminalUI"]),
         // The command-line verbs' output, through `@testable import` of the executable.
-        .testTarget(name: "photopickTests", dependencies: ["photopick", "PhotoBrowser"]),
+        .testTarget(name: "photopickTests", dependencies: ["photopick", "PhotoBrowser", "PhotoPickKit"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: [

@@ -1,6 +1,6 @@
 import Foundation
 @testable import PhotoPickConfig
-import PhotoBrowser
+@testable import PhotoBrowser
 import PhotoPickKit
 import Testing
 @testable import TerminalUI

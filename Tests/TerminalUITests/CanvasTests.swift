@@ -1,6 +1,6 @@
 import CNcursesw
 import Foundation
-import PhotoBrowser
+@testable import PhotoBrowser
 import Testing
 @testable import TerminalUI
 

@@ -1,5 +1,5 @@
 import Foundation
-import PhotoBrowser
+@testable import PhotoBrowser
 import PhotoPickKit
 import Testing
 @testable import TerminalUI

@@ -1,4 +1,4 @@
-import PhotoBrowser
+@testable import PhotoBrowser
 import PhotoPickKit
 import Testing
 @testable import TerminalUI

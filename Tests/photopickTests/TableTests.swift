@@ -1,4 +1,4 @@
-import PhotoBrowser
+@testable import PhotoBrowser
 import Testing
 @testable import photopick
 

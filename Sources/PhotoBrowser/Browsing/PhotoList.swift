@@ -15,7 +15,7 @@ public struct PhotoList: Sendable {
     /// The first position in view.
     public private(set) var top = 0
     /// How many rows are in view.
-    public private(set) var pageHeight = 20
+    private(set) var pageHeight = 20
     /// Seconds between frames of a burst, when bursts are shown as stacks; nil shows every photo.
     private(set) var stackGap: Double?
     /// The bursts, when stacked.

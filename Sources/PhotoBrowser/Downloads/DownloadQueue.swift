@@ -88,7 +88,7 @@ public struct DownloadQueue: Sendable, Equatable {
     }
 
     /// The item with this id.
-    public func item(id: Int64) -> DownloadItem? {
+    func item(id: Int64) -> DownloadItem? {
         positions[id].map { items[$0] }
     }
 

@@ -43,7 +43,7 @@ public struct SyncPlan: Sendable {
             guard !wantedPlaces.contains(place) else { continue }
             let state = sort(file)
             // A sidecar goes with its photo, and only as written; one beside a kept photo stays with it.
-            if state == .intact, let sidecar = sidecars[XMPSidecar.url(for: URL(fileURLWithPath: file.path)).path] {
+            if state == .intact, let sidecar = sidecars[Self.sidecarURL(for: URL(fileURLWithPath: file.path)).path] {
                 sort(sidecar)
             }
         }
@@ -114,11 +114,17 @@ public struct SyncPlan: Sendable {
         photo.mimeType = state.library.string(listed.mimeType)
         return photo
     }
+
+    /// The XMP sidecar photopick writes beside a downloaded file: `<file name>.xmp`, the name darktable
+    /// looks for. A plan deletes a sidecar only together with its photo.
+    public static func sidecarURL(for file: URL) -> URL {
+        file.deletingLastPathComponent().appending(path: file.lastPathComponent + ".xmp", directoryHint: .notDirectory)
+    }
 }
 
 extension WrittenFile {
     /// The variant a sidecar's record names.
-    static let sidecarVariant = "xmp"
+    public static let sidecarVariant = "xmp"
 
     /// Whether this is a sidecar photopick wrote beside a photo.
     public var isSidecar: Bool { variant == Self.sidecarVariant }

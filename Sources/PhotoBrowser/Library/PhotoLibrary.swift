@@ -65,7 +65,7 @@ public struct PhotoLibrary: Sendable {
     }
 
     /// The focus score of the photo at an index, if measured.
-    func focusScore(at index: Int) -> Double? {
+    public func focusScore(at index: Int) -> Double? {
         focus[index].isNaN ? nil : Double(focus[index])
     }
 

@@ -2,7 +2,7 @@ import PhotoPickKit
 
 extension BrowserState {
     /// The marks of the photo at a library index.
-    public func marks(at index: Int) -> PhotoMarks {
+    func marks(at index: Int) -> PhotoMarks {
         tags.marks(of: library[index].tagIDs)
     }
 

@@ -5,7 +5,7 @@ public struct PendingTag: Sendable, Hashable {
     /// Negative, unique in the state database: a sequence number taken for it, negated.
     let placeholderID: Int
     /// The name to create it under.
-    public let name: String
+    let name: String
     /// The colour to create it with.
     let color: String?
 

@@ -13,7 +13,7 @@ public struct TagCatalog: Sendable {
     private var positions: [Int: Int] = [:]
     private var colors: [Int: TagColor] = [:]
     /// The tag names marks are stored as.
-    private(set) var markNames = MarkNames()
+    public private(set) var markNames = MarkNames()
     /// Tags asked for that the server has not made yet, by placeholder id; they are in `tags` too.
     private(set) var pending: [Int: PendingTag] = [:]
     /// Which tags are marks, and each mark's tag, found by name on every change of the list.

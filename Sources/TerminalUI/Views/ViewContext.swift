@@ -10,7 +10,7 @@ public struct ViewContext: Sendable {
     var demo: Bool
     /// The account's name, once known; the header shows it for a real library.
     var libraryName: String?
-    var presenter: MetadataPresenter
+    var presenter = MetadataPresenter()
     /// Written as `~` in paths.
     var homeDirectory: String
     /// Decoded previews; without it, views show the placeholder where a preview would go.
@@ -25,14 +25,13 @@ public struct ViewContext: Sendable {
 
     /// A context with a theme and keys; the home directory is written as `~` in paths.
     public init(
-        theme: Theme, keymap: Keymap = .standard, demo: Bool, presenter: MetadataPresenter = MetadataPresenter(),
+        theme: Theme, keymap: Keymap = .standard, demo: Bool,
         homeDirectory: String = FileManager.default.homeDirectoryForCurrentUser.path, graphics: Graphics? = nil
     ) {
         self.theme = theme
         self.graphics = graphics ?? .symbols(theme.depth)
         self.keymap = keymap
         self.demo = demo
-        self.presenter = presenter
         self.homeDirectory = homeDirectory
     }
 

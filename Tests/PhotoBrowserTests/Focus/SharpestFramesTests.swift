@@ -104,7 +104,5 @@ import Testing
         #expect(state.focusFacts(at: state.library.index(ofID: 3)!)?.text == "6.0 · 2nd of 3")
         #expect(state.focusFacts(at: state.library.index(ofID: 2)!)?.text == "9.0 · sharpest of 3")
         #expect(FocusFacts(score: 1, rank: 2, frames: 5, measured: 3).text == "1.0 · 2nd of 5 (3 measured)")
-        let rows = MetadataPresenter().rows(for: state.library.photo(at: 1), tags: state.tags, focus: state.focusFacts(at: 1))
-        #expect(rows.contains(MetadataRow("Sharpness", "9.0 · sharpest of 3")))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PhotoBrowser
+@testable import PhotoBrowser
 import PhotoPickKit
 import PhotoPreviews
 @testable import TerminalUI
@@ -56,10 +56,9 @@ enum Fixture {
     }
 
     static func context(_ depth: Theme.Depth, demo: Bool = true) -> ViewContext {
-        ViewContext(
-            theme: Theme(depth: depth), demo: demo, presenter: MetadataPresenter(timeZone: TimeZone(identifier: "UTC")!),
-            homeDirectory: "/home/user"
-        )
+        var context = ViewContext(theme: Theme(depth: depth), demo: demo, homeDirectory: "/home/user")
+        context.presenter = MetadataPresenter(timeZone: TimeZone(identifier: "UTC")!)
+        return context
     }
 
     /// Renders like the app does: the list is told its height first.

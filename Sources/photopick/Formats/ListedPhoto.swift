@@ -1,18 +1,19 @@
 import Foundation
+import PhotoBrowser
 import PhotoPickFormats
 import PhotoPickKit
 
 /// A photo as the scripting verbs print it: its fields as the server gave them, its tags by name and
 /// its culling marks, for `ls --json` and `--jsonl`. Text is kept exactly, hostile names included:
 /// JSON escapes what a terminal must not see.
-public struct ListedPhoto: Encodable, Sendable, Equatable {
+struct ListedPhoto: Encodable, Sendable, Equatable {
     /// Flag, stars and label, each null when unset.
-    public struct Marks: Encodable, Sendable, Equatable {
-        public var flag: String?
-        public var rating: Int?
-        public var label: String?
+    struct Marks: Encodable, Sendable, Equatable {
+        var flag: String?
+        var rating: Int?
+        var label: String?
 
-        public func encode(to encoder: any Encoder) throws {
+        func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(flag, forKey: .flag)
             try container.encode(rating, forKey: .rating)
@@ -22,10 +23,10 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
         private enum Keys: String, CodingKey { case flag, rating, label }
     }
 
-    public var id: Int
-    public var filename: String
-    public var bytes: Int64
-    public var takenAt: Date?
+    var id: Int
+    var filename: String
+    var bytes: Int64
+    var takenAt: Date?
     var width: Int?
     var height: Int?
     var mimeType: String?
@@ -36,13 +37,13 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
     var exposure: Photo.Exposure?
     var location: Photo.Location?
     /// The names of its tags that are not marks, in the order the server lists them.
-    public var tags: [String]
-    public var marks: Marks
+    var tags: [String]
+    var marks: Marks
     /// The focus score, once measured (`FocusScore`).
     var sharpness: Double?
 
     /// An encoder for these: keys sorted, dates as ISO 8601 UTC like the API's, slashes kept.
-    public static func encoder() -> JSONEncoder {
+    static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -52,7 +53,7 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
         return encoder
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(id, forKey: .id)
         try container.encode(filename, forKey: .filename)
@@ -79,7 +80,7 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
 
 extension BrowserState {
     /// The photo at library index `index` as the scripting verbs print it.
-    public func listedPhoto(at index: Int) -> ListedPhoto {
+    func listedPhoto(at index: Int) -> ListedPhoto {
         let photo = library.photo(at: index)
         let marks = tags.marks(of: photo.tagIDs)
         return ListedPhoto(

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoBrowser
 import PhotoPickKit
 
 /// An XMP sidecar for a downloaded photo, as darktable, Lightroom and exiftool read one: the tags as
@@ -6,11 +7,9 @@ import PhotoPickKit
 /// `xmp:Label`, and the title and description. Written beside the file as `<file name>.xmp`, the name
 /// darktable looks for. Hand-written: no XMP library is packaged for Swift on Linux, and the packet is
 /// a few fixed elements with escaped text.
-public enum XMPSidecar {
-    /// The sidecar's URL for a downloaded file.
-    public static func url(for file: URL) -> URL {
-        file.deletingLastPathComponent().appending(path: file.lastPathComponent + ".xmp", directoryHint: .notDirectory)
-    }
+enum XMPSidecar {
+    /// The sidecar's URL for a downloaded file (`SyncPlan`'s rule, which pairs them).
+    static func url(for file: URL) -> URL { SyncPlan.sidecarURL(for: file) }
 
     /// The packet for a photo.
     static func document(for photo: ListedPhoto) -> String {
@@ -45,7 +44,7 @@ public enum XMPSidecar {
     }
 
     /// What writing a sidecar came to.
-    public enum Outcome: Sendable, Equatable {
+    enum Outcome: Sendable, Equatable {
         /// It already said this.
         case unchanged
         /// Written (created, or photopick's own replaced).
@@ -58,7 +57,7 @@ public enum XMPSidecar {
     /// name first, then renamed into place, so no reader ever sees half of one. One already there is
     /// replaced only when `isOurs` says photopick wrote it and it is as written (darktable's or the
     /// user's own sidecar is never overwritten). `record` keeps the new file's record, before it is in place.
-    public static func write(
+    static func write(
         for photo: ListedPhoto, beside file: URL, isOurs: (URL) -> Bool, record: (WrittenFile) throws -> Void
     ) throws -> Outcome {
         let target = url(for: file)

@@ -1,12 +1,13 @@
 import Foundation
+import PhotoBrowser
 
 /// A line or a path made from a photo's fields: `{id}\t{filename}\t{taken:%Y-%m-%d}`. Fields are in
 /// braces, a time field may carry a strftime format after a colon (local time, as the browser shows
 /// it), `{{` and `}}` are braces, and `\t`, `\n`, `\\` are a tab, a newline and a backslash.
-public struct PhotoTemplate: Sendable, Equatable {
+struct PhotoTemplate: Sendable, Equatable {
     /// A template that cannot be used: the one line names what and how to fix it.
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        public let description: String
+    struct Problem: Error, Equatable, CustomStringConvertible {
+        let description: String
     }
 
     /// The fields a template may name.
@@ -21,7 +22,7 @@ public struct PhotoTemplate: Sendable, Equatable {
     let parts: [Part]
 
     /// Parses `text`; throws a `Problem` naming an unknown field or an unclosed brace.
-    public init(_ text: String) throws(Problem) {
+    init(_ text: String) throws(Problem) {
         var parts: [Part] = []
         var literal = ""
         var index = text.startIndex
@@ -80,7 +81,7 @@ public struct PhotoTemplate: Sendable, Equatable {
 
     /// The text for `photo`; each field's value goes through `clean` (for a line: control characters
     /// out; for a path: a safe file name).
-    public func render(_ photo: ListedPhoto, timeZone: TimeZone = .current, clean: (String) -> String) -> String {
+    func render(_ photo: ListedPhoto, timeZone: TimeZone = .current, clean: (String) -> String) -> String {
         var output = ""
         for part in parts {
             switch part {
@@ -92,7 +93,7 @@ public struct PhotoTemplate: Sendable, Equatable {
     }
 
     /// A field's value; empty when the photo has none.
-    public static func value(_ name: String, format: String?, of photo: ListedPhoto, timeZone: TimeZone = .current) -> String {
+    static func value(_ name: String, format: String?, of photo: ListedPhoto, timeZone: TimeZone = .current) -> String {
         switch name {
         case "id": return String(photo.id)
         case "filename": return photo.filename

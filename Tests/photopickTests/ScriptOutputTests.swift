@@ -1,4 +1,5 @@
 import Foundation
+@testable import photopick
 @testable import PhotoBrowser
 import PhotoPickKit
 import Testing

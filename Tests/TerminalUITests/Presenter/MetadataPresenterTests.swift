@@ -1,18 +1,28 @@
 import Foundation
 import PhotoPickKit
 import Testing
+@testable import TerminalUI
 @testable import PhotoBrowser
 
 @Suite struct MetadataPresenterTests {
+    /// A photo with only what the test gives it (`Fixture.photo` adds a camera and a lens).
+    private static func photo(
+        _ id: Int, _ filename: String, bytes: Int64 = 1_000, takenAt: TimeInterval? = nil, tags: [Int] = [], title: String? = nil
+    ) -> Photo {
+        var photo = Photo(id: id, filename: filename, bytes: bytes, takenAt: takenAt.map(Date.init(timeIntervalSince1970:)), tagIDs: tags)
+        photo.title = title
+        return photo
+    }
+
     private func rows(_ photo: Photo) -> [String: String] {
         var catalog = TagCatalog()
-        catalog.replaceAll(Sample.tags)
+        catalog.replaceAll(Fixture.tags)
         let rows = MetadataPresenter(timeZone: TimeZone(identifier: "Europe/Prague")!).rows(for: photo, tags: catalog)
         return Dictionary(rows.map { ($0.label, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     @Test func formatsDimensionsSizeTimeCameraExposureAndLocation() {
-        var photo = Sample.photo(7, "DSC_0042.jpg", bytes: 5_400_277, takenAt: 1_388_788_050, tags: [2, 1])
+        var photo = Self.photo(7, "DSC_0042.jpg", bytes: 5_400_277, takenAt: 1_388_788_050, tags: [2, 1])
         photo.width = 6000
         photo.height = 4000
         photo.camera = Photo.Camera(make: "RICOH IMAGING COMPANY, LTD.", model: "RICOH GR III")
@@ -29,11 +39,18 @@ import Testing
         #expect(rows["Tags"] == "Portfolio, Favourite")
     }
 
+    @Test func theSharpnessRowSaysTheScoreAndItsPlaceInAStackedBurst() {
+        let focus = FocusFacts(score: 9, rank: 1, frames: 3, measured: 3)
+        let rows = MetadataPresenter().rows(for: Self.photo(2, "b.jpg"), tags: TagCatalog(), focus: focus)
+        #expect(rows.contains(MetadataRow("Sharpness", "9.0 · sharpest of 3")))
+        #expect(!MetadataPresenter().rows(for: Self.photo(2, "b.jpg"), tags: TagCatalog()).contains { $0.label == "Sharpness" })
+    }
+
     @Test func tagRowCarriesColoursAndUnknownFieldsBecomeRawRows() {
-        var photo = Sample.photo(7, "a.jpg", tags: [1, 3])
+        var photo = Self.photo(7, "a.jpg", tags: [1, 3])
         photo.extra = ["rating": .integer(4), "colorLabel": .string("red"), "faces": .array([.object(["name": .string("Eva")])])]
         var catalog = TagCatalog()
-        catalog.replaceAll(Sample.tags)
+        catalog.replaceAll(Fixture.tags)
         let rows = MetadataPresenter().rows(for: photo, tags: catalog)
         let tags = rows.first { $0.label == "Tags" }!.tags
         #expect(tags.map(\.name) == ["Favourite", "Print"])
@@ -43,7 +60,7 @@ import Testing
     }
 
     @Test func serverTextIsSanitisedBeforeItCanReachATerminal() {
-        let photo = Sample.photo(7, "evil\u{1B}[2J\u{1B}]0;pwned\u{07}\u{202E}gpj.exe\n.jpg", title: "a\u{9B}31mred")
+        let photo = Self.photo(7, "evil\u{1B}[2J\u{1B}]0;pwned\u{07}\u{202E}gpj.exe\n.jpg", title: "a\u{9B}31mred")
         let rows = rows(photo)
         #expect(rows["File"] == "evil␛[2J␛]0;pwned␇\u{FFFD}gpj.exe␊.jpg")
         #expect(rows["Title"] == "a\u{FFFD}31mred")
@@ -51,7 +68,7 @@ import Testing
     }
 
     @Test func missingFieldsAreLeftOutOrSaidToBeUnknown() {
-        let rows = rows(Sample.photo(7, "a.jpg"))
+        let rows = rows(Self.photo(7, "a.jpg"))
         #expect(rows["Taken"] == "unknown")
         #expect(rows["Camera"] == nil && rows["Exposure"] == nil && rows["Location"] == nil)
         #expect(rows["Tags"] == "none")

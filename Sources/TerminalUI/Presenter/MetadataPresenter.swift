@@ -1,18 +1,19 @@
 import Foundation
+import PhotoBrowser
 import PhotoPickKit
 
 /// One line of the metadata pane: a label and a value, both safe for a terminal.
-public struct MetadataRow: Sendable, Equatable {
+struct MetadataRow: Sendable, Equatable {
     /// Such as "Exposure".
-    public let label: String
+    let label: String
     /// Such as "1/250 s · f/2.8 · ISO 400 · 35 mm".
-    public let value: String
+    let value: String
     /// The tags, with their colours, on the "Tags" row.
-    public let tags: [TagChip]
+    let tags: [TagChip]
     /// Prose, such as a description, that may wrap over every line there is rather than two.
-    public let isProse: Bool
+    let isProse: Bool
     /// The culling marks, on the "Marks" row, for views that draw them as stars and colours.
-    public let marks: PhotoMarks?
+    let marks: PhotoMarks?
 
     init(_ label: String, _ value: String, tags: [TagChip] = [], isProse: Bool = false, marks: PhotoMarks? = nil) {
         self.label = TerminalText.sanitized(label)
@@ -24,57 +25,26 @@ public struct MetadataRow: Sendable, Equatable {
 }
 
 /// A tag as drawn: its sanitised name and colour.
-public struct TagChip: Sendable, Equatable {
+struct TagChip: Sendable, Equatable {
     /// The tag's id.
     let id: Int
     /// The name, safe for a terminal.
-    public let name: String
+    let name: String
     /// The colour as the server sent it (`#rrggbb`), parsed; nil when it had none or an unreadable one.
-    public let color: TagColor?
-}
-
-/// A photo's focus score, and where it stands in its burst when bursts are stacked.
-public struct FocusFacts: Sendable, Equatable {
-    /// The score (`FocusScore`); higher is sharper.
-    public var score: Double
-    /// 1 for the sharpest frame of its stack; nil outside a stack.
-    var rank: Int?
-    /// Frames in its stack, and how many of them are measured.
-    var frames = 0, measured = 0
-
-    init(score: Double, rank: Int? = nil, frames: Int = 0, measured: Int = 0) {
-        self.score = score
-        self.rank = rank
-        self.frames = frames
-        self.measured = measured
-    }
-
-    /// "4.4", or "4.4 · sharpest of 5", "4.4 · 2nd of 5 (3 measured)".
-    var text: String {
-        let score = score.formatted(.number.precision(.fractionLength(1)))
-        guard let rank, frames > 1 else { return score }
-        let place = rank == 1 ? "sharpest" : "\(Self.ordinal(rank))"
-        let measuredText = measured < frames ? " (\(measured) measured)" : ""
-        return "\(score) · \(place) of \(frames)\(measuredText)"
-    }
-
-    private static func ordinal(_ number: Int) -> String {
-        let suffix = (11...13).contains(number % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
-        return "\(number)\(suffix)"
-    }
+    let color: TagColor?
 }
 
 /// Turns a photo into the rows the metadata pane shows.
-public struct MetadataPresenter: Sendable {
+struct MetadataPresenter: Sendable {
     let timeZone: TimeZone
 
     /// Capture times are shown in `timeZone`, the user's own by default.
-    public init(timeZone: TimeZone = .current) {
+    init(timeZone: TimeZone = .current) {
         self.timeZone = timeZone
     }
 
     /// Every row for `photo`: the known fields first, then each field photopick does not know, raw.
-    public func rows(for photo: Photo, tags: TagCatalog, focus: FocusFacts? = nil) -> [MetadataRow] {
+    func rows(for photo: Photo, tags: TagCatalog, focus: FocusFacts? = nil) -> [MetadataRow] {
         var rows = [MetadataRow("File", photo.filename)]
         if let title = photo.title, !title.isEmpty { rows.append(MetadataRow("Title", title)) }
         if let width = photo.width, let height = photo.height {
@@ -156,14 +126,5 @@ public struct MetadataPresenter: Sendable {
     static func decimal(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
-    }
-}
-
-/// Byte counts as people read them.
-public enum ByteText {
-    /// "5.4 MB", in decimal units like file managers.
-    public static func format(_ bytes: Int64) -> String {
-        // Foundation spells nothing as "Zero kB".
-        bytes == 0 ? "0 B" : bytes.formatted(.byteCount(style: .file))
     }
 }
