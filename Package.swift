@@ -216,6 +216,8 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "PhotoBrowser",
+                // SyncPlan, the sync verb's plan, lives in the executable; its tests drive a session here.
+                "photopick",
                 "PhotoImaging",
                 "PhotoPickKit",
                 "PhotoPickServer",

@@ -2,11 +2,12 @@ import Foundation
 
 /// One photo a script downloads: where under the download folder, and under what name.
 public struct ScriptDownload: Sendable, Equatable {
+    /// The photo.
     public var photoID: Int
     /// Folders under the download folder, each one safe component (`SafePathComponent`).
     var folders: [String]
     /// The file's name before it is made safe; nil keeps the server's.
-    var filename: String?
+    public var filename: String?
 
     public init(photoID: Int, folders: [String] = [], filename: String? = nil) {
         self.photoID = photoID

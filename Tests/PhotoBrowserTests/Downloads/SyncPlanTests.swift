@@ -1,5 +1,6 @@
 import Foundation
 @testable import PhotoBrowser
+@testable import photopick
 import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport

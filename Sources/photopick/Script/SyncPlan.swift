@@ -1,12 +1,13 @@
 import Foundation
+import PhotoBrowser
 import PhotoPickKit
 
 /// What `sync` does to a folder, worked out once: `--dry-run` prints it, the real run carries it out,
 /// so the two cannot differ. Only files photopick recorded writing, whose bytes still hash to the
 /// record, are ever deleted; a file of ours changed since is the user's, kept and named.
-public struct SyncPlan: Sendable {
+struct SyncPlan: Sendable {
     /// A photo to fetch, and the file it will be written as.
-    public struct Fetch: Sendable, Equatable {
+    struct Fetch: Sendable, Equatable {
         /// The photo.
         let photoID: Int
         /// The file it is written as, unless the server's digest shows an identical one there already.
@@ -16,23 +17,23 @@ public struct SyncPlan: Sendable {
     }
 
     /// Photos not in place, to fetch.
-    public private(set) var fetches: [Fetch] = []
+    private(set) var fetches: [Fetch] = []
     /// Photos in place (fetched before, or an identical file found there): left as they are.
-    public private(set) var inPlace = 0
+    private(set) var inPlace = 0
     /// With `--delete`: files photopick wrote that no longer match, exactly as written (sidecars after their photo).
-    public private(set) var deletions: [WrittenFile] = []
+    private(set) var deletions: [WrittenFile] = []
     /// With `--delete`: files photopick wrote that no longer match but changed since; the user's now.
-    public private(set) var kept: [WrittenFile] = []
+    private(set) var kept: [WrittenFile] = []
     /// Files of ours that changed since, whose photo the folder still wants: kept, the user's now, and the
     /// photo fetched again under the next free name.
-    public private(set) var keptAndFetchedAgain: [WrittenFile] = []
+    private(set) var keptAndFetchedAgain: [WrittenFile] = []
     /// With `--delete`: records of files that are no longer there, to forget.
-    public private(set) var gone: [WrittenFile] = []
+    private(set) var gone: [WrittenFile] = []
 
     /// The plan for `wanted` in `variant` under `root`, against the queue in `state` and the records of
     /// what photopick wrote under `root`. A finished download is in place only while its file is as
     /// written (as `get` decides); one of ours changed since is kept and its photo fetched again beside it.
-    public init(wanted: [ScriptDownload], variant: DownloadSize, root: URL, state: BrowserState, written: [WrittenFile], deleting: Bool) {
+    init(wanted: [ScriptDownload], variant: DownloadSize, root: URL, state: BrowserState, written: [WrittenFile], deleting: Bool) {
         let records = Dictionary(written.map { ($0.path, $0) }) { first, _ in first }
         for request in wanted { plan(request, variant: variant, root: root, state: state, records: records) }
         guard deleting else { return }
@@ -76,7 +77,7 @@ public struct SyncPlan: Sendable {
 
     /// One line per action: `get PATH`, `delete PATH`, `keep PATH` (ours, but changed since: the user's now). A fetch
     /// that the server's digest may still turn into "already there" says so: the dry run makes no request.
-    public var lines: [String] {
+    var lines: [String] {
         fetches.map { fetch in
             let unless = fetch.unlessIdentical.isEmpty ? "" : " (unless the server's digest shows \(fetch.unlessIdentical.joined(separator: ", ")) holds it already)"
             return "get " + fetch.path + unless
@@ -109,23 +110,22 @@ public struct SyncPlan: Sendable {
     }
 
     private static func photo(_ state: BrowserState, _ index: Int, named filename: String?) -> Photo {
-        let listed = state.library[index]
-        var photo = Photo(id: listed.id, filename: filename ?? listed.filename, bytes: listed.bytes, takenAt: listed.takenAt, tagIDs: [])
-        photo.mimeType = state.library.string(listed.mimeType)
+        var photo = state.library.photo(at: index)
+        if let filename { photo.filename = filename }
         return photo
     }
 
     /// The XMP sidecar photopick writes beside a downloaded file: `<file name>.xmp`, the name darktable
     /// looks for. A plan deletes a sidecar only together with its photo.
-    public static func sidecarURL(for file: URL) -> URL {
+    static func sidecarURL(for file: URL) -> URL {
         file.deletingLastPathComponent().appending(path: file.lastPathComponent + ".xmp", directoryHint: .notDirectory)
     }
 }
 
 extension WrittenFile {
     /// The variant a sidecar's record names.
-    public static let sidecarVariant = "xmp"
+    static let sidecarVariant = "xmp"
 
     /// Whether this is a sidecar photopick wrote beside a photo.
-    public var isSidecar: Bool { variant == Self.sidecarVariant }
+    var isSidecar: Bool { variant == Self.sidecarVariant }
 }
