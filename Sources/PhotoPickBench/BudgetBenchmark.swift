@@ -124,13 +124,13 @@ enum BudgetRun {
         while complete == nil {
             try await Task.sleep(for: .seconds(every))
             let list = session.state.list
-            guard complete == nil, list.count > 0, session.state.tags.isLoaded else { continue }
+            guard complete == nil, list.count > 0, !session.state.tags.tags.isEmpty else { continue }
             session.send(.cursorMoved(.position(Int.random(in: 0..<list.count, using: &random))))
             if let photo = session.state.currentPhoto, toggles[photo.id] == nil {
                 toggles[photo.id] = clock.now
                 session.send(.tagNumberPressed(1))
             }
-            let target = session.state.library[list.libraryIndex(at: Int.random(in: 0..<list.count, using: &random))].id
+            let target = session.state.library.id(at: list.libraryIndex(at: Int.random(in: 0..<list.count, using: &random)))
             let request = PreviewRequest(photoID: target, box: PixelSize(width: 800, height: 600))
             let asked = clock.now
             await previews.want([request], shown: 1)
@@ -166,9 +166,6 @@ enum BudgetRun {
         while refreshed == nil { try await Task.sleep(for: .milliseconds(50)) }
         await session.stop()
         try await client.shutdown()
-        let (catalogue, _) = try Catalogue.open(library: "budget", directory: state)
-        let read = try ContinuousClock().measure { _ = try catalogue.snapshot() }
-        note("of which reading the catalogue alone: \(Int(read.inSeconds * 1000)) ms")
         return Warm(browsable: browsable ?? .infinity, residentMegabytes: resident, refresh: (refreshed ?? .infinity) - (browsable ?? 0))
     }
 }

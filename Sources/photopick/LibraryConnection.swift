@@ -32,9 +32,7 @@ struct LibraryConnection {
             let client = APIClient(configuration: .init(baseURL: url, apiKey: key, logger: apiLogger))
             resources.client = client
             let me = try await client.send(API.me())
-            var status = AccountStatus()
-            status.update(with: me)
-            if let reason = status.disabledReason(.browsing) { throw AccessRefused(reason: reason) }
+            if let reason = AccountStatus(me).disabledReason(.browsing) { throw AccessRefused(reason: reason) }
             // The account's name for the header; the key's name stands in if it cannot be read.
             let name = try? await client.send(API.customer()).name
             logger.info("signed in as key \(me.name) of customer \(me.customerId)")

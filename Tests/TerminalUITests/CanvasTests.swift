@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
 @testable import PhotoBrowser
+import PhotoPickKit
 import Testing
 @testable import TerminalUI
 

@@ -40,7 +40,7 @@ public final class Catalogue: Sendable {
 
     /// Opens the catalogue of `library` in `directory`. A damaged file is set aside and the returned
     /// notice says so; the catalogue is then empty.
-    public static func open(library: String, directory: URL) throws -> (Catalogue, notice: String?) {
+    static func open(library: String, directory: URL) throws -> (Catalogue, notice: String?) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = directory.appending(path: "catalogue-\(PreviewDiskCache.digest(library)).sqlite")
         do {
@@ -96,7 +96,7 @@ public final class Catalogue: Sendable {
     // MARK: - Reading
 
     /// Everything, for a start. Throws `CatalogueDamage` when the file turns out unreadable.
-    public func snapshot() throws -> Snapshot {
+    func snapshot() throws -> Snapshot {
         do {
             return try queue.read { db in
                 var snapshot = Snapshot()

@@ -9,6 +9,7 @@ public struct ScriptDownload: Sendable, Equatable {
     /// The file's name before it is made safe; nil keeps the server's.
     public var filename: String?
 
+    /// One photo, into `folders` under the download folder, under `filename` or the server's name.
     public init(photoID: Int, folders: [String] = [], filename: String? = nil) {
         self.photoID = photoID
         self.folders = folders

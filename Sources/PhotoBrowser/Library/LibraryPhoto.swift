@@ -3,15 +3,15 @@ import PhotoPickKit
 
 /// A loaded photo, stored compactly: repeated strings are pool numbers and absent numbers are sentinels,
 /// so a library of 100,000 photos stays within a few hundred bytes per photo.
-public struct LibraryPhoto: Sendable {
+struct LibraryPhoto: Sendable {
     /// The photo's id.
-    public let id: Int
+    let id: Int
     /// The server's filename, unsanitised; display it through `TerminalText.sanitized`.
-    public let filename: String
+    let filename: String
     /// Size of the original in bytes.
-    public let bytes: Int64
+    let bytes: Int64
     /// The ids of its tags as photopick shows them: the server's set plus edits not yet sent.
-    public internal(set) var tagIDs: [Int]
+    internal(set) var tagIDs: [Int]
     /// Capture time in seconds since 1970, or NaN when unknown.
     let takenAtSeconds: Double
     let createdAtSeconds: Double
@@ -42,12 +42,12 @@ public struct LibraryPhoto: Sendable {
     }
 
     /// Width in pixels, if known.
-    public var pixelWidth: Int? { Self.expand(width) }
+    var pixelWidth: Int? { Self.expand(width) }
     /// Height in pixels, if known.
-    public var pixelHeight: Int? { Self.expand(height) }
+    var pixelHeight: Int? { Self.expand(height) }
 
     /// When it was taken, if known.
-    public var takenAt: Date? {
+    var takenAt: Date? {
         takenAtSeconds.isNaN ? nil : Date(timeIntervalSince1970: takenAtSeconds)
     }
 

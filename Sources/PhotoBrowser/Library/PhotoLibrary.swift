@@ -24,7 +24,7 @@ public struct PhotoLibrary: Sendable {
     func isRemoved(_ index: Int) -> Bool { removed.contains(Int32(index)) }
 
     /// The photo at a library index.
-    public subscript(index: Int) -> LibraryPhoto { photos[index] }
+    subscript(index: Int) -> LibraryPhoto { photos[index] }
 
     /// The library index of the photo with this id, if loaded and not deleted.
     public func index(ofID id: Int) -> Int? {
@@ -35,6 +35,12 @@ public struct PhotoLibrary: Sendable {
     public func photo(at index: Int) -> Photo {
         photos[index].photo(pool: pool)
     }
+
+    /// The id of the photo at an index: what most callers want, without building the whole `Photo`.
+    public func id(at index: Int) -> Int { photos[index].id }
+
+    /// The tags of the photo at an index.
+    public func tagIDs(at index: Int) -> [Int] { photos[index].tagIDs }
 
     /// Appends the photos not loaded yet and returns the indices they got.
     mutating func append(_ newPhotos: [Photo]) -> Range<Int> {
@@ -65,7 +71,7 @@ public struct PhotoLibrary: Sendable {
     }
 
     /// The focus score of the photo at an index, if measured.
-    public func focusScore(at index: Int) -> Double? {
+    func focusScore(at index: Int) -> Double? {
         focus[index].isNaN ? nil : Double(focus[index])
     }
 

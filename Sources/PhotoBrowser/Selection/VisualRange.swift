@@ -1,7 +1,7 @@
 /// A range being selected by moving the cursor from an anchor, as in vim's visual mode.
-public struct VisualRange: Sendable, Equatable {
+struct VisualRange: Sendable, Equatable {
     /// Where the range started, as a position in the filtered list.
-    public internal(set) var anchor: Int
+    internal(set) var anchor: Int
     /// The photo the range started on, to find the anchor again when photos arrive before it.
     let anchorIndex: Int
     /// The selection from before the range, restored where the range retreats and on cancel.

@@ -11,7 +11,11 @@ public struct BrowserState: Sendable {
     /// The chosen photos.
     public internal(set) var selection = Selection()
     /// The visual range in progress, if any.
-    public internal(set) var visualRange: VisualRange?
+    var visualRange: VisualRange?
+    /// The list positions a visual range (`v`) covers, from its anchor to the cursor; nil outside one.
+    public var visualPositions: ClosedRange<Int>? {
+        visualRange.map { min($0.anchor, list.cursor)...max($0.anchor, list.cursor) }
+    }
     /// Every tag, with counts.
     public internal(set) var tags = TagCatalog()
     /// How far loading has got.

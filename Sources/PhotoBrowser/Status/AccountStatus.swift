@@ -11,10 +11,15 @@ public struct AccountStatus: Sendable, Equatable {
     public var rateLimit: RateLimitState?
 
     /// Nothing known yet: every feature is allowed until `/me` says otherwise.
-    public init() {}
+    init() {}
+
+    /// The status a key's `/me` answer gives.
+    public init(_ me: Me) {
+        update(with: me)
+    }
 
     /// Takes the key's name, scopes and budget from `/me`.
-    public mutating func update(with me: Me) {
+    mutating func update(with me: Me) {
         keyName = me.name
         scopes = Set(me.scopes)
         // The pacer reports every response's budget; /me only fills the indicator if none has come yet.

@@ -7,7 +7,7 @@ public struct TagCatalog: Sendable {
     /// Loaded photos per tag id.
     private(set) var counts: [Int: Int] = [:]
     /// Whether the list has arrived.
-    public private(set) var isLoaded = false
+    private(set) var isLoaded = false
     /// Where each tag id sits in `tags`, and each tag's colour parsed once: views look both up for
     /// every chip on every frame.
     private var positions: [Int: Int] = [:]

@@ -32,7 +32,7 @@ enum BrowsingMode: KeyMode {
         }
         if let step { return context.send(.cursorMoved(step)) }
         switch action {
-        case .cancel where context.state.visualRange != nil: context.send(.visualRangeCancelled)
+        case .cancel where context.state.visualPositions != nil: context.send(.visualRangeCancelled)
         case .preview, .cancel: context.ui.fullPreview = false
         case .zoom: LoupeMode.open(&context)
         case .grid:
@@ -50,7 +50,7 @@ enum BrowsingMode: KeyMode {
             return true
         }
         switch context.action(key) {
-        case .cullMode?, .cancel? where context.state.visualRange == nil:
+        case .cullMode?, .cancel? where context.state.visualPositions == nil:
             context.ui.culling = false
             return true
         default:
@@ -71,14 +71,14 @@ enum BrowsingMode: KeyMode {
             return .failure(NothingToCompare(text: "Compare shows 2 to 4 photos; \(listed.count) are selected."))
         }
         if listed.count >= 2 {
-            let ids = listed.map { state.library[$0].id }
-            let active = state.list.currentIndex.flatMap { current in ids.firstIndex(of: state.library[current].id) } ?? 0
+            let ids = listed.map { state.library.id(at: $0) }
+            let active = state.list.currentIndex.flatMap { current in ids.firstIndex(of: state.library.id(at: current)) } ?? 0
             return .success(UIState.Compare(photoIDs: ids, active: active))
         }
         guard let current = state.list.currentIndex, let frames = state.burst(containing: current) else {
             return .failure(NothingToCompare(text: "Select 2 to 4 photos, or stand on a burst, to compare them."))
         }
-        return .success(UIState.Compare(photoIDs: frames.map { state.library[$0].id }, active: frames.firstIndex(of: current) ?? 0))
+        return .success(UIState.Compare(photoIDs: frames.map { state.library.id(at: $0) }, active: frames.firstIndex(of: current) ?? 0))
     }
 
     /// After a mark in cull mode: on to the next photo, in the list, the grid and full screen alike.
@@ -98,7 +98,7 @@ enum BrowsingMode: KeyMode {
         case .selectAll: context.send(.allMatchingSelected)
         case .invert: context.send(.selectionInverted)
         case .cancel:
-            if state.visualRange != nil {
+            if state.visualPositions != nil {
                 context.send(.visualRangeCancelled)
             } else if !state.selection.isEmpty {
                 context.send(.selectionCleared)

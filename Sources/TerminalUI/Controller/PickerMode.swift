@@ -67,7 +67,7 @@ enum PickerMode: KeyMode {
         switch (kind, entry.choice) {
         case (.tags, .tag(let id)): context.send(.tagToggled(tagID: id))
         case (.tags, .createTag(let name)):
-            context.send(.tagCreationRequested(name: name, color: nil, applyTo: state.tagTargets.map { state.library[$0].id }))
+            context.send(.tagCreationRequested(name: name, color: nil, applyTo: state.tagTargets.map { state.library.id(at: $0) }))
         case (.tagFilter, .untagged):
             context.send(.tagFilterChanged(state.list.filter.tags == .untagged ? .none : .untagged))
         case (.tagFilter, .tag(let id)):

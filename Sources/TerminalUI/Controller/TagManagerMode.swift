@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoPickKit
 
 /// `T`: the tags, with letters to create (`n`), rename (`r`), recolour (`c`) and delete (`x`, `d`,
 /// Delete) them; each opens a prompt.

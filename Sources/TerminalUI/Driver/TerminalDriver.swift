@@ -2,6 +2,7 @@ import CNcursesw
 import Foundation
 import Logging
 import PhotoBrowser
+import PhotoPickKit
 
 /// Why the terminal could not be used.
 public struct TerminalError: Error, CustomStringConvertible {

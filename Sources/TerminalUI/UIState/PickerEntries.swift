@@ -43,7 +43,7 @@ extension UIState.Picker {
         let targets = state.tagTargets
         var holders: [Int: Int] = [:]
         for index in targets {
-            for tagID in state.library[index].tagIDs { holders[tagID, default: 0] += 1 }
+            for tagID in state.library.tagIDs(at: index) { holders[tagID, default: 0] += 1 }
         }
         let query = self.query.text.trimmingCharacters(in: .whitespaces)
         let scored = state.tags.tags.enumerated().compactMap { offset, tag -> (Int, Int, PhotoPickKit.Tag)? in

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickKit
 
 extension Screen {
     /// The contact sheet: a tile per photo with its thumbnail, mark and name, and tag chips. The
@@ -10,14 +11,14 @@ extension Screen {
             return
         }
         let first = grid.firstRow(top: list.top, cursor: list.cursor)
-        let visual = state.visualRange.map { min($0.anchor, list.cursor)...max($0.anchor, list.cursor) }
+        let visual = state.visualPositions
         for row in 0..<grid.rows {
             for column in 0..<grid.columns {
                 let position = (first + row) * grid.columns + column
                 guard position < list.count else { break }
                 let index = list.libraryIndex(at: position)
                 drawTile(
-                    state.library[index], tags: state.tags, stackCount: list.stackCount(at: position), selected: state.selection.contains(index),
+                    state.library.photo(at: index), tags: state.tags, stackCount: list.stackCount(at: position), selected: state.selection.contains(index),
                     current: position == list.cursor, inVisualRange: visual?.contains(position) ?? false,
                     tile: grid.tile(row: row, column: column), grid: grid, into: &canvas
                 )
@@ -27,12 +28,12 @@ extension Screen {
     }
 
     private func drawTile(
-        _ photo: LibraryPhoto, tags: TagCatalog, stackCount: Int?, selected: Bool, current: Bool, inVisualRange: Bool, tile: Rect,
+        _ photo: Photo, tags: TagCatalog, stackCount: Int?, selected: Bool, current: Bool, inVisualRange: Bool, tile: Rect,
         grid: ScreenLayout.Grid, into canvas: inout Canvas
     ) {
         if current { canvas.drawBox(tile, style: theme.title) }
         drawPreview(
-            photoID: photo.id, pixelWidth: photo.pixelWidth, pixelHeight: photo.pixelHeight,
+            photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height,
             in: grid.thumbnail(in: tile), into: &canvas
         )
         let inner = tile.inset(1)

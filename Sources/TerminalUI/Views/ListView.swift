@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickKit
 
 extension Screen {
     /// The photo list: only the rows in view are drawn, each with its selection mark, tag chips,
@@ -12,14 +13,11 @@ extension Screen {
             drawEmptyList(state, in: rows, into: &canvas)
             return
         }
-        let visual = state.visualRange.map { range -> ClosedRange<Int> in
-            let anchor = range.anchor
-            return min(anchor, list.cursor)...max(anchor, list.cursor)
-        }
+        let visual = state.visualPositions
         for (offset, position) in list.rowsInView.enumerated() where offset < rows.height {
             let index = list.libraryIndex(at: position)
             drawRow(
-                state.library[index], selected: state.selection.contains(index), current: position == list.cursor,
+                state.library.photo(at: index), selected: state.selection.contains(index), current: position == list.cursor,
                 inVisualRange: visual?.contains(position) ?? false, tags: state.tags, stackCount: list.stackCount(at: position),
                 columns: layout.columns, in: Rect(x: rows.x, y: rows.y + offset, width: rows.width, height: 1), into: &canvas
             )
@@ -58,7 +56,7 @@ extension Screen {
     }
 
     private func drawRow(
-        _ photo: LibraryPhoto, selected: Bool, current: Bool, inVisualRange: Bool, tags: TagCatalog, stackCount: Int?,
+        _ photo: Photo, selected: Bool, current: Bool, inVisualRange: Bool, tags: TagCatalog, stackCount: Int?,
         columns: ScreenLayout.Columns, in rect: Rect, into canvas: inout Canvas
     ) {
         let look = rowLook(selected: selected, current: current, inVisualRange: inVisualRange)

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickKit
 
 extension Screen {
     /// Columns the marks take in a row: a flag, five stars and a label.

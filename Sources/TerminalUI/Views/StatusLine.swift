@@ -64,7 +64,7 @@ extension Screen {
             let labels = [Action.labelRed, .labelBlue].map(keys.hint).joined(separator: "–")
             return "\(keys.hint(.pick)) pick · \(keys.hint(.reject)) reject · \(ratings) stars · \(labels) label · \(keys.hint(.undo)) undo · \(keys.hint(.cullMode))/esc leave"
         }
-        if state.visualRange != nil {
+        if state.visualPositions != nil {
             return "visual: move to extend · \(keys.hint(.visualRange)) keep · \(keys.hint(.cancel)) undo"
         }
         if ui.fullPreview {

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickKit
 
 /// The colours of every part of the screen, for what the terminal can show: 24-bit or 256 colours, 8, or
 /// none.

@@ -89,7 +89,7 @@ extension BrowserState {
             exposure: photo.exposure, location: photo.location,
             tags: tags.ordinaryTags(photo.tagIDs).map { tags.tag(id: $0)?.name ?? "#\($0)" },
             marks: ListedPhoto.Marks(flag: marks.flag?.rawValue, rating: marks.rating == 0 ? nil : marks.rating, label: marks.label?.rawValue),
-            sharpness: library.focusScore(at: index)
+            sharpness: focusFacts(at: index)?.score
         )
     }
 }

@@ -75,7 +75,7 @@ struct GetCommand: AsyncParsableCommand {
             var seen = Set<Int>()
             photoIDs = listed.filter { seen.insert($0).inserted }
         } else {
-            photoIDs = try script.filter(query.joined(separator: " ")).map { state.library[$0].id }
+            photoIDs = try script.filter(query.joined(separator: " ")).map { state.library.id(at: $0) }
         }
         try await Self.fetch(
             script, photoIDs: photoIDs, size: download.size(default: state.downloadVariant),

@@ -66,7 +66,7 @@ struct PickCommand: AsyncParsableCommand {
         let shown = Set(listed)
         let photos = listed + state.selection.indices.filter { !shown.contains($0) }
         return photos.compactMap { index -> String? in
-            let id = state.library[index].id
+            let id = state.library.id(at: index)
             guard paths else { return String(id) }
             return state.downloads.items.first { $0.photoID == id && $0.status.isFinished && $0.resultExists }?.resultPath
         }

@@ -143,7 +143,7 @@ struct TagCommand: AsyncParsableCommand {
             }
             photoIDs = ids
         } else {
-            photoIDs = try script.filter(choice.query.joined(separator: " ")).map { state.library[$0].id }
+            photoIDs = try script.filter(choice.query.joined(separator: " ")).map { state.library.id(at: $0) }
         }
         let name = choice.name.trimmingCharacters(in: .whitespacesAndNewlines)
         let key = PhotoPickKit.Tag.nameKey(name)

@@ -32,16 +32,16 @@ extension Screen {
     /// sharpness; the active one's caption stands out.
     func drawCompare(_ state: BrowserState, _ compare: UIState.Compare, zoom: UIState.Zoom? = nil, in body: Rect, into canvas: inout Canvas) {
         let shown = Array(compare.shown)
-        let active = state.library.index(ofID: compare.activeID).map { state.library[$0] }
-        let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.pixelWidth, pixelHeight: active?.pixelHeight, in: body)
+        let active = state.library.index(ofID: compare.activeID).map { state.library.photo(at: $0) }
+        let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.width, pixelHeight: active?.height, in: body)
         for (slot, position) in shown.enumerated() where slot < panes.count {
             let pane = panes[slot]
             guard let index = state.library.index(ofID: compare.photoIDs[position]) else { continue }
-            let photo = state.library[index]
+            let photo = state.library.photo(at: index)
             if let zoom {
                 drawLoupe(state.library.photo(at: index), centre: zoom.centre, in: Self.compareImage(in: pane), into: &canvas)
             } else {
-                drawPreview(photoID: photo.id, pixelWidth: photo.pixelWidth, pixelHeight: photo.pixelHeight, in: Self.compareImage(in: pane), into: &canvas)
+                drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: Self.compareImage(in: pane), into: &canvas)
             }
             let caption = Rect(x: pane.x, y: pane.maxY - 1, width: max(0, pane.width - 1), height: 1)
             let isActive = position == compare.active

@@ -13,8 +13,8 @@ extension Screen {
         }
         if let compare = ui.compare {
             let shown = Array(compare.shown)
-            let active = state.library.index(ofID: compare.activeID).map { state.library[$0] }
-            let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.pixelWidth, pixelHeight: active?.pixelHeight, in: layout.body)
+            let active = state.library.index(ofID: compare.activeID).map { state.library.photo(at: $0) }
+            let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.width, pixelHeight: active?.height, in: layout.body)
             return zip(shown, panes)
                 .sorted { ($0.0 == compare.active ? 0 : 1, $0.0) < ($1.0 == compare.active ? 0 : 1, $1.0) }
                 .compactMap { position, pane in

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickKit
 
 extension Screen {
     /// Draws a photo's preview in `area`: the image once decoded, until then an outline at the photo's

@@ -44,7 +44,7 @@ extension Screen {
         if ui.zoom != nil { return ([], 0) }  // the loupe shows the originals
         func request(_ position: Int, _ area: Rect) -> PreviewRequest? {
             guard position >= 0, position < list.count else { return nil }
-            return previewRequest(photoID: state.library[list.libraryIndex(at: position)].id, in: area)
+            return previewRequest(photoID: state.library.id(at: list.libraryIndex(at: position)), in: area)
         }
         func ahead(_ area: Rect) -> (requests: [PreviewRequest], shown: Int) {
             let requests = (0...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
@@ -60,8 +60,8 @@ extension Screen {
     /// Compare's photos, the active one first: all on screen.
     private func compareWants(_ state: BrowserState, _ compare: UIState.Compare, layout: ScreenLayout) -> (requests: [PreviewRequest], shown: Int) {
         let shown = Array(compare.shown)
-        let active = state.library.index(ofID: compare.activeID).map { state.library[$0] }
-        let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.pixelWidth, pixelHeight: active?.pixelHeight, in: layout.body)
+        let active = state.library.index(ofID: compare.activeID).map { state.library.photo(at: $0) }
+        let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.width, pixelHeight: active?.height, in: layout.body)
         let requests = zip(shown, panes)
             .filter { position, _ in state.library.index(ofID: compare.photoIDs[position]) != nil }  // deleted meanwhile
             .sorted { ($0.0 == compare.active ? 0 : 1, $0.0) < ($1.0 == compare.active ? 0 : 1, $1.0) }
