@@ -84,13 +84,13 @@ import Testing
 
     @Test func thePanesGiveThePhotosTheLargestSize() {
         let body = Rect(x: 0, y: 1, width: 120, height: 38)
-        let two = Screen.comparePanes(count: 2, pixelWidth: 6000, pixelHeight: 4000, in: body)
+        let two = CompareView.comparePanes(count: 2, pixelWidth: 6000, pixelHeight: 4000, in: body)
         #expect(two.map(\.width) == [60, 60] && two.map(\.height) == [38, 38], "side by side")
-        let four = Screen.comparePanes(count: 4, pixelWidth: 6000, pixelHeight: 4000, in: body)
+        let four = CompareView.comparePanes(count: 4, pixelWidth: 6000, pixelHeight: 4000, in: body)
         #expect(Set(four.map(\.width)) == [60] && Set(four.map(\.height)) == [19], "two by two beats four in a row")
-        let tall = Screen.comparePanes(count: 3, pixelWidth: 3000, pixelHeight: 4500, in: body)
+        let tall = CompareView.comparePanes(count: 3, pixelWidth: 3000, pixelHeight: 4500, in: body)
         #expect(tall.map(\.x) == [0, 40, 80], "portraits in a row")
-        #expect(Screen.comparePanes(count: 3, pixelWidth: nil, pixelHeight: nil, in: Rect(x: 0, y: 0, width: 0, height: 0)).isEmpty)
+        #expect(CompareView.comparePanes(count: 3, pixelWidth: nil, pixelHeight: nil, in: Rect(x: 0, y: 0, width: 0, height: 0)).isEmpty)
     }
 
     @Test(arguments: [Theme.Depth.colors256, .monochrome])

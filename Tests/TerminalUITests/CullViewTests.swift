@@ -201,17 +201,17 @@ import Testing
         harness.press(.character("c"), .character("!"), .character("r"))
         #expect(marks(harness, 0).rating == 3)
         #expect(marks(harness, 1).label == .red)
-        #expect(Screen.helpLines(for: keymap).contains { $0.keys == "12!45" && $0.summary == "rate 1 to 5 stars" })
-        #expect(Screen.helpLines(for: keymap).contains { $0.keys == "r789" })
+        #expect(HelpView.helpLines(for: keymap).contains { $0.keys == "12!45" && $0.summary == "rate 1 to 5 stars" })
+        #expect(HelpView.helpLines(for: keymap).contains { $0.keys == "r789" })
     }
 
     @Test func helpListsTheCullingKeys() {
-        let lines = Screen.helpLines(for: .standard)
+        let lines = HelpView.helpLines(for: .standard)
         for (keys, summary) in [("P", "pick (flag as a keeper)"), ("X", "reject"), ("U", "unflag: neither pick nor reject"),
                                 ("c", "cull mode on / off (also esc)"), ("1–5", "rate 1 to 5 stars"),
                                 ("6–9", "label red/yellow/green/blue; again: off"), ("b", "stack bursts / show every photo"),
                                 ("S", "saved searches (config [searches])")] {
-            #expect(lines.contains(Screen.HelpLine(keys: keys, summary: summary)), "\(keys)")
+            #expect(lines.contains(HelpView.HelpLine(keys: keys, summary: summary)), "\(keys)")
         }
     }
 }

@@ -28,12 +28,12 @@ import Testing
         var keys = Keymap.standard
         let pick = StatusMessage(id: 1, severity: .warning, text: "No tag 7: there are 3 tags.", remedy: .pickTag)
         let retry = StatusMessage(id: 2, severity: .error, text: "Download of a.jpg failed: disk full", remedy: .retryDownload)
-        #expect(Screen.text(of: pick, keys: keys) == "No tag 7: there are 3 tags. Press t to pick a tag or create one.")
-        #expect(Screen.text(of: retry, keys: keys) == "Download of a.jpg failed: disk full. Press r in the queue (D) to retry.")
+        #expect(StatusLineView.text(of: pick, keys: keys) == "No tag 7: there are 3 tags. Press t to pick a tag or create one.")
+        #expect(StatusLineView.text(of: retry, keys: keys) == "Download of a.jpg failed: disk full. Press r in the queue (D) to retry.")
         try keys.rebind(.queuePanel, to: [.function(2)])
         try keys.rebind(.tagPicker, to: [.control("t")])
-        #expect(Screen.text(of: pick, keys: keys) == "No tag 7: there are 3 tags. Press ctrl-t to pick a tag or create one.")
-        #expect(Screen.text(of: retry, keys: keys) == "Download of a.jpg failed: disk full. Press r in the queue (F2) to retry.")
+        #expect(StatusLineView.text(of: pick, keys: keys) == "No tag 7: there are 3 tags. Press ctrl-t to pick a tag or create one.")
+        #expect(StatusLineView.text(of: retry, keys: keys) == "Download of a.jpg failed: disk full. Press r in the queue (F2) to retry.")
     }
 
     @Test func aFrameComputesItsLayoutOnceAndDrawingChangesNothing() {
@@ -61,7 +61,7 @@ import Testing
         let screen = Screen(context: context)
         let layout = screen.layout(width: 120, height: 40, state: state)
         _ = state.apply(.viewResized(rows: layout.pageItems))
-        let area = Screen.sidePanePreview(in: try #require(layout.sidePane))
+        let area = SidePaneView.sidePanePreview(in: try #require(layout.sidePane))
         let photo = try #require(state.currentPhoto)
         let request = try #require(screen.previewRequest(photoID: photo.id, in: area))
         #expect(screen.frame(state, UIState(), width: 120, height: 40).canvas.images.isEmpty)

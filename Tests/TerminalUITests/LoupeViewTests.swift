@@ -104,7 +104,7 @@ import Testing
         harness.screen = Screen(context: context)
         harness.press(.character("p"))
         // The preview on screen: flat grey, with detail only in the tile around (0.25, 0.25).
-        let area = Screen.fullPreviewImage(in: harness.layout.body)
+        let area = FullPreviewView.fullPreviewImage(in: harness.layout.body)
         let request = harness.screen!.previewRequest(photoID: 1, in: area)!
         let fitted = PixelSize(width: min(request.box.width, request.box.height * 4 / 3), height: min(request.box.height, request.box.width * 3 / 4))
         let detailed = PreviewImage(width: fitted.width, height: fitted.height, pixels: (0..<fitted.height).flatMap { y in
@@ -181,7 +181,7 @@ import Testing
         var state = Self.state()
         let layout = screen.frame(state, ui, width: 120, height: 40).layout
         #expect(screen.loupeGeometry(state, ui, layout: layout)?.imageSize == Self.size, "no preview yet: as stored")
-        let request = screen.previewRequest(photoID: 1, in: Screen.fullPreviewImage(in: layout.body))!
+        let request = screen.previewRequest(photoID: 1, in: FullPreviewView.fullPreviewImage(in: layout.body))!
         previews.store(.loaded(Self.picture(PixelSize(width: 300, height: 400))), for: request)
         #expect(screen.loupeGeometry(state, ui, layout: layout)?.imageSize == PixelSize(width: 1200, height: 1600), "turned upright")
         state = Fixture.state(Self.photos().map { photo in
@@ -219,7 +219,7 @@ import Testing
             ui.zoom = UIState.Zoom(centre: .centre)
             let frame = try await Self.settle(screen, state, ui, width: width, height: height, loader: loader, until: Self.showsOriginal)
             guard !frame.layout.tooSmall else { continue }
-            let area = Screen.fullPreviewImage(in: frame.layout.body)
+            let area = FullPreviewView.fullPreviewImage(in: frame.layout.body)
             let shown = try #require(loader.store.frame(photoID: 1))
             #expect(shown.size == shown.request.box, "\(width)×\(height): one image pixel per screen pixel, the view fills its box")
             #expect(shown.view.width == area.width * 8 && shown.view.height == shown.request.box.height, "symbols sample 8 pixels a cell")
@@ -264,7 +264,7 @@ import Testing
         let waiting = try await Self.settle(screen, state, ui, width: 120, height: 40, loader: loader) { store, _ in
             store.frame(photoID: 1)?.source == .standIn(.a4)
         }
-        let area = Screen.fullPreviewImage(in: waiting.layout.body)
+        let area = FullPreviewView.fullPreviewImage(in: waiting.layout.body)
         // Until the download reports, the photo's own size is the whole.
         let size = ByteText.format(state.library.photo(at: 0).bytes)
         #expect(waiting.canvas.lines[area.maxY].contains("100% · a4 stands in · original 0% of \(size)"), "\(waiting.canvas.lines[area.maxY])")
@@ -289,7 +289,7 @@ import Testing
         let frame = try await Self.settle(screen, state, ui, width: 120, height: 40, loader: loader) { store, _ in
             if case .failed = store.status(photoID: 1) { store.frame(photoID: 1) != nil } else { false }
         }
-        let area = Screen.fullPreviewImage(in: frame.layout.body)
+        let area = FullPreviewView.fullPreviewImage(in: frame.layout.body)
         let caption = frame.canvas.lines[area.maxY]
         #expect(caption.contains("100% · a4 stands in · original unavailable: the server has no original of this photo (404)"), "\(caption)")
         #expect(loader.store.frame(photoID: 1)?.source == .standIn(.a4), "the stand-in stays")

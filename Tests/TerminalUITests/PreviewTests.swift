@@ -249,7 +249,7 @@ struct PreviewViewTests {
     @Test func theSidePaneWantsItsPreviewAndShowsAPlaceholderUntilItArrives() throws {
         let (canvas, layout, wants) = Fixture.renderWanting(Fixture.state(), width: 120, height: 40)
         let pane = try #require(layout.sidePane)
-        let request = PreviewRequest(photoID: 1, box: Self.box(Screen.sidePanePreview(in: pane)))
+        let request = PreviewRequest(photoID: 1, box: Self.box(SidePaneView.sidePanePreview(in: pane)))
         // The shown preview first, then the three the cursor moves towards.
         #expect(wants == [1, 2, 3, 4].map { PreviewRequest(photoID: $0, box: request.box) })
         #expect(canvas.contains("loading…") && canvas.contains("4,000 × 3,000"))
@@ -333,7 +333,7 @@ struct PreviewViewTests {
         let (loaded, _) = Fixture.render(Fixture.state(), ui: ui, width: size.0, height: size.1,
                                          previews: store([(request, .loaded(image(PixelSize(width: 160, height: 80))))]))
         // 160×80 pixels are 20×5 cells of symbols, centred above the caption.
-        #expect(loaded.images.map(\.rect) == [Screen.fullPreviewImage(in: layout.body).centred(width: 20, height: 5)])
+        #expect(loaded.images.map(\.rect) == [FullPreviewView.fullPreviewImage(in: layout.body).centred(width: 20, height: 5)])
     }
 
     @Test func wantsAreTheShownPhotoThenTheNextTheWayTheCursorLastMoved() throws {
@@ -343,7 +343,7 @@ struct PreviewViewTests {
         _ = state.apply(.viewResized(rows: layout.pageItems))
         _ = state.apply(.cursorMoved(.position(10)))
         var ui = UIState()
-        let box = Self.box(Screen.sidePanePreview(in: try #require(layout.sidePane)))
+        let box = Self.box(SidePaneView.sidePanePreview(in: try #require(layout.sidePane)))
         #expect(screen.previewWants(state, ui, layout: layout) == [11, 12, 13, 14].map { PreviewRequest(photoID: $0, box: box) })
         ui.travel = -1
         #expect(screen.previewWants(state, ui, layout: layout).map(\.photoID) == [11, 10, 9, 8])

@@ -100,8 +100,8 @@ import Testing
         #expect(canvas.contains("j, down"))
         #expect(canvas.contains("move down"))
         let screen = Screen(context: Fixture.context(depth))
-        #expect(screen.helpLines().contains { $0.keys == "ctrl-d" && $0.summary == "half a page down" })
-        #expect(screen.helpLines().contains { $0.keys == "q, ctrl-c" && $0.summary == "quit" })
+        #expect(HelpView.helpLines(for: screen.context.keymap).contains { $0.keys == "ctrl-d" && $0.summary == "half a page down" })
+        #expect(HelpView.helpLines(for: screen.context.keymap).contains { $0.keys == "q, ctrl-c" && $0.summary == "quit" })
     }
 
     @Test(arguments: cases)
@@ -201,5 +201,35 @@ import Testing
         let line = canvas.text(row: row)
         guard let range = line.range(of: text) else { return nil }
         return DisplayWidth.of(line[..<range.lowerBound])
+    }
+}
+
+/// The views are values drawn one at a time: each draws alone what the whole screen shows in its area.
+@Suite struct ViewTypeTests {
+    @Test func eachViewDrawnAloneGivesTheCellsTheScreenShowsInItsArea() {
+        for (width, height) in Fixture.sizes {
+            var state = Fixture.state()
+            _ = state.apply(.selectionToggled)
+            let context = Fixture.context(.colors256)
+            let (screen, layout) = Fixture.render(state, width: width, height: height)
+            var views: [(String, Rect, any View)] = [
+                ("header", layout.header, HeaderView(context: context, state: state, rect: layout.header)),
+                ("status", layout.status, StatusLineView(context: context, state: state, ui: UIState(), layout: layout)),
+            ]
+            if let pane = layout.sidePane { views.append(("side pane", pane, SidePaneView(context: context, state: state, rect: pane))) }
+            for (name, area, view) in views {
+                var alone = Canvas(width: width, height: height)
+                view.draw(in: &alone)
+                for y in area.y..<area.maxY {
+                    for x in area.x..<area.maxX {
+                        #expect(alone[x, y] == screen[x, y], "\(name) at \(width)×\(height), cell \(x),\(y)")
+                    }
+                }
+                // Nothing outside its area.
+                let inArea = { (x: Int, y: Int) in x >= area.x && x < area.maxX && y >= area.y && y < area.maxY }
+                let outside = (0..<height).flatMap { y in (0..<width).map { (x: $0, y: y) } }.filter { !inArea($0.x, $0.y) }
+                #expect(outside.allSatisfy { alone[$0.x, $0.y] == Canvas(width: 1, height: 1)[0, 0] }, "\(name) stays in its area")
+            }
+        }
     }
 }

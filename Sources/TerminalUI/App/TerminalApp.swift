@@ -227,7 +227,7 @@ public final class TerminalApp {
         screen.context.now = Date()
         guard let session else {
             var canvas = Canvas(width: driver.width, height: driver.height)
-            screen.renderOpening(openingMessage, into: &canvas)
+            OpeningView(context: screen.context, message: openingMessage).draw(in: &canvas)
             return driver.present(canvas)
         }
         let frame = screen.frame(session.state, controller.ui, layout: nextLayout(session.state))

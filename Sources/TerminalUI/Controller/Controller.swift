@@ -24,7 +24,7 @@ public struct Controller: Sendable {
     /// A controller in browsing mode with these keys.
     public init(keymap: Keymap = .standard) {
         self.keymap = keymap
-        helpLineCount = Screen.helpLines(for: keymap).count
+        helpLineCount = HelpView.helpLines(for: keymap).count
     }
 
     /// Applies one input to the UI state, given the browser state and the layout on screen.

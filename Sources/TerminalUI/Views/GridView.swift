@@ -1,10 +1,15 @@
 import PhotoBrowser
 import PhotoPickKit
 
-extension Screen {
-    /// The contact sheet: a tile per photo with its thumbnail, mark and name, and tag chips. The
-    /// current tile is framed; selection and the visual range colour the name as in the list.
-    func drawGrid(_ state: BrowserState, _ grid: ScreenLayout.Grid, scrollBar: Rect, into canvas: inout Canvas) {
+/// The contact sheet: a tile per photo with its thumbnail, mark and name, and tag chips. The current
+/// tile is framed; selection and the visual range colour the name as in the list.
+struct GridView: View {
+    let context: ViewContext
+    let state: BrowserState
+    let grid: ScreenLayout.Grid
+    let scrollBar: Rect
+
+    func draw(in canvas: inout Canvas) {
         let list = state.list
         guard list.count > 0 else {
             drawEmptyList(state, in: grid.area, into: &canvas)

@@ -1,7 +1,12 @@
 import PhotoBrowser
 
-extension Screen {
-    func drawHeader(_ state: BrowserState, _ rect: Rect, into canvas: inout Canvas) {
+/// The title bar: the library's name, counts, the filter, the selection, unsent edits and the budget.
+struct HeaderView: View {
+    let context: ViewContext
+    let state: BrowserState
+    let rect: Rect
+
+    func draw(in canvas: inout Canvas) {
         canvas.fill(rect, style: theme.headerDetail)
         let name: [String]
         if context.demo {
@@ -13,14 +18,14 @@ extension Screen {
         var counts = state.loading.summary(count: state.library.count, now: context.now)
         if !state.list.filter.isEmpty { counts += " · \(state.list.count.formatted()) shown" }
         var details = [counts]
-        if let filter = filterSummary(state) { details.append(filter) }
+        if let filter = filterSummary() { details.append(filter) }
         if !state.selection.isEmpty {
             details.append("\(state.selection.count.formatted()) selected (\(ByteText.format(state.selection.totalBytes)))")
         }
         // Culling makes edits faster than a tight budget sends them: say how many wait.
         let unsent = state.unsentTagDeltas
         if unsent > 0 { details.append("\(unsent.formatted()) tag edit\(unsent == 1 ? "" : "s") to send") }
-        let rate = rateSummary(state)
+        let rate = rateSummary()
         let rateWidth = rate.map { DisplayWidth.of($0) + 2 } ?? 0
         for (index, candidate) in name.enumerated() {
             let text = " photopick · \(candidate)"
@@ -37,25 +42,25 @@ extension Screen {
         }
     }
 
-    private func filterSummary(_ state: BrowserState) -> String? {
+    private func filterSummary() -> String? {
         let filter = state.list.filter
         var parts: [String] = []
         if !filter.text.isEmpty { parts.append("/\(TerminalText.sanitized(filter.text))") }
         switch filter.tags {
         case .none: break
         case .untagged: parts.append("untagged")
-        case .any(let ids): parts.append("any of " + tagNames(ids, state))
-        case .all(let ids): parts.append("all of " + tagNames(ids, state))
+        case .any(let ids): parts.append("any of " + tagNames(ids))
+        case .all(let ids): parts.append("all of " + tagNames(ids))
         }
         if filter.onlySelected { parts.append("selected only") }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
-    private func tagNames(_ ids: Set<Int>, _ state: BrowserState) -> String {
+    private func tagNames(_ ids: Set<Int>) -> String {
         state.tags.tags.filter { ids.contains($0.id) }.map { TerminalText.sanitized($0.name) }.joined(separator: ", ")
     }
 
-    private func rateSummary(_ state: BrowserState) -> String? {
+    private func rateSummary() -> String? {
         guard let limit = state.account.rateLimit, let total = limit.limit, let remaining = limit.remaining else { return nil }
         // What the budget holds back and why: "throttled 12 s", "listing paused: 45 requests kept for you".
         return "API \(remaining)/\(total)" + (limit.heldBack().map { " · " + $0 } ?? "")

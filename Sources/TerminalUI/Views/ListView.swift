@@ -1,11 +1,14 @@
 import PhotoBrowser
 import PhotoPickKit
 
-extension Screen {
-    /// The photo list: only the rows in view are drawn, each with its selection mark, tag chips,
-    /// filename, capture time and size; the current row is highlighted and a scroll bar shows where
-    /// the view is.
-    func drawList(_ state: BrowserState, _ layout: ScreenLayout, into canvas: inout Canvas) {
+/// The photo list: only the rows in view are drawn, each with its selection mark, tag chips, filename,
+/// capture time and size; the current row is highlighted and a scroll bar shows where the view is.
+struct ListView: View {
+    let context: ViewContext
+    let state: BrowserState
+    let layout: ScreenLayout
+
+    func draw(in canvas: inout Canvas) {
         drawListHeader(state, layout, into: &canvas)
         let rows = layout.listRows
         let list = state.list
@@ -88,27 +91,6 @@ extension Screen {
         if let sizeX { canvas.drawRight(ByteText.format(photo.bytes), maxX: sizeX + 9, y: rect.y, style: detail, limit: 9) }
     }
 
-    /// How a photo's row (or grid tile name) looks: its background, the selection mark and the name.
-    struct RowLook {
-        var base: Style
-        var mark: Style
-        var markGlyph: String
-        var name: Style
-    }
-
-    func rowLook(selected: Bool, current: Bool, inVisualRange: Bool) -> RowLook {
-        var base = theme.text
-        if inVisualRange { base = theme.visualRow }
-        if current { base = theme.currentRow }
-        var mark = selected ? theme.selectedMark : base
-        mark.background = base.background
-        if current { mark.attributes.formUnion(base.attributes) }
-        let monochrome = theme.depth == .monochrome
-        var name = selected && !current ? theme.selectedText.on(base.background) : base
-        if selected && monochrome { name.attributes.insert(.bold) }
-        return RowLook(base: base, mark: mark, markGlyph: selected ? (monochrome ? "*" : "●") : " ", name: name)
-    }
-
     /// Up to three tag chips in the tags' colours (initials in monochrome), then `+` for more.
     private func drawChips(_ tagIDs: [Int], tags: TagCatalog, x: Int, y: Int, base: Style, into canvas: inout Canvas) {
         for (offset, tagID) in tagIDs.prefix(3).enumerated() {
@@ -123,34 +105,6 @@ extension Screen {
                 let color = theme.tagColor(tags.color(id: tagID))
                 canvas.draw("●", x: x + offset, y: y, style: Style(foreground: color, background: base.background))
             }
-        }
-    }
-
-    func drawScrollBar(top: Int, visible: Int, total: Int, in rect: Rect, into canvas: inout Canvas) {
-        guard rect.height > 0, total > visible else { return }
-        let thumbHeight = max(1, rect.height * visible / total)
-        let thumbTop = min(rect.height - thumbHeight, (rect.height - thumbHeight) * top / max(1, total - visible))
-        for row in 0..<rect.height {
-            let inThumb = row >= thumbTop && row < thumbTop + thumbHeight
-            canvas.draw(inThumb ? "█" : "│", x: rect.x, y: rect.y + row, style: inThumb ? theme.label : theme.border)
-        }
-    }
-
-    func drawEmptyList(_ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
-        let message: String
-        if state.library.count > 0 {
-            message = "No photos match the filter; \(context.keymap.hint(.cancel)) or \(context.keymap.hint(.filter)) then esc clears it."
-        } else {
-            switch state.loading.phase {
-            case .notStarted, .loading: message = "Loading photos…"
-            case .complete: message = "This library has no photos yet."
-            case .failed(let reason): message = "Could not load photos: \(TerminalText.sanitized(reason))"
-            case .cancelled: message = "Loading paused; \(context.keymap.hint(.reload)) resumes it."
-            }
-        }
-        let lines = Formatting.wrap(message, width: max(1, rect.width - 4), maxLines: max(1, rect.height - 1))
-        for (offset, line) in lines.enumerated() {
-            canvas.draw(line, x: rect.x + 2, y: rect.y + 1 + offset, style: theme.dim)
         }
     }
 }

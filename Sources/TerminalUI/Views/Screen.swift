@@ -2,15 +2,13 @@ import PhotoBrowser
 
 /// Draws the whole screen for a state into a canvas. Pure: the same state, UI state and size always
 /// give the same cells, which is what the view tests and the render benchmark rely on.
-public struct Screen: Sendable {
+public struct Screen: Sendable, Drawing {
     var context: ViewContext
 
     /// A screen that draws with `context`.
     public init(context: ViewContext) {
         self.context = context
     }
-
-    var theme: Theme { context.theme }
 
     /// The layout for a canvas size, state and mode.
     public func layout(width: Int, height: Int, state: BrowserState, mode: UIState.Mode = .list) -> ScreenLayout {
@@ -45,52 +43,30 @@ public struct Screen: Sendable {
     /// Draws everything into a canvas of the layout's size. Changes nothing but the canvas.
     func render(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout, into canvas: inout Canvas) {
         canvas.fill(canvas.bounds)
-        if layout.tooSmall { return drawTooSmall(into: &canvas) }
-        drawHeader(state, layout.header, into: &canvas)
+        if layout.tooSmall { return TooSmallView(context: context).draw(in: &canvas) }
+        HeaderView(context: context, state: state, rect: layout.header).draw(in: &canvas)
         if case .queue(let cursor) = ui.overlay {
-            drawQueuePanel(state, cursor: cursor, in: layout.body, into: &canvas)
+            QueuePanelView(context: context, state: state, cursor: cursor, rect: layout.body).draw(in: &canvas)
         } else if case .details(let scroll) = ui.overlay {
-            drawDetails(state, scroll: scroll, in: layout.body, into: &canvas)
+            DetailsView(context: context, state: state, scroll: scroll, rect: layout.body).draw(in: &canvas)
         } else if let compare = ui.compare {
-            drawCompare(state, compare, zoom: ui.zoom, in: layout.body, into: &canvas)
+            CompareView(context: context, state: state, compare: compare, zoom: ui.zoom, body: layout.body).draw(in: &canvas)
         } else if ui.fullPreview {
-            drawFullPreview(state, zoom: ui.zoom, in: layout.body, into: &canvas)
+            FullPreviewView(context: context, state: state, zoom: ui.zoom, body: layout.body).draw(in: &canvas)
         } else if let grid = layout.grid {
-            drawGrid(state, grid, scrollBar: layout.scrollBar, into: &canvas)
+            GridView(context: context, state: state, grid: grid, scrollBar: layout.scrollBar).draw(in: &canvas)
         } else {
-            drawList(state, layout, into: &canvas)
-            if let pane = layout.sidePane { drawSidePane(state, in: pane, into: &canvas) }
+            ListView(context: context, state: state, layout: layout).draw(in: &canvas)
+            if let pane = layout.sidePane { SidePaneView(context: context, state: state, rect: pane).draw(in: &canvas) }
         }
-        if let strip = layout.strip { drawQueueStrip(state, in: strip, into: &canvas) }
-        drawStatus(state, ui, layout, into: &canvas)
+        if let strip = layout.strip { QueueStripView(context: context, state: state, rect: strip).draw(in: &canvas) }
+        StatusLineView(context: context, state: state, ui: ui, layout: layout).draw(in: &canvas)
         switch ui.overlay {
-        case .help(let scroll): drawHelp(scroll: scroll, in: layout.body, into: &canvas)
-        case .picker(let picker): drawPicker(picker, state, in: layout.body, into: &canvas)
-        case .prompt(let prompt): drawPrompt(prompt, state, in: layout.body, into: &canvas)
-        case .confirmQuit: drawConfirmQuit(state, in: layout.body, into: &canvas)
+        case .help(let scroll): HelpView(context: context, scroll: scroll, rect: layout.body).draw(in: &canvas)
+        case .picker(let picker): PickerView(context: context, picker: picker, state: state, rect: layout.body).draw(in: &canvas)
+        case .prompt(let prompt): PromptView(context: context, prompt: prompt, state: state, rect: layout.body).draw(in: &canvas)
+        case .confirmQuit: ConfirmQuitView(context: context, state: state, rect: layout.body).draw(in: &canvas)
         case .queue, .details, nil: break
         }
-    }
-
-    private func drawTooSmall(into canvas: inout Canvas) {
-        let lines = ["Make the window bigger:", "photopick needs at least", "\(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight); this is \(canvas.width)×\(canvas.height).", "\(context.keymap.hint(.quit)) quits"]
-        let top = max(0, (canvas.height - lines.count) / 2)
-        for (offset, line) in lines.enumerated() where top + offset < canvas.height {
-            let width = min(DisplayWidth.of(line), canvas.width)
-            canvas.draw(line, x: max(0, (canvas.width - width) / 2), y: top + offset, style: offset == 0 ? theme.title : theme.text)
-        }
-    }
-}
-
-extension Screen {
-    /// What shows while the library opens: the title bar and one centred line.
-    func renderOpening(_ message: String, into canvas: inout Canvas) {
-        canvas.fill(canvas.bounds)
-        guard canvas.height >= 2, canvas.width >= 10 else { return }
-        canvas.fill(Rect(x: 0, y: 0, width: canvas.width, height: 1), style: theme.headerDetail)
-        canvas.draw(" photopick", x: 0, y: 0, style: theme.header)
-        let width = min(DisplayWidth.of(message), canvas.width - 2)
-        canvas.draw(message, x: max(1, (canvas.width - width) / 2), y: canvas.height / 2, style: theme.dim, limit: canvas.width - 2)
-        canvas.draw(" \(context.keymap.hint(.quit)) quits", x: 0, y: canvas.height - 1, style: theme.hint)
     }
 }

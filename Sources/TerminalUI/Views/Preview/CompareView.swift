@@ -1,6 +1,14 @@
 import PhotoBrowser
 
-extension Screen {
+/// `C`: the photos side by side at the largest size that fits, each with its place, name, marks and
+/// sharpness; the active one's caption stands out. With `z`, each shows its loupe view at 100%.
+struct CompareView: View {
+    let context: ViewContext
+    let state: BrowserState
+    let compare: UIState.Compare
+    let zoom: UIState.Zoom?
+    let body: Rect
+
     /// Where compare puts each photo shown: the body split into the columns and rows that give the
     /// photos the largest size, each pane an image above a one-line caption.
     static func comparePanes(count: Int, pixelWidth: Int?, pixelHeight: Int?, in body: Rect) -> [Rect] {
@@ -28,9 +36,7 @@ extension Screen {
         Rect(x: pane.x, y: pane.y, width: max(0, pane.width - 1), height: max(0, pane.height - 1))
     }
 
-    /// `C`: the photos side by side at the largest size that fits, each with its place, name, marks and
-    /// sharpness; the active one's caption stands out.
-    func drawCompare(_ state: BrowserState, _ compare: UIState.Compare, zoom: UIState.Zoom? = nil, in body: Rect, into canvas: inout Canvas) {
+    func draw(in canvas: inout Canvas) {
         let shown = Array(compare.shown)
         let active = state.library.index(ofID: compare.activeID).map { state.library.photo(at: $0) }
         let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.width, pixelHeight: active?.height, in: body)
@@ -39,7 +45,7 @@ extension Screen {
             guard let index = state.library.index(ofID: compare.photoIDs[position]) else { continue }
             let photo = state.library.photo(at: index)
             if let zoom {
-                drawLoupe(state.library.photo(at: index), centre: zoom.centre, in: Self.compareImage(in: pane), into: &canvas)
+                LoupeView(context: context, photo: photo, centre: zoom.centre, area: Self.compareImage(in: pane)).draw(in: &canvas)
             } else {
                 drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: Self.compareImage(in: pane), into: &canvas)
             }

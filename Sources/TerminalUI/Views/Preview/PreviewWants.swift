@@ -20,12 +20,6 @@ extension Screen {
     /// How many photos ahead of the cursor previews are fetched, in the direction it last moved.
     static let prefetchCount = 3
 
-    /// The request for a preview drawn in `area`, sized for the graphics mode; nil when the area is
-    /// too small to show one.
-    func previewRequest(photoID: Int, in area: Rect) -> PreviewRequest? {
-        PreviewRenderer(graphics: context.graphics).box(for: area).map { PreviewRequest(photoID: photoID, box: $0) }
-    }
-
     /// The previews a frame shows, the one under the cursor and then the nearest first, and after them
     /// those likely wanted next. A function of the state, the UI state and the layout alone: the views
     /// draw the same requests, and the app hands these to the loader.
@@ -51,21 +45,21 @@ extension Screen {
             return (requests, min(1, requests.count))
         }
         if let compare = ui.compare { return compareWants(state, compare, layout: layout) }
-        if ui.fullPreview { return ahead(Self.fullPreviewImage(in: layout.body)) }
+        if ui.fullPreview { return ahead(FullPreviewView.fullPreviewImage(in: layout.body)) }
         if let grid = layout.grid { return gridWants(list, grid, ui, request) }
         guard let pane = layout.sidePane else { return ([], 0) }
-        return ahead(Self.sidePanePreview(in: pane))
+        return ahead(SidePaneView.sidePanePreview(in: pane))
     }
 
     /// Compare's photos, the active one first: all on screen.
     private func compareWants(_ state: BrowserState, _ compare: UIState.Compare, layout: ScreenLayout) -> (requests: [PreviewRequest], shown: Int) {
         let shown = Array(compare.shown)
         let active = state.library.index(ofID: compare.activeID).map { state.library.photo(at: $0) }
-        let panes = Self.comparePanes(count: shown.count, pixelWidth: active?.width, pixelHeight: active?.height, in: layout.body)
+        let panes = CompareView.comparePanes(count: shown.count, pixelWidth: active?.width, pixelHeight: active?.height, in: layout.body)
         let requests = zip(shown, panes)
             .filter { position, _ in state.library.index(ofID: compare.photoIDs[position]) != nil }  // deleted meanwhile
             .sorted { ($0.0 == compare.active ? 0 : 1, $0.0) < ($1.0 == compare.active ? 0 : 1, $1.0) }
-            .compactMap { position, pane in previewRequest(photoID: compare.photoIDs[position], in: Self.compareImage(in: pane)) }
+            .compactMap { position, pane in previewRequest(photoID: compare.photoIDs[position], in: CompareView.compareImage(in: pane)) }
         return (requests, requests.count)
     }
 

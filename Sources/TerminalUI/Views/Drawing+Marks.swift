@@ -1,9 +1,10 @@
 import PhotoBrowser
 import PhotoPickKit
 
-extension Screen {
+/// Marks and stack badges, as the list, the grid, compare and the metadata draw them.
+extension Drawing {
     /// Columns the marks take in a row: a flag, five stars and a label.
-    static let marksWidth = 7
+    static var marksWidth: Int { 7 }
 
     /// A photo's marks from `x`: the flag (⚑ pick, ✕ reject), its stars, then its label as a dot in
     /// the label's colour. Monochrome keeps the shapes and spells what colour would say: `P`/`X`

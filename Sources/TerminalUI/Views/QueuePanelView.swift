@@ -1,37 +1,14 @@
 import PhotoBrowser
 
-extension Screen {
-    /// One line: items running and queued, a bar for the whole queue, speed and time left.
-    func drawQueueStrip(_ state: BrowserState, in rect: Rect, into canvas: inout Canvas) {
-        let totals = state.downloads.totals
-        var parts: [String] = []
-        if totals.running > 0 { parts.append("\(totals.running) running") }
-        if totals.queued > 0 { parts.append("\(totals.queued) queued") }
-        if totals.paused > 0 { parts.append("\(totals.paused) paused") }
-        if totals.failed > 0 { parts.append("\(totals.failed) failed") }
-        let finished = totals.done + totals.skipped
-        if finished > 0 { parts.append("\(finished) done") }
-        let monochrome = theme.depth == .monochrome
-        var x = rect.x + canvas.draw(" " + (monochrome ? "v " : "↓ ") + parts.joined(separator: " · ") + "  ", x: rect.x, y: rect.y, style: totals.failed > 0 ? theme.warning : theme.info, limit: rect.width)
-        let fraction = Formatting.fraction(totals.receivedBytes, of: totals.expectedBytes)
-        var tail = "\(Int((fraction * 100).rounded(.down)))%"
-        if totals.running > 0 {
-            let speed = Formatting.speed(totals.bytesPerSecond)
-            if !speed.isEmpty { tail += "  \(speed)" }
-            tail += "  ETA \(Formatting.duration(totals.secondsRemaining(budget: state.account.rateLimit, now: context.now)))"
-        }
-        tail += "  \(context.keymap.hint(.queuePanel)) queue "
-        let barWidth = min(30, rect.maxX - x - DisplayWidth.of(tail) - 2)
-        if barWidth >= 5 {
-            canvas.drawBar(x: x, y: rect.y, width: barWidth, fraction: fraction, theme: theme)
-            x += barWidth + 1
-        }
-        canvas.draw(tail, x: x, y: rect.y, style: theme.hint, limit: rect.maxX - x)
-    }
+/// The full queue: a row per item with its state, a bar, bytes, speed and time left or the reason it
+/// failed, and the panel's keys.
+struct QueuePanelView: View {
+    let context: ViewContext
+    let state: BrowserState
+    let cursor: Int
+    let rect: Rect
 
-    /// The full queue: a row per item with its state, a bar, bytes, speed and time left or the reason
-    /// it failed, and the panel's keys.
-    func drawQueuePanel(_ state: BrowserState, cursor: Int, in rect: Rect, into canvas: inout Canvas) {
+    func draw(in canvas: inout Canvas) {
         let queue = state.downloads
         let keys = context.keymap
         let title = "Downloads · \(queue.concurrency) at once · \(state.downloadVariant.rawValue) → \(context.abbreviate(state.downloadDirectory.path))"

@@ -1,7 +1,14 @@
 import PhotoBrowser
 
-extension Screen {
-    func drawStatus(_ state: BrowserState, _ ui: UIState, _ layout: ScreenLayout, into canvas: inout Canvas) {
+/// The status line: the filter being typed with its problems underlined, else the newest message,
+/// the loading note and the keys that matter now.
+struct StatusLineView: View {
+    let context: ViewContext
+    let state: BrowserState
+    let ui: UIState
+    let layout: ScreenLayout
+
+    func draw(in canvas: inout Canvas) {
         let rect = layout.status
         if let field = ui.filterField {
             let used = canvas.drawField("/", field.text, x: rect.x, y: rect.y, style: theme.input, width: rect.width)

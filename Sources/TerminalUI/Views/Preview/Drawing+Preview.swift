@@ -1,7 +1,15 @@
 import PhotoBrowser
 import PhotoPickKit
+import PhotoPreviews
 
-extension Screen {
+/// Previews, placeholders and tag chips, as the grid, the side pane, full screen and compare draw them.
+extension Drawing {
+    /// The request for a preview drawn in `area`, sized for the graphics mode; nil when the area is
+    /// too small to show one.
+    func previewRequest(photoID: Int, in area: Rect) -> PreviewRequest? {
+        PreviewRenderer(graphics: context.graphics).box(for: area).map { PreviewRequest(photoID: photoID, box: $0) }
+    }
+
     /// Draws a photo's preview in `area`: the image once decoded, until then an outline at the photo's
     /// aspect ratio, and a grey "no preview" box when it cannot be shown. `previewWants` asks for the
     /// same request.
@@ -60,44 +68,6 @@ extension Screen {
         for (offset, line) in lines.enumerated() {
             canvas.draw(line, x: frame.x + max(0, (frame.width - DisplayWidth.of(line)) / 2), y: top + offset, style: theme.noPreview, limit: frame.width)
         }
-    }
-
-    // MARK: Full screen
-
-    /// Where the full-screen preview draws the photo: the body above its one-line caption.
-    static func fullPreviewImage(in body: Rect) -> Rect {
-        body.splitBottom(1).1
-    }
-
-    /// `p`: the current photo as large as the body allows, with a caption: position, mark, name, tags.
-    func drawFullPreview(_ state: BrowserState, zoom: UIState.Zoom? = nil, in body: Rect, into canvas: inout Canvas) {
-        guard let photo = state.currentPhoto, let index = state.list.currentIndex else {
-            canvas.draw("No photo to show.", x: body.x + 2, y: body.y + 1, style: theme.dim)
-            return
-        }
-        let imageArea = Self.fullPreviewImage(in: body), caption = Rect(x: body.x, y: imageArea.maxY, width: body.width, height: 1)
-        if let zoom {
-            drawLoupe(state.library.photo(at: index), centre: zoom.centre, in: imageArea, into: &canvas)
-        } else {
-            drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, into: &canvas)
-        }
-        let selected = state.selection.contains(index)
-        var x = caption.x + 1
-        x += canvas.draw("\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())", x: x, y: caption.y, style: theme.dim) + 1
-        if selected { x += canvas.draw(theme.depth == .monochrome ? "*" : "●", x: x, y: caption.y, style: theme.selectedMark) + 1 }
-        x += canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: caption.y, style: selected ? theme.selectedText : theme.title, limit: caption.maxX - x) + 2
-        let marked = drawMarks(state.tags.marks(of: photo.tagIDs), x: x, y: caption.y, base: .plain, fixed: false, limit: max(0, caption.maxX - x), into: &canvas)
-        if marked > 0 { x += marked + 2 }
-        if let badge = stackBadge(state.list.stackCount(at: state.list.cursor)) { x += canvas.draw(badge, x: x, y: caption.y, style: theme.label) + 2 }
-        if zoom != nil {
-            // The loupe's state in place of the tags: what shows, and how far the original has come.
-            let note = loupeNote(photoID: photo.id, short: false)
-            x += canvas.draw(note.text, x: x, y: caption.y, style: note.warning ? theme.warning : theme.label, limit: max(0, caption.maxX - x)) + 2
-        } else {
-            x = drawChips(state.tags.ordinaryTags(photo.tagIDs), tags: state.tags, x: x, y: caption.y, maxX: caption.maxX, into: &canvas)
-        }
-        let hint = zoom == nil ? "\(context.keymap.hint(.preview)) or esc returns" : "\(context.keymap.hint(.zoom)) or esc returns"
-        if caption.maxX - x > DisplayWidth.of(hint) + 1 { canvas.drawRight(hint, maxX: caption.maxX - 1, y: caption.y, style: theme.dim, limit: DisplayWidth.of(hint)) }
     }
 
     /// Tags as chips from `x` on, a space apart, as many as fit before `maxX`; returns where they end.

@@ -1,0 +1,51 @@
+import PhotoBrowser
+
+/// A question in a box: a typed answer, or y/n.
+struct PromptView: View {
+    let context: ViewContext
+    let prompt: UIState.Prompt
+    let state: BrowserState
+    let rect: Rect
+
+    func draw(in canvas: inout Canvas) {
+        let tagName: (Int) -> String = { id in state.tags.tag(id: id).map { TerminalText.sanitized($0.name) } ?? "this tag" }
+        let question: String
+        switch prompt.purpose {
+        case .newTag: question = "Name of the new tag:"
+        case .renameTag(let id): question = "New name for “\(tagName(id))”:"
+        case .recolourTag(let id): question = "Colour of “\(tagName(id))” as #rrggbb (empty for none):"
+        case .deleteTag(let id):
+            let count = state.tags.count(of: id)
+            question = "Delete the tag “\(tagName(id))” from \(UIState.Picker.photoCount(count)) and from PhotoPick?"
+        case .pickSharpest(let plan):
+            question = Self.sharpestQuestion(plan)
+        }
+        let background = theme.overlay.background
+        let inner = drawDialog(width: min(rect.width, 64), height: prompt.problem == nil ? 5 : 6, in: rect, into: &canvas)
+        // A yes/no question has the answer line's row too.
+        let lines = Formatting.wrap(question, width: inner.width - 2, maxLines: prompt.isConfirmation ? 2 : 1)
+        for (offset, line) in lines.enumerated() {
+            canvas.draw(line, x: inner.x + 1, y: inner.y + offset, style: theme.title.on(background), limit: inner.width - 2)
+        }
+        if prompt.isConfirmation {
+            let answers = if case .pickSharpest = prompt.purpose { "y pick · n leave them" } else { "y delete · n keep" }
+            canvas.draw(answers, x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
+        } else {
+            canvas.drawField("", prompt.field.text, x: inner.x + 1, y: inner.y + 1, style: theme.input.on(background), width: inner.width - 2)
+            canvas.draw("enter save · esc cancel", x: inner.x + 1, y: inner.y + 2, style: theme.hint.on(background), limit: inner.width - 2)
+        }
+        if let problem = prompt.problem {
+            canvas.draw(problem, x: inner.x + 1, y: inner.y + 3, style: theme.warning.on(background), limit: inner.width - 2)
+        }
+    }
+
+    /// The question before picking the sharpest frames: how many will be picked, and what is left out.
+    static func sharpestQuestion(_ plan: SharpestFrames) -> String {
+        let picking = plan.winners.count - plan.alreadyPicked
+        var question = "Pick the sharpest frame of \(picking) burst\(picking == 1 ? "" : "s")?"
+        if plan.alreadyPicked > 0 { question += " \(plan.alreadyPicked) already picked." }
+        if plan.partlyMeasured > 0 { question += " \(plan.partlyMeasured) not fully measured." }
+        if plan.unmeasured > 0 { question += " \(plan.unmeasured) not measured: skipped." }
+        return question
+    }
+}
