@@ -13,11 +13,6 @@ extension BrowserSession {
         }
     }
 
-    /// Forgets the records of files that changed since photopick wrote them: they are the user's now.
-    func forgetChangedFiles(_ paths: [String]) {
-        do { try downloadStore.forgetWritten(paths) } catch { configuration.logger.error("written files: \(error)") }
-    }
-
     /// Intact means recorded as written for this photo and variant, and still hashing to the record (or
     /// still stamped as when it last did, so a re-run over a thousand files reads none of them). A file
     /// with no record, from an older photopick or the user's copy found identical, is not ours: it is

@@ -247,7 +247,9 @@ public final class BrowserSession {
         case .checkSpace(let items, let directory, let needed):
             send(.downloadSpaceChecked(items, needed: needed, free: DownloadLocation.freeSpace(for: directory)))
         case .checkFinishedDownloads(let items, let request): checkFinishedDownloads(items, then: request)
-        case .forgetWrittenFiles(let paths): forgetChangedFiles(paths)
+        case .forgetWrittenFiles(let paths):
+            // Files that changed since photopick wrote them are the user's now.
+            do { try forgetWrittenFiles(paths) } catch { configuration.logger.error("written files: \(error)") }
         case .saveDownloads(let items): saveDownloads(items)
         case .deleteDownloads(let items, let discardPartials): deleteDownloads(items, discardPartials: discardPartials)
         case .startDownload(let item): startDownload(item)
