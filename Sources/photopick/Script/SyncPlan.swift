@@ -84,10 +84,12 @@ struct SyncPlan: Sendable {
         } + deletions.map { "delete " + $0.path } + (keptAndFetchedAgain + kept).map { "keep " + $0.path }
     }
 
-    /// Files the plan touches or forgets, by their state now.
+    /// Files the plan touches or forgets, by their state now. A stamp still as recorded vouches for the
+    /// plan, so a dry run over a thousand files reads none; the real run hashes each again before it
+    /// unlinks it (`SyncCommand`).
     @discardableResult
     private mutating func sort(_ file: WrittenFile) -> WrittenFile.State {
-        let state = file.currentState()
+        let state = file.currentStateTrustingStamp().state
         switch state {
         case .intact: deletions.append(file)
         case .changed: kept.append(file)
