@@ -30,10 +30,7 @@ final class PartFile {
     func isEmptyAndNewerThan(_ age: Duration) -> Bool {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_size == 0 else { return false }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let elapsed = Double(now.tv_sec - info.st_ctim.tv_sec) + Double(now.tv_nsec - info.st_ctim.tv_nsec) / 1e9
-        return elapsed < Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+        return FileStamp.now() - FileStamp(info).changed < age.nanoseconds
     }
 
     /// Bytes in the file now.
