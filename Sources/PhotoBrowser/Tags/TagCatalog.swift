@@ -81,8 +81,7 @@ public struct TagCatalog: Sendable {
 
     /// The tag whose name matches `name` as the server matches names (ignoring case), made or pending.
     func tag(named name: String) -> PhotoPickKit.Tag? {
-        let key = PhotoPickKit.Tag.nameKey(name)
-        return tags.first { PhotoPickKit.Tag.nameKey($0.name) == key }
+        tags.first(named: name)
     }
 
     /// Lists a tag not made yet under its placeholder, so it can be put on photos (and be a mark) at once.

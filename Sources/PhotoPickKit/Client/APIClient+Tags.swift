@@ -56,3 +56,11 @@ extension APIError {
         }
     }
 }
+
+extension Sequence where Element == Tag {
+    /// The tag whose name matches `name` as the server matches names (`Tag.nameKey`, ignoring case).
+    public func first(named name: String) -> Tag? {
+        let key = Tag.nameKey(name)
+        return first { Tag.nameKey($0.name) == key }
+    }
+}

@@ -146,8 +146,7 @@ struct TagCommand: AsyncParsableCommand {
             photoIDs = try script.filter(choice.query.joined(separator: " ")).map { state.library.id(at: $0) }
         }
         let name = choice.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        let key = PhotoPickKit.Tag.nameKey(name)
-        let existing = state.tags.tags.first { PhotoPickKit.Tag.nameKey($0.name) == key }
+        let existing = state.tags.tags.first(named: name)
         let shown = TerminalText.sanitized(name)
         let before = state.photos(photoIDs, carryingTagNamed: name)
         switch (existing, change) {
@@ -184,10 +183,9 @@ struct TagCommand: AsyncParsableCommand {
     /// Creates a tag for no photos, waiting for the server's answer.
     @MainActor
     private static func create(_ name: String, shown: String, _ script: ScriptSession) async throws(ScriptExit) {
-        let key = PhotoPickKit.Tag.nameKey(name)
         script.session.send(.tagCreationRequested(name: name, color: nil, applyTo: []))
-        await script.wait { state in state.tags.tags.contains { PhotoPickKit.Tag.nameKey($0.name) == key } || state.messages.current?.severity == .error }
-        guard script.session.state.tags.tags.contains(where: { PhotoPickKit.Tag.nameKey($0.name) == key }) else {
+        await script.wait { state in state.tags.tags.first(named: name) != nil || state.messages.current?.severity == .error }
+        guard script.session.state.tags.tags.first(named: name) != nil else {
             throw ScriptExit(code: 1, message: "could not create the tag “\(shown)”: \(script.session.state.messages.current?.text ?? "no answer")")
         }
     }
