@@ -48,8 +48,7 @@ struct DownloadStore: Sendable {
 
     /// The records of files written in `folder` or below it, by path.
     func writtenFiles(under folder: URL) throws -> [WrittenFile] {
-        let root = folder.standardizedFileURL.path(percentEncoded: false)
-        let prefix = root.hasSuffix("/") ? root : root + "/"
+        let prefix = WrittenFile.pathPrefix(inside: folder)
         return try database.queue.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM written_file WHERE library = ? AND substr(path, 1, ?) = ? ORDER BY path

@@ -110,4 +110,11 @@ public struct WrittenFile: Sendable, Hashable {
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
     }
+
+    /// The path prefix of everything inside `folder`: its standardised path with one trailing slash, so
+    /// `/a/b` never takes in `/a/bc`.
+    public static func pathPrefix(inside folder: URL) -> String {
+        let path = folder.standardizedFileURL.path(percentEncoded: false)
+        return path.hasSuffix("/") ? path : path + "/"
+    }
 }

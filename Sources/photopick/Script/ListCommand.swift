@@ -80,16 +80,19 @@ struct ListCommand: AsyncParsableCommand {
     /// ID, capture time, size, marks, name and tags in columns, every text made safe for a terminal.
     static func table(_ photos: [ListedPhoto]) -> [String] {
         let idWidth = max(2, photos.map { String($0.id).count }.max() ?? 0)
-        func pad(_ text: String, _ width: Int, right: Bool = false) -> String { text.padded(toColumns: width, alignRight: right) }
-        var lines = [pad("ID", idWidth, right: true) + "  TAKEN             SIZE      MARKS        NAME  TAGS"]
+        var lines = ["ID".padded(toColumns: idWidth, alignRight: true) + "  TAKEN             SIZE      MARKS        NAME  TAGS"]
         for photo in photos {
             let taken = photo.takenAt.map { _ in PhotoTemplate.value("taken", format: "%Y-%m-%d %H:%M", of: photo) } ?? "—"
             let marks = [photo.marks.flag, photo.marks.rating.map { String(repeating: "*", count: $0) }, photo.marks.label]
                 .compactMap { $0 }.joined(separator: " ")
             let name = TerminalText.sanitized(photo.filename)
             let tags = photo.tags.map(TerminalText.sanitized).joined(separator: ", ")
-            lines.append([pad(String(photo.id), idWidth, right: true), pad(taken, 16), pad(ByteText.format(photo.bytes), 9, right: true),
-                          pad(marks, 12), name + (tags.isEmpty ? "" : "  " + tags)].joined(separator: "  "))
+            let columns = [
+                String(photo.id).padded(toColumns: idWidth, alignRight: true), taken.padded(toColumns: 16),
+                ByteText.format(photo.bytes).padded(toColumns: 9, alignRight: true), marks.padded(toColumns: 12),
+                name + (tags.isEmpty ? "" : "  " + tags),
+            ]
+            lines.append(columns.joined(separator: "  "))
         }
         return lines
     }

@@ -87,7 +87,7 @@ struct SyncCommand: AsyncParsableCommand {
         )
         guard delete else { return }
         var removed = 0, kept = plan.kept, forgotten = plan.gone.map(\.path)
-        let prefix = Self.folderPrefix(root)
+        let prefix = WrittenFile.pathPrefix(inside: root)
         for file in plan.deletions {
             // Checked again just before: the user may have changed it while the fetches ran.
             guard file.currentState() == .intact else {
@@ -121,10 +121,5 @@ struct SyncCommand: AsyncParsableCommand {
 
     private static func say(_ line: String) {
         FileHandle.standardError.write(Data("photopick sync: \(line)\n".utf8))
-    }
-
-    private static func folderPrefix(_ root: URL) -> String {
-        let path = root.standardizedFileURL.path(percentEncoded: false)
-        return path.hasSuffix("/") ? path : path + "/"
     }
 }
