@@ -104,11 +104,3 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
         return max(Int64(Double(bytes) * scale * scale), 1)
     }
 }
-
-extension DownloadItem {
-    /// Whether the file a finished download saved is still there.
-    public var resultExists: Bool {
-        guard let resultPath else { return false }
-        return FileManager.default.fileExists(atPath: resultPath)
-    }
-}

@@ -78,10 +78,6 @@ public struct BrowserState: Sendable {
         list.currentIndex.map(library.photo(at:))
     }
 
-    /// "1,300 of ? loaded…", "100,000 photos as of 2 h ago · refreshing", then the total, as of now:
-    /// for scripts and tests; the header passes its frame's moment instead.
-    var loadSummary: String { loading.summary(count: library.count, now: Date()) }
-
     /// Whether quitting now leaves work for the next start: downloads in progress or tag edits unsent
     /// (those waiting for a tag to be created included; the outbox keeps them all).
     public var hasUnfinishedWork: Bool {

@@ -68,7 +68,10 @@ struct PickCommand: AsyncParsableCommand {
         return photos.compactMap { index -> String? in
             let id = state.library.id(at: index)
             guard paths else { return String(id) }
-            return state.downloads.items.first { $0.photoID == id && $0.status.isFinished && $0.resultExists }?.resultPath
+            // The file a finished download saved, if it is still there.
+            return state.downloads.items.first {
+                $0.photoID == id && $0.status.isFinished && $0.resultPath.map(FileManager.default.fileExists(atPath:)) == true
+            }?.resultPath
         }
     }
 }

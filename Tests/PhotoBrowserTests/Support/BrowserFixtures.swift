@@ -118,3 +118,9 @@ extension BrowserState {
         list.currentIndex.map { library[$0].filename }
     }
 }
+
+extension BrowserState {
+    /// The header's summary of the library now, on the wall clock: the views read it at the frame's
+    /// moment (`ViewContext.now`); tests read it at theirs.
+    var loadSummary: String { loading.summary(count: library.count, now: Date()) }
+}
