@@ -9,6 +9,12 @@ struct RenditionSource: Sendable {
         case fetched([UInt8])
     }
 
+    /// What `cachedOrFetched` found: a cached file `read` accepted and its variant, or bytes just fetched.
+    enum Filed<Value> {
+        case cached(Value, variant: String)
+        case fetched([UInt8])
+    }
+
     let disk: PreviewDiskCache?
     let fetch: PreviewLoader.Fetch
 
@@ -17,16 +23,37 @@ struct RenditionSource: Sendable {
     func rendition<Value>(
         photoID: Int, cached: [DownloadSize], fetching size: DownloadSize, read: ([UInt8]) -> Value?
     ) async throws(APIError) -> Found<Value>? {
+        let fetch = fetch
+        return try await Self.cachedOrFetched(
+            photoID: photoID, in: disk, cached: cached.map(\.rawValue), filedAs: size.rawValue, read: read
+        ) { () async throws(APIError) in
+            try await fetch(photoID, size)
+        }.map { filed in
+            switch filed {
+            case .cached(let value, let variant): .cached(value, DownloadSize(rawValue: variant) ?? size)
+            case .fetched(let bytes): .fetched(bytes)
+            }
+        }
+    }
+
+    /// The one path itself, for any file a cache keeps: the first of the `cached` variants in `disk`
+    /// that `read` accepts (one it rejects is dropped), else `whenMissing` is told (the loupe starts a
+    /// stand-in then) and `fetch`'s bytes are filed as `filedAs`; nil when the task is cancelled.
+    static func cachedOrFetched<Value, Failure: Error>(
+        photoID: Int, in disk: PreviewDiskCache?, cached: [String], filedAs variant: String, read: ([UInt8]) -> Value?,
+        whenMissing: () async -> Void = {}, fetch: () async throws(Failure) -> FetchedVariant
+    ) async throws(Failure) -> Filed<Value>? {
         for candidate in cached {
-            guard let file = disk?.bytes(photoID: photoID, variant: candidate.rawValue) else { continue }
-            if let value = read(file.bytes) { return .cached(value, candidate) }
-            disk?.remove(photoID: photoID, variant: candidate.rawValue)
+            guard let file = disk?.bytes(photoID: photoID, variant: candidate) else { continue }
+            if let value = read(file.bytes) { return .cached(value, variant: candidate) }
+            disk?.remove(photoID: photoID, variant: candidate)
         }
         if Task.isCancelled { return nil }
-        let fetched = try await fetch(photoID, size)
+        await whenMissing()
+        let fetched = try await fetch()
         if Task.isCancelled { return nil }
         // A disk that is full or read-only costs the cache, not the picture.
-        try? disk?.store(photoID: photoID, variant: size.rawValue, etag: fetched.etag, bytes: fetched.bytes)
+        try? disk?.store(photoID: photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
         return .fetched(fetched.bytes)
     }
 }

@@ -26,17 +26,22 @@ extension LoupeLoader {
         }
         originalTasks[id] = (token, Task.detached { [weak self] in
             await RequestLane.$current.withValue(.user) {
-                var bytes = originals?.bytes(photoID: id, variant: Self.originalVariant)?.bytes
                 do {
-                    if bytes == nil {
-                        await self?.startStandIn(photoID: id)
-                        store.set(.fetching(received: 0, expected: photo.bytes > 0 ? photo.bytes : nil), photoID: id)
-                        continuation.yield()
-                        let fetched = try await fetch(photo, progress)
-                        try? originals?.store(photoID: id, variant: Self.originalVariant, etag: nil, bytes: fetched)
-                        bytes = fetched
+                    // Cached, else fetched with progress while a rendition stands in, and filed.
+                    let filed = try await RenditionSource.cachedOrFetched(
+                        photoID: id, in: originals, cached: [Self.originalVariant], filedAs: Self.originalVariant, read: { $0 },
+                        whenMissing: {
+                            await self?.startStandIn(photoID: id)
+                            store.set(.fetching(received: 0, expected: photo.bytes > 0 ? photo.bytes : nil), photoID: id)
+                            continuation.yield()
+                        }
+                    ) { () async throws in FetchedVariant(bytes: try await fetch(photo, progress), etag: nil) }
+                    let bytes: [UInt8]
+                    switch filed {
+                    case .cached(let cached, _)?: bytes = cached
+                    case .fetched(let fetched)?: bytes = fetched
+                    case nil: return
                     }
-                    guard let bytes else { return }
                     let size = try Self.uprightSize(bytes, decoder: decoder)
                     await self?.arrived(Source(bytes: bytes, size: size, kind: .original), photoID: id, token: token)
                 } catch let error as PreviewError {
