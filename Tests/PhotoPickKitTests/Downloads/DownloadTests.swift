@@ -193,11 +193,15 @@ struct DownloadTests {
             let directory = makeDownloadDirectory()
             let name = ".photopick." + photo.filename + ".part"
             let unlabelled = try DownloadDirectory(directory).openPart(name).part
-            // The other download finishes a moment later and takes its partial away.
+            // The other download finishes a moment later and takes its partial away. Until then it keeps
+            // the partial's status-change time fresh (as its own writes would), so a test process
+            // starved for seconds beside other work cannot age it past the wait on its own.
             let cleared = Task {
-                try await Task.sleep(for: .milliseconds(100))
+                for _ in 0..<5 {
+                    fchmod(unlabelled.descriptor, 0o644)
+                    try await Task.sleep(for: .milliseconds(20))
+                }
                 try FileManager.default.removeItem(at: directory.appending(path: name))
-                _ = unlabelled
             }
             let result = try await client.download(photo: photo, into: directory)
             try await cleared.value
