@@ -6,43 +6,43 @@ extension BrowserSession {
 
     func createTag(name: String, color: String?) {
         let client = client
-        Task {
+        onSession { _ in
             do throws(APIError) {
                 let tag = try await client.createTag(name: name, color: color)
-                try? await catalogue.save(tag: tag)
-                send(.tagSaved(tag))
+                try? await self.catalogue.save(tag: tag)
+                self.send(.tagSaved(tag))
             } catch {
-                send(.tagOperationFailed(describe(error, savingName: name)))
+                self.send(.tagOperationFailed(self.describe(error, savingName: name)))
             }
         }
     }
 
     func updateTag(id: Int, _ update: TagUpdate) {
         let client = client
-        Task {
+        onSession { _ in
             do throws(APIError) {
                 let tag = try await client.send(API.updateTag(id: id, update))
-                try? await catalogue.save(tag: tag)
-                send(.tagSaved(tag))
+                try? await self.catalogue.save(tag: tag)
+                self.send(.tagSaved(tag))
             } catch {
-                send(.tagOperationFailed(describe(error, savingName: update.name)))
+                self.send(.tagOperationFailed(self.describe(error, savingName: update.name)))
             }
         }
     }
 
     func deleteTag(id: Int) {
         let client = client
-        Task {
+        onSession { _ in
             do throws(APIError) {
                 try await client.send(API.deleteTag(id: id))
-                try? await catalogue.remove(tagID: id)
-                send(.tagDeleted(id: id))
+                try? await self.catalogue.remove(tagID: id)
+                self.send(.tagDeleted(id: id))
             } catch where error.status == 404 {
                 // Already gone: the result the user wanted.
-                try? await catalogue.remove(tagID: id)
-                send(.tagDeleted(id: id))
+                try? await self.catalogue.remove(tagID: id)
+                self.send(.tagDeleted(id: id))
             } catch {
-                send(.tagOperationFailed("Could not delete the tag: \(error.userMessage)"))
+                self.send(.tagOperationFailed("Could not delete the tag: \(error.userMessage)"))
             }
         }
     }
@@ -95,22 +95,25 @@ extension BrowserSession {
         let report: @Sendable (DownloadProgress) -> Void = { progress in
             guard throttle.shouldReport() else { return }
             let seconds = ProgressThrottle.now()
-            Task { @MainActor [weak self] in
-                self?.send(.downloadProgressed(id: id, run: run, received: progress.receivedBytes, expected: progress.expectedBytes, at: seconds))
+            Task { [weak self] in
+                await self?.post(.downloadProgressed(id: id, run: run, received: progress.receivedBytes, expected: progress.expectedBytes, at: seconds))
             }
         }
-        downloadRuns[id] = DownloadRun(number: run, task: Task { await RequestLane.$current.withValue(.download) {
-            let outcome: BrowserEvent
-            do {
-                outcome = .downloadFinished(id: id, run: run, try await client.download(photo: item.photo, size: item.variant, into: item.directory, within: item.root, progress: report, willPlace: record))
-            } catch {
-                outcome = .downloadFailed(id: id, run: run, reason: Self.describe(error))
+        downloadRuns[id] = DownloadRun(number: run, task: onSession { _ in
+            let outcome: BrowserEvent = await RequestLane.$current.withValue(.download) {
+                do {
+                    return .downloadFinished(id: id, run: run, try await client.download(
+                        photo: item.photo, size: item.variant, into: item.directory, within: item.root, progress: report, willPlace: record
+                    ))
+                } catch {
+                    return .downloadFailed(id: id, run: run, reason: Self.describe(error))
+                }
             }
             // A later run of the same item may have taken the slot; only this run's own entry goes.
-            if downloadRuns[id]?.number == run { downloadRuns[id] = nil }
+            if self.downloadRuns[id]?.number == run { self.downloadRuns[id] = nil }
             // A stopped run's ending, success or failure, is not news: the user paused or cancelled it.
-            if !Task.isCancelled { send(outcome) }
-        } })
+            if !Task.isCancelled { self.send(outcome) }
+        })
     }
 }
 

@@ -7,7 +7,7 @@ extension BrowserSession {
     /// actor, then carries on with the request that asked.
     func checkFinishedDownloads(_ items: [DownloadItem], then request: DownloadRequest) {
         let store = downloadStore, logger = configuration.logger, settling = configuration.stampSettling
-        background {
+        background { _ in
             let check = await Self.check(items, store: store, settling: settling, logger: logger)
             self.send(.finishedDownloadsChecked(check, then: request))
         }

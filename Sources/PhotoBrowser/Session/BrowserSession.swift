@@ -2,11 +2,16 @@ import Foundation
 import Logging
 import PhotoPickKit
 
-/// Runs a `BrowserState`: applies events on the main actor, performs the effects they return (network,
-/// outbox, downloads, timers), and turns results back into events. The front end sends the user's
-/// events and redraws on `changes`; nothing here knows about a terminal.
-@MainActor
-public final class BrowserSession {
+/// Runs a `BrowserState`: applies events, performs the effects they return (network, outbox, downloads,
+/// timers), and turns results back into events. The front end sends the user's events and redraws on
+/// `changes`; nothing here knows about a terminal.
+///
+/// Its state lives on one actor, the one it was made on: the main actor in the app, where the terminal
+/// is drawn, and a test's own actor in the tests. Its methods are called there, and every task it starts
+/// goes back there (`onSession`) before it touches anything.
+// @unchecked Sendable: an isolation chosen at run time is one the compiler cannot check. `send` checks
+// it (`preconditionIsolated`), and every task the session starts enters it through `onSession`.
+public final class BrowserSession: @unchecked Sendable {
     /// What a session needs besides a client.
     public struct Configuration: Sendable {
         /// Names the library in the state database: edits and downloads of one library never reach another.
@@ -87,8 +92,13 @@ public final class BrowserSession {
     private var backgroundTasks: [Task<Void, Never>] = []
     private var isStopped = false
 
-    /// Opens the state database; nothing is sent until `start()`.
-    public init(client: APIClient, configuration: Configuration) throws {
+    /// The actor the session's state lives on.
+    let isolation: any Actor
+
+    /// Opens the state database; nothing is sent until `start()`. The session lives on the caller's
+    /// actor (the main actor when the caller has none).
+    public init(client: APIClient, configuration: Configuration, isolation: (any Actor)? = #isolation) throws {
+        self.isolation = isolation ?? MainActor.shared
         self.client = client
         self.configuration = configuration
         let database = try StateDatabase(directory: configuration.stateDirectory)
@@ -114,15 +124,15 @@ public final class BrowserSession {
             outbox: saved.deltas, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
         ))
         let sender = TagSender(client: client, outbox: outbox, catalogue: catalogue, freshness: configuration.tagFreshness) { [weak self] event in
-            await self?.send(event)
+            await self?.post(event)
         }
         self.sender = sender
-        background { await sender.run() }
-        background { await self.loadCatalogue() }
+        background { _ in await sender.run() }
+        background { _ in await self.loadCatalogue() }
         if let me = configuration.account {
             send(.accountLoaded(me))
         } else {
-            background { [client] in
+            background { [client] _ in
                 do {
                     let me = try await client.send(API.me())
                     self.send(.accountLoaded(me))
@@ -131,7 +141,7 @@ public final class BrowserSession {
                 }
             }
         }
-        background { [client] in
+        background { [client] _ in
             do {
                 // The tag list names every chip on screen.
                 let tags = try await RequestLane.$current.withValue(.visible) {
@@ -145,14 +155,14 @@ public final class BrowserSession {
                 self.send(.tagsFailed(Self.describe(error)))
             }
         }
-        background { [client] in
+        background { [client] _ in
             for await limit in await client.rateLimitUpdates() { self.send(.rateLimitChanged(limit)) }
         }
     }
 
     /// Reads the catalogue off the main actor; a file that fails to read is set aside and an empty one
     /// takes its place.
-    private func loadCatalogue() async {
+    private nonisolated(nonsending) func loadCatalogue() async {
         let catalogue = self.catalogue
         var notice = catalogueNotice
         catalogueNotice = nil
@@ -175,8 +185,9 @@ public final class BrowserSession {
         send(.catalogueLoaded(snapshot, notice: notice))
     }
 
-    /// Applies an event and runs what it asks for.
+    /// Applies an event and runs what it asks for. Called on the session's actor.
     public func send(_ event: BrowserEvent) {
+        isolation.preconditionIsolated("a BrowserSession is used on the actor it was made on")
         guard !isStopped else { return }
         let effects = state.apply(event)
         onEvent?(event, state)
@@ -191,7 +202,7 @@ public final class BrowserSession {
     }
 
     /// Writes the scores waiting, in batches, until none are left.
-    private func writeFocusScores() async {
+    private nonisolated(nonsending) func writeFocusScores() async {
         while !focusToSave.isEmpty {
             let batch = focusToSave.map { (photoID: $0.key, score: $0.value) }
             focusToSave = [:]
@@ -202,7 +213,7 @@ public final class BrowserSession {
 
     /// Stops everything in flight. Unsent edits stay in the outbox and unfinished downloads in the
     /// queue (with their `.part` files), so the next start picks them up.
-    public func stop() async {
+    public nonisolated(nonsending) func stop() async {
         isStopped = true
         await focusWriter?.value  // scores measured this session are kept
         let tasks = [loadTask].compactMap { $0 } + downloadRuns.values.map(\.task) + backgroundTasks
@@ -211,8 +222,24 @@ public final class BrowserSession {
         changed.finish()
     }
 
-    func background(_ operation: @escaping @Sendable @MainActor () async -> Void) {
-        backgroundTasks.append(Task { await operation() })
+    /// Runs `operation` on the session's actor until the session stops.
+    func background(_ operation: @escaping @Sendable (isolated any Actor) async -> Void) {
+        backgroundTasks.append(onSession(operation))
+    }
+
+    /// Starts a task that runs `operation` on the session's actor, coming back to it after every wait.
+    @discardableResult
+    func onSession(_ operation: @escaping @Sendable (isolated any Actor) async -> Void) -> Task<Void, Never> {
+        Task { [isolation] in await Self.enter(isolation, operation) }
+    }
+
+    /// Sends an event from a task that is not on the session's actor.
+    func post(_ event: BrowserEvent) async {
+        await Self.enter(isolation) { _ in self.send(event) }
+    }
+
+    private static func enter(_ actor: isolated any Actor, _ operation: @Sendable (isolated any Actor) async -> Void) async {
+        await operation(actor)
     }
 
     /// A one-line message for an error: its `userMessage` when it has one, else its description.
@@ -226,7 +253,7 @@ public final class BrowserSession {
         switch effect {
         case .walkLibrary: walkLibrary()
         case .scheduleRefresh(let delay):
-            background {
+            background { _ in
                 try? await Task.sleep(for: delay)
                 if !Task.isCancelled { self.send(.refreshDue) }
             }
@@ -237,7 +264,7 @@ public final class BrowserSession {
         case .recordTagCreation(let pending, let deltas): record(deltas, creating: pending)
         case .saveFocusScore(let photoID, let score):
             focusToSave[photoID] = score
-            if focusWriter == nil { focusWriter = Task { await writeFocusScores() } }
+            if focusWriter == nil { focusWriter = onSession { _ in await self.writeFocusScores() } }
         case .discardTagDeltas(let tagID):
             do { try outbox.removeAll(tagID: tagID) } catch { configuration.logger.error("outbox: \(error)") }
         case .createTag(let name, let color): createTag(name: name, color: color)
@@ -257,7 +284,7 @@ public final class BrowserSession {
             downloadRuns[id]?.task.cancel()
         case .expireMessage(let id):
             let lifetime = configuration.messageLifetime
-            background {
+            background { _ in
                 try? await Task.sleep(for: lifetime)
                 self.send(.messageExpired(id: id))
             }
@@ -270,7 +297,10 @@ public final class BrowserSession {
     private func walkLibrary() {
         loadTask?.cancel()
         let catalogue = catalogue
-        loadTask = Task { [client] in
+        let client = client
+        // The walk runs with the listing's task-local lane, off the session's actor; each event goes
+        // back to it (`post`).
+        loadTask = Task {
             await RequestLane.$current.withValue(.listing) {
                 var walk: Catalogue.Walk?
                 do {
@@ -287,20 +317,21 @@ public final class BrowserSession {
                         askedAt = Date()
                         current.cursor = next
                         walk = current
-                        self.send(.photosArrived(page.data, nextCursor: next))
+                        // Saved, so shown: the next walk starts after it.
+                        await self.post(.photosArrived(page.data, nextCursor: next))
                     }
                     guard !Task.isCancelled else { return }
                     let deleted = try await catalogue.completeWalk(current)
-                    self.send(.photosFinished(deleted: deleted))
+                    await self.post(.photosFinished(deleted: deleted))
                 } catch is InvalidCursorError {
                     if let walk { try? catalogue.restartWalk(walk) }
-                    self.send(.photosCursorRefused)
+                    await self.post(.photosCursorRefused)
                 } catch APIError.cancelled {
                     return
                 } catch let error as APIError {
-                    self.send(.photosFailed(Self.describe(error)))
+                    await self.post(.photosFailed(Self.describe(error)))
                 } catch {
-                    self.send(.photosFailed("the catalogue could not be written (\(error))"))
+                    await self.post(.photosFailed("the catalogue could not be written (\(error))"))
                 }
             }
         }

@@ -43,7 +43,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [0.0, 0.2]) @MainActor
+    @Test(arguments: [0.0, 0.2]) @SessionTests
     func afterCullingTheServersTagsAreExactlyTheMarksMade(faultRate: Double) async throws {
         try await TestServer.with(photos: 120, { configuration in
             configuration.faultRate = faultRate
@@ -54,7 +54,7 @@ import Testing
                 try await session.waitForLibrary(within: .seconds(60))
                 var models = Dictionary(uniqueKeysWithValues: before.map { ($0.key, Model(tags: $0.value)) })
                 var random = SeededRandom(seed: 16)  // the demo generator's own, the same on every run
-                @MainActor func current() -> Int { session.state.library[session.state.list.currentIndex!].id }
+                @SessionTests func current() -> Int { session.state.library[session.state.list.currentIndex!].id }
                 for step in 0..<80 {
                     if step == 40 {
                         // A mark on a selection of five goes on all five.
@@ -98,7 +98,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func marksWaitingInTheOutboxAreSentAfterARestart() async throws {
+    @Test @SessionTests func marksWaitingInTheOutboxAreSentAfterARestart() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         try await TestServer.with(photos: 40) { server, _ in

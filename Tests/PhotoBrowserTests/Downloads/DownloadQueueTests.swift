@@ -6,7 +6,7 @@ import Testing
 @testable import PhotoBrowser
 
 @Suite struct DownloadQueueTests {
-    @Test @MainActor func theSamePhotoAndVariantAreNeverQueuedTwice() async throws {
+    @Test @SessionTests func theSamePhotoAndVariantAreNeverQueuedTwice() async throws {
         let downloads = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: downloads) }
         try await TestServer.with(photos: 10) { server, _ in
@@ -32,7 +32,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func aDownloadedPhotoIsFetchedAgainIntoAnotherFolderOrWhenItsFileIsGone() async throws {
+    @Test @SessionTests func aDownloadedPhotoIsFetchedAgainIntoAnotherFolderOrWhenItsFileIsGone() async throws {
         let first = TestServer.temporaryDirectory(), second = TestServer.temporaryDirectory()
         defer { [first, second].forEach { try? FileManager.default.removeItem(at: $0) } }
         try await TestServer.with(photos: 5) { server, _ in
@@ -57,7 +57,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func aBatchThatWouldNotFitIsRefusedWithTheFigures() {
+    @Test @SessionTests func aBatchThatWouldNotFitIsRefusedWithTheFigures() {
         var state = Sample.state([Sample.photo(1, "a.jpg", bytes: 3_000_000), Sample.photo(2, "b.jpg", bytes: 2_000_000)])
         _ = state.apply(.allMatchingSelected)
         let effects = state.apply(.downloadRequested)
@@ -74,7 +74,7 @@ import Testing
         #expect(accepted.filter { if case .startDownload = $0 { true } else { false } }.count == 2)
     }
 
-    @Test @MainActor func concurrencyBoundsRunningItemsAndPauseResumeCancelWorkPerItem() {
+    @Test @SessionTests func concurrencyBoundsRunningItemsAndPauseResumeCancelWorkPerItem() {
         var state = Sample.state((1...6).map { Sample.photo($0, "\($0).jpg", takenAt: Double($0)) })
         _ = state.apply(.concurrencyChanged(by: -2))
         _ = state.apply(.allMatchingSelected)
@@ -96,7 +96,7 @@ import Testing
         #expect(state.downloads.item(id: first)?.status == .queued)
     }
 
-    @Test @MainActor func queueSurvivesAKillAndResumesFromThePartFile() async throws {
+    @Test @SessionTests func queueSurvivesAKillAndResumesFromThePartFile() async throws {
         let stateDirectory = TestServer.temporaryDirectory(), downloads = TestServer.temporaryDirectory()
         defer {
             try? FileManager.default.removeItem(at: stateDirectory)
@@ -142,7 +142,7 @@ import Testing
         #expect(!listing(downloads).contains { $0.hasSuffix(".part") })
     }
 
-    @Test @MainActor func cancellingADownloadRemovesItAndItsPartialFile() async throws {
+    @Test @SessionTests func cancellingADownloadRemovesItAndItsPartialFile() async throws {
         let downloads = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: downloads) }
         try await TestServer.with(photos: 3, { configuration in

@@ -7,7 +7,7 @@ import Testing
 
 /// A finished download counts as already there only while its bytes are as photopick wrote them. One the
 /// user edited since is theirs: kept byte for byte, never overwritten, and the photo fetched again beside it.
-@MainActor
+@SessionTests
 struct EditedDownloadTests {
     private func editInPlace(_ path: String) throws -> (bytes: Data, modified: Date) { try FileEdits.editKeepingLengthAndDate(path) }
 

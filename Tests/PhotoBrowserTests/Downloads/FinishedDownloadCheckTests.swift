@@ -5,7 +5,7 @@ import Testing
 
 /// A request for photos already downloaded reads no file in the reducer: it asks the session to check
 /// their files, and goes on with what was found. Only a file as photopick wrote it is "already there".
-@MainActor
+@SessionTests
 struct FinishedDownloadCheckTests {
     private let folder = URL(fileURLWithPath: "/tmp/photopick-test-downloads")
 

@@ -8,7 +8,7 @@ import Testing
 
 /// `sync --delete` deletes only files photopick recorded writing whose bytes still hash to the record:
 /// never the user's copies, and never a download edited since, whatever its length, date or capture time.
-@MainActor
+@SessionTests
 struct SyncPlanTests {
     /// A photo's original bytes, fetched apart from the session.
     private func bytes(of id: Int, _ server: PhotoPickServer) async throws -> Data {

@@ -5,7 +5,7 @@ import PhotoPickTestSupport
 import Testing
 
 /// A script's downloads join the browser's queue: what the browser queued is carried on, never queued twice.
-@MainActor
+@SessionTests
 struct ScriptDownloadTests {
     private let root = URL(fileURLWithPath: "/tmp/photopick-test-downloads")
 
@@ -53,7 +53,7 @@ struct ScriptDownloadTests {
 }
 
 /// A download goes where it is asked for now: asked again into another folder, it moves there.
-@MainActor
+@SessionTests
 struct DownloadFolderTests {
     @Test func aFailedPausedOrQueuedItemAskedIntoAnotherFolderMovesThereWithItsPartial() {
         var state = Sample.state((1...3).map { Sample.photo($0, "\($0).jpg") })

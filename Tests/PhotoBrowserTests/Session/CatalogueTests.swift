@@ -19,7 +19,7 @@ import Testing
         return count
     }
 
-    @Test @MainActor func aWarmStartShowsTheCachedLibraryAtOnceThenReconciles() async throws {
+    @Test @SessionTests func aWarmStartShowsTheCachedLibraryAtOnceThenReconciles() async throws {
         let log = LineLog()
         let state = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func anInterruptedWalkResumesFromItsCursorAndARefusedOneRestarts() async throws {
+    @Test @SessionTests func anInterruptedWalkResumesFromItsCursorAndARefusedOneRestarts() async throws {
         let log = LineLog()
         let state = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test(arguments: ["random bytes", "truncated"])
-    @MainActor func aDamagedCatalogueIsSetAsideAndRebuiltWithANotice(damage: String) async throws {
+    @SessionTests func aDamagedCatalogueIsSetAsideAndRebuiltWithANotice(damage: String) async throws {
         let state = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         try await TestServer.with(photos: 120) { server, _ in
@@ -160,7 +160,7 @@ import Testing
         #expect(indexes.contains("photo_walk"))
     }
 
-    @Test @MainActor func freshTagsAreWrittenWithoutARead() async throws {
+    @Test @SessionTests func freshTagsAreWrittenWithoutARead() async throws {
         let log = LineLog()
         try await TestServer.with(photos: 40, { $0.requestLog = { log.append($0) } }) { server, _ in
             try await withSession(server) { session in

@@ -6,7 +6,7 @@ import Testing
 @testable import PhotoBrowser
 
 @Suite struct LoadingTests {
-    @Test @MainActor func firstPageIsBrowsableBeforeTheRestOf5000Arrive() async throws {
+    @Test @SessionTests func firstPageIsBrowsableBeforeTheRestOf5000Arrive() async throws {
         try await TestServer.with(photos: 5_000) { server, _ in
             var firstPage: BrowserState?
             try await withSession(server, { event, state in
@@ -27,7 +27,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func aFailedWalkKeepsWhatLoadedAndRetryResumesFromTheLastCursor() async throws {
+    @Test @SessionTests func aFailedWalkKeepsWhatLoadedAndRetryResumesFromTheLastCursor() async throws {
         let log = LineLog()
         try await TestServer.with(photos: 1_000, { configuration in
             configuration.faultRate = 0.2
@@ -55,7 +55,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func loadingCanBeCancelledAndResumed() async throws {
+    @Test @SessionTests func loadingCanBeCancelledAndResumed() async throws {
         try await TestServer.with(photos: 3_000) { server, _ in
             try await withSession(server) { session in
                 try await session.waitUntil("a first page") { $0.library.count > 0 }

@@ -32,7 +32,7 @@ import Testing
     /// seen there), so the bound there only catches a gross slowdown.
     static let budget: Duration = ProcessInfo.processInfo.environment["PHOTOPICK_TIMED"] == "1" ? .milliseconds(500) : .seconds(4)
 
-    @Test @MainActor func theFirstFrameWith100000PendingEditsIsReadyWithinHalfASecond() async throws {
+    @Test @SessionTests func theFirstFrameWith100000PendingEditsIsReadyWithinHalfASecond() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await seed(directory, library: "test")

@@ -4,13 +4,37 @@ import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport
 
+/// The actor the session tests run on, and their sessions with them: not the main actor, which the app
+/// keeps for drawing the terminal. Like the main actor in the app it has a thread of its own (a serial
+/// dispatch queue), so a session's events are not queued behind the CPU-bound tests on the shared pool.
+@globalActor actor SessionTests {
+    static let shared = SessionTests()
+    private static let executor = QueueExecutor(label: "photopick.session-tests")
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
+}
+
+/// Runs an actor's jobs in order on one dispatch queue.
+final class QueueExecutor: SerialExecutor {
+    private let queue: DispatchQueue
+
+    init(label: String) { queue = DispatchQueue(label: label) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job), executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+}
+
 /// A session against `server`, with its own state and download folders, started; stopped after `body`.
-@MainActor
+/// The session lives on the caller's actor.
 func withSession<Result>(
     _ server: PhotoPickServer, key: String? = nil, state: URL = TestServer.temporaryDirectory(),
     downloads: URL = TestServer.temporaryDirectory(), library: String = "test",
     retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, refresh: RefreshPolicy = .onStart, stampSettling: Duration = FileStamp.settling, _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil,
-    _ body: (BrowserSession) async throws -> Result
+    isolation: isolated (any Actor)? = #isolation, _ body: (BrowserSession) async throws -> Result
 ) async throws -> Result {
     let client = APIClient.forTesting(server, key: key, retryPolicy: retryPolicy)
     var configuration = BrowserSession.Configuration(
@@ -18,7 +42,7 @@ func withSession<Result>(
         messageLifetime: .seconds(60), refresh: refresh
     )
     configuration.stampSettling = stampSettling
-    let session = try BrowserSession(client: client, configuration: configuration)
+    let session = try BrowserSession(client: client, configuration: configuration, isolation: isolation)
     session.onEvent = observe
     do {
         try session.start()
@@ -36,10 +60,10 @@ func withSession<Result>(
 extension BrowserSession {
     /// Waits until `condition` holds for the state, looking again at each of `changes`' wake-ups; throws
     /// when it still does not after `timeout`, which only guards against a hang.
-    ///
-    /// The session is `@MainActor` by design (its reader draws on the main thread), so tests run there too.
+    /// Runs on the caller's actor, the session's own.
     func waitUntil(
-        _ what: String, within timeout: Duration = .seconds(60), _ condition: (BrowserState) -> Bool
+        _ what: String, within timeout: Duration = .seconds(60), isolation: isolated (any Actor)? = #isolation,
+        _ condition: (BrowserState) -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         // Wakes this reader once the time is up, so a state that never changes again still ends the wait.
@@ -57,7 +81,7 @@ extension BrowserSession {
     }
 
     /// Waits for loading to finish.
-    func waitForLibrary(within timeout: Duration = .seconds(120)) async throws {
+    func waitForLibrary(within timeout: Duration = .seconds(120), isolation: isolated (any Actor)? = #isolation) async throws {
         try await waitUntil("the library to load", within: timeout) { $0.loading.phase == .complete && $0.tags.isLoaded }
     }
 }

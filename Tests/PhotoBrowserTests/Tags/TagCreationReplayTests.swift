@@ -20,7 +20,7 @@ import Testing
 
     /// A session against a server that is already gone: nothing it records can be sent, as when the
     /// process is stopped before the first request leaves.
-    @MainActor
+    @SessionTests
     private func offline(_ server: PhotoPickServer, state: URL, _ body: (BrowserSession) async throws -> Void) async throws {
         let client = APIClient.forTesting(server)
         let photos = try await client.send(API.photos(limit: 5)).data
@@ -35,7 +35,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func aMarkWhoseTagIsNotMadeSurvivesTheSessionAndIsSentExactlyOnce() async throws {
+    @Test @SessionTests func aMarkWhoseTagIsNotMadeSurvivesTheSessionAndIsSentExactlyOnce() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         let log = LineLog()
@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func aNameTakenMeanwhileIsThatTag() async throws {
+    @Test @SessionTests func aNameTakenMeanwhileIsThatTag() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         let log = LineLog()

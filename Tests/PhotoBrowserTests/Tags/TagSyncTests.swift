@@ -15,7 +15,7 @@ import Testing
         return result
     }
 
-    @Test @MainActor func togglingOn200PhotosUnder20PercentFaultsConvergesToTheIntendedState() async throws {
+    @Test @SessionTests func togglingOn200PhotosUnder20PercentFaultsConvergesToTheIntendedState() async throws {
         try await TestServer.with(photos: 200, { configuration in
             configuration.faultRate = 0.2
             configuration.faults = [.internalError, .unavailable, .reset]
@@ -42,7 +42,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func outboxSurvivesARestartAndReadModifyWriteKeepsAChangeMadeElsewhere() async throws {
+    @Test @SessionTests func outboxSurvivesARestartAndReadModifyWriteKeepsAChangeMadeElsewhere() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         try await TestServer.with(photos: 50) { server, _ in
@@ -72,7 +72,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func undoSendsTheInverseDelta() async throws {
+    @Test @SessionTests func undoSendsTheInverseDelta() async throws {
         try await TestServer.with(photos: 30) { server, _ in
             let before = try await serverTags(server, ids: Array(1...30))
             try await withSession(server) { session in
@@ -89,7 +89,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func aReadOnlyKeyDisablesTaggingAndSaysWhy() async throws {
+    @Test @SessionTests func aReadOnlyKeyDisablesTaggingAndSaysWhy() async throws {
         try await TestServer.with(photos: 20, { configuration in
             configuration.keys = [try KeySpec(parsing: "pp_test_readonly=customer:read,photos:read,tags:read")]
         }) { server, _ in
@@ -105,7 +105,7 @@ import Testing
         }
     }
 
-    @Test @MainActor func creatingATagWhoseNameIsTakenNamesTheExistingTag() async throws {
+    @Test @SessionTests func creatingATagWhoseNameIsTakenNamesTheExistingTag() async throws {
         try await TestServer.with(photos: 5) { server, _ in
             try await withSession(server) { session in
                 try await session.waitForLibrary()
