@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import PhotoPickKit
 
+// @unchecked Sendable: an isolation chosen at run time is one the compiler cannot check. `send` checks
+// it (`preconditionIsolated`), and every task the session starts enters it through `onSession`.
 /// Runs a `BrowserState`: applies events, performs the effects they return (network, outbox, downloads,
 /// timers), and turns results back into events. The front end sends the user's events and redraws on
 /// `changes`; nothing here knows about a terminal.
@@ -9,8 +11,6 @@ import PhotoPickKit
 /// Its state lives on one actor, the one it was made on: the main actor in the app, where the terminal
 /// is drawn, and a test's own actor in the tests. Its methods are called there, and every task it starts
 /// goes back there (`onSession`) before it touches anything.
-// @unchecked Sendable: an isolation chosen at run time is one the compiler cannot check. `send` checks
-// it (`preconditionIsolated`), and every task the session starts enters it through `onSession`.
 public final class BrowserSession: @unchecked Sendable {
     /// What a session needs besides a client.
     public struct Configuration: Sendable {
