@@ -106,7 +106,8 @@ final class DownloadDirectory: Sendable {
     /// and labelled just after.
     func openPart(_ name: String, labelledAs source: String? = nil) throws(DownloadError) -> (part: PartFile, isNew: Bool) {
         while true {
-            if let source, let part = createLabelled(name, source: source) { return (part, true) }
+            // Only for a free name: one already there is opened below, with no file made and thrown away.
+            if let source, entry(name) == nil, let part = createLabelled(name, source: source) { return (part, true) }
             let created = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o644)
             if created >= 0 { return (PartFile(descriptor: created, path: path(name)), true) }
             guard errno == EEXIST else { throw .fileSystem(path: path(name), reason: Self.reason()) }
