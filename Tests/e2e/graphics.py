@@ -401,7 +401,10 @@ def check_terminal(display, terminal, folder, data):
         left = vivid(screen).mean()
         kept = remains(screen, *photo2, cell)
         if left > 0.0005 or kept > 0.02:
-            raise Failure(f"{label}: after Ctrl-Z {left:.2%} of the screen is still colourful and {kept:.0%} of photo 2's cells show: an image was left behind")
+            # What the app said about the key: whether it came, the job's groups, whether it stopped.
+            said = [line.split(": ", 1)[-1] for line in session.lines() if "ctrl-z" in line or "continued after" in line]
+            raise Failure(f"{label}: after Ctrl-Z {left:.2%} of the screen is still colourful and {kept:.0%} of photo 2's cells show: "
+                          f"an image was left behind (the log: {said or 'no ctrl-z received'})")
         session.type("fg")
         _, screen, rmse, fx, fy = shown(session, 2, "6-continued", data, cell, origin, label)
         ok(f"{label}: Ctrl-Z leaves the shell with no image on it; after fg photo 2 is back at {fx},{fy} (RMSE {rmse:.3f})")

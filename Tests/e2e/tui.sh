@@ -429,9 +429,35 @@ for case in TERM:143 HUP:129; do
 done
 launch s3-ctrl-c "$TMP/ctrl-c-downloads"
 wait_for "/2,000"
+# The wrapper's sh has no job control, so no shell would take the terminal back: Ctrl-Z says so and
+# leaves the browser as it was, instead of tearing the screen down for a stop the kernel drops.
+tm send-keys -t s3-ctrl-c C-z
+wait_for "ctrl-z cannot suspend: photopick was not started from a shell with job control; q quits"
+pane | grep -qF "R0006867.JPG" || fail "s3-ctrl-c: the list is gone after a Ctrl-Z that could not suspend"
+ok "s3-ctrl-c: Ctrl-Z without a job-control shell says why it cannot suspend, and the list stays"
 tm send-keys -t s3-ctrl-c C-c
 expect_exit 0
 expect_same_tty
+end_session
+
+# From an interactive shell: Ctrl-Z stops photopick as a job, the shell has the terminal, fg brings
+# the browser back whole.
+TARGET=s3-job
+tm new-session -d -s s3-job -x 120 -y 40 -c "$ROOT" env -u PHOTOPICK_API_KEY TERM=xterm-256color PS1='$ ' "${export_env[@]}" bash --norc --noprofile -i
+wait_for '$'
+tm send-keys -t s3-job -l "$PHOTOPICK --download-dir $TMP/job-downloads"
+tm send-keys -t s3-job Enter
+wait_for "/2,000"
+tm send-keys -t s3-job C-z
+wait_for_re "Stopped +$PHOTOPICK"
+photopick_state=$(ps -o stat= -C photopick | tr -d ' ' | grep -c '^T' || true)
+[ "$photopick_state" -ge 1 ] || fail "s3-job: no stopped photopick after Ctrl-Z"
+tm send-keys -t s3-job fg Enter
+wait_for "/2,000"
+pane | grep -qF "R0006867.JPG" || fail "s3-job: the list is not drawn whole after fg"
+ok "s3-job: Ctrl-Z from bash stops photopick as a job (the shell says Stopped), fg draws the list again"
+tm send-keys -t s3-job q
+wait_gone "/2,000"
 end_session
 
 # ---- Scenario 4: start-up errors are reported after the screen is restored ------------------

@@ -199,9 +199,12 @@ public final class TerminalApp {
         // The next key of the same batch may page through what this one changed (Tab, then Ctrl-D).
         tellPageSize()
         if outcome.suspend {
-            driver.suspend()
-            tellPageSize()
-            drawFrame()
+            if let reason = driver.suspend() {
+                session.send(.noticePosted(.warning, reason))
+            } else {
+                tellPageSize()
+                drawFrame()
+            }
         }
         return outcome.quit
     }

@@ -251,18 +251,22 @@ public final class TerminalDriver {
 
     /// Ctrl-Z: restores the terminal and stops the process as the shell expects; after `fg`, the next
     /// frame takes the screen back and is drawn whole. Downloads and tag sending pause with the process.
-    func suspend() {
-        guard isActive, output == nil else { return }
+    /// Returns why it could not stop, leaving the screen as it is, when no shell waits to take the
+    /// terminal back: the kernel drops a stop for a process group with none.
+    func suspend() -> String? {
+        guard isActive, output == nil else { return nil }
+        logger?.debug("ctrl-z: process group \(getpgrp()), session \(getsid(0)), terminal's group \(tcgetpgrp(STDIN_FILENO))")
+        if let reason = JobControl.whyNoStop() { return reason }
         clearImages()
         disableReports()
         endwin()
         TerminalRescue.restore()
-        signal(SIGTSTP, SIG_DFL)
-        // To the process, not this thread: the thread running the main actor may block the signal.
-        kill(getpid(), SIGTSTP)
-        // Continued.
+        let stopped = ContinuousClock.now
+        JobControl.stop()
+        logger?.debug("continued after \(ContinuousClock.now - stopped)")
         enableReports()
         followTerminalSize()
+        return nil
     }
 
     /// Gives the terminal back as it was: ends ncurses, and restores the saved terminal modes.
