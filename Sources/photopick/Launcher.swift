@@ -52,6 +52,7 @@ struct Launcher {
         let logger = makeLogger()
         let colors = !options.noColor && (environment["NO_COLOR"] ?? "").isEmpty
         let driver = TerminalDriver()
+        driver.logger = logger
         do {
             try driver.start(colors: colors, graphics: requested)
         } catch {
@@ -61,7 +62,6 @@ struct Launcher {
         if let findings = driver.findings {
             logger.info("graphics: \(graphics.mode.rawValue) (\(graphics.reason)), colours \(graphics.depth), cell \(graphics.cell?.description ?? "unknown"), probe \(findings.elapsed.formatted(.units(allowed: [.milliseconds])))")
         }
-        driver.logger = logger
         let context = ViewContext(
             theme: Theme(name: config.theme ?? .dark, depth: driver.depth), keymap: config.keymap, demo: source.isDemo,
             graphics: graphics

@@ -619,14 +619,17 @@ def loupe_shown(session, photo, label, seconds=60):
     raise Failure(f"{label}: the original of photo {photo} never showed in the loupe")
 
 
-def last_placed(session, photo):
-    """The last placement of `photo` logged before the line just read: the driver logs it as it writes
-    the frame, and the app then names the loupe view that frame drew."""
-    for line in reversed(session.lines()[:session.read]):
-        match = placed(photo).search(line)
-        if match:
-            return match
-    raise Failure(f"photo {photo} was never placed")
+def placed_view(session, photo, width, height, seconds=30):
+    """The placement of `photo` that shows a view of `width`×`height` pixels: the writer logs it once the
+    image is out, which may be after the app names the view the frame drew."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for line in reversed(session.lines()):
+            match = placed(photo).search(line)
+            if match and (int(match[7]), int(match[8])) == (width, height):
+                return match
+        time.sleep(0.1)
+    raise Failure(f"photo {photo}'s view of {width}×{height} pixels was never placed")
 
 
 def check_loupe(display, terminal, folder, data):
@@ -647,7 +650,7 @@ def check_loupe(display, terminal, folder, data):
         session.keys("z")
         first = loupe_shown(session, 1, label)
         x, y, width, height = (int(first[n]) for n in range(3, 7))
-        place = last_placed(session, 1)
+        place = placed_view(session, 1, width, height)
         session.placements_settled(quiet=1.5)
         ref = original_region(data, 1, x, y, width, height)
         screen = session.shot("1-loupe")

@@ -26,10 +26,13 @@ struct ImageLayer {
     struct Plan: Equatable {
         /// Cells whose pixels must go; ncurses repaints them (it believes they are already blank).
         var repaint: [Rect] = []
-        /// Image commands, cursor saved first and restored last; empty when nothing changes.
-        var bytes: [UInt8] = []
+        /// Image commands, in order, each unit whole; a unit that moves the cursor saves and restores it.
+        var jobs: [WireJob] = []
         /// The images placed this frame, for the log.
         var placed: [ImagePlacement] = []
+
+        /// Every byte, as one write would send them.
+        var bytes: [UInt8] { jobs.flatMap { $0.units.flatMap(\.bytes) } }
     }
 
     let mode: GraphicsMode
@@ -64,23 +67,24 @@ struct ImageLayer {
             wanted[Key(placement)] = placement
         }
         var plan = Plan()
-        var commands: [UInt8] = []
+        var hides: [UInt8] = []
         for (key, rect) in shown where wanted[key]?.rect != rect {
             switch mode {
             case .kitty:
-                if wanted[key] == nil, let image = kittyImages[key] { commands += KittyCommands.hide(id: image.id) }
+                if wanted[key] == nil, let image = kittyImages[key] { hides += KittyCommands.hide(id: image.id) }
             case .sixel, .iterm:
                 plan.repaint.append(rect)
             case .symbols, .auto:
                 break
             }
         }
+        if !hides.isEmpty { plan.jobs.append(.control(hides)) }
         let added = wanted.values.filter { shown[Key($0)] != $0.rect }
             .sorted { ($0.rect.y, $0.rect.x) < ($1.rect.y, $1.rect.x) }
         for placement in added where mode != .symbols && mode != .auto {
             guard let payload = placement.payload else { continue }
             let key = Key(placement)
-            commands += Self.moveCursor(to: placement.rect)
+            var units: [WireUnit] = []
             switch mode {
             case .kitty:
                 let id: UInt32
@@ -89,35 +93,46 @@ struct ImageLayer {
                 } else {
                     id = nextID
                     nextID = nextID == UInt32.max ? 1 : nextID + 1
-                    for chunk in KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes) {
-                        commands += chunk
+                    for chunk in KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes,
+                                                           png: payload.isPNG) {
+                        units.append(WireUnit(bytes: chunk, kind: .transmit))
                     }
                 }
                 kittyImages[key] = (id, payload.size.width * payload.size.height * 3, frameNumber)
-                commands += KittyCommands.place(id: id)
+                units.append(Self.placed(at: placement.rect, KittyCommands.place(id: id)))
             case .sixel:
-                commands += payload.bytes
+                units.append(Self.placed(at: placement.rect, payload.bytes))
             case .iterm:
-                commands += ITermImage.inline(base64: payload.bytes, columns: placement.rect.width, rows: placement.rect.height)
+                units.append(Self.placed(at: placement.rect, ITermImage.inline(base64: payload.bytes, columns: placement.rect.width, rows: placement.rect.height)))
             case .symbols, .auto:
                 continue
             }
+            plan.jobs.append(WireJob(image: key, units: units, placement: placement))
             plan.placed.append(placement)
         }
         for placement in wanted.values { kittyImages[Key(placement)]?.used = frameNumber }
-        commands += freeOldKittyImages(keeping: Set(wanted.keys))
+        let freed = freeOldKittyImages(keeping: Set(wanted.keys))
+        if !freed.isEmpty { plan.jobs.append(.control(freed)) }
         shown = wanted.mapValues(\.rect)
-        if !commands.isEmpty {
-            plan.bytes = Self.saveCursor + commands + Self.restoreCursor
-        }
         return plan
+    }
+
+    /// Takes back what a newer frame dropped before it reached the terminal: those images are not on
+    /// screen, and kitty images never sent are not in the terminal.
+    mutating func forget(_ superseded: Superseded) {
+        for key in superseded.notShown { shown[key] = nil }
+        for key in superseded.notSent { kittyImages[key] = nil }
+    }
+
+    /// A unit that draws at `rect`'s top-left cell and puts the cursor back where it was.
+    private static func placed(at rect: Rect, _ command: [UInt8]) -> WireUnit {
+        WireUnit(bytes: saveCursor + moveCursor(to: rect) + command + restoreCursor, kind: .place)
     }
 
     /// Placeholders: each image is sent once, placed virtually over its cells; the cells themselves,
     /// drawn by the view, show and hide it, so nothing is placed, hidden or repainted per frame.
     private mutating func planPlaceholders(_ placements: [ImagePlacement], depth: Theme.Depth) -> Plan {
         var plan = Plan()
-        var commands: [UInt8] = []
         for placement in placements {
             guard let payload = placement.payload else { continue }
             let key = Key(placement)
@@ -127,15 +142,15 @@ struct ImageLayer {
                 // the terminal, so that other is no longer there to be shown again or freed.
                 for (other, image) in kittyImages where image.id == id { kittyImages[other] = nil }
                 let chunks = KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes,
-                                                    virtual: (placement.rect.width, placement.rect.height))
-                for chunk in chunks { commands += inTmux ? TmuxPassthrough.wrap(chunk) : chunk }
+                                                    png: payload.isPNG, virtual: (placement.rect.width, placement.rect.height))
+                let units = chunks.map { WireUnit(bytes: inTmux ? TmuxPassthrough.wrap($0) : $0, kind: .transmit) }
+                plan.jobs.append(WireJob(image: key, units: units, placement: placement))
                 plan.placed.append(placement)
             }
             kittyImages[key] = (id, payload.size.width * payload.size.height * 3, frameNumber)
         }
         let freed = freeOldKittyImages(keeping: Set(placements.map { Key($0) }))
-        commands += inTmux && !freed.isEmpty ? TmuxPassthrough.wrap(freed) : freed
-        plan.bytes = commands
+        if !freed.isEmpty { plan.jobs.append(.control(inTmux ? TmuxPassthrough.wrap(freed) : freed)) }
         return plan
     }
 

@@ -26,8 +26,13 @@ extension TerminalDriver {
             Self.writeAll(plan.bytes, to: STDOUT_FILENO)
         }
         for placement in plan.placed {
-            logger?.debug("image placed: photo \(placement.photoID), \(images.mode.rawValue), cells \(placement.rect.width)×\(placement.rect.height) at \(placement.rect.x),\(placement.rect.y), pixels \(placement.payload?.size.description ?? "?")")
+            logger?.debug("\(Self.placedLine(placement, mode: images.mode))")
         }
+    }
+
+    /// The log's line for an image on screen.
+    nonisolated static func placedLine(_ placement: ImagePlacement, mode: GraphicsMode) -> String {
+        "image placed: photo \(placement.photoID), \(mode.rawValue), cells \(placement.rect.width)×\(placement.rect.height) at \(placement.rect.x),\(placement.rect.y), pixels \(placement.payload?.size.description ?? "?")"
     }
 
     /// Writes every byte, through short writes and interrupts.
@@ -49,6 +54,16 @@ extension TerminalDriver {
 
     /// Removes every image from the terminal before it is handed back.
     func clearImages() {
+        // Nothing waiting is written after this, and a transmission under way ends before the free.
+        if let wire {
+            wire.drain()
+            // The answers to the writer's queries are read here, not left for the shell to read as typed.
+            let deadline = ContinuousClock.now + .seconds(1)
+            while wire.isAwaitingAnswers, ContinuousClock.now < deadline {
+                pendingInput = readInput()
+                usleep(5000)
+            }
+        }
         let bytes = images.clearAll()
         guard !bytes.isEmpty, output == nil else { return }
         if let terminalOutput { fflush(terminalOutput) }

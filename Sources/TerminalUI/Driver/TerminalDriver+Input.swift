@@ -9,13 +9,20 @@ extension TerminalDriver {
 
     func enableReports() {
         guard output == nil else { return }
-        if let terminalOutput { fflush(terminalOutput) }
-        Self.writeAll(Self.reportsOn, to: STDOUT_FILENO)
+        writeNow(Self.reportsOn)
     }
 
     func disableReports() {
-        if let terminalOutput { fflush(terminalOutput) }
-        Self.writeAll(Self.reportsOff, to: STDOUT_FILENO)
+        writeNow(Self.reportsOff)
+    }
+
+    /// Writes after ncurses's pending output, never inside an image unit.
+    private func writeNow(_ bytes: [UInt8]) {
+        let write = {
+            if let terminalOutput = self.terminalOutput { fflush(terminalOutput) }
+            Self.writeAll(bytes, to: STDOUT_FILENO)
+        }
+        if let wire { wire.withWire(write) } else { write() }
     }
 
     /// The decoder's clock: time since the driver was made.
@@ -68,6 +75,11 @@ extension TerminalDriver {
             case .mouse(let mouse): events.append(.mouse(mouse))
             case .paste(let text): events.append(.paste(text))
             case .reply(let sequence):
+                if !probe, let wire, TerminalReplies.isDeviceAttributes(sequence) {
+                    // The writer's query, answered: what it wrote before has been read.
+                    wire.answered()
+                    continue
+                }
                 logger?.debug("terminal reply\(probe ? " (probe)" : ""): \(TerminalReplies.escaped(Array(sequence.prefix(120))))")
                 if !probe { lateReply(sequence) }
             case .dropped(let prefix, let length):

@@ -47,6 +47,9 @@ public final class TerminalDriver {
     var hasGivenLateAdvice = false
     /// Input decoded before the loop asked: what the probe read.
     var pendingInput: [InputEvent] = []
+    /// Writes images paced by the terminal's answers, and keeps a frame's text from landing inside one;
+    /// nil when headless or drawing no pixels.
+    var wire: TerminalWire?
 
     /// A driver that has not taken the terminal yet.
     public init() {}
@@ -92,6 +95,14 @@ public final class TerminalDriver {
         }
         images = ImageLayer(mode: self.graphics.placesPixels ? self.graphics.mode : .symbols, inTmux: graphics.inTmux,
                             placeholders: self.graphics.kittyPlaceholders ? depth : nil)
+        if self.graphics.placesPixels {
+            let logger = logger, mode = images.mode
+            // The probe's answers came after one round trip, when DA1 was answered before its deadline.
+            let roundTrip = findings.replies?.isComplete == true ? findings.elapsed : nil
+            wire = TerminalWire(descriptor: STDOUT_FILENO, roundTrip: roundTrip) { placement, link in
+                logger?.debug("\(Self.placedLine(placement, mode: mode)), \(link.summary)")
+            }
+        }
         // What the probe read (keys typed meanwhile, a reply its deadline cut in two) is read first.
         pendingInput = decode(findings.replies?.received ?? [], probe: true)
         enableReports()
@@ -175,6 +186,12 @@ public final class TerminalDriver {
         guard isActive else { return }
         let window = cnc_stdscr()
         let last = previous.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
+        if let wire {
+            // Images a newer frame no longer shows are taken back before they are written; after a clear,
+            // every image is placed again, so none waiting is kept.
+            let keeping = last == nil ? nil : Set(canvas.images.filter { $0.payload != nil }.map { ImageLayer.Key($0) })
+            images.forget(wire.supersede(keeping: keeping))
+        }
         let plan = images.plan(canvas.images, screenCleared: last == nil, height: height)
         for rect in plan.repaint { repaint(rect) }
         let rows = last.map { canvas.changedRows(since: $0) } ?? Array(0..<canvas.height)
@@ -203,10 +220,18 @@ public final class TerminalDriver {
             }
         }
         wnoutrefresh(window)
-        doupdate()
-        if let output { fflush(output) }
+        if let wire {
+            wire.withWire {
+                doupdate()
+                if let terminalOutput { fflush(terminalOutput) }
+            }
+            wire.enqueue(plan.jobs)
+        } else {
+            doupdate()
+            if let output { fflush(output) }
+            writeImages(plan)
+        }
         previous = canvas
-        writeImages(plan)
     }
 
     private func attributes(_ attributes: Style.Attributes) -> attr_t {
@@ -273,6 +298,8 @@ public final class TerminalDriver {
     public func stop() {
         guard isActive else { return }
         clearImages()
+        wire?.stop()
+        wire = nil
         if output == nil { disableReports() }
         isActive = false
         endwin()

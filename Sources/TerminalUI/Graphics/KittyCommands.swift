@@ -4,9 +4,11 @@ enum KittyCommands {
     /// Base64 bytes per chunk: the protocol's limit.
     static let chunkSize = 4096
 
-    /// Sends `image` (packed RGB) as image `id`, in chunks of `chunkSize` base64 bytes with `m=1` on
+    /// Sends `image` (packed RGB, or a PNG) as image `id`, in chunks of `chunkSize` base64 bytes with `m=1` on
     /// all but the last. With `virtual`, it is placed for Unicode placeholders over `columns` × `rows`.
-    static func transmit(id: UInt32, width: Int, height: Int, base64: [UInt8], virtual: (columns: Int, rows: Int)? = nil) -> [[UInt8]] {
+    static func transmit(
+        id: UInt32, width: Int, height: Int, base64: [UInt8], png: Bool = false, virtual: (columns: Int, rows: Int)? = nil
+    ) -> [[UInt8]] {
         var commands: [[UInt8]] = []
         var offset = 0
         repeat {
@@ -14,7 +16,9 @@ enum KittyCommands {
             let more = end < base64.count ? 1 : 0
             var keys: String
             if offset == 0 {
-                keys = "a=\(virtual == nil ? "t" : "T"),f=24,s=\(width),v=\(height),i=\(id),q=2,m=\(more)"
+                // A PNG carries its own size.
+                let format = png ? "f=100" : "f=24,s=\(width),v=\(height)"
+                keys = "a=\(virtual == nil ? "t" : "T"),\(format),i=\(id),q=2,m=\(more)"
                 if let virtual { keys += ",U=1,c=\(virtual.columns),r=\(virtual.rows)" }
             } else {
                 keys = "q=2,m=\(more)"

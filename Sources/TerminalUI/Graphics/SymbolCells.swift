@@ -51,6 +51,8 @@ struct EncodedImage: PreviewRendering, Equatable {
     let size: PixelSize
     /// The protocol payload; for kitty and iTerm2 the base64 text, for sixel the whole DCS string.
     let bytes: [UInt8]
+    /// kitty: the base64 is of a PNG (`f=100`) rather than packed RGB (`f=24`).
+    var isPNG = false
 
     var byteCount: Int { bytes.count }
 }

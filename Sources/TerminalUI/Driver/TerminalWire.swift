@@ -1,0 +1,132 @@
+import Foundation
+
+/// Everything written to the terminal goes through here: a frame's text at once, from the main actor,
+/// and images unit by unit from a thread of its own, under the window the terminal's answers allow.
+/// A frame's text waits for at most the unit being written, never for the images queued behind it,
+/// and the main actor never waits for an image. Hand-written: no library paces escape sequences.
+final class TerminalWire: @unchecked Sendable {
+    // @unchecked: `queue`, `window`, `writing` and `stopping` are guarded by `state`; the descriptor is
+    // written only while holding `wire`.
+    private let descriptor: Int32
+    private let state = NSCondition()
+    private let wire = NSLock()
+    private var queue = WireQueue()
+    private var window: WireWindow
+    private var writing = false
+    private var stopping = false
+    private var finished = false
+    private let onShown: @Sendable (ImagePlacement, WireWindow) -> Void
+
+    /// DA1: every terminal answers it, in order, once it has read what came before.
+    static let query = Array("\u{1B}[c".utf8)
+
+    init(descriptor: Int32, roundTrip: Duration?, onShown: @escaping @Sendable (ImagePlacement, WireWindow) -> Void) {
+        self.descriptor = descriptor
+        self.window = WireWindow(roundTrip: roundTrip)
+        self.onShown = onShown
+        let thread = Thread { [self] in run() }
+        thread.name = "photopick terminal writer"
+        thread.start()
+    }
+
+    /// Runs `body`, which writes a frame's text, with no image unit being written meanwhile.
+    func withWire<T>(_ body: () throws -> T) rethrows -> T {
+        wire.lock()
+        defer { wire.unlock() }
+        return try body()
+    }
+
+    /// Takes back the waiting jobs for images not in `keeping` (every one when nil); says which images
+    /// that leaves unshown or unsent.
+    func supersede(keeping: Set<ImageLayer.Key>?) -> Superseded {
+        state.lock()
+        defer { state.unlock() }
+        return queue.supersede(keeping: keeping)
+    }
+
+    func enqueue(_ jobs: [WireJob]) {
+        guard !jobs.isEmpty else { return }
+        state.lock()
+        queue.append(jobs)
+        state.broadcast()
+        state.unlock()
+    }
+
+    /// The terminal answered a query: what was before it has been read.
+    func answered() {
+        state.lock()
+        window.answered(at: .now)
+        state.broadcast()
+        state.unlock()
+    }
+
+    /// What the link looks like now.
+    var link: WireWindow {
+        state.lock()
+        defer { state.unlock() }
+        return window
+    }
+
+    /// Whether a query is still unanswered: its answer must be read before the terminal is handed back,
+    /// or the shell would read it as typed.
+    var isAwaitingAnswers: Bool {
+        state.lock()
+        defer { state.unlock() }
+        return window.isAwaitingAnswers
+    }
+
+    /// Drops every job not begun and waits, at most `limit`, for the one begun to finish: before the
+    /// terminal is handed back, so no image comes after.
+    func drain(limit: Duration = .seconds(3)) {
+        let deadline = Date(timeIntervalSinceNow: limit.seconds)
+        state.lock()
+        _ = queue.supersede(keeping: nil)
+        while (!queue.isEmpty || writing) && state.wait(until: deadline) {}
+        state.unlock()
+    }
+
+    /// Ends the writer thread once the job begun is done.
+    func stop() {
+        drain()
+        state.lock()
+        stopping = true
+        state.broadcast()
+        while !finished && state.wait(until: Date(timeIntervalSinceNow: 1)) {}
+        state.unlock()
+    }
+
+    private func run() {
+        state.lock()
+        while !stopping {
+            window.expire(at: .now)
+            // Small units (placements, hides) always go; image data waits for the window.
+            guard let unit = queue.next, unit.bytes.count < 1024 || window.allows(unit.bytes.count), let next = queue.take() else {
+                // NSCondition traps on a far-off date: with no query out, wait to be woken.
+                if let deadline = window.deadline {
+                    _ = state.wait(until: Date(timeIntervalSinceNow: max(0.001, (deadline - .now).seconds)))
+                } else {
+                    state.wait()
+                }
+                continue
+            }
+            writing = true
+            state.unlock()
+            wire.lock()
+            TerminalDriver.writeAll(next.unit.bytes, to: descriptor)
+            state.lock()
+            // Counted before it is written, so an answer that comes at once finds it.
+            let ask = window.wrote(next.unit.bytes.count, endsImage: next.ended?.image != nil)
+            if ask { window.queried(at: .now) }
+            state.unlock()
+            if ask { TerminalDriver.writeAll(Self.query, to: descriptor) }
+            wire.unlock()
+            state.lock()
+            writing = false
+            if let placement = next.ended?.placement { onShown(placement, window) }
+            state.broadcast()
+        }
+        finished = true
+        state.broadcast()
+        state.unlock()
+    }
+}

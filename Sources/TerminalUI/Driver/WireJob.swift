@@ -1,0 +1,40 @@
+/// Bytes written to the terminal whole: a frame's text may come before or after a unit, never inside it.
+struct WireUnit: Equatable, Sendable {
+    enum Kind: Equatable, Sendable {
+        /// Sends pixels the terminal keeps without showing them (a kitty transmission's chunk).
+        case transmit
+        /// Shows pixels on screen (a kitty placement, a sixel or iTerm2 image or one of its strips).
+        case place
+        /// Hides or frees images; always written.
+        case control
+    }
+
+    let bytes: [UInt8]
+    let kind: Kind
+}
+
+/// One image's units, in order, or a frame's housekeeping. A job not begun when a newer frame no longer
+/// wants its image is never written; one begun finishes its transmission but shows nothing more.
+struct WireJob: Equatable, Sendable {
+    /// The image it sends or shows; nil for housekeeping.
+    let image: ImageLayer.Key?
+    var units: [WireUnit]
+    /// The placement it shows, for the log once it is on screen.
+    let placement: ImagePlacement?
+
+    static func control(_ bytes: [UInt8]) -> WireJob {
+        WireJob(image: nil, units: [WireUnit(bytes: bytes, kind: .control)], placement: nil)
+    }
+
+    var transmits: Bool { units.contains { $0.kind == .transmit } }
+}
+
+/// What a newer frame took back from the jobs still waiting.
+struct Superseded: Equatable, Sendable {
+    /// Images never shown: their placement was not written.
+    var notShown: [ImageLayer.Key] = []
+    /// kitty images never sent: the terminal does not have their pixels.
+    var notSent: [ImageLayer.Key] = []
+
+    var isEmpty: Bool { notShown.isEmpty && notSent.isEmpty }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// How much image data may be on its way to the terminal, learned from the terminal's answers.
+///
+/// Over SSH, bytes written are not bytes shown: the pty, the SSH channel and the network hold them, and
+/// text written behind them waits its turn. After every segment of image data the writer asks DA1, which
+/// the terminal answers only once it has read everything before it, so the bytes between a query and
+/// its answer are the bytes in flight. Image data waits while they would pass the window, which is what
+/// the link carries in one round trip plus 50 ms: enough to keep it busy, little enough that a frame's
+/// text written now is on screen within that time. Pure: the writer gives it the time.
+struct WireWindow: Sendable {
+    /// Image bytes between two queries.
+    static let segment = 32 << 10
+    /// The window before anything is measured, and its least.
+    static let initialWindow = 256 << 10
+    static let leastWindow = 64 << 10
+    /// What a text frame may wait behind the images in flight, besides the round trip.
+    static let textAllowance: Duration = .milliseconds(50)
+
+    private struct Query {
+        let bytes: Int
+        let sentAt: ContinuousClock.Instant
+        /// Whether the terminal had answered everything before this query when it was sent.
+        let pipeWasEmpty: Bool
+    }
+
+    /// The shortest answer seen: the round trip with (almost) nothing ahead of the query.
+    private(set) var roundTrip: Duration?
+    /// Bytes a second the terminal consumes, smoothed; nil until a busy stretch is measured.
+    private(set) var rate: Double?
+    private var queries: [Query] = []
+    /// Image bytes written since the last query.
+    private var unqueried = 0
+    private var lastAnswer: ContinuousClock.Instant?
+    /// Queries given up on: their answers never came.
+    private(set) var lost = 0
+
+    init(roundTrip: Duration? = nil) {
+        self.roundTrip = roundTrip
+    }
+
+    /// The bytes the window lets be in flight.
+    var window: Int {
+        guard let rate, let roundTrip else { return Self.initialWindow }
+        let seconds = (roundTrip + Self.textAllowance).seconds
+        return max(Self.leastWindow, Int(rate * seconds))
+    }
+
+    /// Image bytes written and not yet known to be read.
+    var inFlight: Int { queries.reduce(unqueried) { $0 + $1.bytes } }
+
+    /// Whether `count` more image bytes may be written now; something always may when nothing is in flight.
+    func allows(_ count: Int) -> Bool {
+        inFlight == 0 || inFlight + count <= window
+    }
+
+    /// Records image bytes written; true when a query should follow them now.
+    mutating func wrote(_ count: Int, endsImage: Bool) -> Bool {
+        unqueried += count
+        return unqueried >= Self.segment || (endsImage && unqueried > 0)
+    }
+
+    /// Records a query written after the bytes since the last one.
+    mutating func queried(at now: ContinuousClock.Instant) {
+        queries.append(Query(bytes: unqueried, sentAt: now, pipeWasEmpty: queries.isEmpty))
+        unqueried = 0
+    }
+
+    /// Records the terminal's answer to the oldest query, and learns from how long it took.
+    mutating func answered(at now: ContinuousClock.Instant) {
+        guard !queries.isEmpty else { return }
+        let query = queries.removeFirst()
+        let delay = now - query.sentAt
+        if query.pipeWasEmpty, roundTrip.map({ delay < $0 }) ?? true { roundTrip = delay }
+        defer { lastAnswer = now }
+        // The time the terminal spent reading this segment: from when it was sent on an empty pipe (less
+        // the round trip), or from the previous answer when it queued behind that one.
+        let busy: Duration
+        if !query.pipeWasEmpty, let lastAnswer {
+            busy = now - max(lastAnswer, query.sentAt)
+        } else if let roundTrip {
+            busy = delay - roundTrip
+        } else {
+            return
+        }
+        // Small segments say little about the rate: the round trip's jitter drowns them.
+        guard query.bytes >= Self.segment / 2, busy > .milliseconds(1) else { return }
+        let sample = Double(query.bytes) / busy.seconds
+        rate = rate.map { 0.7 * $0 + 0.3 * sample } ?? sample
+    }
+
+    /// When the oldest query counts as lost: long past what the bytes ahead of it could take.
+    var deadline: ContinuousClock.Instant? {
+        guard let oldest = queries.first else { return nil }
+        let expected: Double = rate.map { Double(inFlight) / $0 } ?? 0
+        let trip: Duration = roundTrip ?? .zero
+        let patience: Duration = .seconds(4 * expected) + trip * 4
+        return oldest.sentAt + max(Duration.seconds(2), patience)
+    }
+
+    /// Gives up on the oldest query (a terminal that did not answer): its bytes no longer hold the window.
+    mutating func expire(at now: ContinuousClock.Instant) {
+        guard let deadline, now >= deadline else { return }
+        queries.removeFirst()
+        lost += 1
+    }
+
+    /// Whether a query is still unanswered.
+    var isAwaitingAnswers: Bool { !queries.isEmpty }
+
+    /// For the log and `photopick doctor`: the rate, round trip and window as measured.
+    var summary: String {
+        let rate = rate.map { String(format: "%.1f MB/s", $0 / 1e6) } ?? "rate not measured"
+        let trip = roundTrip.map { String(format: "round trip %.0f ms", $0.seconds * 1000) } ?? "round trip not measured"
+        return "link \(rate), \(trip), window \(window >> 10) KB"
+    }
+
+    /// Whether the link is slow enough that a full image is worth preceding with a reduced one: its
+    /// bytes would take more than `budget` to arrive.
+    func isSlow(for bytes: Int, budget: Duration = .milliseconds(150)) -> Bool {
+        guard let rate else { return false }
+        return Double(bytes) / rate + (roundTrip ?? .zero).seconds > budget.seconds
+    }
+}
+
+extension Duration {
+    /// In seconds, as a Double.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
