@@ -54,6 +54,12 @@ let package = Package(
             // Rendering 12 MP scenes at -O0 takes seconds; debug builds optimise this target too.
             cSettings: [.unsafeFlags(["-O2"])]
         ),
+        // libpng for kitty's compressed transmission (f=100), behind a C boundary for its longjmp errors.
+        .target(
+            name: "CPNG",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("png16")]
+        ),
         // Extended attributes, whose header Glibc's module map leaves out.
         .target(name: "CFileAttributes"),
         // Wire formats both sides of the API share (ISO 8601), with no dependencies: the server, which
@@ -76,7 +82,7 @@ let package = Package(
         ),
         // Imaging: decoding, resampling, orientation, focus measuring and loupe geometry over CJPEG. No
         // network, no view model.
-        .target(name: "PhotoImaging", dependencies: ["CJPEG"]),
+        .target(name: "PhotoImaging", dependencies: ["CJPEG", "CPNG"]),
         // Previews: the loaders, their stores and the disk cache; fetch through Kit, decode through imaging.
         .target(
             name: "PhotoPreviews",

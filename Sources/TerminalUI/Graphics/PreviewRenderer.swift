@@ -55,7 +55,9 @@ struct PreviewRenderer: Sendable {
             let cells = cells(for: image.size, in: request.box)
             return ChafaCanvas.symbols(image, columns: cells.columns, rows: cells.rows, mode: symbolMode)
         case .kitty:
-            // swift-extras-base64: 2.7 MB of RGB took Foundation 10 ms, over kitty's budget.
+            // A PNG is 37–42% of the RGB's bytes on the demo's photos (`photopick-bench link`); every byte
+            // is time over SSH. swift-extras-base64: 2.7 MB of RGB took Foundation 10 ms.
+            if let png = image.png() { return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: png), isPNG: true) }
             return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: image.pixels))
         case .sixel:
             return EncodedImage(size: image.size, bytes: ChafaCanvas.sixel(image, registers: 256))

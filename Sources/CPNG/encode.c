@@ -1,0 +1,72 @@
+#include "cpng.h"
+
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct buffer {
+    uint8_t *bytes;
+    size_t length;
+    size_t capacity;
+    int failed;
+};
+
+static void append(png_structp png, png_bytep data, png_size_t count) {
+    struct buffer *buffer = png_get_io_ptr(png);
+    if (buffer->failed) return;
+    if (buffer->length + count > buffer->capacity) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 1 << 16;
+        while (capacity < buffer->length + count) capacity *= 2;
+        uint8_t *grown = realloc(buffer->bytes, capacity);
+        if (!grown) {
+            buffer->failed = 1;
+            return;
+        }
+        buffer->bytes = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->bytes + buffer->length, data, count);
+    buffer->length += count;
+}
+
+static void flush(png_structp png) { (void)png; }
+
+int cpng_encode_rgb(const uint8_t *rgb, int width, int height, int level, uint8_t **out, size_t *length) {
+    if (width <= 0 || height <= 0) return -1;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    if (!png) return -1;
+    png_infop info = png_create_info_struct(png);
+    // volatile: read after a longjmp back into this frame.
+    struct buffer *volatile buffer = calloc(1, sizeof(struct buffer));
+    if (!info || !buffer) {
+        png_destroy_write_struct(&png, info ? &info : NULL);
+        free(buffer);
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(buffer->bytes);
+        free(buffer);
+        return -1;
+    }
+    png_set_write_fn(png, buffer, append, flush);
+    png_set_compression_level(png, level);
+    png_set_filter(png, 0, PNG_ALL_FILTERS);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int row = 0; row < height; row++) {
+        png_write_row(png, (png_const_bytep)(rgb + (size_t)row * (size_t)width * 3));
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    if (buffer->failed) {
+        free(buffer->bytes);
+        free(buffer);
+        return -1;
+    }
+    *out = buffer->bytes;
+    *length = buffer->length;
+    free(buffer);
+    return 0;
+}
