@@ -109,32 +109,35 @@ struct WireWindowTests {
     }
 }
 
-/// The writer against a terminal of its own: a pipe read at a set rate, DA1 answered after a round trip.
+/// The writer against a terminal of its own: a pipe it reads when told to, answering each DA1 at once.
+/// Nothing here depends on timing: the reader starts paused, so the writer is held mid-image.
 struct TerminalWireTests {
-    /// Reads the pipe at `rate` bytes a second, answers each DA1 after `roundTrip`, and keeps every byte.
-    private final class SlowTerminal: @unchecked Sendable {
-        // @unchecked: `bytes` and `peak` are guarded by `lock`; the rest is set before the threads start.
+    /// Reads the pipe once resumed, answers each DA1, and keeps every byte.
+    private final class PipeTerminal: @unchecked Sendable {
+        // @unchecked: `bytes` and `paused` are guarded by `lock`; the rest is set before the thread starts.
         let read: Int32
         let write: Int32
-        let lock = NSLock()
+        let lock = NSCondition()
         var bytes: [UInt8] = []
-        /// The most bytes written and not yet read by this terminal, sampled at each read.
-        var answered = 0
+        var paused = true
         var wire: TerminalWire?
 
         init() {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             (read, write) = (ends[0], ends[1])
-            // A small pipe, as a pty's: bytes wait in the writer, where the window can see them.
+            // A small pipe, as a pty's: the writer blocks in it while the terminal does not read.
             _ = fcntl(write, 1031, 16 << 10)  // F_SETPIPE_SZ
         }
 
-        func start(rate: Double, roundTrip: Duration) {
+        func start() {
             let thread = Thread { [self] in
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 var matched = 0
                 while true {
+                    lock.lock()
+                    while paused { lock.wait() }
+                    lock.unlock()
                     let count = Foundation.read(read, &buffer, buffer.count)
                     guard count > 0 else { return }
                     lock.lock()
@@ -144,14 +147,19 @@ struct TerminalWireTests {
                         matched = byte == Array("\u{1B}[c".utf8)[matched] ? matched + 1 : (byte == 0x1B ? 1 : 0)
                         if matched == 3 {
                             matched = 0
-                            let wire = wire
-                            DispatchQueue.global().asyncAfter(deadline: .now() + roundTrip.seconds) { wire?.answered() }
+                            wire?.answered()
                         }
                     }
-                    usleep(UInt32(Double(count) / rate * 1e6))
                 }
             }
             thread.start()
+        }
+
+        func resume() {
+            lock.lock()
+            paused = false
+            lock.broadcast()
+            lock.unlock()
         }
 
         var received: String {
@@ -170,23 +178,27 @@ struct TerminalWireTests {
                        placement: nil)
     }
 
+    /// Polls `condition` until it holds, for at most a minute: a deadline for a hung writer, not a timing.
+    private func eventually(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
     @Test func textGoesBetweenUnitsAndASupersededImageIsNeverWritten() async throws {
-        let terminal = SlowTerminal()
-        let wire = TerminalWire(descriptor: terminal.write, roundTrip: nil) { _, _ in }
+        let terminal = PipeTerminal()
+        let wire = TerminalWire(descriptor: terminal.write, roundTrip: nil) { _, _, _ in }
         terminal.wire = wire
-        terminal.start(rate: 4e6, roundTrip: .milliseconds(20))
+        terminal.start()
         wire.enqueue([job(1, letter: "a", chunks: 100), job(2, letter: "b", chunks: 100)])
-        try await Task.sleep(for: .milliseconds(30))
+        // The terminal reads nothing yet: photo 1's transmission has begun and cannot end.
+        try await eventually { wire.link.inFlight > 0 }
         // The cursor moved on: photo 2 is no longer wanted, photo 1's transmission goes on, unplaced.
         let taken = wire.supersede(keeping: [])
-        #expect(taken.notShown.contains(key(1)) && taken.notShown.contains(key(2)) && taken.notSent == [key(2)])
-        for frame in 0..<5 {
-            wire.withWire { TerminalDriver.writeAll(Array("[text \(frame)]".utf8), to: terminal.write) }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        #expect(taken == Superseded(notShown: [key(1), key(2)], notSent: [key(2)]))
+        terminal.resume()
+        for frame in 0..<5 { wire.withWire { TerminalDriver.writeAll(Array("[text \(frame)]".utf8), to: terminal.write) } }
         wire.enqueue([job(3, letter: "c", chunks: 3)])
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !terminal.received.contains("<P3>"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await eventually { terminal.received.contains("<P3>") }
         wire.stop()
         close(terminal.write)
         let received = terminal.received
@@ -199,27 +211,78 @@ struct TerminalWireTests {
         for frame in 0..<5 { #expect(received.contains("[text \(frame)]")) }
     }
 
-    @Test func neverMoreImageBytesUnansweredThanTheWindowAndOneUnit() async throws {
-        let terminal = SlowTerminal()
-        let wire = TerminalWire(descriptor: terminal.write, roundTrip: nil) { _, _ in }
+    @Test func imageDataWaitsForTheAnswersOnceTheWindowIsFull() async throws {
+        let terminal = PipeTerminal()
+        let wire = TerminalWire(descriptor: terminal.write, roundTrip: nil) { _, _, _ in }
         terminal.wire = wire
-        terminal.start(rate: 2e6, roundTrip: .milliseconds(40))
+        terminal.start()
         wire.enqueue([job(1, letter: "a", chunks: 400)])
-        var peak = 0, widest = 0, window = 0
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !terminal.received.contains("<P1>"), ContinuousClock.now < deadline {
-            let link = wire.link
-            peak = max(peak, link.inFlight)
-            widest = max(widest, link.window)
-            window = link.window
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        // Unread, the writer fills the pipe and blocks; the window holds what was written and not answered.
+        try await eventually { wire.link.inFlight > 0 }
+        terminal.resume()
+        try await eventually { terminal.received.contains("<P1>") }
+        let peak = wire.peakInFlight
         wire.stop()
         close(terminal.write)
-        #expect(terminal.received.contains("<P1>"))
-        #expect(peak > 0 && peak <= widest + 4096, "\(peak) bytes in flight, the window at most \(widest)")
-        let link = wire.link
-        #expect(link.rate.map { $0 > 1e6 && $0 < 4e6 } ?? false, "the rate measured: \(link.summary)")
-        #expect(window < WireWindow.initialWindow, "the window shrank to the link: \(link.summary)")
+        #expect(peak.bytes > WireWindow.segment, "several segments went before their answers came")
+        #expect(peak.bytes <= peak.window + 4096, "\(peak.bytes) bytes in flight against a window of \(peak.window)")
+        #expect(terminal.received.components(separatedBy: "\u{1B}[c").count - 1 >= 400 * 4096 / WireWindow.segment, "a query after every segment")
+    }
+}
+
+/// Over a slow link: a reduced image first, the whole one once the cursor rests.
+struct ProgressiveImageTests {
+    private func placement(_ photo: Int) -> ImagePlacement {
+        ImagePlacement(photoID: photo, box: PixelSize(width: 80, height: 60), rect: Rect(x: 2, y: 3, width: 10, height: 4),
+                       payload: EncodedImage(size: PixelSize(width: 80, height: 60), bytes: Array("WHOLE\(photo)".utf8), isPNG: true,
+                                             reduced: ReducedImage(size: PixelSize(width: 20, height: 15), bytes: Array("SMALL\(photo)".utf8), isPNG: true)))
+    }
+    private func text(_ units: [WireUnit]) -> String { String(decoding: units.flatMap(\.bytes), as: UTF8.self) }
+
+    @Test func kittySendsTheReducedImageScaledToTheCellsThenTheWholeOneWhichFreesIt() {
+        var layer = ImageLayer(mode: .kitty)
+        let plan = layer.plan([placement(1)], screenCleared: true, height: 30, progressive: true)
+        #expect(plan.jobs.map(\.stage) == [.reduced, .wholeAfterReduced])
+        #expect(text(plan.jobs[0].units) == "\u{1B}_Ga=t,f=100,i=1,q=2,m=0;SMALL1\u{1B}\\\u{1B}7\u{1B}[4;3H\u{1B}_Ga=p,i=1,p=1,c=10,r=4,C=1,q=2\u{1B}\\\u{1B}8")
+        #expect(text(plan.jobs[1].units) == "\u{1B}_Ga=t,f=100,i=2,q=2,m=0;WHOLE1\u{1B}\\\u{1B}7\u{1B}[4;3H\u{1B}_Ga=p,i=2,p=1,C=1,q=2\u{1B}\\\u{1B}8\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\")
+        #expect(plan.jobs[0].rest == .zero && plan.jobs[1].rest == ImageLayer.rest)
+        // On a fast link, or once the whole image is in the terminal, no reduced one.
+        var fast = ImageLayer(mode: .kitty)
+        #expect(fast.plan([placement(1)], screenCleared: true, height: 30).jobs.map(\.stage) == [.whole])
+    }
+
+    @Test func aKeyBeforeTheWholeImageBeginsKeepsTheReducedOneShownForTheFrameToHide() {
+        var layer = ImageLayer(mode: .kitty)
+        var queue = WireQueue()
+        queue.append(layer.plan([placement(1)], screenCleared: true, height: 30, progressive: true).jobs)
+        // The reduced image goes out; the whole one rests.
+        while queue.jobs.first?.stage == .reduced { _ = queue.take() }
+        let taken = queue.supersede(keeping: [ImageLayer.Key(placement(2))])
+        #expect(taken == Superseded(notShown: [], notSent: [ImageLayer.Key(placement(1))]), "the reduced image is on screen")
+        layer.forget(taken)
+        let next = text(layer.plan([placement(2)], screenCleared: false, height: 30, progressive: true).jobs.flatMap(\.units))
+        #expect(next.hasPrefix("\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\"), "the reduced image of photo 1 is freed: \(next)")
+        #expect(!next.contains("i=2,"), "photo 1's whole image was never sent, so nothing hides it")
+    }
+
+    @Test func aKeyBeforeAnyOfItLeavesNothingToHide() {
+        var layer = ImageLayer(mode: .iterm)
+        var queue = WireQueue()
+        queue.append(layer.plan([placement(1)], screenCleared: true, height: 30, progressive: true).jobs)
+        let taken = queue.supersede(keeping: [])
+        #expect(taken == Superseded(notShown: [ImageLayer.Key(placement(1))], notSent: []))
+        layer.forget(taken)
+        #expect(layer.plan([], screenCleared: false, height: 30).repaint.isEmpty, "nothing of photo 1 reached the screen")
+    }
+
+    @Test func theWholeImageWaitsForTheCursorToRest() {
+        var layer = ImageLayer(mode: .iterm)
+        var queue = WireQueue()
+        let start = ContinuousClock.now
+        queue.append(layer.plan([placement(1)], screenCleared: true, height: 30, progressive: true).jobs, at: start)
+        #expect(queue.restsUntil == nil, "the reduced image goes at once")
+        _ = queue.take()
+        let due = queue.restsUntil
+        #expect(due.map { $0 - start == ImageLayer.rest } ?? false)
     }
 }

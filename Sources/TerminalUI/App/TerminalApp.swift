@@ -26,6 +26,8 @@ public final class TerminalApp {
         case inputDeadline
         case opened(Result<OpenedLibrary, any Error>)
         case changed
+        /// Text held back behind an image unit can go now.
+        case wireFree
         case resized
         case signal(Int32)
         case frame
@@ -86,6 +88,8 @@ public final class TerminalApp {
             },
         ]
         waker.start()
+        // A frame whose text waited behind an image unit goes once the unit is out.
+        driver.whenWireFree { continuation.yield(.wireFree) }
         // Keys typed while the probe waited.
         continuation.yield(.input)
         defer {
@@ -118,6 +122,7 @@ public final class TerminalApp {
         case .opened(.success(let library)): return start(library)
         case .opened(.failure(let error)): return .failed(error)
         case .changed, .frame: break
+        case .wireFree: driver.flushText()
         case .resized: driver.followTerminalSize()
         case .signal(SIGINT): if handle(.key(.control("c"))) { return .quit }
         case .signal(let number):

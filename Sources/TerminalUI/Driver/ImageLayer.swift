@@ -45,8 +45,14 @@ struct ImageLayer {
     private var shown: [Key: Rect] = [:]
     /// kitty: images sent, by id, with their pixel bytes and when each was last placed.
     private var kittyImages: [Key: (id: UInt32, bytes: Int, used: Int)] = [:]
+    /// kitty: the reduced image sent ahead of each whole one, by the whole one's key, until freed.
+    private var reducedIDs: [Key: UInt32] = [:]
+    /// kitty: reduced images no longer tracked that the next plan frees.
+    private var orphans: [UInt32] = []
     private var nextID: UInt32 = 1
     private var frameNumber = 0
+    /// How long the whole image waits after a reduced one, for the cursor to rest.
+    static let rest: Duration = .milliseconds(150)
 
     init(mode: GraphicsMode, inTmux: Bool = false, placeholders: Theme.Depth? = nil, kittyByteLimit: Int = 160 << 20) {
         self.mode = mode
@@ -58,7 +64,9 @@ struct ImageLayer {
     /// The plan that takes the terminal from the last frame's images to `placements`. With
     /// `screenCleared` the terminal erased everything (a resize, `fg`, the first frame), so every
     /// image is placed again; the rows of the screen end at `height`, and no image may reach the last.
-    mutating func plan(_ placements: [ImagePlacement], screenCleared: Bool, height: Int) -> Plan {
+    /// With `progressive` (a slow link), an image with a reduced version sends that first, and the whole
+    /// one once the cursor has rested.
+    mutating func plan(_ placements: [ImagePlacement], screenCleared: Bool, height: Int, progressive: Bool = false) -> Plan {
         frameNumber += 1
         if screenCleared { shown = [:] }
         if let placeholders { return planPlaceholders(placements, depth: placeholders) }
@@ -67,11 +75,13 @@ struct ImageLayer {
             wanted[Key(placement)] = placement
         }
         var plan = Plan()
-        var hides: [UInt8] = []
+        var hides: [UInt8] = orphans.flatMap { KittyCommands.free(id: $0) }
+        orphans = []
         for (key, rect) in shown where wanted[key]?.rect != rect {
             switch mode {
             case .kitty:
                 if wanted[key] == nil, let image = kittyImages[key] { hides += KittyCommands.hide(id: image.id) }
+                if let reduced = reducedIDs.removeValue(forKey: key) { hides += KittyCommands.free(id: reduced) }
             case .sixel, .iterm:
                 plan.repaint.append(rect)
             case .symbols, .auto:
@@ -84,6 +94,11 @@ struct ImageLayer {
         for placement in added where mode != .symbols && mode != .auto {
             guard let payload = placement.payload else { continue }
             let key = Key(placement)
+            if progressive, let reduced = payload.reduced, mode == .kitty ? kittyImages[key] == nil : true {
+                plan.jobs += progressiveJobs(placement, payload: payload, reduced: reduced)
+                plan.placed.append(placement)
+                continue
+            }
             var units: [WireUnit] = []
             switch mode {
             case .kitty:
@@ -117,10 +132,47 @@ struct ImageLayer {
         return plan
     }
 
+    /// The reduced version's job, then the whole one's, which rests first and, in kitty, frees the
+    /// reduced image once it has placed its own.
+    private mutating func progressiveJobs(_ placement: ImagePlacement, payload: EncodedImage, reduced: ReducedImage) -> [WireJob] {
+        let key = Key(placement), rect = placement.rect
+        var first = WireJob(image: key, units: [], placement: placement, stage: .reduced)
+        var whole = WireJob(image: key, units: [], placement: placement, stage: .wholeAfterReduced, rest: Self.rest)
+        switch mode {
+        case .kitty:
+            let small = takeID(), id = takeID()
+            first.units = KittyCommands.transmit(id: small, width: reduced.size.width, height: reduced.size.height, base64: reduced.bytes, png: reduced.isPNG)
+                .map { WireUnit(bytes: $0, kind: .transmit) }
+            first.units.append(Self.placed(at: rect, KittyCommands.place(id: small, cells: (rect.width, rect.height))))
+            whole.units = KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes, png: payload.isPNG)
+                .map { WireUnit(bytes: $0, kind: .transmit) }
+            whole.units.append(Self.placed(at: rect, KittyCommands.place(id: id)))
+            whole.units.append(WireUnit(bytes: KittyCommands.free(id: small), kind: .control))
+            reducedIDs[key] = small
+            kittyImages[key] = (id, payload.size.width * payload.size.height * 3, frameNumber)
+        case .iterm:
+            first.units = [Self.placed(at: rect, ITermImage.inline(base64: reduced.bytes, columns: rect.width, rows: rect.height))]
+            whole.units = [Self.placed(at: rect, ITermImage.inline(base64: payload.bytes, columns: rect.width, rows: rect.height))]
+        case .sixel, .symbols, .auto:
+            return []
+        }
+        return [first, whole]
+    }
+
+    private mutating func takeID() -> UInt32 {
+        defer { nextID = nextID == UInt32.max ? 1 : nextID + 1 }
+        return nextID
+    }
+
     /// Takes back what a newer frame dropped before it reached the terminal: those images are not on
     /// screen, and kitty images never sent are not in the terminal.
     mutating func forget(_ superseded: Superseded) {
-        for key in superseded.notShown { shown[key] = nil }
+        for key in superseded.notShown {
+            shown[key] = nil
+            // A reduced image sent but never placed (or freed by the whole one's last unit, which
+            // always goes): freeing it again costs nothing.
+            if let reduced = reducedIDs.removeValue(forKey: key) { orphans.append(reduced) }
+        }
         for key in superseded.notSent { kittyImages[key] = nil }
     }
 

@@ -50,6 +50,9 @@ public final class TerminalDriver {
     /// Writes images paced by the terminal's answers, and keeps a frame's text from landing inside one;
     /// nil when headless or drawing no pixels.
     var wire: TerminalWire?
+    /// Image jobs of frames whose text has not gone out yet (the wire was busy): they follow it.
+    private var waiting = WireQueue()
+    /// Called when a frame's text could not go at once and now can: the app draws again.
 
     /// A driver that has not taken the terminal yet.
     public init() {}
@@ -99,8 +102,9 @@ public final class TerminalDriver {
             let logger = logger, mode = images.mode
             // The probe's answers came after one round trip, when DA1 was answered before its deadline.
             let roundTrip = findings.replies?.isComplete == true ? findings.elapsed : nil
-            wire = TerminalWire(descriptor: STDOUT_FILENO, roundTrip: roundTrip) { placement, link in
-                logger?.debug("\(Self.placedLine(placement, mode: mode)), \(link.summary)")
+            wire = TerminalWire(descriptor: STDOUT_FILENO, roundTrip: roundTrip) { placement, stage, link in
+                let reduced = placement.payload?.reduced.map { " (reduced, \($0.size), the whole to follow)" } ?? ""
+                logger?.debug("\(Self.placedLine(placement, mode: mode))\(stage == .reduced ? reduced : ""), \(link.summary)")
             }
         }
         // What the probe read (keys typed meanwhile, a reply its deadline cut in two) is read first.
@@ -190,9 +194,13 @@ public final class TerminalDriver {
             // Images a newer frame no longer shows are taken back before they are written; after a clear,
             // every image is placed again, so none waiting is kept.
             let keeping = last == nil ? nil : Set(canvas.images.filter { $0.payload != nil }.map { ImageLayer.Key($0) })
-            images.forget(wire.supersede(keeping: keeping))
+            var taken = wire.supersede(keeping: keeping)
+            let notQueued = waiting.supersede(keeping: keeping)
+            taken.notShown += notQueued.notShown.filter { !taken.notShown.contains($0) }
+            taken.notSent += notQueued.notSent
+            images.forget(taken)
         }
-        let plan = images.plan(canvas.images, screenCleared: last == nil, height: height)
+        let plan = images.plan(canvas.images, screenCleared: last == nil, height: height, progressive: wire?.isSlow ?? false)
         for rect in plan.repaint { repaint(rect) }
         let rows = last.map { canvas.changedRows(since: $0) } ?? Array(0..<canvas.height)
         if last == nil {
@@ -220,18 +228,33 @@ public final class TerminalDriver {
             }
         }
         wnoutrefresh(window)
-        if let wire {
-            wire.withWire {
-                doupdate()
-                if let terminalOutput { fflush(terminalOutput) }
-            }
-            wire.enqueue(plan.jobs)
+        if wire != nil {
+            waiting.append(plan.jobs)
+            flushText()
         } else {
             doupdate()
             if let output { fflush(output) }
             writeImages(plan)
         }
         previous = canvas
+    }
+
+    /// Writes the frames' text if no image unit is being written, then queues their images behind it;
+    /// otherwise leaves both for when the unit is out, so the main actor never waits for an image.
+    func flushText() {
+        guard let wire else { return }
+        let wrote = wire.ifFree {
+            doupdate()
+            if let terminalOutput { fflush(terminalOutput) }
+        }
+        guard wrote else { return }
+        wire.enqueue(waiting.jobs)
+        waiting = WireQueue()
+    }
+
+    /// Asks to be told when text held back behind an image unit can go.
+    public func whenWireFree(_ action: @escaping @Sendable () -> Void) {
+        wire?.whenFree(action)
     }
 
     private func attributes(_ attributes: Style.Attributes) -> attr_t {

@@ -5,7 +5,7 @@ import Foundation
 /// A frame's text waits for at most the unit being written, never for the images queued behind it,
 /// and the main actor never waits for an image. Hand-written: no library paces escape sequences.
 final class TerminalWire: @unchecked Sendable {
-    // @unchecked: `queue`, `window`, `writing` and `stopping` are guarded by `state`; the descriptor is
+    // @unchecked: `queue`, `window`, `writing`, `wanted`, `onFree`, `peak` and `stopping` are guarded by `state`; the descriptor is
     // written only while holding `wire`.
     private let descriptor: Int32
     private let state = NSCondition()
@@ -15,15 +15,19 @@ final class TerminalWire: @unchecked Sendable {
     private var writing = false
     private var stopping = false
     private var finished = false
-    private let onShown: @Sendable (ImagePlacement, WireWindow) -> Void
+    private let onShown: @Sendable (ImagePlacement, WireJob.Stage, WireWindow) -> Void
+    /// Called once the unit being written is out, when a frame found the wire busy.
+    private var onFree: @Sendable () -> Void
+    private var wanted = false
 
     /// DA1: every terminal answers it, in order, once it has read what came before.
     static let query = Array("\u{1B}[c".utf8)
 
-    init(descriptor: Int32, roundTrip: Duration?, onShown: @escaping @Sendable (ImagePlacement, WireWindow) -> Void) {
+    init(descriptor: Int32, roundTrip: Duration?, onShown: @escaping @Sendable (ImagePlacement, WireJob.Stage, WireWindow) -> Void) {
         self.descriptor = descriptor
         self.window = WireWindow(roundTrip: roundTrip)
         self.onShown = onShown
+        self.onFree = {}
         let thread = Thread { [self] in run() }
         thread.name = "photopick terminal writer"
         thread.start()
@@ -34,6 +38,35 @@ final class TerminalWire: @unchecked Sendable {
         wire.lock()
         defer { wire.unlock() }
         return try body()
+    }
+
+    /// Runs `body` if no image unit is being written; otherwise returns false at once, and `onFree` is
+    /// called when the unit is out: the main actor never waits for an image on a slow link.
+    func ifFree(_ body: () -> Void) -> Bool {
+        if wire.try() {
+            body()
+            wire.unlock()
+            return true
+        }
+        // The writer marks itself writing, under `state`, before it takes the wire: if it is not writing
+        // now, the wire was only between two units.
+        state.lock()
+        if !writing, wire.try() {
+            state.unlock()
+            body()
+            wire.unlock()
+            return true
+        }
+        wanted = true
+        state.unlock()
+        return false
+    }
+
+    /// What is called once a unit is out, when a frame found the wire busy.
+    func whenFree(_ action: @escaping @Sendable () -> Void) {
+        state.lock()
+        onFree = action
+        state.unlock()
     }
 
     /// Takes back the waiting jobs for images not in `keeping` (every one when nil); says which images
@@ -56,9 +89,22 @@ final class TerminalWire: @unchecked Sendable {
     func answered() {
         state.lock()
         window.answered(at: .now)
+        // Slow: a full-screen image of half a megabyte would take more than 150 ms.
+        LinkGauge.set(slow: window.isSlow(for: 512 << 10))
         state.broadcast()
         state.unlock()
     }
+
+    /// Whether images should go reduced first.
+    var isSlow: Bool { LinkGauge.isSlow }
+
+    /// The most image bytes ever in flight, with the window then: for tests.
+    var peakInFlight: (bytes: Int, window: Int) {
+        state.lock()
+        defer { state.unlock() }
+        return peak
+    }
+    private var peak = (bytes: 0, window: 0)
 
     /// What the link looks like now.
     var link: WireWindow {
@@ -99,11 +145,14 @@ final class TerminalWire: @unchecked Sendable {
         state.lock()
         while !stopping {
             window.expire(at: .now)
-            // Small units (placements, hides) always go; image data waits for the window.
-            guard let unit = queue.next, unit.bytes.count < 1024 || window.allows(unit.bytes.count), let next = queue.take() else {
-                // NSCondition traps on a far-off date: with no query out, wait to be woken.
-                if let deadline = window.deadline {
-                    _ = state.wait(until: Date(timeIntervalSinceNow: max(0.001, (deadline - .now).seconds)))
+            // Small units (placements, hides) always go; image data waits for the window; a whole image
+            // after a reduced one waits for the cursor to rest.
+            let resting = queue.restsUntil
+            guard resting == nil, let unit = queue.next, unit.bytes.count < 1024 || window.allows(unit.bytes.count),
+                  let next = queue.take() else {
+                // NSCondition traps on a far-off date: with nothing due, wait to be woken.
+                if let due = [window.deadline, resting].compactMap({ $0 }).min() {
+                    _ = state.wait(until: Date(timeIntervalSinceNow: max(0.001, (due - .now).seconds)))
                 } else {
                     state.wait()
                 }
@@ -117,12 +166,18 @@ final class TerminalWire: @unchecked Sendable {
             // Counted before it is written, so an answer that comes at once finds it.
             let ask = window.wrote(next.unit.bytes.count, endsImage: next.ended?.image != nil)
             if ask { window.queried(at: .now) }
+            if window.inFlight > peak.bytes { peak = (window.inFlight, window.window) }
             state.unlock()
             if ask { TerminalDriver.writeAll(Self.query, to: descriptor) }
             wire.unlock()
             state.lock()
             writing = false
-            if let placement = next.ended?.placement { onShown(placement, window) }
+            if wanted {
+                // A frame waits for the wire: it goes before the next unit, as the main actor takes the lock.
+                wanted = false
+                onFree()
+            }
+            if let ended = next.ended, let placement = ended.placement { onShown(placement, ended.stage, window) }
             state.broadcast()
         }
         finished = true

@@ -21,6 +21,15 @@ struct WireJob: Equatable, Sendable {
     var units: [WireUnit]
     /// The placement it shows, for the log once it is on screen.
     let placement: ImagePlacement?
+    /// Which version of the image: over a slow link a reduced one goes first and the whole one after.
+    var stage = Stage.whole
+    /// How long the job waits once queued, unless a newer frame takes it back first: the whole image
+    /// after a reduced one waits for the cursor to rest.
+    var rest: Duration = .zero
+
+    enum Stage: Equatable, Sendable {
+        case whole, reduced, wholeAfterReduced
+    }
 
     static func control(_ bytes: [UInt8]) -> WireJob {
         WireJob(image: nil, units: [WireUnit(bytes: bytes, kind: .control)], placement: nil)

@@ -2,17 +2,28 @@
 /// frame takes back what it no longer wants.
 struct WireQueue: Equatable, Sendable {
     private(set) var jobs: [WireJob] = []
+    /// When each job may begin, by position in `jobs`.
+    private var readyAt: [ContinuousClock.Instant] = []
     /// Whether the first job has had a unit written: it must then finish its transmission.
     private(set) var begun = false
 
     var isEmpty: Bool { jobs.isEmpty }
 
-    mutating func append(_ newJobs: [WireJob]) {
-        jobs += newJobs.filter { !$0.units.isEmpty }
+    mutating func append(_ newJobs: [WireJob], at now: ContinuousClock.Instant = .now) {
+        for job in newJobs where !job.units.isEmpty {
+            jobs.append(job)
+            readyAt.append(now + job.rest)
+        }
     }
 
     /// The next unit to write, without taking it.
     var next: WireUnit? { jobs.first?.units.first }
+
+    /// When the next unit may go, if the first job is still resting.
+    var restsUntil: ContinuousClock.Instant? {
+        guard !begun, let first = readyAt.first, first > .now else { return nil }
+        return first
+    }
 
     /// Takes the next unit; with it, the job it ends (for the log), if it ends one.
     mutating func take() -> (unit: WireUnit, ended: WireJob?)? {
@@ -20,6 +31,7 @@ struct WireQueue: Equatable, Sendable {
         let unit = job.units.removeFirst()
         if job.units.isEmpty {
             jobs.removeFirst()
+            readyAt.removeFirst()
             begun = false
             return (unit, job)
         }
@@ -32,10 +44,13 @@ struct WireQueue: Equatable, Sendable {
     /// goes whole; the one begun keeps only what completes its transmission.
     mutating func supersede(keeping: Set<ImageLayer.Key>?) -> Superseded {
         var result = Superseded()
-        var kept: [WireJob] = []
+        var kept: [WireJob] = [], keptReady: [ContinuousClock.Instant] = []
+        // Images whose reduced version goes too: then nothing of them reaches the screen.
+        var reducedGone: Set<ImageLayer.Key> = []
         for (index, job) in jobs.enumerated() {
             guard let image = job.image, !(keeping?.contains(image) ?? false) else {
                 kept.append(job)
+                keptReady.append(readyAt[index])
                 continue
             }
             if index == 0, begun {
@@ -44,17 +59,30 @@ struct WireQueue: Equatable, Sendable {
                 var rest = job
                 rest.units.removeAll { $0.kind == .place }
                 if job.transmits { result.notShown.append(image) }
+                if job.stage == .reduced { reducedGone.insert(image) }
                 if rest.units.isEmpty {
                     begun = false
                 } else {
                     kept.append(rest)
+                    keptReady.append(readyAt[index])
                 }
             } else {
-                result.notShown.append(image)
                 if job.transmits { result.notSent.append(image) }
+                switch job.stage {
+                case .whole:
+                    result.notShown.append(image)
+                case .reduced:
+                    result.notShown.append(image)
+                    reducedGone.insert(image)
+                case .wholeAfterReduced:
+                    // Its reduced version is on screen unless it went too.
+                    if reducedGone.contains(image) { result.notShown.append(image) }
+                }
             }
         }
         jobs = kept
+        readyAt = keptReady
+        result.notShown = result.notShown.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         return result
     }
 }

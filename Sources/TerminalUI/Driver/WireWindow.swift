@@ -31,7 +31,8 @@ struct WireWindow: Sendable {
     private var queries: [Query] = []
     /// Image bytes written since the last query.
     private var unqueried = 0
-    private var lastAnswer: ContinuousClock.Instant?
+    /// The busy stretch under way: when its first answer came, and the bytes answered since.
+    private var stretch: (start: ContinuousClock.Instant, bytes: Int)?
     /// Queries given up on: their answers never came.
     private(set) var lost = 0
 
@@ -72,21 +73,24 @@ struct WireWindow: Sendable {
         let query = queries.removeFirst()
         let delay = now - query.sentAt
         if query.pipeWasEmpty, roundTrip.map({ delay < $0 }) ?? true { roundTrip = delay }
-        defer { lastAnswer = now }
-        // The time the terminal spent reading this segment: from when it was sent on an empty pipe (less
-        // the round trip), or from the previous answer when it queued behind that one.
-        let busy: Duration
-        if !query.pipeWasEmpty, let lastAnswer {
-            busy = now - max(lastAnswer, query.sentAt)
-        } else if let roundTrip {
-            busy = delay - roundTrip
-        } else {
+        if query.pipeWasEmpty || stretch == nil {
+            // A new busy stretch starts at this answer; its own bytes say what they can from their delay.
+            stretch = (now, 0)
+            // Only a large segment's delay says much: a small one's reading drowns in the round trip's jitter.
+            if let roundTrip, query.bytes >= 2 * Self.segment, delay - roundTrip > .milliseconds(10) {
+                learn(Double(query.bytes) / (delay - roundTrip).seconds)
+            }
             return
         }
-        // Small segments say little about the rate: the round trip's jitter drowns them.
-        guard query.bytes >= Self.segment / 2, busy > .milliseconds(1) else { return }
-        let sample = Double(query.bytes) / busy.seconds
-        rate = rate.map { 0.7 * $0 + 0.3 * sample } ?? sample
+        // Answers to queries that queued behind others come one segment's reading apart. Measured over the
+        // whole stretch, not answer by answer: the app reads answers when it can, sometimes several at once.
+        stretch?.bytes += query.bytes
+        guard let stretch, now - stretch.start >= .milliseconds(40), stretch.bytes >= Self.segment else { return }
+        learn(Double(stretch.bytes) / (now - stretch.start).seconds)
+    }
+
+    private mutating func learn(_ sample: Double) {
+        rate = rate.map { 0.5 * $0 + 0.5 * sample } ?? sample
     }
 
     /// When the oldest query counts as lost: long past what the bytes ahead of it could take.

@@ -30,8 +30,10 @@ enum KittyCommands {
     }
 
     /// Shows image `id` at the cursor, as placement 1 (so placing it again moves it), without moving the cursor.
-    static func place(id: UInt32) -> [UInt8] {
-        command("a=p,i=\(id),p=1,C=1,q=2")
+    /// With `cells`, kitty scales the image to that many columns and rows (a reduced image, shown in
+    /// the whole image's cells).
+    static func place(id: UInt32, cells: (columns: Int, rows: Int)? = nil) -> [UInt8] {
+        command("a=p,i=\(id),p=1,\(cells.map { "c=\($0.columns),r=\($0.rows)," } ?? "")C=1,q=2")
     }
 
     /// Removes image `id`'s placements from the screen and keeps its pixels for later.

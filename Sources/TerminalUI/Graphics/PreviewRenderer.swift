@@ -57,15 +57,24 @@ struct PreviewRenderer: Sendable {
         case .kitty:
             // A PNG is 37–42% of the RGB's bytes on the demo's photos (`photopick-bench link`); every byte
             // is time over SSH. swift-extras-base64: 2.7 MB of RGB took Foundation 10 ms.
-            if let png = image.png() { return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: png), isPNG: true) }
-            return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: image.pixels))
+            guard let png = image.png() else { return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: image.pixels)) }
+            return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: png), isPNG: true, reduced: reduced(image, png: true))
         case .sixel:
             return EncodedImage(size: image.size, bytes: ChafaCanvas.sixel(image, registers: 256))
         case .iterm:
             // A loupe's view was never a file: it is sent as one.
             guard let file = source.isEmpty ? image.jpeg() : source else { return nil }
-            return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: file))
+            return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: file), reduced: reduced(image, png: false))
         }
+    }
+
+    /// Over a slow link, a quarter of the width and height (a sixteenth of the pixels) for kitty and
+    /// iTerm2, which scale it to the same cells while the whole image follows. Sixel cannot scale.
+    private func reduced(_ image: PreviewImage, png: Bool) -> ReducedImage? {
+        guard LinkGauge.isSlow, image.width >= 64, image.height >= 64 else { return nil }
+        let small = image.reduced(by: 4)
+        guard let file = png ? small.png() : small.jpeg(quality: 80) else { return nil }
+        return ReducedImage(size: small.size, bytes: Base64.encodeToBytes(bytes: file), isPNG: png)
     }
 
     private var symbolMode: ChafaCanvas.SymbolMode {

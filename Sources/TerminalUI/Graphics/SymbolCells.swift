@@ -53,6 +53,15 @@ struct EncodedImage: PreviewRendering, Equatable {
     let bytes: [UInt8]
     /// kitty: the base64 is of a PNG (`f=100`) rather than packed RGB (`f=24`).
     var isPNG = false
+    /// Over a slow link, a smaller version sent first, which the terminal scales to the same cells.
+    var reduced: ReducedImage?
 
-    var byteCount: Int { bytes.count }
+    var byteCount: Int { bytes.count + (reduced?.bytes.count ?? 0) }
+}
+
+/// The quick first version of an `EncodedImage`, in the same protocol.
+struct ReducedImage: Equatable {
+    let size: PixelSize
+    let bytes: [UInt8]
+    var isPNG = false
 }
