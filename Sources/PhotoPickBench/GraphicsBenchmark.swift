@@ -40,9 +40,10 @@ struct GraphicsBenchmark: AsyncParsableCommand {
         note("starting the demo library to fetch photo 1's web rendition")
         let server = try await PhotoPickServer.start(ServerConfiguration(port: 0, dataDirectory: folder.appending(path: "demo")))
         let client = APIClient(configuration: .init(baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey))))
-        let web: [UInt8]
+        let web: [UInt8], fhd: [UInt8]
         do {
             web = try await client.fetchVariant(photoID: 1, size: .web).bytes
+            fhd = try await client.fetchVariant(photoID: 1, size: .fhd).bytes
         } catch {
             throw BenchError("cannot fetch photo 1: \(error)")
         }
@@ -51,7 +52,7 @@ struct GraphicsBenchmark: AsyncParsableCommand {
         let file = folder.appending(path: "web.jpg")
         try Data(web).write(to: file)
 
-        var figures = try encodingFigures(web, file: file)
+        var figures = try encodingFigures(web, file: file, fhd: fhd)
         figures += try symbolFigures(web, file: file)
         figures += try await keyFigures(web)
         Report.print(figures, json: options.json)
