@@ -286,3 +286,38 @@ struct ProgressiveImageTests {
         #expect(due.map { $0 - start == ImageLayer.rest } ?? false)
     }
 }
+
+/// Sixel images in strips of whole bands, each complete with the palette where it begins.
+struct SixelStripsTests {
+    private let image = Array("\u{1B}P0;1;0q\"1;1;4;20#0;2;100;0;0#1;2;0;100;0#0~~~~$#1????-#0!4~-#1~~~~-#2;2;0;0;100#2~~~~\u{1B}\\".utf8)
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func eachStripCarriesThePaletteAndTheColourInUseWhereItBegins() {
+        let strips = SixelStrips.split(image, bands: 2).map(text)
+        #expect(strips == [
+            "\u{1B}P0;1;0q\"1;1;4;12#0;2;100;0;0#1;2;0;100;0#0~~~~$#1????-#0!4~\u{1B}\\",
+            "\u{1B}P0;1;0q\"1;1;4;8#0;2;100;0;0#1;2;0;100;0#0#1~~~~-#2;2;0;0;100#2~~~~\u{1B}\\",
+        ])
+        #expect(SixelStrips.split(image, bands: 4) == [image], "no more bands than a strip: the image whole")
+        #expect(SixelStrips.split(Array("SIXEL".utf8), bands: 2) == [Array("SIXEL".utf8)], "what cannot be read goes whole")
+    }
+
+    @Test func stripsEndOnACellsEdgeAndAreEachPlacedAtTheirRow() {
+        #expect(ImageLayer.stripHeight(cellHeight: 17) == 102 && ImageLayer.stripHeight(cellHeight: 20) == 120)
+        #expect(ImageLayer.stripHeight(cellHeight: 16) == 96 && ImageLayer.stripHeight(cellHeight: 0) == nil)
+        // Cells of 3 pixels: a strip is 96 rows, 32 cells, and this image of 20 rows is one strip.
+        var layer = ImageLayer(mode: .sixel, cell: PixelSize(width: 1, height: 3))
+        let placement = ImagePlacement(photoID: 1, box: PixelSize(width: 4, height: 20), rect: Rect(x: 2, y: 3, width: 4, height: 7),
+                                       payload: EncodedImage(size: PixelSize(width: 4, height: 20), bytes: image))
+        #expect(layer.plan([placement], screenCleared: true, height: 30).jobs.first?.units.count == 1)
+        let tall = Array(repeating: "#0~~~~-", count: 40).joined()
+        let big = Array("\u{1B}P0;1;0q\"1;1;4;240#0;2;100;0;0\(tall)\u{1B}\\".utf8)
+        var strips = ImageLayer(mode: .sixel, cell: PixelSize(width: 1, height: 3))
+        let tallPlacement = ImagePlacement(photoID: 2, box: PixelSize(width: 4, height: 240), rect: Rect(x: 2, y: 3, width: 4, height: 80),
+                                           payload: EncodedImage(size: PixelSize(width: 4, height: 240), bytes: big))
+        let units = strips.plan([tallPlacement], screenCleared: true, height: 100).jobs.first?.units ?? []
+        // 96 rows a strip (16 bands, 32 cells): 240 rows make three strips, at rows 3, 35 and 67.
+        #expect(units.count == 3)
+        #expect(units.map { text($0.bytes) }.map { String($0.prefix(12)) } == ["\u{1B}7\u{1B}[4;3H\u{1B}P0;", "\u{1B}7\u{1B}[36;3H\u{1B}P0", "\u{1B}7\u{1B}[68;3H\u{1B}P0"])
+    }
+}

@@ -54,11 +54,25 @@ struct ImageLayer {
     /// How long the whole image waits after a reduced one, for the cursor to rest.
     static let rest: Duration = .milliseconds(150)
 
-    init(mode: GraphicsMode, inTmux: Bool = false, placeholders: Theme.Depth? = nil, kittyByteLimit: Int = 160 << 20) {
+    /// Sixel: a cell's height in pixels, to cut images into strips that end on a cell's edge; nil sends
+    /// each image whole (the cell's size unknown).
+    let cellHeight: Int?
+
+    init(mode: GraphicsMode, inTmux: Bool = false, placeholders: Theme.Depth? = nil, kittyByteLimit: Int = 160 << 20, cell: PixelSize? = nil) {
         self.mode = mode
         self.inTmux = inTmux
         self.placeholders = mode == .kitty ? placeholders : nil
         self.kittyByteLimit = kittyByteLimit
+        self.cellHeight = cell.map(\.height)
+    }
+
+    /// The least multiple of both six and the cell's height, taken as many times as make 96 pixels or
+    /// more: a strip of a full-screen photo is then about a tenth of it.
+    static func stripHeight(cellHeight: Int) -> Int? {
+        guard cellHeight > 0 else { return nil }
+        var common = cellHeight
+        while common % 6 != 0 { common += cellHeight }
+        return common * max(1, (96 + common - 1) / common)
     }
 
     /// The plan that takes the terminal from the last frame's images to `placements`. With
@@ -116,7 +130,7 @@ struct ImageLayer {
                 kittyImages[key] = (id, payload.size.width * payload.size.height * 3, frameNumber)
                 units.append(Self.placed(at: placement.rect, KittyCommands.place(id: id)))
             case .sixel:
-                units.append(Self.placed(at: placement.rect, payload.bytes))
+                units += sixelStrips(payload, at: placement.rect)
             case .iterm:
                 units.append(Self.placed(at: placement.rect, ITermImage.inline(base64: payload.bytes, columns: placement.rect.width, rows: placement.rect.height)))
             case .symbols, .auto:
@@ -157,6 +171,15 @@ struct ImageLayer {
             return []
         }
         return [first, whole]
+    }
+
+    /// A sixel image as units of whole strips, each at its own cell row; whole when it is one strip.
+    private func sixelStrips(_ payload: EncodedImage, at rect: Rect) -> [WireUnit] {
+        guard let cell = cellHeight, let height = Self.stripHeight(cellHeight: cell) else { return [Self.placed(at: rect, payload.bytes)] }
+        let rows = height / cell
+        return SixelStrips.split(payload.bytes, bands: height / 6).enumerated().map { index, strip in
+            Self.placed(at: Rect(x: rect.x, y: rect.y + index * rows, width: rect.width, height: rows), strip)
+        }
     }
 
     private mutating func takeID() -> UInt32 {
