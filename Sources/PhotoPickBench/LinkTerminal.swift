@@ -28,12 +28,19 @@ final class LinkTerminal: @unchecked Sendable {
     private var answeredProbe = false
 
     /// What a terminal that shows everything answers to the probe: no version, kitty's OK, sixel's
-    /// registers and size, cells of 10×20 pixels, DA1 with sixel.
-    private static let probeAnswers = Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?1;0;256S\u{1B}[?2;0;1600;1000S\u{1B}[6;20;10t\u{1B}[?62;4;22c".utf8)
+    /// registers and size, cells of 10×20 pixels, DA1 with sixel; and whether it could read the shared
+    /// memory query: only a terminal on this machine can.
+    private var probeAnswers: [UInt8] {
+        let shared = local ? "\u{1B}_Gi=32;OK\u{1B}\\" : "\u{1B}_Gi=32;ENOENT:Failed to open shared memory\u{1B}\\"
+        return Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?1;0;256S\u{1B}[?2;0;1600;1000S\u{1B}[6;20;10t\(shared)\u{1B}[?62;4;22c".utf8)
+    }
+    /// A terminal on this machine, which reads kitty's shared memory.
+    private let local: Bool
     private static let deviceAttributes = Array("\u{1B}[?62;4;22c".utf8)
 
-    init(binary: String, arguments: [String], environment: [String: String], columns: Int, rows: Int, link: Link) throws {
+    init(binary: String, arguments: [String], environment: [String: String], columns: Int, rows: Int, link: Link, local: Bool = false) throws {
         self.link = link
+        self.local = local
         // posix_openpt and ptsname need feature macros Swift's Glibc module does not set: the Linux ioctls
         // they wrap (TIOCSPTLCK, TIOCGPTN), with their numbers, since _IOW does not import.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -142,9 +149,11 @@ final class LinkTerminal: @unchecked Sendable {
             lastByte = now
             let found = parser.feed(buffer[0..<count])
             for mark in found.marks { marks.append((now, mark)) }
+            // As kitty does: a shared memory object read is removed.
+            for name in found.shared { shm_unlink(name) }
             var answers: [[UInt8]] = []
             for _ in 0..<found.queries {
-                answers.append(answeredProbe ? Self.deviceAttributes : Self.probeAnswers)
+                answers.append(answeredProbe ? Self.deviceAttributes : probeAnswers)
                 answeredProbe = true
             }
             lock.unlock()
@@ -164,8 +173,9 @@ struct StreamParser {
 
     /// Marks found in `bytes` (a text byte once per call; an image when a kitty placement, a sixel image
     /// or an iTerm2 image ends) and how many DA1 queries.
-    mutating func feed(_ bytes: ArraySlice<UInt8>) -> (marks: [LinkTerminal.Mark], queries: Int) {
+    mutating func feed(_ bytes: ArraySlice<UInt8>) -> (marks: [LinkTerminal.Mark], queries: Int, shared: [String]) {
         var marks: [LinkTerminal.Mark] = []
+        var shared: [String] = []
         var queries = 0
         var sawText = false
         for byte in bytes {
@@ -201,20 +211,30 @@ struct StreamParser {
                     state = .stringEscape
                 } else if byte == 0x07 {
                     if let mark = endString() { marks.append(mark) }
+                    if let name = sharedName() { shared.append(name) }
                     state = .ground
-                } else if stringHead.count < 64 {
+                } else if stringHead.count < 256 {
                     stringHead.append(byte)
                 }
             case .stringEscape:
                 if byte == UInt8(ascii: "\\") {
                     if let mark = endString() { marks.append(mark) }
+                    if let name = sharedName() { shared.append(name) }
                     state = .ground
                 } else {
                     state = .string
                 }
             }
         }
-        return (marks, queries)
+        return (marks, queries, shared)
+    }
+
+    /// The shared memory object a kitty command names (`t=s`), if it names one.
+    private func sharedName() -> String? {
+        let head = String(decoding: stringHead, as: UTF8.self)
+        guard stringKind == UInt8(ascii: "_"), head.hasPrefix("G"), head.contains("t=s"), let separator = head.firstIndex(of: ";"),
+              let data = Data(base64Encoded: String(head[head.index(after: separator)...])) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 
     private func endString() -> LinkTerminal.Mark? {

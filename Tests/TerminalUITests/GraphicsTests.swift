@@ -129,6 +129,19 @@ struct TerminalRepliesTests {
         #expect(!refused.kittyGraphics && refused.kittyError == "ENOTSUPPORTED:no")
     }
 
+    @Test func kittyOnThisMachineReadsSharedMemoryAndOverSSHCannot() {
+        let local = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;OK\u{1B}\\\u{1B}[?62;c")
+        #expect(local.kittyGraphics && local.kittySharedMemory)
+        let remote = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;ENOENT:Failed to open shared memory\u{1B}\\\u{1B}[?62;c")
+        #expect(remote.kittyGraphics && !remote.kittySharedMemory && remote.kittyError == nil, "the failed read is no error of kitty's")
+        let chosen = GraphicsChoice(requested: .auto, environment: ["TERM": "xterm-kitty"], replies: local, kernelCell: PixelSize(width: 8, height: 17),
+                                    tmux: nil, terminfo: .init(colors: 256, rgb: false, known: []))
+        #expect(chosen.graphics.kittySharedMemory)
+        let elsewhere = GraphicsChoice(requested: .auto, environment: ["TERM": "xterm-kitty"], replies: remote, kernelCell: PixelSize(width: 8, height: 17),
+                                       tmux: nil, terminfo: .init(colors: 256, rgb: false, known: []))
+        #expect(!elsewhere.graphics.kittySharedMemory && elsewhere.graphics.mode == .kitty)
+    }
+
     @Test func keysTypedDuringTheProbeAreKeptInOrderAndGarbageIsDropped() {
         let replies = parse("j\u{1B}[Bk\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}OAq\u{1B}]11;junk\u{07}\u{1B}[?63;4c")
         var decoder = InputDecoder()

@@ -50,6 +50,8 @@ struct ImageLayer {
     /// kitty: reduced images no longer tracked that the next plan frees.
     private var orphans: [UInt32] = []
     private var nextID: UInt32 = 1
+    /// Shared memory objects named so far (0 is the probe's).
+    private var sharedCount = 0
     private var frameNumber = 0
     /// How long the whole image waits after a reduced one, for the cursor to rest.
     static let rest: Duration = .milliseconds(150)
@@ -120,12 +122,8 @@ struct ImageLayer {
                 if let image = kittyImages[key] {
                     id = image.id
                 } else {
-                    id = nextID
-                    nextID = nextID == UInt32.max ? 1 : nextID + 1
-                    for chunk in KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes,
-                                                           png: payload.isPNG) {
-                        units.append(WireUnit(bytes: chunk, kind: .transmit))
-                    }
+                    id = takeID()
+                    units += transmission(payload, id: id)
                 }
                 kittyImages[key] = (id, payload.size.width * payload.size.height * 3, frameNumber)
                 units.append(Self.placed(at: placement.rect, KittyCommands.place(id: id)))
@@ -180,6 +178,18 @@ struct ImageLayer {
         return SixelStrips.split(payload.bytes, bands: height / 6).enumerated().map { index, strip in
             Self.placed(at: Rect(x: rect.x, y: rect.y + index * rows, width: rect.width, height: rows), strip)
         }
+    }
+
+    /// kitty: the units that send `payload` as image `id`, through shared memory or in base64 chunks.
+    private mutating func transmission(_ payload: EncodedImage, id: UInt32) -> [WireUnit] {
+        if payload.isShared {
+            sharedCount += 1
+            let name = SharedMemory.name(sharedCount)
+            let command = KittyCommands.transmitShared(id: id, width: payload.size.width, height: payload.size.height, name: name, size: payload.bytes.count)
+            return [WireUnit(bytes: command, kind: .transmit, shared: SharedPixels(name: name, pixels: payload.bytes, size: payload.size, id: id))]
+        }
+        return KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes, png: payload.isPNG)
+            .map { WireUnit(bytes: $0, kind: .transmit) }
     }
 
     private mutating func takeID() -> UInt32 {

@@ -97,7 +97,7 @@ public final class TerminalDriver {
             self.graphics.reason += "; but with no colours placeholders cannot carry image ids, so symbols"
         }
         images = ImageLayer(mode: self.graphics.placesPixels ? self.graphics.mode : .symbols, inTmux: graphics.inTmux,
-                            placeholders: self.graphics.kittyPlaceholders ? depth : nil, cell: graphics.cell)
+                            placeholders: self.graphics.kittyPlaceholders ? depth : nil, cell: graphics.cellAssumed ? nil : graphics.cell)
         if self.graphics.placesPixels {
             let logger = logger, mode = images.mode
             // The probe's answers came after one round trip, when DA1 was answered before its deadline.

@@ -94,7 +94,15 @@ public struct TerminalProbe: Sendable {
         }
         guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
         defer { tcsetattr(descriptor, TCSANOW, &saved) }
-        let batch = Self.queries.flatMap { wrapped ? TmuxPassthrough.wrap($0) : $0 }
+        var queries = Self.queries
+        // Whether the terminal runs on this machine: a 1×1 image in shared memory, before DA1. Not through
+        // tmux, whose clients may be elsewhere.
+        let probeMemory = SharedMemory.name(0)
+        if !wrapped, SharedMemory.create(probeMemory, [0, 0, 0]) {
+            queries.insert(KittyCommands.sharedMemoryQuery(name: probeMemory), at: queries.count - 1)
+        }
+        defer { SharedMemory.remove(probeMemory) }
+        let batch = queries.flatMap { wrapped ? TmuxPassthrough.wrap($0) : $0 }
         TerminalDriver.writeAll(batch, to: descriptor)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

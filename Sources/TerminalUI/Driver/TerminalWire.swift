@@ -5,7 +5,7 @@ import Foundation
 /// A frame's text waits for at most the unit being written, never for the images queued behind it,
 /// and the main actor never waits for an image. Hand-written: no library paces escape sequences.
 final class TerminalWire: @unchecked Sendable {
-    // @unchecked: `queue`, `window`, `writing`, `wanted`, `onFree`, `peak` and `stopping` are guarded by `state`; the descriptor is
+    // @unchecked: `queue`, `window`, `writing`, `wanted`, `onFree`, `peak`, `sharedNames` and `stopping` are guarded by `state`; the descriptor is
     // written only while holding `wire`.
     private let descriptor: Int32
     private let state = NSCondition()
@@ -19,6 +19,8 @@ final class TerminalWire: @unchecked Sendable {
     /// Called once the unit being written is out, when a frame found the wire busy.
     private var onFree: @Sendable () -> Void
     private var wanted = false
+    /// The last shared memory objects made, which the terminal removes once it has read them.
+    private var sharedNames: [String] = []
 
     /// DA1: every terminal answers it, in order, once it has read what came before.
     static let query = Array("\u{1B}[c".utf8)
@@ -131,14 +133,35 @@ final class TerminalWire: @unchecked Sendable {
         state.unlock()
     }
 
-    /// Ends the writer thread once the job begun is done.
+    /// Ends the writer thread once the job begun is done, and removes shared memory the terminal has
+    /// not read by then.
     func stop() {
         drain()
+        state.lock()
+        let names = sharedNames
+        sharedNames = []
+        state.unlock()
+        names.forEach(SharedMemory.remove)
         state.lock()
         stopping = true
         state.broadcast()
         while !finished && state.wait(until: Date(timeIntervalSinceNow: 1)) {}
         state.unlock()
+    }
+
+    /// A unit's bytes; for a shared memory transmission, the object is made first, or if it cannot be,
+    /// the pixels go in base64 after all.
+    private func bytes(of unit: WireUnit) -> [UInt8] {
+        guard let shared = unit.shared else { return unit.bytes }
+        if SharedMemory.create(shared.name, shared.pixels) {
+            state.lock()
+            sharedNames.append(shared.name)
+            if sharedNames.count > 64 { sharedNames.removeFirst() }
+            state.unlock()
+            return unit.bytes
+        }
+        let base64 = Array(Data(shared.pixels).base64EncodedData())
+        return KittyCommands.transmit(id: shared.id, width: shared.size.width, height: shared.size.height, base64: base64).flatMap { $0 }
     }
 
     private func run() {
@@ -160,11 +183,13 @@ final class TerminalWire: @unchecked Sendable {
             }
             writing = true
             state.unlock()
+            // A shared memory object is made before the wire is taken: a frame need not wait for it.
+            let unitBytes = bytes(of: next.unit)
             wire.lock()
-            TerminalDriver.writeAll(next.unit.bytes, to: descriptor)
+            TerminalDriver.writeAll(unitBytes, to: descriptor)
             state.lock()
             // Counted before it is written, so an answer that comes at once finds it.
-            let ask = window.wrote(next.unit.bytes.count, endsImage: next.ended?.image != nil)
+            let ask = window.wrote(unitBytes.count, endsImage: next.ended?.image != nil)
             if ask { window.queried(at: .now) }
             if window.inFlight > peak.bytes { peak = (window.inFlight, window.window) }
             state.unlock()

@@ -1,3 +1,5 @@
+import PhotoImaging
+
 /// Bytes written to the terminal whole: a frame's text may come before or after a unit, never inside it.
 struct WireUnit: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
@@ -11,6 +13,17 @@ struct WireUnit: Equatable, Sendable {
 
     let bytes: [UInt8]
     let kind: Kind
+    /// kitty `t=s`: the shared memory object the writer makes just before the unit, so one never
+    /// written is never made.
+    var shared: SharedPixels?
+}
+
+/// Pixels for a shared memory object, and its name.
+struct SharedPixels: Equatable, Sendable {
+    let name: String
+    let pixels: [UInt8]
+    let size: PixelSize
+    let id: UInt32
 }
 
 /// One image's units, in order, or a frame's housekeeping. A job not begun when a newer frame no longer

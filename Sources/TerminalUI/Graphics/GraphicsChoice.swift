@@ -68,8 +68,11 @@ public struct GraphicsChoice: Sendable {
         graphics.mode = mode
         graphics.reason = reason
         graphics.kittyPlaceholders = mode == .kitty && tmux != nil
+        graphics.kittySharedMemory = mode == .kitty && tmux == nil && replies?.kittySharedMemory == true
+        if graphics.kittySharedMemory { graphics.reason += "; on this machine, so pixels go through shared memory" }
         if mode != .symbols, graphics.cell == nil {
             graphics.cell = PixelSize(width: 8, height: 16)
+            graphics.cellAssumed = true
             graphics.reason += "; the terminal did not tell its cell size, so 8×16 pixels is assumed"
         }
         return graphics

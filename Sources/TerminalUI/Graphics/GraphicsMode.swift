@@ -34,6 +34,10 @@ public struct Graphics: Sendable, Equatable {
     public var inTmux: Bool
     /// kitty images shown through Unicode placeholder cells, which tmux moves and clears like text.
     public var kittyPlaceholders = false
+    /// kitty on this machine: pixels go through shared memory (`t=s`), raw, not through the pty.
+    public var kittySharedMemory = false
+    /// The cell's size was assumed, not told: images are not cut to cell rows.
+    public var cellAssumed = false
     /// Why this mode, in a few words, for `photopick doctor` and the log.
     public var reason: String
 

@@ -54,6 +54,9 @@ struct PreviewRenderer: Sendable {
         case .symbols, .auto:
             let cells = cells(for: image.size, in: request.box)
             return ChafaCanvas.symbols(image, columns: cells.columns, rows: cells.rows, mode: symbolMode)
+        case .kitty where graphics.kittySharedMemory:
+            // The terminal reads the pixels from this machine's memory: nothing to compress or encode.
+            return EncodedImage(size: image.size, bytes: image.pixels, isShared: true)
         case .kitty:
             // A PNG is 37–42% of the RGB's bytes on the demo's photos (`photopick-bench link`); every byte
             // is time over SSH. swift-extras-base64: 2.7 MB of RGB took Foundation 10 ms.

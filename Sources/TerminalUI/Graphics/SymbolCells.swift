@@ -55,6 +55,8 @@ struct EncodedImage: PreviewRendering, Equatable {
     var isPNG = false
     /// Over a slow link, a smaller version sent first, which the terminal scales to the same cells.
     var reduced: ReducedImage?
+    /// kitty on this machine: `bytes` are the packed RGB pixels, sent through shared memory.
+    var isShared = false
 
     var byteCount: Int { bytes.count + (reduced?.bytes.count ?? 0) }
 }

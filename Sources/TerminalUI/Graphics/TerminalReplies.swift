@@ -9,6 +9,8 @@ public struct TerminalReplies: Sendable, Equatable {
     public var version: String?
     /// Whether the kitty graphics query was answered OK.
     public var kittyGraphics = false
+    /// Whether the terminal read a 1×1 image from this machine's shared memory: it runs here.
+    public var kittySharedMemory = false
     /// The kitty query's error text, when it was refused.
     public var kittyError: String?
     /// XTSMGRAPHICS: sixel colour registers.
@@ -88,7 +90,14 @@ public struct TerminalReplies: Sendable, Equatable {
         case UInt8(ascii: "_") where text.hasPrefix("G"):
             guard let separator = text.firstIndex(of: ";") else { return }
             let status = text[text.index(after: separator)...]
-            if status == "OK" { kittyGraphics = true } else { kittyError = TerminalText.sanitized(String(status.prefix(80))) }
+            // Id 32 is the shared memory query: its error only says the terminal is elsewhere.
+            if text.hasPrefix("Gi=32;") || text.hasPrefix("Gi=32,") {
+                kittySharedMemory = status == "OK"
+            } else if status == "OK" {
+                kittyGraphics = true
+            } else {
+                kittyError = TerminalText.sanitized(String(status.prefix(80)))
+            }
         default:
             break
         }
