@@ -67,6 +67,9 @@ struct DoctorCommand: ParsableCommand {
             lines.append(("cell", chosen.cell.map { "\($0.description) pixels" } ?? "unknown"))
             lines.append(("colours", "\(chosen.depth)" + (chosen.cursesTerm.map { " (ncurses starts as \($0))" } ?? "")))
             lines.append(("probe took", findings.elapsed.formatted(.units(allowed: [.milliseconds]))))
+            if chosen.placesPixels {
+                lines.append(("link", TerminalProbe().measureLink()?.description ?? "the terminal did not answer DA1 within 10 s"))
+            }
         } else {
             lines.append(("terminal", "stdin and stdout are not a terminal; run doctor in the terminal you browse in"))
         }

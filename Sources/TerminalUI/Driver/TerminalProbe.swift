@@ -141,3 +141,67 @@ public struct TerminalProbe: Sendable {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+/// What `photopick doctor` measures of the link to the terminal, as the writer would learn it.
+public struct LinkEstimate: Sendable, CustomStringConvertible {
+    /// DA1's answer with nothing ahead of it.
+    public let roundTrip: Duration
+    /// Bytes a second the terminal read: 256 KB it ignores, then DA1.
+    public let rate: Double?
+
+    /// Whether images go reduced first, as the writer decides it.
+    public var isSlow: Bool {
+        window.isSlow(for: 512 << 10)
+    }
+
+    private var window: WireWindow {
+        var window = WireWindow(roundTrip: roundTrip)
+        if let rate { window.assume(rate: rate) }
+        return window
+    }
+
+    public var description: String {
+        let speed = rate.map { String(format: "%.1f MB/s", $0 / 1e6) } ?? "rate not measured"
+        let trip = String(format: "%.0f ms", roundTrip.seconds * 1000)
+        let choice = isSlow ? "slow: kitty and iTerm2 images go reduced first, the whole once the cursor rests"
+            : "fast: images go whole"
+        return "\(speed), round trip \(trip): \(choice); image data in flight at most \(window.window >> 10) KB"
+    }
+}
+
+extension TerminalProbe {
+    /// Times DA1 alone, then behind 256 KB of an APC string terminals ignore: the round trip and the rate
+    /// the terminal reads at. Nil when there is no terminal to ask or it did not answer within 10 s.
+    public func measureLink() -> LinkEstimate? {
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var saved = termios()
+        guard tcgetattr(descriptor, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
+        defer { tcsetattr(descriptor, TCSANOW, &saved) }
+        func answer(after bytes: [UInt8]) -> Duration? {
+            let start = ContinuousClock.now
+            TerminalDriver.writeAll(bytes + TerminalWire.query, to: descriptor)
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 256)
+            while ContinuousClock.now - start < .seconds(10) {
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 100) >= 0 else { return nil }
+                guard poller.revents & Int16(POLLIN) != 0 else { continue }
+                let count = read(descriptor, &buffer, buffer.count)
+                guard count > 0 else { return nil }
+                received += buffer[0..<count]
+                if received.last == UInt8(ascii: "c"), received.contains(UInt8(ascii: "?")) { return ContinuousClock.now - start }
+            }
+            return nil
+        }
+        guard let trip = answer(after: []) else { return nil }
+        let padding = Array("\u{1B}_photopick link test;".utf8) + Array(repeating: UInt8(ascii: "A"), count: 256 << 10) + [0x1B, UInt8(ascii: "\\")]
+        let loaded = answer(after: padding)
+        let rate = loaded.flatMap { $0 > trip ? Double(padding.count) / ($0 - trip).seconds : nil }
+        return LinkEstimate(roundTrip: trip, rate: rate)
+    }
+}

@@ -109,6 +109,11 @@ struct WireWindow: Sendable {
         lost += 1
     }
 
+    /// Takes a rate measured elsewhere (`photopick doctor`).
+    mutating func assume(rate: Double) {
+        self.rate = rate
+    }
+
     /// Whether a query is still unanswered.
     var isAwaitingAnswers: Bool { !queries.isEmpty }
 
