@@ -89,7 +89,7 @@ class Display:
 class Session:
     """photopick in a terminal emulator, with its own XDG folders and a debug log."""
 
-    def __init__(self, display, terminal, folder, tmux=False):
+    def __init__(self, display, terminal, folder, tmux=False, wrapper=()):
         self.display, self.terminal, self.folder = display, terminal, folder
         self.environment = dict(os.environ, DISPLAY=display.name, XDG_CONFIG_HOME=f"{folder}/config",
                                 XDG_STATE_HOME=f"{folder}/state", XDG_CACHE_HOME=f"{folder}/cache",
@@ -97,7 +97,7 @@ class Session:
         for name in ["TMUX", "TMUX_PANE", "COLORTERM", "TERM_PROGRAM", "KITTY_WINDOW_ID", "MLTERM"]:
             self.environment.pop(name, None)
         self.log = f"{folder}/state/photopick/photopick.log"
-        command = [BINARY, "--log-level", "debug"]
+        command = [*wrapper, BINARY, "--log-level", "debug"]
         typed = None
         if tmux:
             self.socket = f"pp-e2e-{os.getpid()}"
@@ -443,6 +443,38 @@ def check_terminal(display, terminal, folder, data):
         if stray > 0.001 or max(thumbnails, default=0) > 0.02:
             raise Failure(f"{label}: full screen, {stray:.1%} colourful pixels outside the photo, thumbnails' cells still showing {max(thumbnails, default=0):.0%}")
         ok(f"{label}: p shows photo 2 full screen ({full[7]}×{full[8]} px) at {fx},{fy} (RMSE {rmse:.3f}), no thumbnail left")
+    finally:
+        session.close()
+
+
+def check_kitty_elsewhere(display, folder, data):
+    """kitty as over SSH: photopick gets a /dev/shm of its own (a private mount), so kitty cannot read
+    its shared memory, and the pixels go as PNG in base64 chunks; photo 1, then photo 2 after j, then
+    photo 2 full screen are each found in real pixels where the log says."""
+    # A private tmpfs on /dev/shm for photopick alone: what the terminal sees is not what it wrote. A
+    # script, since kitty reads options such as -c anywhere on its command line.
+    if subprocess.run(["unshare", "--mount", "true"], capture_output=True).returncode != 0:
+        print("# skip kitty elsewhere: unshare --mount is not permitted here (it needs root)", flush=True)
+        return
+    script = f"{folder}/private-shm.sh"
+    with open(script, "w") as file:
+        file.write('#!/bin/sh\nmount -t tmpfs tmpfs /dev/shm && exec "$@"\n')
+    os.chmod(script, 0o755)
+    session = Session(display, "kitty", folder, wrapper=["unshare", "--mount", script])
+    label = "kitty elsewhere"
+    try:
+        chosen = session.wait_for(CHOSEN, 60)
+        if chosen[1] != "kitty" or "shared memory" in chosen[2]:
+            raise Failure(f"{label}: chose {chosen[1]} ({chosen[2]}), expected kitty without shared memory")
+        cell, origin = (int(chosen[4]), int(chosen[5])), terminal_origin("kitty")
+        ok(f"{label}: the probe chose kitty, and kitty could not read photopick's shared memory ({chosen[2]})")
+        first, _, rmse1, x1, y1 = shown(session, 1, "1-start", data, cell, origin, label, seconds=60)
+        session.keys("j")
+        second, _, rmse2, x2, y2 = shown(session, 2, "2-next", data, cell, origin, label)
+        session.keys("p")
+        full, _, rmse3, x3, y3 = shown(session, 2, "3-full-screen", data, cell, origin, label)
+        ok(f"{label}: as PNG, photo 1 at {x1},{y1} (RMSE {rmse1:.3f}), photo 2 after j at {x2},{y2} (RMSE {rmse2:.3f}), "
+           f"and full screen ({full[7]}×{full[8]} px) at {x3},{y3} (RMSE {rmse3:.3f})")
     finally:
         session.close()
 
@@ -810,7 +842,7 @@ def check_marks(display, folder):
 
 
 def main():
-    wanted = sys.argv[1:] or ["xterm", "kitty", "mlterm", "tmux", "silent", "garbage", "marks", "compare", "loupe-kitty", "loupe-xterm", "loupe-mlterm", "loupe-compare"]
+    wanted = sys.argv[1:] or ["xterm", "kitty", "kitty-elsewhere", "mlterm", "tmux", "silent", "garbage", "marks", "compare", "loupe-kitty", "loupe-xterm", "loupe-mlterm", "loupe-compare"]
     missing = [tool for tool in ["Xvfb", "xdpyinfo", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
     if missing:
         print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb x11-utils xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
@@ -833,6 +865,8 @@ def main():
                     check_tmux(display, folder, data)
                 elif name == "marks":
                     check_marks(display, folder)
+                elif name == "kitty-elsewhere":
+                    check_kitty_elsewhere(display, folder, data)
                 elif name == "compare":
                     check_compare(display, folder, data)
                 elif name == "loupe-compare":

@@ -153,11 +153,9 @@ struct ImageLayer {
         switch mode {
         case .kitty:
             let small = takeID(), id = takeID()
-            first.units = KittyCommands.transmit(id: small, width: reduced.size.width, height: reduced.size.height, base64: reduced.bytes, png: reduced.isPNG)
-                .map { WireUnit(bytes: $0, kind: .transmit) }
+            first.units = KittyCommands.transmitUnits(id: small, width: reduced.size.width, height: reduced.size.height, base64: reduced.bytes, png: reduced.isPNG)
             first.units.append(Self.placed(at: rect, KittyCommands.place(id: small, cells: (rect.width, rect.height))))
-            whole.units = KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes, png: payload.isPNG)
-                .map { WireUnit(bytes: $0, kind: .transmit) }
+            whole.units = transmission(payload, id: id)
             whole.units.append(Self.placed(at: rect, KittyCommands.place(id: id)))
             whole.units.append(WireUnit(bytes: KittyCommands.free(id: small), kind: .control))
             reducedIDs[key] = small
@@ -188,8 +186,7 @@ struct ImageLayer {
             let command = KittyCommands.transmitShared(id: id, width: payload.size.width, height: payload.size.height, name: name, size: payload.bytes.count)
             return [WireUnit(bytes: command, kind: .transmit, shared: SharedPixels(name: name, pixels: payload.bytes, size: payload.size, id: id))]
         }
-        return KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes, png: payload.isPNG)
-            .map { WireUnit(bytes: $0, kind: .transmit) }
+        return KittyCommands.transmitUnits(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes, png: payload.isPNG)
     }
 
     private mutating func takeID() -> UInt32 {
@@ -226,9 +223,8 @@ struct ImageLayer {
                 // Ids are hashes (16 bits in 256 colours): an image sent under an id replaces another's in
                 // the terminal, so that other is no longer there to be shown again or freed.
                 for (other, image) in kittyImages where image.id == id { kittyImages[other] = nil }
-                let chunks = KittyCommands.transmit(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes,
-                                                    png: payload.isPNG, virtual: (placement.rect.width, placement.rect.height))
-                let units = chunks.map { WireUnit(bytes: inTmux ? TmuxPassthrough.wrap($0) : $0, kind: .transmit) }
+                let units = KittyCommands.transmitUnits(id: id, width: payload.size.width, height: payload.size.height, base64: payload.bytes,
+                                                        png: payload.isPNG, virtual: (placement.rect.width, placement.rect.height), tmux: inTmux)
                 plan.jobs.append(WireJob(image: key, units: units, placement: placement))
                 plan.placed.append(placement)
             }

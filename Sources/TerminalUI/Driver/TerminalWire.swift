@@ -171,7 +171,7 @@ final class TerminalWire: @unchecked Sendable {
             // Small units (placements, hides) always go; image data waits for the window; a whole image
             // after a reduced one waits for the cursor to rest.
             let resting = queue.restsUntil
-            guard resting == nil, let unit = queue.next, unit.bytes.count < 1024 || window.allows(unit.bytes.count),
+            guard resting == nil, let unit = queue.next, unit.count < 1024 || window.allows(unit.count),
                   let next = queue.take() else {
                 // NSCondition traps on a far-off date: with nothing due, wait to be woken.
                 if let due = [window.deadline, resting].compactMap({ $0 }).min() {

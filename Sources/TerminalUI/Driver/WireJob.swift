@@ -11,11 +11,31 @@ struct WireUnit: Equatable, Sendable {
         case control
     }
 
-    let bytes: [UInt8]
+    /// The unit is `head`, then `body`, then `tail`: a kitty chunk's body is a slice of the image's
+    /// base64, shared with it, so a queued image is not held twice; the writer joins them as it writes.
+    let head: [UInt8]
+    let body: ArraySlice<UInt8>
+    let tail: [UInt8]
     let kind: Kind
     /// kitty `t=s`: the shared memory object the writer makes just before the unit, so one never
     /// written is never made.
     var shared: SharedPixels?
+
+    init(bytes: [UInt8], kind: Kind, shared: SharedPixels? = nil) {
+        self.init(head: bytes, body: [], tail: [], kind: kind, shared: shared)
+    }
+
+    init(head: [UInt8], body: ArraySlice<UInt8>, tail: [UInt8], kind: Kind, shared: SharedPixels? = nil) {
+        self.head = head
+        self.body = body
+        self.tail = tail
+        self.kind = kind
+        self.shared = shared
+    }
+
+    /// The unit's bytes, joined.
+    var bytes: [UInt8] { head + body + tail }
+    var count: Int { head.count + body.count + tail.count }
 }
 
 /// Pixels for a shared memory object, and its name.

@@ -11,24 +11,38 @@ enum KittyCommands {
     static func transmit(
         id: UInt32, width: Int, height: Int, base64: [UInt8], png: Bool = false, virtual: (columns: Int, rows: Int)? = nil
     ) -> [[UInt8]] {
-        var commands: [[UInt8]] = []
+        transmitUnits(id: id, width: width, height: height, base64: base64, png: png, virtual: virtual).map(\.bytes)
+    }
+
+    /// `transmit`'s chunks as units whose bodies are slices of `base64`, not copies of it; through
+    /// tmux each is wrapped for passthrough (base64 has no escape to double).
+    static func transmitUnits(
+        id: UInt32, width: Int, height: Int, base64: [UInt8], png: Bool = false, virtual: (columns: Int, rows: Int)? = nil, tmux: Bool = false
+    ) -> [WireUnit] {
+        var units: [WireUnit] = []
         var offset = 0
         repeat {
             let end = min(base64.count, offset + chunkSize)
             let more = end < base64.count ? 1 : 0
             var keys: String
             if offset == 0 {
-                // A PNG carries its own size.
                 let format = png ? "f=100" : "f=24,s=\(width),v=\(height)"
                 keys = "a=\(virtual == nil ? "t" : "T"),\(format),i=\(id),q=2,m=\(more)"
                 if let virtual { keys += ",U=1,c=\(virtual.columns),r=\(virtual.rows)" }
             } else {
                 keys = "q=2,m=\(more)"
             }
-            commands.append(command(keys, payload: base64[offset..<end]))
+            var head: [UInt8] = [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")] + Array(keys.utf8)
+            if end > offset { head.append(UInt8(ascii: ";")) }
+            var tail: [UInt8] = [0x1B, UInt8(ascii: "\\")]
+            if tmux {
+                head = Array("\u{1B}Ptmux;".utf8) + head.flatMap { $0 == 0x1B ? [0x1B, 0x1B] : [$0] }
+                tail = [0x1B, 0x1B, UInt8(ascii: "\\"), 0x1B, UInt8(ascii: "\\")]
+            }
+            units.append(WireUnit(head: head, body: base64[offset..<end], tail: tail, kind: .transmit))
             offset = end
         } while offset < base64.count
-        return commands
+        return units
     }
 
     /// Sends image `id` (packed RGB, `size` bytes) through the shared memory object `name` (`t=s`).
