@@ -239,7 +239,10 @@ struct ImageLayer {
     /// iTerm2 pixels go with the alternate screen ncurses leaves; kitty keeps images until told.
     mutating func clearAll() -> [UInt8] {
         shown = [:]
-        guard mode == .kitty, !kittyImages.isEmpty else { return [] }
+        let hadReduced = !reducedIDs.isEmpty || !orphans.isEmpty
+        reducedIDs = [:]
+        orphans = []
+        guard mode == .kitty, !kittyImages.isEmpty || hadReduced else { return [] }
         kittyImages = [:]
         return inTmux ? TmuxPassthrough.wrap(KittyCommands.freeAll) : KittyCommands.freeAll
     }

@@ -56,6 +56,8 @@ extension TerminalDriver {
     func clearImages() {
         // Nothing waiting is written after this, and a transmission under way ends before the free.
         if let wire {
+            // Images of frames whose text never went are not sent either.
+            waiting = WireQueue()
             wire.drain()
             // The answers to the writer's queries are read here, not left for the shell to read as typed.
             let deadline = ContinuousClock.now + .seconds(1)

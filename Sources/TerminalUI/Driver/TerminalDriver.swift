@@ -51,7 +51,7 @@ public final class TerminalDriver {
     /// nil when headless or drawing no pixels.
     var wire: TerminalWire?
     /// Image jobs of frames whose text has not gone out yet (the wire was busy): they follow it.
-    private var waiting = WireQueue()
+    var waiting = WireQueue()
     /// Called when a frame's text could not go at once and now can: the app draws again.
 
     /// A driver that has not taken the terminal yet.
