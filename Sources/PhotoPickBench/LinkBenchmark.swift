@@ -30,13 +30,17 @@ struct LinkBenchmark: AsyncParsableCommand {
     func run() async throws {
         let binary = binary ?? URL(fileURLWithPath: ChildProcess.ownExecutable).deletingLastPathComponent().appending(path: "photopick").path
         var figures: [Figure] = []
+        let shared = try scratchDirectory("link-shared")
+        defer { try? FileManager.default.removeItem(at: shared) }
+        note("warming the preview cache: the first 25 photos full screen")
+        try warm(binary: binary, shared: shared)
         // The web app's JPEG for one full-screen photo: the demo's `fhd` rendition, measured once below.
         var webBytes: Double?
         for rate in rates {
             for trip in roundTrips where rate == rates[0] || trip == roundTrips[0] {
                 let link = LinkTerminal.Link(rate: rate * 1e6, roundTrip: .milliseconds(trip))
                 for mode in modes {
-                    let result = try measure(binary: binary, mode: mode, link: link)
+                    let result = try measure(binary: binary, mode: mode, link: link, shared: shared)
                     if webBytes == nil { webBytes = result.webBytes }
                     let web = webBytes ?? result.webBytes
                     let label = "\(mode) @ \(link)"
@@ -76,60 +80,92 @@ struct LinkBenchmark: AsyncParsableCommand {
         var oneBytes = 0.0, firstImage = 0.0, complete = 0.0, tenBytes = 0.0, tenQuiet = 0.0, textDelay = 0.0, webBytes = 0.0
     }
 
-    private func measure(binary: String, mode: String, link: LinkTerminal.Link) throws -> Result {
-        let scratch = try scratchDirectory("link")
-        defer {
-            if keep { note("\(mode) @ \(link): kept \(scratch.path)") } else { try? FileManager.default.removeItem(at: scratch) }
-        }
+    /// The environment of one run: the demo library and the preview cache shared by every run (warmed
+    /// once, so figures are the link's, not the demo server's rendering), state and config its own.
+    private func environment(shared: URL, run: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { !["TMUX", "TMUX_PANE", "PHOTOPICK_API_KEY", "COLORTERM", "TERM_PROGRAM"].contains($0.key) }
-        for (name, folder) in [("XDG_STATE_HOME", "state"), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")] {
-            environment[name] = scratch.appending(path: folder).path
-        }
+        environment["XDG_DATA_HOME"] = shared.appending(path: "data").path
+        environment["XDG_CACHE_HOME"] = shared.appending(path: "cache").path
+        environment["XDG_STATE_HOME"] = run.appending(path: "state").path
+        environment["XDG_CONFIG_HOME"] = run.appending(path: "config").path
         environment["TERM"] = "xterm-256color"
         environment["COLORTERM"] = "truecolor"
         environment["LANG"] = "C.UTF-8"
-        let local = mode == "kitty-local"
-        let arguments = ["--graphics", local ? "kitty" : mode, "--download-dir", scratch.appending(path: "downloads").path] + (keep ? ["--log-level", "debug"] : [])
-        let terminal = try LinkTerminal(binary: binary, arguments: arguments, environment: environment, columns: 160, rows: 50, link: link, local: local)
+        return environment
+    }
+
+    /// Walks the first photos full screen once, on a fast link, so their renditions are in the cache.
+    func warm(binary: String, shared: URL) throws {
+        let run = try scratchDirectory("link-warm")
+        defer { try? FileManager.default.removeItem(at: run) }
+        let terminal = try LinkTerminal(binary: binary, arguments: ["--graphics", "kitty", "--log-level", "debug"],
+                                        environment: environment(shared: shared, run: run), columns: 160, rows: 50,
+                                        link: LinkTerminal.Link(rate: 1e9, roundTrip: .milliseconds(1)), local: true)
         defer { terminal.stop() }
-        let quiet = max(Duration.milliseconds(600), link.roundTrip * 3)
+        let log = PlacementLog(url: run.appending(path: "state/photopick/photopick.log"))
+        guard log.waitForWhole(after: 0, limit: .seconds(120)) != nil else { throw BenchError("warming: no image placed") }
+        terminal.press("p")
+        for _ in 0..<24 {
+            let seen = log.count
+            guard log.waitForWhole(after: seen, limit: .seconds(60)) != nil else { throw BenchError("warming: an image never came") }
+            terminal.press("j")
+        }
+    }
+
+    private func measure(binary: String, mode: String, link: LinkTerminal.Link, shared: URL) throws -> Result {
+        let run = try scratchDirectory("link")
+        defer {
+            if keep { note("\(mode) @ \(link): kept \(run.path)") } else { try? FileManager.default.removeItem(at: run) }
+        }
+        let local = mode == "kitty-local", symbols = mode == "symbols"
+        let arguments = ["--graphics", local ? "kitty" : mode, "--download-dir", run.appending(path: "downloads").path, "--log-level", "debug"]
+        let terminal = try LinkTerminal(binary: binary, arguments: arguments, environment: environment(shared: shared, run: run),
+                                        columns: 160, rows: 50, link: link, local: local)
+        defer { terminal.stop() }
+        let log = PlacementLog(url: run.appending(path: "state/photopick/photopick.log"))
+        let quiet = max(Duration.milliseconds(500), link.roundTrip * 3)
+        /// Until the photo is whole on screen (its placement logged, or for symbols its preview drawn),
+        /// then no byte for `quiet`: when the last byte came.
+        func settle(after lines: Int) -> ContinuousClock.Instant {
+            if !symbols { _ = log.waitForWhole(after: lines, limit: .seconds(60)) } else { usleep(300_000) }
+            return terminal.waitQuiet(quiet)
+        }
         // The list, its side pane settled; then full screen, settled.
         guard terminal.waitFor(.text, after: .now - .seconds(1), limit: .seconds(30)) != nil else { throw BenchError("\(mode): photopick drew nothing") }
-        _ = terminal.waitQuiet(quiet, limit: .seconds(60))
+        _ = settle(after: 0)
+        var lines = log.count
         terminal.press("p")
-        usleep(200_000)
-        _ = terminal.waitQuiet(quiet, limit: .seconds(60))
+        _ = settle(after: lines)
         var result = Result()
-        // One j: what it costs and how long until the photo is on screen and complete.
+        // One j: what it costs and how long until the photo is on screen and whole.
         var before = terminal.bytesRead
+        lines = log.count
         let pressed = terminal.press("j")
-        let first = terminal.waitFor(mode == "symbols" ? .text : .image, after: pressed, limit: .seconds(30))
-        let last = terminal.waitQuiet(quiet)
+        let first = terminal.waitFor(symbols ? .text : .image, after: pressed + link.roundTrip / 2, limit: .seconds(30))
+        let last = settle(after: lines)
         result.oneBytes = Double(terminal.bytesRead - before)
         result.firstImage = first.map { ($0 - pressed).inSeconds } ?? .infinity
         result.complete = (last - pressed).inSeconds
-        // A j while the next photo is on its way: how long the cursor's text waits behind it.
-        let next = terminal.press("j")
-        _ = terminal.waitFor(mode == "symbols" ? .text : .image, after: next, limit: .seconds(30))
-        _ = terminal.waitQuiet(quiet)
-        let busy = terminal.press("j")
-        usleep(UInt32((link.roundTrip.inSeconds + 0.08) * 1e6))
+        // A j, then a k while the next photo is on its way: how long the k's text waits behind it.
+        lines = log.count
+        terminal.press("j")
+        if !symbols { _ = terminal.waitFor(.image, after: .now, limit: .seconds(30)) } else { usleep(UInt32(link.roundTrip.inSeconds * 1e6) + 100_000) }
         let moved = terminal.press("k")
         let text = terminal.waitFor(.text, after: moved + link.roundTrip / 2, limit: .seconds(30))
         result.textDelay = text.map { ($0 - moved).inSeconds } ?? .infinity
-        _ = busy
-        _ = terminal.waitQuiet(quiet)
+        _ = settle(after: log.count)
         // Ten j at 12 keys a second.
         before = terminal.bytesRead
+        lines = log.count
         var lastKey = ContinuousClock.now
         for _ in 0..<10 {
             lastKey = terminal.press("j")
             usleep(83_000)
         }
-        let settled = terminal.waitQuiet(quiet)
+        let settled = settle(after: lines)
         result.tenBytes = Double(terminal.bytesRead - before)
         result.tenQuiet = max(0, (settled - lastKey).inSeconds)
-        result.webBytes = try Self.webBytes(cache: scratch.appending(path: "cache/photopick/previews"))
+        result.webBytes = try Self.webBytes(cache: shared.appending(path: "cache/photopick/previews"))
         return result
     }
 
@@ -142,5 +178,30 @@ struct LinkBenchmark: AsyncParsableCommand {
             if !sizes.isEmpty { return Double(sizes.reduce(0, +)) / Double(sizes.count) }
         }
         throw BenchError("no rendition in the preview cache at \(cache.path) to compare with")
+    }
+}
+
+/// photopick's debug log, read for its lines saying an image was placed whole (not a reduced one first).
+struct PlacementLog {
+    let url: URL
+
+    private var lines: [Substring] {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+    }
+
+    var count: Int { lines.count }
+
+    /// Waits for a whole image's placement logged after line `after`; its line number.
+    func waitForWhole(after: Int, limit: Duration) -> Int? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let all = lines
+            if after < all.count, let found = all[after...].firstIndex(where: { $0.contains("image placed:") && !$0.contains("(reduced") }) {
+                return found
+            }
+            usleep(20_000)
+        }
+        return nil
     }
 }
