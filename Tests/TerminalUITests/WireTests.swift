@@ -96,6 +96,15 @@ struct WireWindowTests {
         let expected = 2.5e6 * ((roundTrip ?? .zero) + .milliseconds(50)).seconds
         #expect(abs(Double(window.window) - expected) / expected < 0.06, "\(window.summary)")
         #expect(window.inFlight == 0 && !window.isAwaitingAnswers)
+        // A unit larger than what is left of the window still goes while less than a round trip's worth is
+        // in flight: the link never runs dry waiting for room.
+        _ = window.wrote(100 << 10, endsImage: true)
+        window.queried(at: start + .seconds(1))
+        let bigUnit = window.window - (100 << 10) + 1
+        #expect(window.allows(bigUnit), "100 KB in flight is less than the 150 KB a round trip carries")
+        _ = window.wrote(100 << 10, endsImage: true)
+        window.queried(at: start + .seconds(1))
+        #expect(!window.allows(bigUnit) && window.allows(window.window - window.inFlight))
     }
 
     @Test func aQueryNeverAnsweredStopsHoldingTheWindow() {
@@ -303,9 +312,9 @@ struct SixelStripsTests {
     }
 
     @Test func stripsEndOnACellsEdgeAndAreEachPlacedAtTheirRow() {
-        #expect(ImageLayer.stripHeight(cellHeight: 17) == 102 && ImageLayer.stripHeight(cellHeight: 20) == 120)
-        #expect(ImageLayer.stripHeight(cellHeight: 16) == 96 && ImageLayer.stripHeight(cellHeight: 0) == nil)
-        // Cells of 3 pixels: a strip is 96 rows, 32 cells, and this image of 20 rows is one strip.
+        #expect(ImageLayer.stripHeight(cellHeight: 17) == 102 && ImageLayer.stripHeight(cellHeight: 20) == 60)
+        #expect(ImageLayer.stripHeight(cellHeight: 16) == 48 && ImageLayer.stripHeight(cellHeight: 0) == nil)
+        // Cells of 3 pixels: a strip is 48 rows, 16 cells, and this image of 20 rows is one strip.
         var layer = ImageLayer(mode: .sixel, cell: PixelSize(width: 1, height: 3))
         let placement = ImagePlacement(photoID: 1, box: PixelSize(width: 4, height: 20), rect: Rect(x: 2, y: 3, width: 4, height: 7),
                                        payload: EncodedImage(size: PixelSize(width: 4, height: 20), bytes: image))
@@ -316,8 +325,8 @@ struct SixelStripsTests {
         let tallPlacement = ImagePlacement(photoID: 2, box: PixelSize(width: 4, height: 240), rect: Rect(x: 2, y: 3, width: 4, height: 80),
                                            payload: EncodedImage(size: PixelSize(width: 4, height: 240), bytes: big))
         let units = strips.plan([tallPlacement], screenCleared: true, height: 100).jobs.first?.units ?? []
-        // 96 rows a strip (16 bands, 32 cells): 240 rows make three strips, at rows 3, 35 and 67.
-        #expect(units.count == 3)
-        #expect(units.map { text($0.bytes) }.map { String($0.prefix(12)) } == ["\u{1B}7\u{1B}[4;3H\u{1B}P0;", "\u{1B}7\u{1B}[36;3H\u{1B}P0", "\u{1B}7\u{1B}[68;3H\u{1B}P0"])
+        // 48 rows a strip (8 bands, 16 cells): 240 rows make five strips, at rows 3, 19, 35, 51 and 67.
+        #expect(units.count == 5)
+        #expect(units.map { text($0.bytes) }.map { String($0.prefix(12)) }.prefix(3) == ["\u{1B}7\u{1B}[4;3H\u{1B}P0;", "\u{1B}7\u{1B}[20;3H\u{1B}P0", "\u{1B}7\u{1B}[36;3H\u{1B}P0"])
     }
 }

@@ -68,13 +68,14 @@ struct ImageLayer {
         self.cellHeight = cell.map(\.height)
     }
 
-    /// The least multiple of both six and the cell's height, taken as many times as make 96 pixels or
-    /// more: a strip of a full-screen photo is then about a tenth of it.
+    /// The least multiple of both six and the cell's height, taken as many times as make 48 pixels or
+    /// more: 60 pixels for cells 20 high, 102 for 17. Small, so a strip is well under the window the
+    /// writer keeps beyond the link's round trip, and the link stays busy between strips.
     static func stripHeight(cellHeight: Int) -> Int? {
         guard cellHeight > 0 else { return nil }
         var common = cellHeight
         while common % 6 != 0 { common += cellHeight }
-        return common * max(1, (96 + common - 1) / common)
+        return common * max(1, (48 + common - 1) / common)
     }
 
     /// The plan that takes the terminal from the last frame's images to `placements`. With

@@ -50,9 +50,11 @@ struct WireWindow: Sendable {
     /// Image bytes written and not yet known to be read.
     var inFlight: Int { queries.reduce(unqueried) { $0 + $1.bytes } }
 
-    /// Whether `count` more image bytes may be written now; something always may when nothing is in flight.
+    /// Whether `count` more image bytes may be written now: while they fit the window, and always while
+    /// less than a round trip's worth is in flight, so a large unit (a sixel strip) never waits for the
+    /// link to run dry.
     func allows(_ count: Int) -> Bool {
-        inFlight == 0 || inFlight + count <= window
+        inFlight == 0 || inFlight + count <= window || rate.map { Double(inFlight) < $0 * (roundTrip ?? .zero).seconds } ?? false
     }
 
     /// Records image bytes written; true when a query should follow them now.
