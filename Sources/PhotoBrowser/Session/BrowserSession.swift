@@ -30,6 +30,11 @@ public final class BrowserSession: @unchecked Sendable {
         var logger: Logger
         /// The key's `/me`, when the caller already asked for it; the session asks otherwise.
         var account: Me?
+        /// The library is the one last opened at this address, taken before the server said whose the key
+        /// is: its catalogue and edits show at once, and nothing is sent to the server (no walk, tag edit,
+        /// download or `/me`) until `confirm(_:)`. If the key turns out to be another account's, the
+        /// caller stops this session and opens that account's library instead.
+        public var isProvisional = false
         /// When the catalogue is checked against the server.
         var refresh: RefreshPolicy
         /// How recently a page or read must have seen a photo's tags for a tag edit to be written
@@ -91,6 +96,9 @@ public final class BrowserSession: @unchecked Sendable {
     var downloadRuns: [Int64: DownloadRun] = [:]
     private var backgroundTasks: [Task<Void, Never>] = []
     private var isStopped = false
+    /// Whether the server confirmed the library; until then `held` keeps what would reach the server.
+    private var isConfirmed: Bool
+    private var held: [BrowserEffect] = []
 
     /// The actor the session's state lives on.
     let isolation: any Actor
@@ -101,6 +109,7 @@ public final class BrowserSession: @unchecked Sendable {
         self.isolation = isolation ?? MainActor.shared
         self.client = client
         self.configuration = configuration
+        isConfirmed = !configuration.isProvisional
         let database = try StateDatabase(directory: configuration.stateDirectory)
         outbox = TagOutbox(database: database, library: configuration.library)
         downloadStore = DownloadStore(database: database, library: configuration.library)
@@ -115,7 +124,8 @@ public final class BrowserSession: @unchecked Sendable {
 
     /// Restores the outbox and the queue, puts the catalogue's photos on screen, then checks them
     /// against the server when the refresh policy says; loads the account and the tags, and starts
-    /// sending edits left from the last session.
+    /// sending edits left from the last session. A provisional session does only the first two until
+    /// `confirm(_:)`.
     public func start() throws {
         try outbox.settleMadeTags()
         let saved = try outbox.database.savedState(library: configuration.library)
@@ -123,13 +133,33 @@ public final class BrowserSession: @unchecked Sendable {
         send(.sessionStarted(
             outbox: saved.deltas, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
         ))
-        let sender = TagSender(client: client, outbox: outbox, catalogue: catalogue, freshness: configuration.tagFreshness) { [weak self] event in
+        sender = TagSender(client: client, outbox: outbox, catalogue: catalogue, freshness: configuration.tagFreshness) { [weak self] event in
             await self?.post(event)
         }
-        self.sender = sender
-        background { _ in await sender.run() }
         background { _ in await self.loadCatalogue() }
-        if let me = configuration.account {
+        background { [client] _ in
+            for await limit in await client.rateLimitUpdates() { self.send(.rateLimitChanged(limit)) }
+        }
+        if isConfirmed { connect(account: configuration.account) }
+    }
+
+    /// The server says the provisional library is the key's (`me` is its `/me`): what was held back is
+    /// sent, in order, and the session carries on as any other.
+    public func confirm(_ me: Me) {
+        isolation.preconditionIsolated("a BrowserSession is used on the actor it was made on")
+        guard !isConfirmed, !isStopped else { return }
+        isConfirmed = true
+        connect(account: me)
+        let effects = held
+        held = []
+        for effect in effects { perform(effect) }
+        changed.yield()
+    }
+
+    /// Starts what talks to the server: the outbox's sender, the account (asked for unless given) and the tags.
+    private func connect(account: Me?) {
+        if let sender { background { _ in await sender.run() } }
+        if let me = account {
             send(.accountLoaded(me))
         } else {
             background { [client] _ in
@@ -154,9 +184,6 @@ public final class BrowserSession: @unchecked Sendable {
             } catch {
                 self.send(.tagsFailed(Self.describe(error)))
             }
-        }
-        background { [client] _ in
-            for await limit in await client.rateLimitUpdates() { self.send(.rateLimitChanged(limit)) }
         }
     }
 
@@ -250,6 +277,7 @@ public final class BrowserSession: @unchecked Sendable {
     // MARK: - Effects
 
     private func perform(_ effect: BrowserEffect) {
+        if !isConfirmed, hold(effect) { return }
         switch effect {
         case .walkLibrary: walkLibrary()
         case .scheduleRefresh(let delay):
@@ -288,6 +316,24 @@ public final class BrowserSession: @unchecked Sendable {
                 try? await Task.sleep(for: lifetime)
                 self.send(.messageExpired(id: id))
             }
+        }
+    }
+
+    /// Keeps an effect that would reach the server until the library is confirmed, and drops a held one
+    /// that `effect` undoes; returns whether `effect` is dealt with.
+    private func hold(_ effect: BrowserEffect) -> Bool {
+        switch effect {
+        case .walkLibrary, .createTag, .renameTag, .recolourTag, .deleteTag, .startDownload:
+            held.append(effect)
+            return true
+        case .cancelLoading:
+            held.removeAll { $0 == .walkLibrary }
+            return false
+        case .stopDownload(let id):
+            held.removeAll { if case .startDownload(let item) = $0 { item.id == id } else { false } }
+            return false
+        default:
+            return false
         }
     }
 
