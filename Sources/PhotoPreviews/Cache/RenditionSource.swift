@@ -63,7 +63,8 @@ struct RenditionSource: Sendable {
         await whenMissing()
         let fetched = try await fetch()
         if Task.isCancelled { return nil }
-        // A disk that is full or read-only costs the cache, not the picture. (A flight filed it already.)
+        // A disk that is full or read-only costs the cache, not the picture. A file a flight filed already
+        // is not written again.
         try? disk?.store(photoID: photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
         return .fetched(fetched.bytes)
     }
