@@ -90,15 +90,15 @@ public final class BrowserSession: @unchecked Sendable {
     private var focusWriter: Task<Void, Never>?
     /// Why the catalogue was set aside at opening, told once the session starts.
     private var catalogueNotice: String?
-    private let changed: AsyncStream<Void>.Continuation
-    private var sender: TagSender?
+    let changed: AsyncStream<Void>.Continuation
+    private(set) var sender: TagSender?
     private var loadTask: Task<Void, Never>?
     var downloadRuns: [Int64: DownloadRun] = [:]
     private var backgroundTasks: [Task<Void, Never>] = []
-    private var isStopped = false
+    private(set) var isStopped = false
     /// Whether the server confirmed the library; until then `held` keeps what would reach the server.
-    private var isConfirmed: Bool
-    private var held: [BrowserEffect] = []
+    var isConfirmed: Bool
+    var held: [BrowserEffect] = []
 
     /// The actor the session's state lives on.
     let isolation: any Actor
@@ -141,50 +141,6 @@ public final class BrowserSession: @unchecked Sendable {
             for await limit in await client.rateLimitUpdates() { self.send(.rateLimitChanged(limit)) }
         }
         if isConfirmed { connect(account: configuration.account) }
-    }
-
-    /// The server says the provisional library is the key's (`me` is its `/me`): what was held back is
-    /// sent, in order, and the session carries on as any other.
-    public func confirm(_ me: Me) {
-        isolation.preconditionIsolated("a BrowserSession is used on the actor it was made on")
-        guard !isConfirmed, !isStopped else { return }
-        isConfirmed = true
-        connect(account: me)
-        let effects = held
-        held = []
-        for effect in effects { perform(effect) }
-        changed.yield()
-    }
-
-    /// Starts what talks to the server: the outbox's sender, the account (asked for unless given) and the tags.
-    private func connect(account: Me?) {
-        if let sender { background { _ in await sender.run() } }
-        if let me = account {
-            send(.accountLoaded(me))
-        } else {
-            background { [client] _ in
-                do {
-                    let me = try await client.send(API.me())
-                    self.send(.accountLoaded(me))
-                } catch {
-                    self.send(.accountFailed(Self.describe(error)))
-                }
-            }
-        }
-        background { [client] _ in
-            do {
-                // The tag list names every chip on screen.
-                let tags = try await RequestLane.$current.withValue(.visible) {
-                    var tags: [PhotoPickKit.Tag] = []
-                    for try await tag in TagStream(client: client) { tags.append(tag) }
-                    return tags
-                }
-                try? await self.catalogue.save(tags: tags)
-                self.send(.tagsLoaded(tags))
-            } catch {
-                self.send(.tagsFailed(Self.describe(error)))
-            }
-        }
     }
 
     /// Reads the catalogue off the main actor; a file that fails to read is set aside and an empty one
@@ -276,7 +232,7 @@ public final class BrowserSession: @unchecked Sendable {
 
     // MARK: - Effects
 
-    private func perform(_ effect: BrowserEffect) {
+    func perform(_ effect: BrowserEffect) {
         if !isConfirmed, hold(effect) { return }
         switch effect {
         case .walkLibrary: walkLibrary()
@@ -316,24 +272,6 @@ public final class BrowserSession: @unchecked Sendable {
                 try? await Task.sleep(for: lifetime)
                 self.send(.messageExpired(id: id))
             }
-        }
-    }
-
-    /// Keeps an effect that would reach the server until the library is confirmed, and drops a held one
-    /// that `effect` undoes; returns whether `effect` is dealt with.
-    private func hold(_ effect: BrowserEffect) -> Bool {
-        switch effect {
-        case .walkLibrary, .createTag, .renameTag, .recolourTag, .deleteTag, .startDownload:
-            held.append(effect)
-            return true
-        case .cancelLoading:
-            held.removeAll { $0 == .walkLibrary }
-            return false
-        case .stopDownload(let id):
-            held.removeAll { if case .startDownload(let item) = $0 { item.id == id } else { false } }
-            return false
-        default:
-            return false
         }
     }
 
