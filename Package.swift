@@ -224,6 +224,8 @@ let package = Package(
                 "PhotoBrowser",
                 // SyncPlan, the sync verb's plan, lives in the executable; its tests drive a session here.
                 "photopick",
+                "PhotoPickConfig",
+                .product(name: "Logging", package: "swift-log"),
                 "PhotoImaging",
                 "PhotoPickKit",
                 "PhotoPickServer",

@@ -9,7 +9,7 @@ struct PhotoPickBench: AsyncParsableCommand {
         abstract: "Measure photopick against reference tools, side by side in one run.",
         subcommands: [
             ListBenchmark.self, DownloadBenchmark.self, ModelBenchmark.self, RenderBenchmark.self, PreviewBenchmark.self,
-            DecodeBenchmark.self, GraphicsBenchmark.self, BudgetBenchmark.self, LinkBenchmark.self,
+            DecodeBenchmark.self, GraphicsBenchmark.self, BudgetBenchmark.self, LinkBenchmark.self, ResponsivenessBenchmark.self,
             ServerHelper.self, WalkHelper.self, DownloadHelper.self, ModelHelper.self, ScrollHelper.self, LoupeHelper.self,
         ]
     )

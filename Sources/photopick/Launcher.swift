@@ -89,17 +89,59 @@ struct Launcher {
         }
     }
 
-    /// Opens the library and makes the session; throws what should end the program.
+    /// Opens the library and makes the session; throws what should end the program. A library opened
+    /// here before shows from its catalogue at once, and the server confirms it afterwards.
     private func open(_ source: LibrarySource, config: Config, graphics: Graphics, logger: Logger, resources: Resources) async throws -> OpenedLibrary {
-        let connection = try await LibraryConnection.open(source, paths: paths, logger: logger, resources: resources)
-        let client = connection.client, library = connection.library
-        let configuration = BrowserSession.Configuration.photopick(
-            library: library, config: config, paths: paths, downloadDirectory: options.downloadDirectory, concurrency: options.concurrency,
-            logger: logger, account: connection.account
+        let connection = try await LibraryConnection.open(source, paths: paths, logger: logger, resources: resources, remembering: true)
+        let session = try session(connection, config: config, logger: logger)
+        guard connection.isRemembered else {
+            return library(connection, session, config: config, graphics: graphics, logger: logger, resources: resources)
+        }
+        return library(connection, session, config: config, graphics: graphics, logger: logger, resources: resources) {
+            try await confirm(connection, session: session, config: config, graphics: graphics, logger: logger, resources: resources)
+        }
+    }
+
+    /// Asks the server about a library opened before it answered: the session goes on when the key is
+    /// that account's, and another account's library replaces it otherwise.
+    private func confirm(
+        _ connection: LibraryConnection, session: BrowserSession, config: Config, graphics: Graphics, logger: Logger, resources: Resources
+    ) async throws -> OpenedLibrary.Confirmation {
+        switch try await connection.confirm(paths: paths, logger: logger) {
+        case .same(let me, let name):
+            session.confirm(me)
+            return .confirmed(name: name)
+        case .other(let other):
+            // The loaders file under the library: the old ones go with it.
+            await resources.previews?.stop()
+            await resources.loupes?.stop()
+            let replacement = try self.session(other, config: config, logger: logger)
+            replacement.send(.noticePosted(
+                .warning, "This key belongs to another account than the library shown until now; showing this account's library."
+            ))
+            return .replaced(library(other, replacement, config: config, graphics: graphics, logger: logger, resources: resources))
+        }
+    }
+
+    /// The session of a connected library; provisional while the connection is only remembered.
+    private func session(_ connection: LibraryConnection, config: Config, logger: Logger) throws -> BrowserSession {
+        var configuration = BrowserSession.Configuration.photopick(
+            library: connection.library, config: config, paths: paths, downloadDirectory: options.downloadDirectory,
+            concurrency: options.concurrency, logger: logger, account: connection.account
         )
-        let session = try BrowserSession(client: client, configuration: configuration)
+        configuration.isProvisional = connection.isRemembered
+        let session = try BrowserSession(client: connection.client, configuration: configuration)
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
         if let initialQuery, !initialQuery.isEmpty { session.send(.filterTextChanged(initialQuery)) }
+        return session
+    }
+
+    /// The library for the app: the session, and the loaders of its previews and originals.
+    private func library(
+        _ connection: LibraryConnection, _ session: BrowserSession, config: Config, graphics: Graphics, logger: Logger,
+        resources: Resources, confirmation: (@MainActor @Sendable () async throws -> OpenedLibrary.Confirmation)? = nil
+    ) -> OpenedLibrary {
+        let client = connection.client, library = connection.library
         var disk: PreviewDiskCache?
         let megabytes = config.previewCacheMegabytes ?? PreviewDiskCache.defaultByteLimit >> 20
         do {
@@ -123,7 +165,7 @@ struct Launcher {
             client: client, partials: partials, disk: disk, originals: originals, render: graphics.renderer, rendersAhead: graphics.mode != .kitty
         )
         resources.loupes = loupes
-        return OpenedLibrary(session: session, name: connection.name, previews: previews, loupes: loupes)
+        return OpenedLibrary(session: session, name: connection.name, previews: previews, loupes: loupes, confirmation: confirmation)
     }
 
     /// The config (`--config`, else the default file) and the library it and the environment choose

@@ -14,9 +14,16 @@ struct LibraryConnection {
     let library: String
     var name: String?
     var account: Me?
+    /// Whether `library` is the one last confirmed at this address, taken without asking the server:
+    /// `confirm` says whether it still is.
+    var isRemembered = false
 
     /// Starts the demo server, or checks the key against `/me`; throws what should end the program.
-    static func open(_ source: LibrarySource, paths: Paths, logger: Logger, resources: Resources) async throws -> LibraryConnection {
+    /// With `remembering`, an API library confirmed before is opened at once without a request
+    /// (`isRemembered`; the caller then calls `confirm`), and a library checked now is remembered.
+    static func open(
+        _ source: LibrarySource, paths: Paths, logger: Logger, resources: Resources, remembering: Bool = false
+    ) async throws -> LibraryConnection {
         var apiLogger = logger
         apiLogger[metadataKey: "component"] = "api"
         switch source {
@@ -31,13 +38,60 @@ struct LibraryConnection {
         case .api(let url, let key):
             let client = APIClient(configuration: .init(baseURL: url, apiKey: key, logger: apiLogger))
             resources.client = client
-            let me = try await client.send(API.me())
-            if let reason = AccountStatus(me).disabledReason(.browsing) { throw AccessRefused(reason: reason) }
-            // The account's name for the header; the key's name stands in if it cannot be read.
-            let name = try? await client.send(API.customer()).name
-            logger.info("signed in as key \(me.name) of customer \(me.customerId)")
-            return LibraryConnection(client: client, library: "\(url.absoluteString)#customer-\(me.customerId)", name: name, account: me)
+            let known = remembering ? try? KnownLibraries(stateDirectory: paths.stateDirectory) : nil
+            if let remembered = try? known?.library(at: url.absoluteString) {
+                logger.info("opening \(remembered.library), last confirmed here, before the server answers")
+                return LibraryConnection(client: client, library: remembered.library, name: remembered.name, isRemembered: true)
+            }
+            let connection = try await checked(client, url: url, logger: logger)
+            if let known { connection.remember(in: known, at: url, logger: logger) }
+            return connection
         }
+    }
+
+    /// Asks `/me` (and the account's name) for the library the key opens; throws what should end the program.
+    private static func checked(_ client: APIClient, url: URL, logger: Logger) async throws -> LibraryConnection {
+        let me = try await client.send(API.me())
+        if let reason = AccountStatus(me).disabledReason(.browsing) { throw AccessRefused(reason: reason) }
+        // The account's name for the header; the key's name stands in if it cannot be read.
+        let name = try? await client.send(API.customer()).name
+        logger.info("signed in as key \(me.name) of customer \(me.customerId)")
+        return LibraryConnection(client: client, library: library(url, me), name: name, account: me)
+    }
+
+    /// The name an API library is filed under: the address and the customer, so two accounts never share one.
+    static func library(_ url: URL, _ me: Me) -> String {
+        "\(url.absoluteString)#customer-\(me.customerId)"
+    }
+
+    private func remember(in known: KnownLibraries, at url: URL, logger: Logger) {
+        do {
+            try known.remember(.init(library: library, name: name), at: url.absoluteString)
+        } catch {
+            // The next start waits for the server instead; nothing else is lost.
+            logger.warning("the library opened is not remembered: \(error)")
+        }
+    }
+
+    /// What the server says of a remembered library.
+    enum Confirmation {
+        /// The key is the remembered account's: `me` is its `/me`, `name` the account's name.
+        case same(Me, name: String?)
+        /// The key is another account's, whose library this is; it is remembered in place of the other.
+        case other(LibraryConnection)
+    }
+
+    /// Asks the server whose the key is, for a remembered library; throws what should end the program
+    /// (a refused key, one without `photos:read`, no network).
+    func confirm(paths: Paths, logger: Logger) async throws -> Confirmation {
+        let url = client.baseURL
+        let checked = try await Self.checked(client, url: url, logger: logger)
+        if let known = try? KnownLibraries(stateDirectory: paths.stateDirectory) { checked.remember(in: known, at: url, logger: logger) }
+        guard checked.library == library, let me = checked.account else {
+            logger.warning("the key belongs to \(checked.library), not \(library) opened last time")
+            return .other(checked)
+        }
+        return .same(me, name: checked.name)
     }
 }
 

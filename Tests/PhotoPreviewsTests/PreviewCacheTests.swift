@@ -224,6 +224,47 @@ struct PreviewLoaderTests {
         }
     }
 
+    /// j/k over the same four photos against a server that stalls every request: each want is cancelled
+    /// long before its fetch could land, yet each preview costs the server one redirect and one file.
+    @Test func aCursorMovingBackAndForthCostsEachPreviewOnce() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = LineLog()
+        try await TestServer.with(photos: 10, { configuration in
+            configuration.faultRate = 1
+            configuration.faults = [.slow]
+            configuration.latency = .milliseconds(150)
+            configuration.requestLog = { log.append($0) }
+        }) { server, _ in
+            let client = APIClient.forTesting(server)
+            let loader = PreviewLoader(
+                store: PreviewStore(), disk: try PreviewDiskCache(library: "t", directory: directory), debounce: .milliseconds(5)
+            ) { id, size async throws(APIError) in
+                try await client.fetchVariant(photoID: id, size: size)
+            }
+            let requests = (1...4).map { PreviewRequest(photoID: $0, box: box) }
+            // A key every 40 ms, down and up again, for ten rounds: a want lives far shorter than a fetch
+            // (two requests of 150 ms each).
+            for _ in 0..<10 {
+                for request in requests + requests.reversed() {
+                    await loader.want([request])
+                    try await Task.sleep(for: .milliseconds(40))
+                }
+            }
+            await loader.want(requests, shown: 4)
+            for request in requests {
+                guard case .loaded = try await waitForState(loader, request, within: .seconds(60)) else { Issue.record("\(request.photoID) not loaded"); return }
+            }
+            for id in 1...4 {
+                let redirects = log.lines.count { $0.hasPrefix("GET /api/v1/photos/\(id)/download") }
+                let files = log.lines.count { $0.hasPrefix("GET /files/\(id)/web") }
+                #expect(redirects == 1 && files == 1, "photo \(id): \(redirects) redirects and \(files) files")
+            }
+            await loader.stop()
+            try await client.shutdown()
+        }
+    }
+
     @Test func keysThatRepeatFasterThanTheDebounceStartNoWork() async throws {
         try await TestServer.with(photos: 30) { server, _ in
             let client = APIClient.forTesting(server)

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// photopick's own state, kept between runs: the tag-edit outbox and the download queue, in one SQLite
-/// file under `$XDG_STATE_HOME/photopick`. Every row names its library, so a demo and a real account
-/// (or two accounts) never see each other's edits.
+/// photopick's own state, kept between runs: the tag-edit outbox, the download queue and the library
+/// last opened at each address, in one SQLite file under `$XDG_STATE_HOME/photopick`. Every row names
+/// its library, so a demo and a real account (or two accounts) never see each other's edits.
 final class StateDatabase: Sendable {
     let queue: DatabaseQueue
 
@@ -88,6 +88,10 @@ final class StateDatabase: Sendable {
                 ALTER TABLE written_file ADD COLUMN verified_mtime_ns INTEGER;
                 ALTER TABLE written_file ADD COLUMN verified_ctime_ns INTEGER;
                 """)
+        }
+        // The library last opened at each API address, shown before the server confirms it (`KnownLibraries`).
+        migrator.registerMigration("known-libraries") { db in
+            try db.execute(sql: "CREATE TABLE known_library (api_url TEXT PRIMARY KEY, library TEXT NOT NULL, name TEXT)")
         }
         return migrator
     }

@@ -30,6 +30,11 @@ public final class BrowserSession: @unchecked Sendable {
         var logger: Logger
         /// The key's `/me`, when the caller already asked for it; the session asks otherwise.
         var account: Me?
+        /// The library is the one last opened at this address, taken before the server said whose the key
+        /// is: its catalogue and edits show at once, and nothing is sent to the server (no walk, tag edit,
+        /// download or `/me`) until `confirm(_:)`. If the key turns out to be another account's, the
+        /// caller stops this session and opens that account's library instead.
+        public var isProvisional = false
         /// When the catalogue is checked against the server.
         var refresh: RefreshPolicy
         /// How recently a page or read must have seen a photo's tags for a tag edit to be written
@@ -85,12 +90,15 @@ public final class BrowserSession: @unchecked Sendable {
     private var focusWriter: Task<Void, Never>?
     /// Why the catalogue was set aside at opening, told once the session starts.
     private var catalogueNotice: String?
-    private let changed: AsyncStream<Void>.Continuation
-    private var sender: TagSender?
+    let changed: AsyncStream<Void>.Continuation
+    private(set) var sender: TagSender?
     private var loadTask: Task<Void, Never>?
     var downloadRuns: [Int64: DownloadRun] = [:]
     private var backgroundTasks: [Task<Void, Never>] = []
-    private var isStopped = false
+    private(set) var isStopped = false
+    /// Whether the server confirmed the library; until then `held` keeps what would reach the server.
+    var isConfirmed: Bool
+    var held: [BrowserEffect] = []
 
     /// The actor the session's state lives on.
     let isolation: any Actor
@@ -101,6 +109,7 @@ public final class BrowserSession: @unchecked Sendable {
         self.isolation = isolation ?? MainActor.shared
         self.client = client
         self.configuration = configuration
+        isConfirmed = !configuration.isProvisional
         let database = try StateDatabase(directory: configuration.stateDirectory)
         outbox = TagOutbox(database: database, library: configuration.library)
         downloadStore = DownloadStore(database: database, library: configuration.library)
@@ -115,7 +124,8 @@ public final class BrowserSession: @unchecked Sendable {
 
     /// Restores the outbox and the queue, puts the catalogue's photos on screen, then checks them
     /// against the server when the refresh policy says; loads the account and the tags, and starts
-    /// sending edits left from the last session.
+    /// sending edits left from the last session. A provisional session does only the first two until
+    /// `confirm(_:)`.
     public func start() throws {
         try outbox.settleMadeTags()
         let saved = try outbox.database.savedState(library: configuration.library)
@@ -123,41 +133,14 @@ public final class BrowserSession: @unchecked Sendable {
         send(.sessionStarted(
             outbox: saved.deltas, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
         ))
-        let sender = TagSender(client: client, outbox: outbox, catalogue: catalogue, freshness: configuration.tagFreshness) { [weak self] event in
+        sender = TagSender(client: client, outbox: outbox, catalogue: catalogue, freshness: configuration.tagFreshness) { [weak self] event in
             await self?.post(event)
         }
-        self.sender = sender
-        background { _ in await sender.run() }
         background { _ in await self.loadCatalogue() }
-        if let me = configuration.account {
-            send(.accountLoaded(me))
-        } else {
-            background { [client] _ in
-                do {
-                    let me = try await client.send(API.me())
-                    self.send(.accountLoaded(me))
-                } catch {
-                    self.send(.accountFailed(Self.describe(error)))
-                }
-            }
-        }
-        background { [client] _ in
-            do {
-                // The tag list names every chip on screen.
-                let tags = try await RequestLane.$current.withValue(.visible) {
-                    var tags: [PhotoPickKit.Tag] = []
-                    for try await tag in TagStream(client: client) { tags.append(tag) }
-                    return tags
-                }
-                try? await self.catalogue.save(tags: tags)
-                self.send(.tagsLoaded(tags))
-            } catch {
-                self.send(.tagsFailed(Self.describe(error)))
-            }
-        }
         background { [client] _ in
             for await limit in await client.rateLimitUpdates() { self.send(.rateLimitChanged(limit)) }
         }
+        if isConfirmed { connect(account: configuration.account) }
     }
 
     /// Reads the catalogue off the main actor; a file that fails to read is set aside and an empty one
@@ -249,7 +232,8 @@ public final class BrowserSession: @unchecked Sendable {
 
     // MARK: - Effects
 
-    private func perform(_ effect: BrowserEffect) {
+    func perform(_ effect: BrowserEffect) {
+        if !isConfirmed, hold(effect) { return }
         switch effect {
         case .walkLibrary: walkLibrary()
         case .scheduleRefresh(let delay):

@@ -23,6 +23,8 @@ public actor APIClient {
     nonisolated let time: Timekeeper
     /// Whether a `Sunset` header was logged already; it is logged once per client.
     private var hasWarnedOfSunset = false
+    /// Renditions' signed links, reused until they expire.
+    var signedLinks = SignedLinks()
 
     /// A client with its own connection pool; call `shutdown()` when done with it.
     public init(configuration: Configuration) {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOPosix
 
 /// An encoded image on disk, with what the file response needs to describe it.
 struct StoredImage: Sendable {
@@ -36,13 +37,14 @@ actor ImageStore {
     private var ready: [Key: StoredImage] = [:]
     /// Images encoded since start; each is encoded at most once.
     private(set) var encodeCount = 0
-    /// Encoding is CPU-bound and a 12 MP original holds megabytes while it is made: it runs
-    /// here, one per core, off the cooperative pool that serves requests.
-    private static let encoders: OperationQueue = {
-        let queue = OperationQueue()
-        queue.name = "photopick.image-encoding"
-        queue.maxConcurrentOperationCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        return queue
+    /// Encoding is CPU-bound and a 12 MP original takes seconds: it runs on threads of its own, one per
+    /// core. Not on Dispatch's global queues (as an `OperationQueue` would): on Linux Swift's cooperative
+    /// pool runs on those same threads, so encodes holding them starved every task in the process, the
+    /// browser's key handling included, for as long as the originals took.
+    private static let encoders: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        pool.start()
+        return pool
     }()
 
     init(directory: URL, library: LibraryStore) throws {
@@ -92,14 +94,10 @@ actor ImageStore {
 
     /// Encodes, hashes and writes the file (to a temporary name, renamed into place) on an encoder thread.
     private static func encodeOffPool(_ photo: PhotoRecord, variant: ImageVariant, to url: URL) async throws -> LibraryStore.ImageFileFacts {
-        try await withCheckedThrowingContinuation { continuation in
-            encoders.addOperation {
-                continuation.resume(with: Result {
-                    let bytes = try encode(photo, variant: variant)
-                    try Data(bytes).write(to: url, options: .atomic)
-                    return LibraryStore.ImageFileFacts(length: Int64(bytes.count), sha256: Array(SHA256.hash(data: bytes)))
-                })
-            }
+        try await encoders.runIfActive {
+            let bytes = try encode(photo, variant: variant)
+            try Data(bytes).write(to: url, options: .atomic)
+            return LibraryStore.ImageFileFacts(length: Int64(bytes.count), sha256: Array(SHA256.hash(data: bytes)))
         }
     }
 

@@ -17,17 +17,28 @@ struct RenditionSource: Sendable {
 
     let disk: PreviewDiskCache?
     let fetch: PreviewLoader.Fetch
+    /// Fetches under way: each finishes into `disk` even when the want that started it goes.
+    let flights: RenditionFlights
+
+    init(disk: PreviewDiskCache?, fetch: @escaping PreviewLoader.Fetch) {
+        self.disk = disk
+        self.fetch = fetch
+        flights = RenditionFlights(disk: disk)
+    }
 
     /// The first of `cached` on disk that `read` accepts (a file it rejects is damaged, or a bad answer
-    /// kept earlier, and is dropped), else `size` fetched and filed; nil when the task is cancelled.
+    /// kept earlier, and is dropped), else `size` fetched and filed; nil when the task is cancelled. The
+    /// fetch goes through `flights`: one under way is joined, and one started finishes when this task goes.
     func rendition<Value>(
         photoID: Int, cached: [DownloadSize], fetching size: DownloadSize, read: ([UInt8]) -> Value?
     ) async throws(APIError) -> Found<Value>? {
-        let fetch = fetch
+        let fetch = fetch, flights = flights
         return try await Self.cachedOrFetched(
             photoID: photoID, in: disk, cached: cached.map(\.rawValue), filedAs: size.rawValue, read: read
         ) { () async throws(APIError) in
-            try await fetch(photoID, size)
+            try await flights.fetch(.init(photoID: photoID, variant: size.rawValue)) { () async throws(APIError) in
+                try await fetch(photoID, size)
+            }
         }.map { filed in
             switch filed {
             case .cached(let value, let variant): .cached(value, DownloadSize(rawValue: variant) ?? size)
@@ -52,7 +63,8 @@ struct RenditionSource: Sendable {
         await whenMissing()
         let fetched = try await fetch()
         if Task.isCancelled { return nil }
-        // A disk that is full or read-only costs the cache, not the picture.
+        // A disk that is full or read-only costs the cache, not the picture. A file a flight filed already
+        // is not written again.
         try? disk?.store(photoID: photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
         return .fetched(fetched.bytes)
     }

@@ -25,6 +25,8 @@ public final class TerminalApp {
         /// The input decoder's deadline passed: a lone Esc is the Escape key now.
         case inputDeadline
         case opened(Result<OpenedLibrary, any Error>)
+        /// The server answered about a library opened before it did.
+        case confirmed(Result<OpenedLibrary.Confirmation, any Error>)
         case changed
         /// Text held back behind an image unit can go now.
         case wireFree
@@ -52,6 +54,8 @@ public final class TerminalApp {
     private var loggedLoupes: [Int: Int] = [:]
     /// The tasks that feed the event stream; cancelled when the loop ends.
     private var tasks: [Task<Void, Never>] = []
+    /// The tasks that follow the session and its loaders; cancelled when another library replaces it.
+    private var sessionTasks: [Task<Void, Never>] = []
     private var openingMessage = ""
     /// A late reply's advice that came before the session could show it.
     private var lateAdvice: String?
@@ -95,7 +99,7 @@ public final class TerminalApp {
         defer {
             waker.stop()
             signals.stop()
-            tasks.forEach { $0.cancel() }
+            (tasks + sessionTasks).forEach { $0.cancel() }
             self.continuation = nil
             previews?.finish()
             loupes?.finish()
@@ -121,6 +125,10 @@ public final class TerminalApp {
             if let ending = handle(driver.expireInput()) { return ending }
         case .opened(.success(let library)): return start(library)
         case .opened(.failure(let error)): return .failed(error)
+        case .confirmed(.success(.confirmed(let name))):
+            if let name { screen.context.libraryName = name }
+        case .confirmed(.success(.replaced(let library))): return replace(with: library)
+        case .confirmed(.failure(let error)): return .failed(error)
         case .changed, .frame: break
         case .wireFree: driver.flushText()
         case .resized: driver.followTerminalSize()
@@ -157,28 +165,57 @@ public final class TerminalApp {
         guard let continuation else { return .quit }
         session = library.session
         screen.context.libraryName = library.name
-        tasks.append(Task { for await _ in library.session.changes { continuation.yield(.changed) } })
+        sessionTasks.append(Task { for await _ in library.session.changes { continuation.yield(.changed) } })
         if let loader = library.previews {
             screen.context.previews = loader.store
             let feed = PreviewFeed(loader: loader)
             previews = feed
             library.session.measureFocus(with: loader)
-            tasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
+            sessionTasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
         }
         if let loader = library.loupes {
             screen.context.loupes = loader.store
             let feed = LoupeFeed(loader: loader)
             loupes = feed
-            tasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
+            sessionTasks += feed.tasks(onUpdate: { continuation.yield(.changed) })
         }
         do {
             try library.session.start()
             if let lateAdvice { library.session.send(.noticePosted(.info, lateAdvice)) }
             lateAdvice = nil
-            return nil
         } catch {
             return .failed(error)
         }
+        if let confirmation = library.confirmation {
+            sessionTasks.append(Task { @MainActor in
+                do {
+                    continuation.yield(.confirmed(.success(try await confirmation())))
+                } catch {
+                    continuation.yield(.confirmed(.failure(error)))
+                }
+            })
+        }
+        return nil
+    }
+
+    /// The key turned out to be another account's: its library takes the place of the one shown, from
+    /// a fresh screen (the old one's modes and marks named photos of the other library).
+    private func replace(with library: OpenedLibrary) -> Ending? {
+        sessionTasks.forEach { $0.cancel() }
+        sessionTasks = []
+        previews?.finish()
+        loupes?.finish()
+        previews = nil
+        loupes = nil
+        screen.context.previews = nil
+        screen.context.loupes = nil
+        if let old = session { Task { await old.stop() } }
+        session = nil
+        pageItems = nil
+        shownLayout = nil
+        loggedLoupes = [:]
+        controller = Controller(keymap: controller.keymap)
+        return start(library)
     }
 
     /// Asks for a frame event when the next frame is due.

@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+
+/// The library last opened at each API address, with its account's name, in the state database: the
+/// next start shows that library's catalogue before the server has said whose the key is. The server's
+/// `/me` then confirms it, or names another library to show instead.
+public struct KnownLibraries: Sendable {
+    /// A library as it was last confirmed.
+    public struct Known: Sendable, Equatable {
+        /// The name the state database files the library under.
+        public var library: String
+        /// The account's name, for the header.
+        public var name: String?
+
+        /// A library and its account's name.
+        public init(library: String, name: String?) {
+            self.library = library
+            self.name = name
+        }
+    }
+
+    private let database: StateDatabase
+
+    /// Opens the state database in `directory`.
+    public init(stateDirectory directory: URL) throws {
+        database = try StateDatabase(directory: directory)
+    }
+
+    /// The library last confirmed at `apiURL`, if any.
+    public func library(at apiURL: String) throws -> Known? {
+        try database.queue.read { db in
+            try Row.fetchOne(db, sql: "SELECT library, name FROM known_library WHERE api_url = ?", arguments: [apiURL]).map {
+                Known(library: $0["library"], name: $0["name"])
+            }
+        }
+    }
+
+    /// Remembers `known` as the library at `apiURL`.
+    public func remember(_ known: Known, at apiURL: String) throws {
+        try database.queue.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO known_library (api_url, library, name) VALUES (?, ?, ?)",
+                arguments: [apiURL, known.library, known.name]
+            )
+        }
+    }
+}
