@@ -26,14 +26,8 @@ struct ChildProcess {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, executable, &actions, nil, argv, envp)
+        let result = withCArguments([executable] + arguments, merged) { argv, envp in posix_spawnp(&pid, executable, &actions, nil, argv, envp) }
         if captureOutput { close(pipeEnds[1]) }
         guard result == 0 else { throw BenchError("cannot run \(executable): \(String(cString: strerror(result)))") }
         return ChildProcess(pid: pid, output: captureOutput ? FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true) : nil)
@@ -110,4 +104,17 @@ struct Measurement {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// `arguments` and `environment` as the NULL-ended C arrays `posix_spawn` takes, for the call's duration.
+func withCArguments<T>(
+    _ arguments: [String], _ environment: [String: String], _ body: ([UnsafeMutablePointer<CChar>?], [UnsafeMutablePointer<CChar>?]) -> T
+) -> T {
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    return body(argv, envp)
 }

@@ -64,14 +64,8 @@ final class LinkTerminal: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
         posix_spawn_file_actions_addclose(&actions, master)
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
+        let status = withCArguments([binary] + arguments, environment) { argv, envp in posix_spawn(&pid, binary, &actions, &attributes, argv, envp) }
         guard status == 0 else { throw BenchError("cannot run \(binary): \(String(cString: strerror(status)))") }
         self.pid = pid
         let thread = Thread { [self] in read() }
