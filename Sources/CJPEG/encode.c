@@ -154,3 +154,22 @@ cjpeg_status cjpeg_inspect(const uint8_t *data, size_t length, int *width, int *
 }
 
 void cjpeg_free(uint8_t *buffer) { free(buffer); }
+
+cjpeg_status cjpeg_header_size(const uint8_t *data, size_t length, int *width, int *height) {
+    if (data == NULL || length == 0 || width == NULL || height == NULL) return CJPEG_ERR_ARGUMENT;
+    struct jpeg_decompress_struct cinfo;
+    cjpeg_error_manager errors;
+    memset(&cinfo, 0, sizeof(cinfo));
+    cinfo.err = cjpeg_errors(&errors);
+    if (setjmp(errors.escape)) {
+        jpeg_destroy_decompress(&cinfo);
+        return CJPEG_ERR_LIBJPEG;
+    }
+    jpeg_CreateDecompress(&cinfo, JPEG_LIB_VERSION, sizeof(cinfo));
+    jpeg_mem_src(&cinfo, data, (unsigned long)length);
+    jpeg_read_header(&cinfo, TRUE);
+    *width = (int)cinfo.image_width;
+    *height = (int)cinfo.image_height;
+    jpeg_destroy_decompress(&cinfo);
+    return CJPEG_OK;
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPreviews
 @testable import PhotoBrowser
 import PhotoImaging
 import Testing
@@ -43,6 +44,24 @@ struct ImageProtocolTests {
     @Test func itermInlineImagesCarryTheFileAndTheCellsItFills() {
         let bytes = ITermImage.inline(base64: Array("QUJD".utf8), columns: 20, rows: 6)
         #expect(text(bytes) == "\u{1B}]1337;File=inline=1;size=3;width=20;height=6;preserveAspectRatio=1;doNotMoveCursor=1:QUJD\u{1B}\\")
+    }
+
+    @Test func itermSendsARenditionFarLargerThanShownAtTheSizeShown() throws {
+        func photo(_ width: Int, _ height: Int) -> PreviewImage {
+            PreviewImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        }
+        var graphics = Graphics.symbols(.direct)
+        graphics.mode = .iterm
+        graphics.cell = PixelSize(width: 10, height: 20)
+        let renderer = PreviewRenderer(graphics: graphics)
+        let shown = photo(40, 30), request = PreviewRequest(photoID: 1, box: PixelSize(width: 40, height: 30))
+        func sent(_ source: [UInt8]) throws -> PixelSize? {
+            let encoded = try #require(renderer.render(request, shown, source) as? EncodedImage)
+            return jpegPixelSize(Array(try #require(Data(base64Encoded: Data(encoded.bytes)))))
+        }
+        let large = try #require(photo(400, 300).jpeg()), close = try #require(photo(50, 38).jpeg())
+        #expect(try sent(large) == PixelSize(width: 40, height: 30), "a 400×300 rendition for 40×30 pixels goes at 40×30")
+        #expect(try sent(close) == PixelSize(width: 50, height: 38), "one near the size shown goes as it came")
     }
 }
 

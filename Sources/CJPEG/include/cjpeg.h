@@ -37,6 +37,9 @@ cjpeg_status cjpeg_encode_rows(int width, int height, int quality, int progressi
 cjpeg_status cjpeg_inspect(const uint8_t *data, size_t length, int *width, int *height,
                            char *message, size_t message_capacity);
 
+/// Reads only the header: the JPEG's pixel size as stored (before any EXIF orientation).
+cjpeg_status cjpeg_header_size(const uint8_t *data, size_t length, int *width, int *height);
+
 /// Encodes `width` x `height` packed RGB pixels; `progressive` selects libjpeg's progressive script,
 /// and `orientation` 1...8 writes an EXIF segment with that Orientation (0 writes none).
 cjpeg_status cjpeg_encode_rgb(const uint8_t *pixels, int width, int height, int quality, int progressive,

@@ -15,3 +15,10 @@ extension PreviewImage {
         return Array(UnsafeBufferPointer(start: output, count: length))
     }
 }
+
+/// A JPEG's stored pixel size, read from its header alone; nil when it is not one libjpeg reads.
+public func jpegPixelSize(_ bytes: [UInt8]) -> PixelSize? {
+    var width: Int32 = 0, height: Int32 = 0
+    let status = bytes.withUnsafeBufferPointer { cjpeg_header_size($0.baseAddress, $0.count, &width, &height) }
+    return status == CJPEG_OK && width > 0 && height > 0 ? PixelSize(width: Int(width), height: Int(height)) : nil
+}

@@ -65,8 +65,10 @@ struct PreviewRenderer: Sendable {
         case .sixel:
             return EncodedImage(size: image.size, bytes: ChafaCanvas.sixel(image, registers: 256))
         case .iterm:
-            // A loupe's view was never a file: it is sent as one.
-            guard let file = source.isEmpty ? image.jpeg() : source else { return nil }
+            // A loupe's view was never a file: it is sent as one; nor is a rendition far larger than the
+            // cells show (a `web` JPEG in the side pane): it goes at the size shown, a fraction of the bytes.
+            let larger = jpegPixelSize(source).map { $0.width * $0.height > 2 * image.width * image.height } ?? false
+            guard let file = source.isEmpty || larger ? image.jpeg() : source else { return nil }
             return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: file), reduced: reduced(image, png: false))
         }
     }
