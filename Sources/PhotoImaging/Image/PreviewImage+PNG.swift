@@ -5,6 +5,12 @@ extension PreviewImage {
     /// The image as a PNG, row filters chosen per row, zlib at `level`: for kitty's compressed
     /// transmission (`f=100`); nil when libpng fails.
     public func png(level: Int = PreviewImage.kittyPNGLevel) -> [UInt8]? {
+        withPNG(level: level) { Array($0) }
+    }
+
+    /// Hands `body` the PNG while libpng's buffer holds it, so what is made of it (kitty's base64) needs
+    /// no copy of it beside: a 4K loupe view's PNG is 12 MB.
+    public func withPNG<T>(level: Int = PreviewImage.kittyPNGLevel, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         let status = pixels.withUnsafeBufferPointer {
@@ -12,7 +18,7 @@ extension PreviewImage {
         }
         guard status == 0, let output else { return nil }
         defer { free(output) }
-        return Array(UnsafeBufferPointer(start: output, count: length))
+        return body(UnsafeBufferPointer(start: output, count: length))
     }
 
     /// zlib's level for kitty's PNGs, chosen by `photopick-bench link`'s figures: on the demo's 1,500×1,000

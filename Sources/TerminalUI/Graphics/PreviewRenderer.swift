@@ -60,8 +60,10 @@ struct PreviewRenderer: Sendable {
         case .kitty:
             // A PNG is 37–42% of the RGB's bytes on the demo's photos (`photopick-bench link`); every byte
             // is time over SSH. swift-extras-base64: 2.7 MB of RGB took Foundation 10 ms.
-            guard let png = image.png() else { return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: image.pixels)) }
-            return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: png), isPNG: true, reduced: reduced(image, png: true))
+            guard let base64 = image.withPNG({ Base64.encodeToBytes(bytes: $0) }) else {
+                return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: image.pixels))
+            }
+            return EncodedImage(size: image.size, bytes: base64, isPNG: true, reduced: reduced(image, png: true))
         case .sixel:
             return EncodedImage(size: image.size, bytes: ChafaCanvas.sixel(image, registers: 256))
         case .iterm:
