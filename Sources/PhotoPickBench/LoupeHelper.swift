@@ -50,7 +50,7 @@ struct LoupeHelper: ParsableCommand {
 enum LoupeRun {
     static let decoder = PreviewDecoder()
 
-    /// kitty's graphics, whose image of a view is its RGB in base64.
+    /// kitty over SSH, whose image of a view is a PNG in base64: the most it holds.
     static var kitty: Graphics { graphics(.kitty) }
 
     static func graphics(_ mode: GraphicsMode) -> Graphics {

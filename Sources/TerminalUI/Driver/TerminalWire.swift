@@ -5,8 +5,8 @@ import Foundation
 /// A frame's text waits for at most the unit being written, never for the images queued behind it,
 /// and the main actor never waits for an image. Hand-written: no library paces escape sequences.
 final class TerminalWire: @unchecked Sendable {
-    // @unchecked: `queue`, `window`, `writing`, `wanted`, `onFree`, `peak`, `sharedNames` and `stopping` are guarded by `state`; the descriptor is
-    // written only while holding `wire`.
+    // @unchecked: every `var` below is guarded by `state`, and the descriptor is written only while
+    // holding `wire`; the compiler cannot see either lock.
     private let descriptor: Int32
     private let state = NSCondition()
     private let wire = NSLock()
