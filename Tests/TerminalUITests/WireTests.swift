@@ -107,6 +107,15 @@ struct WireWindowTests {
         #expect(!window.allows(bigUnit) && window.allows(window.window - window.inFlight))
     }
 
+    @Test func beforeAnyRateIsLearnedTheRoundTripSaysWhetherTheTerminalIsAcrossANetwork() {
+        #expect(!WireWindow(roundTrip: .milliseconds(3)).isSlow(for: 512 << 10), "a terminal on this machine")
+        #expect(WireWindow(roundTrip: .milliseconds(60)).isSlow(for: 512 << 10), "one over SSH")
+        #expect(!WireWindow().isSlow(for: 512 << 10), "nothing known: whole images")
+        var fast = WireWindow(roundTrip: .milliseconds(40))
+        fast.assume(rate: 100e6)
+        #expect(!fast.isSlow(for: 512 << 10), "once measured, the rate decides: 5 ms of bytes and 40 ms of round trip")
+    }
+
     @Test func aQueryNeverAnsweredStopsHoldingTheWindow() {
         var window = WireWindow()
         _ = window.wrote(WireWindow.segment, endsImage: true)

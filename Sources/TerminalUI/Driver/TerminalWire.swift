@@ -28,6 +28,8 @@ final class TerminalWire: @unchecked Sendable {
     init(descriptor: Int32, roundTrip: Duration?, onShown: @escaping @Sendable (ImagePlacement, WireJob.Stage, WireWindow) -> Void) {
         self.descriptor = descriptor
         self.window = WireWindow(roundTrip: roundTrip)
+        // The probe's round trip alone can say the link is slow, before any image is sent.
+        LinkGauge.set(slow: window.isSlow(for: 512 << 10))
         self.onShown = onShown
         self.onFree = {}
         let thread = Thread { [self] in run() }

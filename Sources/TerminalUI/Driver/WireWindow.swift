@@ -128,10 +128,14 @@ struct WireWindow: Sendable {
 
     /// Whether the link is slow enough that a full image is worth preceding with a reduced one: its
     /// bytes would take more than `budget` to arrive.
+    /// Before any rate is learned, a round trip of 30 ms or more says the terminal is across a network
+    /// (one on this machine answers within a few): slow until measured otherwise.
     func isSlow(for bytes: Int, budget: Duration = .milliseconds(150)) -> Bool {
-        guard let rate else { return false }
+        guard let rate else { return (roundTrip ?? .zero) >= Self.remoteRoundTrip }
         return Double(bytes) / rate + (roundTrip ?? .zero).seconds > budget.seconds
     }
+
+    static let remoteRoundTrip: Duration = .milliseconds(30)
 }
 
 extension Duration {
