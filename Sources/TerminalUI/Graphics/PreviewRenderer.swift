@@ -58,8 +58,8 @@ struct PreviewRenderer: Sendable {
             // The terminal reads the pixels from this machine's memory: nothing to compress or encode.
             return EncodedImage(size: image.size, bytes: image.pixels, isShared: true)
         case .kitty:
-            // A PNG is 37–42% of the RGB's bytes on the demo's photos (`photopick-bench link`); every byte
-            // is time over SSH. swift-extras-base64: 2.7 MB of RGB took Foundation 10 ms.
+            // Over SSH every byte is time: a PNG is 28–42% of the RGB on the demo's photos (`photopick-bench
+            // graphics` and `link`). swift-extras-base64: 2.7 MB of RGB took Foundation 10 ms.
             guard let base64 = image.withPNG({ Base64.encodeToBytes(bytes: $0) }) else {
                 return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: image.pixels))
             }
