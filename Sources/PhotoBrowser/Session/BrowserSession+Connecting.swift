@@ -13,7 +13,6 @@ extension BrowserSession {
         let effects = held
         held = []
         for effect in effects { perform(effect) }
-        changed.yield()
     }
 
     /// Starts what talks to the server: the outbox's sender, the account (asked for unless given) and the tags.

@@ -52,8 +52,7 @@ extension BrowserSession {
         guard error.code == .conflict, let name else { return "Could not save the tag: \(error.userMessage)" }
         var existing: PhotoPickKit.Tag?
         if case .response(let response) = error, let id = response.existingTagID { existing = state.tags.tag(id: id) }
-        let key = PhotoPickKit.Tag.nameKey(name)
-        existing = existing ?? state.tags.tags.first { PhotoPickKit.Tag.nameKey($0.name) == key }
+        existing = existing ?? state.tags.tag(named: name)
         if let existing {
             return "A tag named “\(existing.name)” already exists (number \((state.tags.tags.firstIndex(of: existing) ?? 0) + 1) in the list); pick it with t, or choose another name."
         }

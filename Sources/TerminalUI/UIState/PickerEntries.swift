@@ -54,7 +54,7 @@ extension UIState.Picker {
             let held = holders[tag.id, default: 0]
             return Self.entry(for: tag, mark: held == 0 ? "[ ]" : held == targets.count ? "[x]" : "[-]", in: state)
         }
-        let exists = state.tags.tags.contains { PhotoPickKit.Tag.nameKey($0.name) == PhotoPickKit.Tag.nameKey(query) }
+        let exists = state.tags.tags.first(named: query) != nil
         if !query.isEmpty && !exists {
             entries.append(PickerEntry(
                 choice: .createTag(name: query), mark: " + ", title: "Create tag “\(TerminalText.sanitized(query))”",
