@@ -450,8 +450,8 @@ tm send-keys -t s3-job Enter
 wait_for "/2,000"
 tm send-keys -t s3-job C-z
 wait_for_re "Stopped +$PHOTOPICK"
-photopick_state=$(ps -o stat= -C photopick | tr -d ' ' | grep -c '^T' || true)
-[ "$photopick_state" -ge 1 ] || fail "s3-job: no stopped photopick after Ctrl-Z"
+photopick_pid "$TMP/job-downloads"
+ps -o stat= -p "$PID" | grep -q '^T' || fail "s3-job: photopick (pid $PID) is not stopped after Ctrl-Z"
 tm send-keys -t s3-job fg Enter
 wait_for "/2,000"
 pane | grep -qF "R0006867.JPG" || fail "s3-job: the list is not drawn whole after fg"
