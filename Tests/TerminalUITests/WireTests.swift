@@ -1,6 +1,7 @@
 import Foundation
 @testable import PhotoBrowser
 import PhotoImaging
+import PhotoPickKit
 import Testing
 @testable import TerminalUI
 
@@ -93,7 +94,7 @@ struct WireWindowTests {
         #expect(roundTrip.map { $0 >= .milliseconds(60) && $0 < .milliseconds(75) } ?? false, "\(window.summary)")
         let rate = window.rate ?? 0
         #expect(abs(rate - 2.5e6) / 2.5e6 < 0.05, "\(window.summary)")
-        let expected = 2.5e6 * ((roundTrip ?? .zero) + .milliseconds(50)).seconds
+        let expected = 2.5e6 * ((roundTrip ?? .zero) + .milliseconds(50)).timeInterval
         #expect(abs(Double(window.window) - expected) / expected < 0.06, "\(window.summary)")
         #expect(window.inFlight == 0 && !window.isAwaitingAnswers)
         // A unit larger than what is left of the window still goes while less than a round trip's worth is
@@ -108,12 +109,12 @@ struct WireWindowTests {
     }
 
     @Test func beforeAnyRateIsLearnedTheRoundTripSaysWhetherTheTerminalIsAcrossANetwork() {
-        #expect(!WireWindow(roundTrip: .milliseconds(3)).isSlow(for: 512 << 10), "a terminal on this machine")
-        #expect(WireWindow(roundTrip: .milliseconds(60)).isSlow(for: 512 << 10), "one over SSH")
-        #expect(!WireWindow().isSlow(for: 512 << 10), "nothing known: whole images")
+        #expect(!WireWindow(roundTrip: .milliseconds(3)).isSlow, "a terminal on this machine")
+        #expect(WireWindow(roundTrip: .milliseconds(60)).isSlow, "one over SSH")
+        #expect(!WireWindow().isSlow, "nothing known: whole images")
         var fast = WireWindow(roundTrip: .milliseconds(40))
         fast.assume(rate: 100e6)
-        #expect(!fast.isSlow(for: 512 << 10), "once measured, the rate decides: 5 ms of bytes and 40 ms of round trip")
+        #expect(!fast.isSlow, "once measured, the rate decides: 5 ms of bytes and 40 ms of round trip")
     }
 
     @Test func aQueryNeverAnsweredStopsHoldingTheWindow() {

@@ -16,14 +16,15 @@ extension TerminalDriver {
 
     /// Writes the plan's image bytes in one go, after ncurses's own output has left.
     func writeImages(_ plan: ImageLayer.Plan) {
-        guard !plan.bytes.isEmpty else { return }
+        let bytes = plan.bytes
+        guard !bytes.isEmpty else { return }
         if let output {
             // Headless (benchmarks): the bytes are counted with the frame's.
-            plan.bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, output) }
+            bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, output) }
             fflush(output)
         } else {
             if let terminalOutput { fflush(terminalOutput) }
-            Self.writeAll(plan.bytes, to: STDOUT_FILENO)
+            Self.writeAll(bytes, to: STDOUT_FILENO)
         }
         for placement in plan.placed {
             logger?.debug("\(Self.placedLine(placement, mode: images.mode))")

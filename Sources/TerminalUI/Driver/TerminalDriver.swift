@@ -52,7 +52,6 @@ public final class TerminalDriver {
     var wire: TerminalWire?
     /// Image jobs of frames whose text has not gone out yet (the wire was busy): they follow it.
     var waiting = WireQueue()
-    /// Called when a frame's text could not go at once and now can: the app draws again.
 
     /// A driver that has not taken the terminal yet.
     public init() {}
@@ -200,7 +199,7 @@ public final class TerminalDriver {
             taken.notSent += notQueued.notSent
             images.forget(taken)
         }
-        let plan = images.plan(canvas.images, screenCleared: last == nil, height: height, progressive: wire?.isSlow ?? false)
+        let plan = images.plan(canvas.images, screenCleared: last == nil, height: height, progressive: wire != nil && LinkGauge.isSlow)
         for rect in plan.repaint { repaint(rect) }
         let rows = last.map { canvas.changedRows(since: $0) } ?? Array(0..<canvas.height)
         if last == nil {

@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import PhotoPickKit
 import PhotoBrowser
 import PhotoImaging
 
@@ -24,10 +25,13 @@ public struct TerminalProbe: Sendable {
         public var requested: GraphicsMode = .auto
     }
 
+    /// DA1: every terminal answers it, in order, once it has read what came before.
+    static let deviceAttributes = Array("\u{1B}[c".utf8)
+
     /// The queries, in order; DA1 is last.
     static let queries: [[UInt8]] = [
         Array("\u{1B}[>0q".utf8), KittyCommands.query, Array("\u{1B}[?1;1;0S".utf8), Array("\u{1B}[?2;1;0S".utf8),
-        Array("\u{1B}[16t".utf8), Array("\u{1B}[c".utf8),
+        Array("\u{1B}[16t".utf8), deviceAttributes,
     ]
 
     /// The longest the probe waits for a terminal that does not answer.
@@ -83,6 +87,22 @@ public struct TerminalProbe: Sendable {
 
     /// Writes the queries and reads until DA1's reply or the deadline, in raw mode, the modes restored after.
     private func ask(_ descriptor: Int32, wrapped: Bool) -> TerminalReplies? {
+        Self.inRawMode(descriptor) {
+            var queries = Self.queries
+            // Whether the terminal runs on this machine: a 1×1 image in shared memory, before DA1. Not through
+            // tmux, whose clients may be elsewhere.
+            let probeMemory = SharedMemory.name(0)
+            let madeMemory = !wrapped && SharedMemory.create(probeMemory, [0, 0, 0])
+            if madeMemory { queries.insert(KittyCommands.sharedMemoryQuery(name: probeMemory), at: queries.count - 1) }
+            defer { if madeMemory { SharedMemory.remove(probeMemory) } }
+            let batch = queries.flatMap { wrapped ? TmuxPassthrough.wrap($0) : $0 }
+            return TerminalReplies.parse(Self.exchange(descriptor, batch, deadline: deadline).received)
+        }
+    }
+
+    /// Runs `body` with `descriptor` in raw mode (no echo, no signals, reads that never wait), and puts the
+    /// modes back after; nil when the modes cannot be set.
+    static func inRawMode<T>(_ descriptor: Int32, _ body: () -> T?) -> T? {
         var saved = termios()
         guard tcgetattr(descriptor, &saved) == 0 else { return nil }
         var raw = saved
@@ -94,22 +114,19 @@ public struct TerminalProbe: Sendable {
         }
         guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
         defer { tcsetattr(descriptor, TCSANOW, &saved) }
-        var queries = Self.queries
-        // Whether the terminal runs on this machine: a 1×1 image in shared memory, before DA1. Not through
-        // tmux, whose clients may be elsewhere.
-        let probeMemory = SharedMemory.name(0)
-        if !wrapped, SharedMemory.create(probeMemory, [0, 0, 0]) {
-            queries.insert(KittyCommands.sharedMemoryQuery(name: probeMemory), at: queries.count - 1)
-        }
-        defer { SharedMemory.remove(probeMemory) }
-        let batch = queries.flatMap { wrapped ? TmuxPassthrough.wrap($0) : $0 }
-        TerminalDriver.writeAll(batch, to: descriptor)
+        return body()
+    }
+
+    /// Writes `bytes`, then reads what comes back until DA1's answer is in or `deadline` has passed: every
+    /// byte read, and whether DA1 answered.
+    static func exchange(_ descriptor: Int32, _ bytes: [UInt8], deadline: Duration) -> (received: [UInt8], answered: Bool) {
+        TerminalDriver.writeAll(bytes, to: descriptor)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let end = ContinuousClock.now + deadline
         while ContinuousClock.now < end {
             let left = end - ContinuousClock.now
-            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = Int32(max(1, left.milliseconds))
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, milliseconds)
             if ready < 0, errno == EINTR { continue }
@@ -117,9 +134,9 @@ public struct TerminalProbe: Sendable {
             let count = read(descriptor, &buffer, buffer.count)
             guard count > 0 else { break }
             received += buffer[0..<count]
-            if TerminalReplies.parse(received).isComplete { break }
+            if TerminalReplies.parse(received).isComplete { return (received, true) }
         }
-        return TerminalReplies.parse(received)
+        return (received, false)
     }
 
     /// A tmux option's value, or nil when tmux cannot be asked.
@@ -150,9 +167,7 @@ public struct LinkEstimate: Sendable, CustomStringConvertible {
     public let rate: Double?
 
     /// Whether images go reduced first, as the writer decides it.
-    public var isSlow: Bool {
-        window.isSlow(for: 512 << 10)
-    }
+    private var isSlow: Bool { window.isSlow }
 
     private var window: WireWindow {
         var window = WireWindow(roundTrip: roundTrip)
@@ -162,7 +177,7 @@ public struct LinkEstimate: Sendable, CustomStringConvertible {
 
     public var description: String {
         let speed = rate.map { String(format: "%.1f MB/s", $0 / 1e6) } ?? "rate not measured"
-        let trip = String(format: "%.0f ms", roundTrip.seconds * 1000)
+        let trip = String(format: "%.0f ms", roundTrip.timeInterval * 1000)
         let choice = isSlow ? "slow: kitty and iTerm2 images go reduced first, the whole once the cursor rests"
             : "fast: images go whole"
         return "\(speed), round trip \(trip): \(choice); image data in flight at most \(window.window >> 10) KB"
@@ -176,32 +191,16 @@ extension TerminalProbe {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var saved = termios()
-        guard tcgetattr(descriptor, &saved) == 0 else { return nil }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
-        guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
-        defer { tcsetattr(descriptor, TCSANOW, &saved) }
-        func answer(after bytes: [UInt8]) -> Duration? {
-            let start = ContinuousClock.now
-            TerminalDriver.writeAll(bytes + TerminalWire.query, to: descriptor)
-            var received: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 256)
-            while ContinuousClock.now - start < .seconds(10) {
-                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 100) >= 0 else { return nil }
-                guard poller.revents & Int16(POLLIN) != 0 else { continue }
-                let count = read(descriptor, &buffer, buffer.count)
-                guard count > 0 else { return nil }
-                received += buffer[0..<count]
-                if received.last == UInt8(ascii: "c"), received.contains(UInt8(ascii: "?")) { return ContinuousClock.now - start }
+        return Self.inRawMode(descriptor) {
+            func answer(after bytes: [UInt8]) -> Duration? {
+                let start = ContinuousClock.now
+                return Self.exchange(descriptor, bytes + Self.deviceAttributes, deadline: .seconds(10)).answered ? ContinuousClock.now - start : nil
             }
-            return nil
+            guard let trip = answer(after: []) else { return nil }
+            let padding = Array("\u{1B}_photopick link test;".utf8) + Array(repeating: UInt8(ascii: "A"), count: 256 << 10) + [0x1B, UInt8(ascii: "\\")]
+            let loaded = answer(after: padding)
+            let rate = loaded.flatMap { $0 > trip ? Double(padding.count) / ($0 - trip).timeInterval : nil }
+            return LinkEstimate(roundTrip: trip, rate: rate)
         }
-        guard let trip = answer(after: []) else { return nil }
-        let padding = Array("\u{1B}_photopick link test;".utf8) + Array(repeating: UInt8(ascii: "A"), count: 256 << 10) + [0x1B, UInt8(ascii: "\\")]
-        let loaded = answer(after: padding)
-        let rate = loaded.flatMap { $0 > trip ? Double(padding.count) / ($0 - trip).seconds : nil }
-        return LinkEstimate(roundTrip: trip, rate: rate)
     }
 }

@@ -1,4 +1,6 @@
+import ExtrasBase64
 import Foundation
+import PhotoPickKit
 
 /// Everything written to the terminal goes through here: a frame's text at once, from the main actor,
 /// and images unit by unit from a thread of its own, under the window the terminal's answers allow.
@@ -22,14 +24,14 @@ final class TerminalWire: @unchecked Sendable {
     /// The last shared memory objects made, which the terminal removes once it has read them.
     private var sharedNames: [String] = []
 
-    /// DA1: every terminal answers it, in order, once it has read what came before.
-    static let query = Array("\u{1B}[c".utf8)
+    /// The query after image data: DA1, answered once what came before has been read.
+    static let query = TerminalProbe.deviceAttributes
 
     init(descriptor: Int32, roundTrip: Duration?, onShown: @escaping @Sendable (ImagePlacement, WireJob.Stage, WireWindow) -> Void) {
         self.descriptor = descriptor
         self.window = WireWindow(roundTrip: roundTrip)
         // The probe's round trip alone can say the link is slow, before any image is sent.
-        LinkGauge.set(slow: window.isSlow(for: 512 << 10))
+        LinkGauge.set(slow: window.isSlow)
         self.onShown = onShown
         self.onFree = {}
         let thread = Thread { [self] in run() }
@@ -94,13 +96,11 @@ final class TerminalWire: @unchecked Sendable {
         state.lock()
         window.answered(at: .now)
         // Slow: a full-screen image of half a megabyte would take more than 150 ms.
-        LinkGauge.set(slow: window.isSlow(for: 512 << 10))
+        LinkGauge.set(slow: window.isSlow)
         state.broadcast()
         state.unlock()
     }
 
-    /// Whether images should go reduced first.
-    var isSlow: Bool { LinkGauge.isSlow }
 
     /// The most image bytes ever in flight, with the window then: for tests.
     var peakInFlight: (bytes: Int, window: Int) {
@@ -128,7 +128,7 @@ final class TerminalWire: @unchecked Sendable {
     /// Drops every job not begun and waits, at most `limit`, for the one begun to finish: before the
     /// terminal is handed back, so no image comes after.
     func drain(limit: Duration = .seconds(3)) {
-        let deadline = Date(timeIntervalSinceNow: limit.seconds)
+        let deadline = Date(timeIntervalSinceNow: limit.timeInterval)
         state.lock()
         _ = queue.supersede(keeping: nil)
         while (!queue.isEmpty || writing) && state.wait(until: deadline) {}
@@ -162,7 +162,7 @@ final class TerminalWire: @unchecked Sendable {
             state.unlock()
             return unit.bytes
         }
-        let base64 = Array(Data(shared.pixels).base64EncodedData())
+        let base64 = Base64.encodeToBytes(bytes: shared.pixels)
         return KittyCommands.transmit(id: shared.id, width: shared.size.width, height: shared.size.height, base64: base64).flatMap { $0 }
     }
 
@@ -177,7 +177,7 @@ final class TerminalWire: @unchecked Sendable {
                   let next = queue.take() else {
                 // NSCondition traps on a far-off date: with nothing due, wait to be woken.
                 if let due = [window.deadline, resting].compactMap({ $0 }).min() {
-                    _ = state.wait(until: Date(timeIntervalSinceNow: max(0.001, (due - .now).seconds)))
+                    _ = state.wait(until: Date(timeIntervalSinceNow: max(0.001, (due - .now).timeInterval)))
                 } else {
                     state.wait()
                 }
@@ -204,8 +204,14 @@ final class TerminalWire: @unchecked Sendable {
                 wanted = false
                 onFree()
             }
-            if let ended = next.ended, let placement = ended.placement { onShown(placement, ended.stage, window) }
             state.broadcast()
+            if let ended = next.ended, let placement = ended.placement {
+                // Logged outside the lock, which the main actor takes every frame.
+                let link = window
+                state.unlock()
+                onShown(placement, ended.stage, link)
+                state.lock()
+            }
         }
         finished = true
         state.broadcast()

@@ -78,5 +78,4 @@ struct Superseded: Equatable, Sendable {
     /// kitty images never sent: the terminal does not have their pixels.
     var notSent: [ImageLayer.Key] = []
 
-    var isEmpty: Bool { notShown.isEmpty && notSent.isEmpty }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickKit
 
 /// How much image data may be on its way to the terminal, learned from the terminal's answers.
 ///
@@ -43,7 +44,7 @@ struct WireWindow: Sendable {
     /// The bytes the window lets be in flight.
     var window: Int {
         guard let rate, let roundTrip else { return Self.initialWindow }
-        let seconds = (roundTrip + Self.textAllowance).seconds
+        let seconds = (roundTrip + Self.textAllowance).timeInterval
         return max(Self.leastWindow, Int(rate * seconds))
     }
 
@@ -54,7 +55,7 @@ struct WireWindow: Sendable {
     /// less than a round trip's worth is in flight, so a large unit (a sixel strip) never waits for the
     /// link to run dry.
     func allows(_ count: Int) -> Bool {
-        inFlight == 0 || inFlight + count <= window || rate.map { Double(inFlight) < $0 * (roundTrip ?? .zero).seconds } ?? false
+        inFlight == 0 || inFlight + count <= window || rate.map { Double(inFlight) < $0 * (roundTrip ?? .zero).timeInterval } ?? false
     }
 
     /// Records image bytes written; true when a query should follow them now.
@@ -80,7 +81,7 @@ struct WireWindow: Sendable {
             stretch = (now, 0)
             // Only a large segment's delay says much: a small one's reading drowns in the round trip's jitter.
             if let roundTrip, query.bytes >= 2 * Self.segment, delay - roundTrip > .milliseconds(10) {
-                learn(Double(query.bytes) / (delay - roundTrip).seconds)
+                learn(Double(query.bytes) / (delay - roundTrip).timeInterval)
             }
             return
         }
@@ -88,7 +89,7 @@ struct WireWindow: Sendable {
         // whole stretch, not answer by answer: the app reads answers when it can, sometimes several at once.
         stretch?.bytes += query.bytes
         guard let stretch, now - stretch.start >= .milliseconds(40), stretch.bytes >= Self.segment else { return }
-        learn(Double(stretch.bytes) / (now - stretch.start).seconds)
+        learn(Double(stretch.bytes) / (now - stretch.start).timeInterval)
     }
 
     private mutating func learn(_ sample: Double) {
@@ -122,26 +123,19 @@ struct WireWindow: Sendable {
     /// For the log and `photopick doctor`: the rate, round trip and window as measured.
     var summary: String {
         let rate = rate.map { String(format: "%.1f MB/s", $0 / 1e6) } ?? "rate not measured"
-        let trip = roundTrip.map { String(format: "round trip %.0f ms", $0.seconds * 1000) } ?? "round trip not measured"
+        let trip = roundTrip.map { String(format: "round trip %.0f ms", $0.timeInterval * 1000) } ?? "round trip not measured"
         return "link \(rate), \(trip), window \(window >> 10) KB"
     }
 
     /// Whether the link is slow enough that a full image is worth preceding with a reduced one: its
     /// bytes would take more than `budget` to arrive.
-    /// Before any rate is learned, a round trip of 30 ms or more says the terminal is across a network
-    /// (one on this machine answers within a few): slow until measured otherwise.
-    func isSlow(for bytes: Int, budget: Duration = .milliseconds(150)) -> Bool {
+    /// Whether images should go reduced first: a full-screen image of half a megabyte would take more
+    /// than 150 ms. Before any rate is learned, a round trip of 30 ms or more says the terminal is across
+    /// a network (one on this machine answers within a few): slow until measured otherwise.
+    var isSlow: Bool {
         guard let rate else { return (roundTrip ?? .zero) >= Self.remoteRoundTrip }
-        return Double(bytes) / rate + (roundTrip ?? .zero).seconds > budget.seconds
+        return Double(512 << 10) / rate + (roundTrip ?? .zero).timeInterval > 0.150
     }
 
     static let remoteRoundTrip: Duration = .milliseconds(30)
-}
-
-extension Duration {
-    /// In seconds, as a Double.
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import ExtrasBase64
 
 /// The kitty graphics protocol's commands, as bytes: `ESC _ G key=value,…;payload ESC \`. Every command
 /// carries `q=2`, so the terminal answers nothing and no reply can reach the input.
@@ -47,13 +47,13 @@ enum KittyCommands {
 
     /// Sends image `id` (packed RGB, `size` bytes) through the shared memory object `name` (`t=s`).
     static func transmitShared(id: UInt32, width: Int, height: Int, name: String, size: Int) -> [UInt8] {
-        command("a=t,f=24,s=\(width),v=\(height),i=\(id),t=s,S=\(size),q=2", payload: Array(Data(name.utf8).base64EncodedData())[...])
+        command("a=t,f=24,s=\(width),v=\(height),i=\(id),t=s,S=\(size),q=2", payload: Base64.encodeToBytes(bytes: Array(name.utf8))[...])
     }
 
     /// The probe's second query: a 1×1 image in shared memory, which only a terminal on this machine can
     /// read; it answers `OK` under id 32.
     static func sharedMemoryQuery(name: String) -> [UInt8] {
-        command("i=32,s=1,v=1,a=q,t=s,f=24,S=3", payload: Array(Data(name.utf8).base64EncodedData())[...])
+        command("i=32,s=1,v=1,a=q,t=s,f=24,S=3", payload: Base64.encodeToBytes(bytes: Array(name.utf8))[...])
     }
 
     /// Shows image `id` at the cursor, as placement 1 (so placing it again moves it), without moving the cursor.

@@ -80,8 +80,8 @@ struct PreviewRenderer: Sendable {
     private func reduced(_ image: PreviewImage, png: Bool) -> ReducedImage? {
         guard LinkGauge.isSlow, image.width >= 64, image.height >= 64 else { return nil }
         let small = image.reduced(by: 4)
-        guard let file = png ? small.png() : small.jpeg(quality: 80) else { return nil }
-        return ReducedImage(size: small.size, bytes: Base64.encodeToBytes(bytes: file), isPNG: png)
+        let base64 = png ? small.withPNG { Base64.encodeToBytes(bytes: $0) } : small.jpeg(quality: 80).map { Base64.encodeToBytes(bytes: $0) }
+        return base64.map { ReducedImage(size: small.size, bytes: $0, isPNG: png) }
     }
 
     private var symbolMode: ChafaCanvas.SymbolMode {

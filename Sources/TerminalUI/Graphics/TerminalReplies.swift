@@ -103,13 +103,13 @@ public struct TerminalReplies: Sendable, Equatable {
         }
     }
 
-    /// A sequence with its control bytes written out, safe to print.
     /// Whether a whole reply is DA1's answer, `CSI ? … c`.
     static func isDeviceAttributes(_ sequence: [UInt8]) -> Bool {
         sequence.count >= 4 && sequence[0] == 0x1B && sequence[1] == UInt8(ascii: "[") && sequence[2] == UInt8(ascii: "?")
             && sequence.last == UInt8(ascii: "c")
     }
 
+    /// A sequence with its control bytes written out, safe to print.
     static func escaped(_ bytes: [UInt8]) -> String {
         bytes.map { byte in
             switch byte {
