@@ -34,15 +34,13 @@ struct LinkBenchmark: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: shared) }
         note("warming the preview cache: the first 25 photos full screen")
         try warm(binary: binary, shared: shared)
-        // The web app's JPEG for one full-screen photo: the demo's `fhd` rendition, measured once below.
-        var webBytes: Double?
+        // The web app's JPEG for a full-screen photo, from the renditions the warming fetched.
+        let web = try Self.webBytes(cache: shared.appending(path: "cache/photopick/previews"))
         for rate in rates {
             for trip in roundTrips where rate == rates[0] || trip == roundTrips[0] {
                 let link = LinkTerminal.Link(rate: rate * 1e6, roundTrip: .milliseconds(trip))
                 for mode in modes {
                     let result = try measure(binary: binary, mode: mode, link: link, shared: shared)
-                    if webBytes == nil { webBytes = result.webBytes }
-                    let web = webBytes ?? result.webBytes
                     let label = "\(mode) @ \(link)"
                     note(String(format: "%@: one j %.2f MB, first image %.2f s, complete %.2f s; ten j %.2f MB, quiet %.2f s after; text behind an image %.0f ms",
                                 label, result.oneBytes / 1e6, result.firstImage, result.complete, result.tenBytes / 1e6, result.tenQuiet, result.textDelay * 1000))
@@ -77,7 +75,7 @@ struct LinkBenchmark: AsyncParsableCommand {
     }
 
     struct Result {
-        var oneBytes = 0.0, firstImage = 0.0, complete = 0.0, tenBytes = 0.0, tenQuiet = 0.0, textDelay = 0.0, webBytes = 0.0
+        var oneBytes = 0.0, firstImage = 0.0, complete = 0.0, tenBytes = 0.0, tenQuiet = 0.0, textDelay = 0.0
     }
 
     /// The environment of one run: the demo library and the preview cache shared by every run (warmed
@@ -103,11 +101,11 @@ struct LinkBenchmark: AsyncParsableCommand {
                                         link: LinkTerminal.Link(rate: 1e9, roundTrip: .milliseconds(1)), local: true)
         defer { terminal.stop() }
         let log = PlacementLog(url: run.appending(path: "state/photopick/photopick.log"))
-        guard log.waitForWhole(after: 0, limit: .seconds(120)) != nil else { throw BenchError("warming: no image placed") }
+        guard log.waitForWhole(after: 0, limit: .seconds(120)) else { throw BenchError("warming: no image placed") }
         terminal.press("p")
         for _ in 0..<24 {
             let seen = log.count
-            guard log.waitForWhole(after: seen, limit: .seconds(60)) != nil else { throw BenchError("warming: an image never came") }
+            guard log.waitForWhole(after: seen, limit: .seconds(60)) else { throw BenchError("warming: an image never came") }
             terminal.press("j")
         }
     }
@@ -165,7 +163,6 @@ struct LinkBenchmark: AsyncParsableCommand {
         let settled = settle(after: lines)
         result.tenBytes = Double(terminal.bytesRead - before)
         result.tenQuiet = max(0, (settled - lastKey).inSeconds)
-        result.webBytes = try Self.webBytes(cache: shared.appending(path: "cache/photopick/previews"))
         return result
     }
 
@@ -182,26 +179,44 @@ struct LinkBenchmark: AsyncParsableCommand {
 }
 
 /// photopick's debug log, read for its lines saying an image was placed whole (not a reduced one first).
-struct PlacementLog {
+/// Only what was added since the last look is read: the log grows through the run.
+final class PlacementLog {
     let url: URL
+    private var offset: UInt64 = 0
+    private var pending: [UInt8] = []
+    private var lines: [String] = []
 
-    private var lines: [Substring] {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+    init(url: URL) {
+        self.url = url
     }
 
-    var count: Int { lines.count }
+    /// Whole lines logged so far.
+    var count: Int {
+        readNew()
+        return lines.count
+    }
 
-    /// Waits for a whole image's placement logged after line `after`; its line number.
-    func waitForWhole(after: Int, limit: Duration) -> Int? {
+    /// Waits for a whole image's placement logged after line `after`; whether one came within `limit`.
+    func waitForWhole(after: Int, limit: Duration) -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            let all = lines
-            if after < all.count, let found = all[after...].firstIndex(where: { $0.contains("image placed:") && !$0.contains("(reduced") }) {
-                return found
-            }
+            readNew()
+            if after < lines.count, lines[after...].contains(where: { $0.contains("image placed:") && !$0.contains("(reduced") }) { return true }
             usleep(20_000)
         }
-        return nil
+        return false
+    }
+
+    private func readNew() {
+        guard let file = FileHandle(forReadingAtPath: url.path) else { return }
+        defer { try? file.close() }
+        try? file.seek(toOffset: offset)
+        guard let data = try? file.readToEnd(), !data.isEmpty else { return }
+        offset += UInt64(data.count)
+        pending += data
+        while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: pending[..<end], as: UTF8.self))
+            pending.removeSubrange(...end)
+        }
     }
 }

@@ -58,7 +58,7 @@ struct PreviewRenderer: Sendable {
             // The terminal reads the pixels from this machine's memory: nothing to compress or encode.
             return EncodedImage(size: image.size, bytes: image.pixels, isShared: true)
         case .kitty:
-            // Over SSH every byte is time: a PNG is 28–42% of the RGB on the demo's photos (`photopick-bench
+            // Over SSH every byte is time: a PNG is 38–42% of the RGB on the demo's photos (`photopick-bench
             // graphics` and `link`). swift-extras-base64: 2.7 MB of RGB took Foundation 10 ms.
             guard let base64 = image.withPNG({ Base64.encodeToBytes(bytes: $0) }) else {
                 return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: image.pixels))
