@@ -105,14 +105,11 @@ public final class PreviewDiskCache: Sendable {
 
     /// Files a fetched variant: written beside its final name, then renamed over it, so a crash never
     /// leaves half a file under a cached name. An older ETag's file for the same photo and variant is
-    /// removed, and the least recently used files go until the cache fits its limit. The same version
-    /// filed again is not written again.
+    /// removed, and the least recently used files go until the cache fits its limit.
     public func store(photoID: Int, variant: String, etag: String?, bytes: [UInt8]) throws {
         let key = Key(library: library, photoID: photoID, variant: variant)
         let entry = Entry(tag: Self.tag(forETag: etag), bytes: bytes.count)
         guard bytes.count <= byteLimit else { return }
-        // Filed already (a fetch that finished into the cache, then its waiter filing what it got).
-        if index.withLockedValue({ $0.peek(key) == entry }) { return }
         let path = Self.path(directory, key, entry.tag)
         // A name of its own, so two writers of the same file never share one. Not synced: a file cut short
         // by a crash fails to decode, and the loader then drops it and fetches it again.

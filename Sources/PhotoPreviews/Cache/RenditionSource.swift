@@ -34,7 +34,7 @@ struct RenditionSource: Sendable {
     ) async throws(APIError) -> Found<Value>? {
         let fetch = fetch, flights = flights
         return try await Self.cachedOrFetched(
-            photoID: photoID, in: disk, cached: cached.map(\.rawValue), filedAs: size.rawValue, read: read
+            photoID: photoID, in: disk, cached: cached.map(\.rawValue), filedAs: size.rawValue, read: read, fetchFiles: true
         ) { () async throws(APIError) in
             try await flights.fetch(.init(photoID: photoID, variant: size.rawValue)) { () async throws(APIError) in
                 try await fetch(photoID, size)
@@ -49,10 +49,11 @@ struct RenditionSource: Sendable {
 
     /// The one path itself, for any file a cache keeps: the first of the `cached` variants in `disk`
     /// that `read` accepts (one it rejects is dropped), else `whenMissing` is told (the loupe starts a
-    /// stand-in then) and `fetch`'s bytes are filed as `filedAs`; nil when the task is cancelled.
+    /// stand-in then) and `fetch`'s bytes are filed as `filedAs`, unless `fetchFiles` says the fetch files
+    /// them itself (a flight does, even when no one waits for it); nil when the task is cancelled.
     static func cachedOrFetched<Value, Failure: Error>(
         photoID: Int, in disk: PreviewDiskCache?, cached: [String], filedAs variant: String, read: ([UInt8]) -> Value?,
-        whenMissing: () async -> Void = {}, fetch: () async throws(Failure) -> FetchedVariant
+        fetchFiles: Bool = false, whenMissing: () async -> Void = {}, fetch: () async throws(Failure) -> FetchedVariant
     ) async throws(Failure) -> Filed<Value>? {
         for candidate in cached {
             guard let file = disk?.bytes(photoID: photoID, variant: candidate) else { continue }
@@ -63,9 +64,8 @@ struct RenditionSource: Sendable {
         await whenMissing()
         let fetched = try await fetch()
         if Task.isCancelled { return nil }
-        // A disk that is full or read-only costs the cache, not the picture. A file a flight filed already
-        // is not written again.
-        try? disk?.store(photoID: photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes)
+        // A disk that is full or read-only costs the cache, not the picture.
+        if !fetchFiles { try? disk?.store(photoID: photoID, variant: variant, etag: fetched.etag, bytes: fetched.bytes) }
         return .fetched(fetched.bytes)
     }
 }
