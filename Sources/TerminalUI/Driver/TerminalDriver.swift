@@ -60,6 +60,8 @@ public final class TerminalDriver {
     public private(set) var graphics = Graphics.symbols(.monochrome)
     /// What the probe found, for the log.
     public private(set) var findings: TerminalProbe.Findings?
+    /// Whether ncurses may scroll rows (it was started on TERM's own description, `ScrollFreeTerminfo`).
+    public private(set) var canScroll = true
 
     /// Takes over the terminal: asks it what it shows (the mode `requested`, or the best for `auto`),
     /// then full screen, raw keys, no echo, mouse, colours when allowed. ncurses starts as the probe's
@@ -78,9 +80,12 @@ public final class TerminalDriver {
         TerminalRescue.save()
         let stream = fdopen(STDOUT_FILENO, "w")
         terminalOutput = stream
-        var screen: OpaquePointer?
-        if let term = graphics.cursesTerm { screen = newterm(term, stream, fdopen(STDIN_FILENO, "r")) }
-        if screen == nil { screen = newterm(nil, stream, fdopen(STDIN_FILENO, "r")) }
+        let input = fdopen(STDIN_FILENO, "r")
+        var scrollFree: String?
+        var screen = ScrollFreeTerminfo.newScreen(term: graphics.cursesTerm, output: stream, input: input, why: &scrollFree)
+        if screen == nil, let term = graphics.cursesTerm { screen = newterm(term, stream, input) }
+        if screen == nil { screen = newterm(nil, stream, input) }
+        if let scrollFree { logger?.warning("ncurses may scroll rows, and images with them: \(scrollFree)") }
         guard let screen else {
             throw TerminalError(description: "ncurses cannot drive this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset")); set TERM to one your system knows, such as xterm-256color")
         }
@@ -136,7 +141,9 @@ public final class TerminalDriver {
     public func startHeadless(
         width: Int, height: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, graphics: GraphicsMode = .symbols
     ) throws(TerminalError) {
-        guard let screen = newterm("xterm-256color", output, input) else {
+        var why: String?
+        guard let screen = ScrollFreeTerminfo.newScreen(term: "xterm-256color", output: output, input: input, why: &why)
+            ?? newterm("xterm-256color", output, input) else {
             throw TerminalError(description: "ncurses has no xterm-256color entry; install ncurses-term")
         }
         self.screen = screen
@@ -160,6 +167,7 @@ public final class TerminalDriver {
         // Shifting characters or lines would shift text from under an image, or erase its pixels.
         idlok(cnc_stdscr(), false)
         idcok(cnc_stdscr(), false)
+        canScroll = cnc_can_scroll() != 0
         curs_set(0)
         if colors && has_colors() {
             start_color()
