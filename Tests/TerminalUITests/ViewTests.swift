@@ -41,7 +41,7 @@ import Testing
         _ = state.apply(.selectionToggledAndAdvanced)
         let (canvas, _) = Fixture.render(state, width: width, height: height, depth: depth)
         #expect(canvas.lines[0].contains(width >= 80 ? "2 selected (2.8 MB)" : "2 selec…"))
-        let mark = depth == .monochrome ? "*" : "●"
+        let mark = depth == .monochrome ? "*" : "✓"
         #expect(canvas[1, 2].text == mark && canvas[1, 3].text == mark && canvas[1, 4].text == " ")
         #expect(canvas[1, 2].style.attributes.contains(.bold))
         let current = canvas[6, 4].style
@@ -231,5 +231,32 @@ import Testing
                 #expect(outside.allSatisfy { alone[$0.x, $0.y] == Canvas(width: 1, height: 1)[0, 0] }, "\(name) stays in its area")
             }
         }
+    }
+}
+
+/// The help box takes the width its lines need, up to the screen's, and wraps what does not fit.
+@Suite struct HelpBoxTests {
+    @Test(arguments: [(160, 50), (120, 40), (80, 24), (40, 12)])
+    func theHelpIsNeverCut(width: Int, height: Int) {
+        let lines = HelpView.helpLines(for: .standard)
+        let page = HelpView.page(lines, in: Rect(x: 0, y: 0, width: width, height: height))
+        if width >= 120 { #expect(page.width > 64 && page.rows.count == lines.count, "room for every line on one row") }
+        #expect(page.width <= width)
+        // Every character of every line is on some row, in order: nothing was cut.
+        let shown = page.rows.map { $0.keys + $0.text }.joined().filter { $0 != " " }
+        let wanted = lines.map { $0.keys + $0.summary }.joined().filter { $0 != " " }
+        #expect(shown == wanted)
+        for row in page.rows { #expect(row.textX + DisplayWidth.of(row.text) <= page.width - 2, "\(row)") }
+    }
+
+    @Test func aScrolledHelpReachesItsLastRowOnASmallScreen() {
+        var controller = Controller()
+        let state = Fixture.state()
+        let screen = Screen(context: Fixture.context(.colors256))
+        let layout = screen.layout(width: 40, height: 12, state: state, mode: .list)
+        _ = controller.handle(.key(.character("?")), state: state, layout: layout)
+        for _ in 0..<400 { _ = controller.handle(.key(.character("j")), state: state, layout: layout) }
+        let frame = screen.frame(state, controller.ui, width: 40, height: 12)
+        #expect(frame.canvas.contains("mouse") && frame.canvas.contains("selects"), "\(frame.canvas.lines.joined(separator: "\n"))")
     }
 }

@@ -18,18 +18,18 @@ public struct Controller: Sendable {
     public private(set) var ui = UIState()
     /// The keys in force.
     let keymap: Keymap
-    /// Lines on the help screen, which depend only on the key map: the bound of its scroll.
-    private let helpLineCount: Int
+    /// Lines on the help screen, which depend only on the key map; their rows on screen bound its scroll.
+    private let helpLines: [HelpView.HelpLine]
 
     /// A controller in browsing mode with these keys.
     public init(keymap: Keymap = .standard) {
         self.keymap = keymap
-        helpLineCount = HelpView.helpLines(for: keymap).count
+        helpLines = HelpView.helpLines(for: keymap)
     }
 
     /// Applies one input to the UI state, given the browser state and the layout on screen.
     mutating func handle(_ input: InputEvent, state: BrowserState, layout: ScreenLayout, loupe: LoupeGeometry? = nil) -> Outcome {
-        var context = InputContext(ui: ui, state: state, layout: layout, keymap: keymap, helpLineCount: helpLineCount, loupe: loupe)
+        var context = InputContext(ui: ui, state: state, layout: layout, keymap: keymap, helpRowCount: HelpView.page(helpLines, in: layout.body).rows.count, loupe: loupe)
         switch input {
         case .mouse(let mouse):
             if !layout.tooSmall { MouseInput.handle(mouse, &context) }

@@ -10,8 +10,8 @@ struct InputContext {
     /// The layout of the frame on screen, which is what a click points at.
     let layout: ScreenLayout
     let keymap: Keymap
-    /// Lines on the help screen, the bound of its scroll.
-    let helpLineCount: Int
+    /// Rows of the help as laid out on this screen, the bound of its scroll.
+    let helpRowCount: Int
     /// The loupe's view and picture for the photo it would show; nil where it cannot open.
     var loupe: LoupeGeometry? = nil
     var outcome = Controller.Outcome()
