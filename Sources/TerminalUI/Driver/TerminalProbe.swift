@@ -5,7 +5,7 @@ import PhotoBrowser
 import PhotoImaging
 
 /// Asks the terminal what it can show, before ncurses starts: one batch of queries on `/dev/tty` in raw
-/// mode (XTVERSION, the kitty graphics query, XTSMGRAPHICS, `CSI 16t`, and DA1 last, which every
+/// mode (XTVERSION, the kitty graphics query, XTSMGRAPHICS, `CSI 16t`, OSC 11's background, and DA1 last, which every
 /// terminal answers), read until DA1's reply or the deadline. Inside tmux each query is wrapped for
 /// passthrough, DA1 too, since tmux answers a bare DA1 itself at once.
 public struct TerminalProbe: Sendable {
@@ -31,7 +31,7 @@ public struct TerminalProbe: Sendable {
     /// The queries, in order; DA1 is last.
     static let queries: [[UInt8]] = [
         Array("\u{1B}[>0q".utf8), KittyCommands.query, Array("\u{1B}[?1;1;0S".utf8), Array("\u{1B}[?2;1;0S".utf8),
-        Array("\u{1B}[16t".utf8), deviceAttributes,
+        Array("\u{1B}[16t".utf8), Array("\u{1B}]11;?\u{1B}\\".utf8), deviceAttributes,
     ]
 
     /// The longest the probe waits for a terminal that does not answer.

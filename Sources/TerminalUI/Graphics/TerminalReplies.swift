@@ -1,3 +1,4 @@
+import Foundation
 import PhotoBrowser
 import PhotoImaging
 
@@ -19,6 +20,9 @@ public struct TerminalReplies: Sendable, Equatable {
     public var sixelLimit: PixelSize?
     /// `CSI 16t`: one cell in pixels.
     public var cell: PixelSize?
+    /// OSC 11: the terminal's default background, which picks the light or dark theme when the config
+    /// names none.
+    public var background: BackgroundColor?
     /// DA1's attributes, such as [63, 1, 2, 4]; nil when DA1 was not answered.
     public var deviceAttributes: [Int]?
     /// Every byte the probe read, keys typed meanwhile and a reply cut off by the deadline included:
@@ -87,6 +91,8 @@ public struct TerminalReplies: Sendable, Equatable {
         switch kind {
         case UInt8(ascii: "P") where text.hasPrefix(">|"):
             version = TerminalText.sanitized(String(text.dropFirst(2).prefix(80)))
+        case UInt8(ascii: "]") where text.hasPrefix("11;"):
+            background = BackgroundColor(xparse: text.dropFirst(3))
         case UInt8(ascii: "_") where text.hasPrefix("G"):
             guard let separator = text.firstIndex(of: ";") else { return }
             let status = text[text.index(after: separator)...]
@@ -124,4 +130,42 @@ public struct TerminalReplies: Sendable, Equatable {
 
 private extension String {
     func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+/// A terminal's default background as OSC 11 reports it (`rgb:RRRR/GGGG/BBBB`, 1 to 4 hex digits a
+/// channel), each channel from 0 to 1.
+public struct BackgroundColor: Sendable, Equatable, CustomStringConvertible {
+    public let red: Double, green: Double, blue: Double
+
+    public init(red: Double, green: Double, blue: Double) {
+        (self.red, self.green, self.blue) = (red, green, blue)
+    }
+
+    init?(xparse text: Substring) {
+        guard text.hasPrefix("rgb:") else { return nil }
+        let channels = text.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false)
+        guard channels.count == 3 else { return nil }
+        var values: [Double] = []
+        for channel in channels {
+            guard (1...4).contains(channel.count), let value = UInt16(channel, radix: 16) else { return nil }
+            values.append(Double(value) / Double((1 << (4 * channel.count)) - 1))
+        }
+        (red, green, blue) = (values[0], values[1], values[2])
+    }
+
+    /// WCAG's relative luminance.
+    public var luminance: Double {
+        func linear(_ value: Double) -> Double { value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4) }
+        return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    }
+
+    /// Light enough that dark text reads better on it than light text: black's contrast with it passes
+    /// white's (at a luminance of about 0.18).
+    public var isLight: Bool { (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) }
+
+    /// `#rrggbb`.
+    public var description: String {
+        func hex(_ value: Double) -> String { String(Int((value * 255).rounded()), radix: 16).leftPadded(to: 2) }
+        return "#" + hex(red) + hex(green) + hex(blue)
+    }
 }

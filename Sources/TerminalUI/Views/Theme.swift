@@ -4,6 +4,11 @@ import PhotoPickKit
 /// The colours of every part of the screen, for what the terminal can show: 24-bit or 256 colours, 8, or
 /// none.
 /// Monochrome still shows the current row (reverse) and the selection (bold marks).
+///
+/// Every pair is readable (`ContrastTests`): text at WCAG's 4.5:1 and bars, borders and marks at 3:1,
+/// the dark theme on black and near-black, the light one on white and near-white, which is what the
+/// terminal's background (OSC 11) chooses between when the config names no theme. A style that sets a
+/// background sets its text colour too: the terminal's own may be dark on a dark box.
 public struct Theme: Sendable, Equatable {
     /// What the terminal can show.
     public enum Depth: Sendable, Equatable, CustomStringConvertible {
@@ -47,26 +52,26 @@ public struct Theme: Sendable, Equatable {
     // MARK: Roles
 
     var header: Style {
-        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 255 : 252, 7), background: color(isLight ? 25 : 24, 4), attributes: [.bold])
+        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 255 : 231, 7), background: color(isLight ? 25 : 24, 4), attributes: [.bold])
     }
     var headerDetail: Style {
-        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 254 : 250, 7), background: color(isLight ? 25 : 24, 4))
+        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 254 : 253, 7), background: color(isLight ? 25 : 24, 4))
     }
     var text: Style { .plain }
     var dim: Style {
-        depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 242 : 245, 7))
+        depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 242 : 247, 7))
     }
     var currentRow: Style {
         depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 16 : 231, 7), background: color(isLight ? 153 : 238, 4), attributes: [.bold])
     }
     var selectedMark: Style {
-        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 28 : 114, 2), attributes: [.bold])
+        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 22 : 114, 2), attributes: [.bold])
     }
     var selectedText: Style {
-        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 28 : 150, 2))
+        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 22 : 150, 2))
     }
     var visualRow: Style {
-        depth == .monochrome ? Style(attributes: [.underline]) : Style(background: color(isLight ? 230 : 58, 3))
+        depth == .monochrome ? Style(attributes: [.underline]) : Style(foreground: color(isLight ? 16 : 255, 7), background: color(isLight ? 230 : 23, 3))
     }
     var label: Style {
         depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 25 : 110, 6))
@@ -75,7 +80,7 @@ public struct Theme: Sendable, Equatable {
         depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 25 : 117, 6), attributes: [.bold])
     }
     var border: Style {
-        depth == .monochrome ? .plain : Style(foreground: color(isLight ? 248 : 240, 7))
+        depth == .monochrome ? .plain : Style(foreground: color(isLight ? 244 : 243, 7))
     }
     /// The grey box where a preview cannot be shown.
     var noPreview: Style {
@@ -85,7 +90,7 @@ public struct Theme: Sendable, Equatable {
         depth == .monochrome ? .plain : Style(foreground: color(isLight ? 24 : 153, 6))
     }
     var warning: Style {
-        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 130 : 221, 3), attributes: [.bold])
+        depth == .monochrome ? Style(attributes: [.bold]) : Style(foreground: color(isLight ? 94 : 221, 3), attributes: [.bold])
     }
     var error: Style {
         depth == .monochrome ? Style(attributes: [.bold, .reverse]) : Style(foreground: color(231, 7), background: color(124, 1), attributes: [.bold])
@@ -95,16 +100,16 @@ public struct Theme: Sendable, Equatable {
         depth == .monochrome ? Style(attributes: [.bold, .underline]) : Style(foreground: color(isLight ? 160 : 203, 1), attributes: [.bold, .underline])
     }
     var hint: Style {
-        depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 243 : 244, 7))
+        depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 241 : 246, 7))
     }
     var barDone: Style {
         depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 28 : 78, 2))
     }
     var barTodo: Style {
-        depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 250 : 238, 7))
+        depth == .monochrome ? Style(attributes: [.dim]) : Style(foreground: color(isLight ? 244 : 242, 7))
     }
     var overlay: Style {
-        depth == .monochrome ? .plain : Style(background: color(isLight ? 255 : 235, 0))
+        depth == .monochrome ? .plain : Style(foreground: color(isLight ? 235 : 252, 7), background: color(isLight ? 255 : 235, 0))
     }
     var input: Style {
         depth == .monochrome ? Style(attributes: [.underline]) : Style(foreground: color(isLight ? 16 : 231, 7), attributes: [.bold])
@@ -112,7 +117,7 @@ public struct Theme: Sendable, Equatable {
 
     /// A tag's colour as the nearest colour the terminal has; tags without one get a neutral grey.
     func tagColor(_ tagColor: TagColor?) -> TerminalColor {
-        guard let tagColor else { return color(isLight ? 245 : 250, 7) }
+        guard let tagColor else { return color(isLight ? 242 : 250, 7) }
         switch depth {
         case .direct: return .rgb(tagColor.red, tagColor.green, tagColor.blue)
         case .colors256: return .palette(Self.nearest256(tagColor))
