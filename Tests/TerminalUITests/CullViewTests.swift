@@ -44,7 +44,7 @@ import Testing
             #expect(canvas[star, 2].style.foreground == Self.color(.rating(3)))
             let flag = try #require((0..<width).first { canvas[$0, 2].text == "⚑" })
             #expect(canvas[flag, 2].style.foreground == Self.color(.flag(.pick)))
-            let label = layout.columns.marks ? star + 5 : star + 3  // the column pads to five stars
+            let label = star + 3  // the column keeps room for the most stars in view: three
             #expect(canvas[label, 2].text == "●" && canvas[label, 2].style.foreground == Self.color(.label(.red)))
         }
         if layout.columns.marks {
@@ -53,6 +53,35 @@ import Testing
             let unmarked = (0..<width).first { canvas[$0, 4].text == "🌅" }
             #expect(marked != nil && marked == unmarked, "\(String(describing: marked)) \(String(describing: unmarked))")
         }
+    }
+
+    /// The gutter between the selection mark and the name is as wide as the rows in view need, and the
+    /// selection mark (✓) is a different shape from a tag chip (●).
+    @Test func theGutterIsAsWideAsTheMarksInView() throws {
+        var photos = Fixture.photos().map { photo in
+            var photo = photo
+            photo.tagIDs = []
+            return photo
+        }
+        let bare = Fixture.state(photos)
+        var selected = bare
+        _ = selected.apply(.selectionToggled)
+        let (plain, _) = Fixture.render(selected, width: 120, height: 40)
+        #expect(plain.lines[1].hasPrefix("  Name"), "no tags in view: the names follow the mark")
+        #expect(plain.lines[2].hasPrefix(" ✓R0001.JPG"), "\(plain.lines[2])")
+        // One photo with a chip and a label: one chip slot and one mark slot, each after a space.
+        photos[1].tagIDs = [1, 20]
+        var state = Fixture.state(photos)
+        _ = state.apply(.tagsLoaded(Fixture.tags + Self.markTags))
+        let (canvas, _) = Fixture.render(state, width: 120, height: 40)
+        #expect(canvas.lines[1].hasPrefix("       Name"), "\(canvas.lines[1])")
+        #expect(canvas[3, 3].text == "●" && canvas[5, 3].text == "●", "a chip at 3, the red label at 5")
+        #expect(canvas[5, 3].style.foreground == Self.color(.label(.red)))
+        #expect(canvas.lines[2].hasPrefix("       R0001.JPG") && canvas.lines[3].contains("  ● ● 東京"), "\(canvas.lines[3])")
+        // Scrolled to where no row has a mark, the gutter goes again.
+        _ = state.apply(.cursorMoved(.bottom))
+        let (bottom, _) = Fixture.render(state, width: 120, height: 40)
+        #expect(bottom.lines[1].hasPrefix("  Name"), "\(bottom.lines[1])")
     }
 
     @Test func theSidePaneHasAMarksRowAndTheTagsRowLeavesThemOut() {

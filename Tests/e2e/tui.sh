@@ -282,13 +282,13 @@ download_all() {
   ok "$session: d downloads the $count photos ($(sed 's/^ *//; s/ *[0-9]*\/[0-9,]*$//' <<<"$status"))"
 }
 
-# The names of the list rows marked selected (● in colour, * in mono), top to bottom; the marks
-# column (flag, stars, label) between the tag chips and the name is skipped.
+# The names of the list rows marked selected (✓ in colour, * in mono), top to bottom; the tag chips
+# and the marks (flag, stars, label) between the mark and the name, as wide as the rows need, are skipped.
 marked_rows() {
   pane | python3 -c '
 import re, sys
 for line in sys.stdin:
-    m = re.match(r"^ [●*] .{3}[ ⚑✕★●]*(\S.*?)\s{2,}\d{4}-\d\d-\d\d ", line)
+    m = re.match(r"^ [✓*] [ ●+]*[ ⚑✕★●]*(\S.*?)\s{2,}\d{4}-\d\d-\d\d ", line)
     if m:
         print(m.group(1))
 '
@@ -350,7 +350,7 @@ ok "s1: the filter R00068 is kept after Enter ($shown)"
 
 tm send-keys -t s1 Space Space Space
 wait_for "3 selected"
-# Selected rows carry ● in column 1; their names are what must be downloaded and tagged.
+# Selected rows carry ✓ in column 1; their names are what must be downloaded and tagged.
 mapfile -t SELECTED < <(marked_rows)
 [ "${#SELECTED[@]}" = 3 ] || fail "s1: expected 3 rows marked selected, found ${#SELECTED[@]}: ${SELECTED[*]}"
 ok "s1: space x3 selects 3 photos (${SELECTED[*]})"
@@ -571,7 +571,7 @@ header=$(pane | head -n 1)
 grep -qF "2 selected" <<<"$header" || fail "s6: the header does not say '2 selected': $header"
 ok "s6: space x2 selects 2 tiles and leaves the cursor on 9/2,000 ($(grep -oE '2 selected( \([^)]*\))?' <<<"$header"))"
 
-# Marked tiles carry "● " before the name (a tag chip is ● with no space); where the mark is gives
+# Marked tiles carry "✓ " before the name; where the mark is gives
 # the tile's position, as the sheet still starts at the first row.
 mapfile -t MARKED < <(pane | python3 -c '
 import re, sys, unicodedata
@@ -582,7 +582,7 @@ def width(text):
 for number, line in enumerate(sys.stdin.read().split("\n")):
     if number == 0:
         continue
-    for m in re.finditer(r"(?:^|(?<=[ │]))● (\S(?:.*?\S)?)(?= {2,}|│| *$)", line):
+    for m in re.finditer(r"(?:^|(?<=[ │]))✓ (\S(?:.*?\S)?)(?= {2,}|│| *$)", line):
         column = width(line[:m.start()])
         print(f"{(number - 1) // 11 * 5 + column // 23 + 1}\t{m.group(1)}")
 ' | LC_ALL=C sort -n)

@@ -44,8 +44,39 @@ extension Drawing {
         (marks.flag == nil ? 0 : 1) + marks.rating + (marks.label == nil ? 0 : 1)
     }
 
+    /// A photo's marks padded to `slots`, so each part stands where it does on every row.
+    func drawMarks(_ marks: PhotoMarks, x: Int, y: Int, base: Style, slots: MarkSlots, into canvas: inout Canvas) {
+        var x = x
+        var flag = marks, stars = marks, label = marks
+        (flag.rating, flag.label) = (0, nil)
+        (stars.flag, stars.label) = (nil, nil)
+        (label.flag, label.rating) = (nil, 0)
+        if slots.flag {
+            drawMarks(flag, x: x, y: y, base: base, fixed: false, into: &canvas)
+            x += 1
+        }
+        drawMarks(stars, x: x, y: y, base: base, fixed: false, limit: slots.stars, into: &canvas)
+        x += slots.stars
+        if slots.label { drawMarks(label, x: x, y: y, base: base, fixed: false, into: &canvas) }
+    }
+
     /// `×5` for a closed stack of five, in the dim style.
     func stackBadge(_ count: Int?) -> String? {
         count.map { "×\($0)" }
+    }
+}
+
+/// The slots a column of marks keeps so rows line up: a flag's, as many stars as the most, a label's.
+struct MarkSlots: Equatable {
+    var flag = false
+    var stars = 0
+    var label = false
+
+    var width: Int { (flag ? 1 : 0) + stars + (label ? 1 : 0) }
+
+    mutating func include(_ marks: PhotoMarks) {
+        flag = flag || marks.flag != nil
+        stars = max(stars, marks.rating)
+        label = label || marks.label != nil
     }
 }

@@ -21,7 +21,7 @@ extension Drawing {
         let monochrome = theme.depth == .monochrome
         var name = selected && !current ? theme.selectedText.on(base.background) : base
         if selected && monochrome { name.attributes.insert(.bold) }
-        return RowLook(base: base, mark: mark, markGlyph: selected ? (monochrome ? "*" : "●") : " ", name: name)
+        return RowLook(base: base, mark: mark, markGlyph: selected ? (monochrome ? "*" : "✓") : " ", name: name)
     }
 
     /// A scroll bar for `visible` of `total` rows from `top`, when they do not all fit.

@@ -9,31 +9,59 @@ struct ListView: View {
     let layout: ScreenLayout
 
     func draw(in canvas: inout Canvas) {
-        drawListHeader(state, layout, into: &canvas)
         let rows = layout.listRows
         let list = state.list
+        let positions = Array(list.rowsInView.prefix(rows.height))
+        let gutter = Gutter(photos: positions.map { state.library.photo(at: list.libraryIndex(at: $0)) }, tags: state.tags, columns: layout.columns)
+        drawListHeader(state, layout, gutter: gutter, into: &canvas)
         guard list.count > 0 else {
             drawEmptyList(state, in: rows, into: &canvas)
             return
         }
         let visual = state.visualPositions
-        for (offset, position) in list.rowsInView.enumerated() where offset < rows.height {
+        for (offset, position) in positions.enumerated() {
             let index = list.libraryIndex(at: position)
             drawRow(
                 state.library.photo(at: index), selected: state.selection.contains(index), current: position == list.cursor,
                 inVisualRange: visual?.contains(position) ?? false, tags: state.tags, stackCount: list.stackCount(at: position),
-                columns: layout.columns, in: Rect(x: rows.x, y: rows.y + offset, width: rows.width, height: 1), into: &canvas
+                columns: layout.columns, gutter: gutter, in: Rect(x: rows.x, y: rows.y + offset, width: rows.width, height: 1), into: &canvas
             )
         }
         drawScrollBar(top: list.top, visible: rows.height, total: list.count, in: layout.scrollBar, into: &canvas)
     }
 
-    private func drawListHeader(_ state: BrowserState, _ layout: ScreenLayout, into canvas: inout Canvas) {
+    /// The columns between the selection mark and the name, as wide as the rows in view need: tag chips
+    /// (up to three, `+` for more) and marks with a slot for a flag, for as many stars as the most-starred
+    /// row, and for a label, each only when a row shows one. Nothing but the mark when no row has any.
+    struct Gutter: Equatable {
+        var chips = 0
+        var slots = MarkSlots()
+
+        init(chips: Int = 0, slots: MarkSlots = MarkSlots()) {
+            self.chips = chips
+            self.slots = slots
+        }
+
+        init(photos: [Photo], tags: TagCatalog, columns: ScreenLayout.Columns) {
+            for photo in photos {
+                if columns.chips { chips = max(chips, min(3, tags.ordinaryTags(photo.tagIDs).count)) }
+                if columns.marks { slots.include(tags.marks(of: photo.tagIDs)) }
+            }
+        }
+
+        /// Columns from the mark's right to the name: each part after a space, and a space before the name.
+        var width: Int {
+            let parts = (chips > 0 ? 1 + chips : 0) + (slots.width > 0 ? 1 + slots.width : 0)
+            return parts > 0 ? parts + 1 : 0
+        }
+    }
+
+    private func drawListHeader(_ state: BrowserState, _ layout: ScreenLayout, gutter: Gutter, into canvas: inout Canvas) {
         let rect = layout.listHeader
         let arrow = "▾"
         let sort = state.list.sort
-        var x = rect.x + 2 + (layout.columns.chips ? 4 : 0) + (layout.columns.marks ? Self.marksWidth + 1 : 0)
-        let (nameWidth, dateX, sizeX) = columnPositions(layout.columns, in: rect)
+        var x = rect.x + 2 + gutter.width
+        let (nameWidth, dateX, sizeX) = columnPositions(layout.columns, gutter: gutter, in: rect)
         x += canvas.draw("Name" + (sort == .filename ? arrow : ""), x: x, y: rect.y, style: theme.label, limit: nameWidth)
         if let dateX { canvas.draw("Taken" + (sort == .captureTime ? arrow : ""), x: dateX, y: rect.y, style: theme.label) }
         if let sizeX { canvas.drawRight("Size" + (sort == .size ? arrow : ""), maxX: sizeX + 9, y: rect.y, style: theme.label, limit: 9) }
@@ -43,7 +71,7 @@ struct ListView: View {
     }
 
     /// The name column's width and where the date and size columns start, for the columns that fit.
-    private func columnPositions(_ columns: ScreenLayout.Columns, in rect: Rect) -> (nameWidth: Int, dateX: Int?, sizeX: Int?) {
+    private func columnPositions(_ columns: ScreenLayout.Columns, gutter: Gutter, in rect: Rect) -> (nameWidth: Int, dateX: Int?, sizeX: Int?) {
         var right = rect.maxX - 1
         var sizeX: Int?, dateX: Int?
         if columns.size {
@@ -54,30 +82,31 @@ struct ListView: View {
             right -= 18
             dateX = right + 1
         }
-        let nameX = rect.x + 2 + (columns.chips ? 4 : 0) + (columns.marks ? Self.marksWidth + 1 : 0)
+        let nameX = rect.x + 2 + gutter.width
         return (max(0, right - nameX), dateX, sizeX)
     }
 
     private func drawRow(
         _ photo: Photo, selected: Bool, current: Bool, inVisualRange: Bool, tags: TagCatalog, stackCount: Int?,
-        columns: ScreenLayout.Columns, in rect: Rect, into canvas: inout Canvas
+        columns: ScreenLayout.Columns, gutter: Gutter, in rect: Rect, into canvas: inout Canvas
     ) {
         let look = rowLook(selected: selected, current: current, inVisualRange: inVisualRange)
         let base = look.base
         canvas.fill(rect, style: base)
         canvas.draw(look.markGlyph, x: rect.x + 1, y: rect.y, style: look.mark)
         var x = rect.x + 2
-        if columns.chips {
+        if gutter.chips > 0 {
             drawChips(tags.ordinaryTags(photo.tagIDs), tags: tags, x: x + 1, y: rect.y, base: base, into: &canvas)
-            x += 4
+            x += 1 + gutter.chips
         }
         let marks = tags.marks(of: photo.tagIDs)
-        if columns.marks {
-            drawMarks(marks, x: x, y: rect.y, base: base, fixed: true, into: &canvas)
-            x += Self.marksWidth + 1
+        if gutter.slots.width > 0 {
+            drawMarks(marks, x: x + 1, y: rect.y, base: base, slots: gutter.slots, into: &canvas)
+            x += 1 + gutter.slots.width
         }
-        let (nameWidth, dateX, sizeX) = columnPositions(columns, in: rect)
-        let detail = current ? base : theme.dim.on(base.background)
+        if gutter.width > 0 { x += 1 }
+        let (nameWidth, dateX, sizeX) = columnPositions(columns, gutter: gutter, in: rect)
+        let detail = current || inVisualRange ? base : theme.dim.on(base.background)
         var nameLimit = nameWidth
         if let badge = stackBadge(stackCount), nameWidth > 8 {
             nameLimit -= DisplayWidth.of(badge) + 1
