@@ -251,10 +251,36 @@ def find(screen, ref, x, y, radius=24):
     return float(np.sqrt(exact[0])), exact[1], exact[2]
 
 
+def palette_rgb(index):
+    levels = [0, 95, 135, 175, 215, 255]
+    cube = index - 16
+    return (levels[cube // 36], levels[cube // 6 % 6], levels[cube % 6])
+
+
+# The themes' text colours (Theme.swift) that are saturated: the light theme's blues, greens and reds
+# on white, the dark theme's header blue.
+BACKGROUNDS = [np.array(c, dtype=np.float32) / 255 for c in ((0, 0, 0), (255, 255, 255), (238, 238, 238), (38, 38, 38), (175, 215, 255))]
+INTERFACE = np.array([palette_rgb(i) for i in (22, 24, 25, 28, 78, 94, 110, 114, 117, 124, 150, 153, 160, 203, 221)], dtype=np.float32) / 255
+
+
 def vivid(screen):
-    """Pixels more saturated than anything the interface draws (its blues, greys and tag dots stay
-    under 0.55); about a third of a demo photo's pixels are above."""
-    return (screen.max(axis=2) - screen.min(axis=2)) > 0.55
+    """Pixels more saturated than the interface draws (its greys and the dark theme's blues stay under
+    0.55), less the themes' own saturated text colours; about a third of a demo photo's pixels are above."""
+    saturated = (screen.max(axis=2) - screen.min(axis=2)) > 0.55
+    if not saturated.any():
+        return saturated
+    ys, xs = np.nonzero(saturated)
+    pixels = screen[ys, xs]
+    # A glyph's edge blends its colour with the background: near the line from either to the other.
+    near = np.zeros(len(pixels), dtype=bool)
+    for background in BACKGROUNDS:
+        span = INTERFACE - background                                   # colours × 3
+        offset = pixels[:, None, :] - background                         # pixels × colours × 3
+        t = np.clip((offset * span).sum(axis=2) / ((span * span).sum(axis=1) + 1e-9), 0, 1)
+        distance = np.abs(offset - t[:, :, None] * span[None, :, :]).max(axis=2)
+        near |= (distance < 0.06).any(axis=1)
+    saturated[ys[near], xs[near]] = False
+    return saturated
 
 
 def chromatic(screen):
@@ -381,11 +407,10 @@ def check_terminal(display, terminal, folder, data):
         session.keys("question")
         time.sleep(1.5)
         screen = session.shot("3-help")
-        # The help box is centred in the body, 64 columns wide: no image pixel may show there.
-        left = (COLUMNS - 64) // 2
-        over = colourful(screen, cell, [], columns=(left, left + 64))
-        box = (origin[0] + left * cell[0], 0, 64 * cell[0], screen.shape[0])
-        under = remains(screen, *photo2, cell, keep=box)
+        # The help box, as wide as its lines, covers the side pane at this width: no image pixel may
+        # show anywhere in the body.
+        over = colourful(screen, cell, [], columns=(12, COLUMNS))
+        under = remains(screen, *photo2, cell)
         if over > 0.002 or under > 0.02:
             raise Failure(f"{label}: {over:.1%} colourful pixels over the help, {under:.0%} of photo 2's cells under it still show")
         ok(f"{label}: ? shows the help with no image pixel over it ({over:.2%} colourful, {under:.0%} of photo 2's cells)")
@@ -443,6 +468,127 @@ def check_terminal(display, terminal, folder, data):
         if stray > 0.001 or max(thumbnails, default=0) > 0.02:
             raise Failure(f"{label}: full screen, {stray:.1%} colourful pixels outside the photo, thumbnails' cells still showing {max(thumbnails, default=0):.0%}")
         ok(f"{label}: p shows photo 2 full screen ({full[7]}×{full[8]} px) at {fx},{fy} (RMSE {rmse:.3f}), no thumbnail left")
+    finally:
+        session.close()
+
+
+def shows(screen, ref, x, y, cell, covered=(), body=(0, 1 << 30)):
+    """Like `remains`, but a cell counts only if the screen has the photo's structure there, not just
+    its tone: its pixels correlate with the photo's (above 0.5). A grey bar or a box with text on it can
+    be within the threshold of a dusk sky's cell, and is not that photo."""
+    height, width = ref.shape[:2]
+    cw, ch = cell
+    counted = matched = 0
+    for top in range(0, height - ch + 1, ch):
+        for left in range(0, width - cw + 1, cw):
+            sx, sy = x + left, y + top
+            if sx < 0 or sy < body[0] or sy + ch > min(screen.shape[0], body[1]) or sx + cw > screen.shape[1]:
+                continue
+            if any(cx - cw < sx < cx + cw_ and cy - ch < sy < cy + ch_ for (cx, cy, cw_, ch_) in covered):
+                continue
+            part = ref[top:top + ch, left:left + cw]
+            if part.std() < 0.03 or np.sqrt(np.mean(part ** 2)) < 2 * THRESHOLD:
+                continue
+            counted += 1
+            there = screen[sy:sy + ch, sx:sx + cw]
+            a, b = (there - there.mean()).ravel(), (part - part.mean()).ravel()
+            correlation = float(a @ b) / (float(np.sqrt((a @ a) * (b @ b))) + 1e-9)
+            matched += np.sqrt(np.mean((there - part) ** 2)) < THRESHOLD and correlation > 0.5
+    return matched / counted if counted >= 10 else 0.0
+
+
+def check_moves(display, terminal, folder, data):
+    """Images stay with the cells they were placed on while the rows around them move: the list
+    restacked by `b`, filtered as a query is typed, paged, left for the grid and come back to; and no
+    image shows through the help over the list, the grid or the full-screen photo. After each step the
+    current image must be where the log placed it, no vivid pixel may be outside it, and no photo
+    placed during the check may show anywhere else (more than a tenth of its cells), where it was placed
+    or shifted by up to three rows (a terminal scrolling the rows would have moved its pixels with them)."""
+    # Every byte photopick writes, through `script` (util-linux) between it and the terminal: ncurses
+    # must never scroll, since a terminal moves an image's pixels with the rows they lie on.
+    capture, wrapper = f"{folder}/terminal-bytes", f"{folder}/capture.sh"
+    with open(wrapper, "w") as file:
+        file.write(f'#!/bin/sh\nexec script -q -f -c "$*" {capture}\n')
+    os.chmod(wrapper, 0o755)
+    session = Session(display, terminal, folder, wrapper=(wrapper,))
+    label = f"{terminal} moves"
+    try:
+        chosen = session.wait_for(CHOSEN, 60)
+        cell = (int(chosen[4]), int(chosen[5]))
+        origin = terminal_origin(terminal)
+        session.wait_for(placed(1), 60)
+        session.placements_settled()
+        seen = {}
+
+        def history():
+            for line in session.lines():
+                match = PLACED.search(line)
+                if match and match.group(0) not in seen:
+                    x, y, columns, rows = rect(match)
+                    width, height = int(match[7]), int(match[8])
+                    centred = match[2] == "iterm"
+                    px = origin[0] + x * cell[0] + (columns * cell[0] - width) // 2 * centred
+                    py = origin[1] + y * cell[1] + (rows * cell[1] - height) // 2 * centred
+                    seen[match.group(0)] = (reference(data, int(match[1]), width, height), px, py)
+            return seen
+
+        def last_placement():
+            return [m for m in (PLACED.search(line) for line in session.lines()) if m][-1]
+
+        def step(name, keys, current=None):
+            """Presses `keys`, waits for the screen to settle and checks it. `current`: the placements
+            that should show (default: the last one, the side pane's photo); [] for none."""
+            session.keys(*keys)
+            batch = session.placements_settled(quiet=1.5)
+            screen = session.shot(name)
+            wanted = [last_placement()] if current is None else (batch if current == "batch" else current)
+            allowed, covered = [], []
+            for match in wanted:
+                _, fx, fy = check_placed(session, screen, data, cell, match, origin, f"{label}: {name}")
+                allowed.append(rect(match))
+                covered.append((fx, fy, int(match[7]), int(match[8])))
+            # The list's gutter and a tile's chips under its name (tags in their own vivid colours) are
+            # left out of the net: in the grid, each tile from its thumbnail's row to its chips' row.
+            if current == "batch":
+                allowed = [(max(0, x - 10), y, w + 20, h + 2) for (x, y, w, h) in allowed]
+            stray = colourful(screen, cell, allowed, columns=(12, COLUMNS))
+            if stray > 0.001:
+                raise Failure(f"{label}: {name}: {stray:.2%} vivid pixels outside the {len(wanted)} image(s) the log says are shown")
+            worst = (0.0, "")
+            for key, (ref, px, py) in history().items():
+                for shift in range(-3, 4):
+                    # Not the header or the status line: their blue and grey bars with text on them can pass for a dusk sky.
+                    share = shows(screen, ref, px, py + shift * cell[1], cell, covered=covered,
+                                  body=(origin[1] + cell[1], origin[1] + (ROWS - 1) * cell[1]))
+                    worst = max(worst, (share, f"{key.split(': ', 1)[-1]} shifted {shift} rows"))
+            # A moved piece is whole rows of the photo; a few cells of a small thumbnail can match text by chance.
+            if worst[0] > 0.10:
+                raise Failure(f"{label}: {name}: {worst[0]:.0%} of the cells of a photo placed earlier still show it ({worst[1]})")
+            ok(f"{label}: {name}: {len(wanted)} image(s) where the log says, {stray:.2%} vivid pixels elsewhere, "
+               f"no placed photo anywhere else (worst {worst[0]:.0%} of its cells, of {len(seen)} placements)")
+
+        step("stacked", ["b"])
+        step("filter-R00", ["slash", "R", "0", "0"])
+        step("filter-R00068", ["0", "6", "8"])
+        step("filter-cleared", ["Escape", "Escape"])
+        step("page-down", ["Next"])
+        step("page-down-2", ["Next"])
+        step("page-up", ["Prior"])
+        step("help-over-list", ["question"], current=[])
+        step("help-closed", ["Escape"])
+        step("grid", ["Tab"], current="batch")
+        step("help-over-grid", ["question"], current=[])
+        step("grid-again", ["Escape"], current="batch")
+        step("list-again", ["Tab"])
+        step("full-screen", ["p"])
+        step("help-over-full-screen", ["question"], current=[])
+        step("full-screen-again", ["Escape"])
+        with open(capture, "rb") as file:
+            written = file.read()
+        scrolls = re.findall(rb"\x1b\[\d*;\d*r|\x1bM|\x1bD|\x1b\[\d*[LMST]", written)
+        if scrolls:
+            raise Failure(f"{label}: ncurses scrolled {len(scrolls)} times ({sorted(set(scrolls))[:4]}) in {len(written)} bytes")
+        ok(f"{label}: no scroll region, index, line insertion or deletion in the {len(written) >> 10} KB photopick wrote")
     finally:
         session.close()
 
@@ -828,8 +974,8 @@ def check_marks(display, folder):
         cw, ch = cell
         expected = [(2, "pick flag", (0x22, 0xC5, 0x5E)), (3, "three stars", (0xF5, 0xB3, 0x01)), (4, "red label", (0xE5, 0x48, 0x4D))]
         for row, what, rgb in expected:
-            # The marks column: after the selection mark and the tag chips, columns 6 to 12 of the list.
-            region = screen[oy + row * ch:oy + (row + 1) * ch, ox + 5 * cw:ox + 14 * cw] * 255
+            # The marks: after the selection mark and any tag chips, within the first 16 columns of the list.
+            region = screen[oy + row * ch:oy + (row + 1) * ch, ox + 2 * cw:ox + 16 * cw] * 255
             found = 0
             for colour in {rgb, nearest256(rgb)}:
                 distance = np.abs(region - np.array(colour, dtype=np.float32)).max(axis=2)
@@ -842,7 +988,7 @@ def check_marks(display, folder):
 
 
 def main():
-    wanted = sys.argv[1:] or ["xterm", "kitty", "kitty-elsewhere", "mlterm", "tmux", "silent", "garbage", "marks", "compare", "loupe-kitty", "loupe-xterm", "loupe-mlterm", "loupe-compare"]
+    wanted = sys.argv[1:] or ["xterm", "kitty", "kitty-elsewhere", "mlterm", "moves-xterm", "moves-kitty", "moves-mlterm", "tmux", "silent", "garbage", "marks", "compare", "loupe-kitty", "loupe-xterm", "loupe-mlterm", "loupe-compare"]
     missing = [tool for tool in ["Xvfb", "xdpyinfo", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
     if missing:
         print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb x11-utils xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
@@ -865,6 +1011,8 @@ def main():
                     check_tmux(display, folder, data)
                 elif name == "marks":
                     check_marks(display, folder)
+                elif name.startswith("moves-"):
+                    check_moves(display, name.split("-", 1)[1], folder, data)
                 elif name == "kitty-elsewhere":
                     check_kitty_elsewhere(display, folder, data)
                 elif name == "compare":
