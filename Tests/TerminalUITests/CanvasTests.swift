@@ -16,6 +16,11 @@ import Testing
         // A joiner sequence is drawn as its first emoji, so it takes that emoji's two columns.
         #expect(DisplayWidth.of("👨‍👩‍👧") == 2)
         #expect(TerminalGlyph("👨‍👩‍👧").text == "👨")
+        // Emoji whose width terminals dispute (kitty 0.26 two columns, glibc and xterm one): U+FFFD.
+        for disputed in ["🏔️", "🏔", "🗺", "🇨🇿"] {
+            #expect(TerminalGlyph(Character(disputed)) == TerminalGlyph(Character("\u{FFFD}")), "\(disputed)")
+        }
+        #expect(TerminalGlyph("☀️").text == "☀" && TerminalGlyph("🌅").width == 2)
     }
 
     @Test func widthsAgreeWithTheCLibraryForTheDemoLibrarysScripts() throws {
@@ -24,6 +29,22 @@ import Testing
         for scalar in samples.unicodeScalars {
             #expect(DisplayWidth.of(scalar) == Int(wcwidth(wchar_t(bitPattern: scalar.value))), "U+\(String(scalar.value, radix: 16))")
         }
+    }
+
+    /// One table: photopick's widths are ncurses' (glibc's wcwidth, which ncurses moves the cursor by)
+    /// for every assigned scalar, so the canvas and ncurses never disagree about where a cell is.
+    @Test func widthsAgreeWithTheCLibraryForEveryScalar() throws {
+        try #require(setlocale(LC_CTYPE, "C.UTF-8") != nil)
+        var disagreements: [String] = []
+        var compared = 0
+        for value in UInt32(0x20)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.generalCategory != .unassigned,
+                  scalar.properties.generalCategory != .privateUse, case let c = Int(wcwidth(wchar_t(bitPattern: value))), c >= 0 else { continue }
+            compared += 1
+            if DisplayWidth.of(scalar) != c { disagreements.append("U+\(String(value, radix: 16, uppercase: true)): \(DisplayWidth.of(scalar)) vs \(c)") }
+        }
+        #expect(compared > 100_000)
+        #expect(disagreements.isEmpty, "\(disagreements.count): \(disagreements.prefix(60).joined(separator: ", "))")
     }
 
     @Test func truncationEndsWithAnEllipsisAndNeverSplitsAWideCharacter() {

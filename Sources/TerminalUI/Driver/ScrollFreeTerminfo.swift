@@ -19,15 +19,21 @@ enum ScrollFreeTerminfo {
     /// insertion and deletion (one and several).
     static let cancelled = ["csr", "ind", "ri", "indn", "rin", "il1", "dl1", "il", "dl"]
 
-    /// The terminfo source for `term` less `cancelled`.
-    static func source(for term: String, name: String) -> String {
-        "\(name)|\(term) as photopick drives it: no scrolling,\n\t\(cancelled.map { $0 + "@" }.joined(separator: ", ")),\n\tuse=\(term),\n"
+    /// What mlterm (3.9) erases wrongly on a row with wide characters: erasing n columns from the
+    /// start of the line (`el1`) or the cursor (`ech`) erases a column fewer for each wide character,
+    /// which left the tails of CJK names beside the full-screen photo. Without them ncurses writes
+    /// spaces, or erases to the end of the line, which mlterm gets right.
+    static let cancelledForMlterm = ["ech", "el1"]
+
+    /// The terminfo source for `term` less `cancelled` and `also`.
+    static func source(for term: String, name: String, also: [String] = []) -> String {
+        "\(name)|\(term) as photopick drives it,\n\t\((cancelled + also).map { $0 + "@" }.joined(separator: ", ")),\n\tuse=\(term),\n"
     }
 
     /// Starts ncurses on `term` (TERM when nil) without scrolling, when tic can compile it; nil otherwise,
     /// and the caller starts it on `term` as it is. `why` says what failed, for the log.
     static func newScreen(
-        term: String?, output: UnsafeMutablePointer<FILE>?, input: UnsafeMutablePointer<FILE>?, why: inout String?
+        term: String?, also: [String] = [], output: UnsafeMutablePointer<FILE>?, input: UnsafeMutablePointer<FILE>?, why: inout String?
     ) -> OpaquePointer? {
         guard let term = term ?? ProcessInfo.processInfo.environment["TERM"], !term.isEmpty,
               term.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+".contains($0)) }) else {
@@ -40,11 +46,11 @@ enum ScrollFreeTerminfo {
         }
         let folder = FileManager.default.temporaryDirectory.appending(path: "photopick-terminfo-\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let name = "photopick-\(term)"
+        let name = "photopick-\(term)" + (also.isEmpty ? "" : "-" + also.joined(separator: "-"))
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             let file = folder.appending(path: "entry.src")
-            try Data(source(for: term, name: name).utf8).write(to: file)
+            try Data(source(for: term, name: name, also: also).utf8).write(to: file)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: tic)
             process.arguments = ["-x", "-o", folder.path, file.path]

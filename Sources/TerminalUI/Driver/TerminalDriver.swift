@@ -82,7 +82,8 @@ public final class TerminalDriver {
         terminalOutput = stream
         let input = fdopen(STDIN_FILENO, "r")
         var scrollFree: String?
-        var screen = ScrollFreeTerminfo.newScreen(term: graphics.cursesTerm, output: stream, input: input, why: &scrollFree)
+        let also = ProcessInfo.processInfo.environment["MLTERM"] != nil ? ScrollFreeTerminfo.cancelledForMlterm : []
+        var screen = ScrollFreeTerminfo.newScreen(term: graphics.cursesTerm, also: also, output: stream, input: input, why: &scrollFree)
         if screen == nil, let term = graphics.cursesTerm { screen = newterm(term, stream, input) }
         if screen == nil { screen = newterm(nil, stream, input) }
         if let scrollFree { logger?.warning("ncurses may scroll rows, and images with them: \(scrollFree)") }
