@@ -208,6 +208,17 @@ import Testing
         #expect(!harness.controller.handle(.key(.character("z")), state: harness.state, layout: harness.layout).suspend)
     }
 
+    @Test func ctrlLRepaintsFromAnyModeAndChangesNothingElse() {
+        var harness = Harness()
+        let plain = harness.controller.handle(.key(.control("l")), state: harness.state, layout: harness.layout)
+        #expect(plain.repaint && plain.events.isEmpty && !plain.quit)
+        harness.press(.character("?"))
+        let ui = harness.controller.ui
+        #expect(harness.controller.handle(.key(.control("l")), state: harness.state, layout: harness.layout).repaint)
+        #expect(harness.controller.ui == ui, "the help stays open")
+        #expect(!harness.controller.handle(.key(.character("l")), state: harness.state, layout: harness.layout).repaint)
+    }
+
     @Test func theQueuePanelHasItsOwnKeys() {
         var harness = Harness()
         let items = Fixture.queueEverything(&harness.state)

@@ -240,6 +240,7 @@ public final class TerminalApp {
         for event in outcome.events { session.send(event) }
         // The next key of the same batch may page through what this one changed (Tab, then Ctrl-D).
         tellPageSize()
+        if outcome.repaint { driver.repaintAll() }
         if outcome.suspend {
             if let reason = driver.suspend() {
                 session.send(.noticePosted(.warning, reason))

@@ -12,6 +12,8 @@ public struct Controller: Sendable {
         var quit = false
         /// Ctrl-Z: give the terminal back to the shell until `fg`.
         var suspend = false
+        /// Ctrl-L: draw the whole screen and every image again, over whatever the terminal shows.
+        var repaint = false
     }
 
     /// The mode, overlays and cursors the views show on top of the browser state.
@@ -37,6 +39,8 @@ public struct Controller: Sendable {
             if !layout.tooSmall { PasteInput.handle(text, &context) }
         case .key(.control("z")):
             context.outcome.suspend = true
+        case .key(.control("l")):
+            context.outcome.repaint = true
         case .key(let key) where layout.tooSmall:
             // Only the request for a bigger window shows, so only quitting means anything, and there is no
             // room to ask: unfinished work resumes next time anyway.

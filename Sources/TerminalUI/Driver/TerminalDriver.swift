@@ -191,6 +191,18 @@ public final class TerminalDriver {
         height = Int(cnc_lines())
         previous = nil
         clearok(cnc_stdscr(), true)
+        // As for Ctrl-L: the clear takes kitty's images with it, and one of the same size would be placed again by id.
+        clearImages()
+    }
+
+    /// Ctrl-L: the next frame clears the terminal and draws every cell and image again, for a screen
+    /// something else wrote over (a message from the system, a terminal that lost an image).
+    public func repaintAll() {
+        previous = nil
+        clearok(cnc_stdscr(), true)
+        // kitty deletes the images under the cells it clears, and an image placed again by its id would
+        // not show: every image goes, and is sent again.
+        clearImages()
     }
 
     /// Writes the cells that differ from the last frame, then one refresh, then the images' bytes.

@@ -132,6 +132,7 @@ struct HelpView: View {
                 lines.append(HelpLine(keys: keymap.keyNames(action), summary: action.summary))
             }
         }
+        lines.append(HelpLine(keys: "ctrl-l", summary: "draw the screen again"))
         lines.append(HelpLine(keys: "ctrl-z", summary: "suspend; fg in the shell comes back"))
         lines.append(HelpLine(keys: "mouse", summary: "click moves, wheel scrolls, click a mark selects"))
         return lines
