@@ -58,4 +58,56 @@ extension GraphicsBenchmark {
         }
         return figures
     }
+
+    /// 256-colour symbols on several of the demo's photos beside chafa's on the same cells: SSIM of the
+    /// luminance (structure) and the median colour error per cell (colour), per photo and at the worst.
+    func paletteFigures(_ webs: [(id: Int, bytes: [UInt8])], folder: URL) throws -> [Figure] {
+        let area = Rect(x: 0, y: 0, width: 49, height: 36)
+        let graphics = Graphics.symbols(.colors256)
+        guard let box = PreviewDrawing.box(for: area, graphics: graphics) else { throw BenchError("no box for \(area)") }
+        var ssimRatios: [Double] = [], colourRatios: [Double] = []
+        var ourSSIM: [Double] = [], theirSSIM: [Double] = [], ourColour: [Double] = [], theirColour: [Double] = []
+        for (id, web) in webs {
+            let file = folder.appending(path: "web-\(id).jpg")
+            try Data(web).write(to: file)
+            let rendered = PreviewDrawing.symbols(try decodeJPEG(web, fitting: box, what: "photo \(id)"), box: box, graphics: graphics)
+            let chafaOutput = try capture("chafa", ["-f", "symbols", "--symbols", "block", "--colors", "256", "--size", "49x36", "--font-ratio", "1/2", "--animate", "off", file.path])
+            let chafaCells = try ANSICells.parse(chafaOutput)
+            let our = try SymbolQuality.measure(rendered, source: web)
+            let their = try SymbolQuality.measure(chafaCells, source: web)
+            if let paletteImages {
+                let width = rendered.columns * SymbolQuality.cellWidth, height = rendered.rows * SymbolQuality.cellHeight
+                func ppm(_ pixels: [Double], _ name: String) throws {
+                    let header = Array("P6\n\(width) \(height)\n255\n".utf8)
+                    try Data(header + pixels.map { UInt8(max(0, min(255, ($0 * 255).rounded()))) })
+                        .write(to: URL(fileURLWithPath: paletteImages).appending(path: "photo-\(id)-\(name).ppm"))
+                }
+                try ppm(try SymbolQuality.reference(web, width: width, height: height), "photo")
+                try ppm(try SymbolQuality.rasterise(rendered), "ours")
+                try ppm(try SymbolQuality.rasterise(chafaCells), "chafa")
+            }
+            note(String(format: "256 colours, photo %d: ours SSIM %.3f, colour error %.1f; chafa SSIM %.3f, colour error %.1f",
+                        id, our.ssim, our.cellColourError, their.ssim, their.cellColourError))
+            ssimRatios.append(our.ssim / their.ssim)
+            colourRatios.append(our.cellColourError / their.cellColourError)
+            ourSSIM.append(our.ssim); theirSSIM.append(their.ssim); ourColour.append(our.cellColourError); theirColour.append(their.cellColourError)
+        }
+        let worstSSIM = ssimRatios.indices.min { ssimRatios[$0] < ssimRatios[$1] } ?? 0
+        let worstColour = colourRatios.indices.max { colourRatios[$0] < colourRatios[$1] } ?? 0
+        let count = webs.count
+        return [
+            Figure(name: "symbols 256, \(count) photos: SSIM, worst photo (\(webs[worstSSIM].id))", value: ourSSIM[worstSSIM], unit: "",
+                   reference: "chafa --colors 256", referenceValue: theirSSIM[worstSSIM], ratio: ssimRatios[worstSSIM],
+                   target: ">= chafa on every photo", met: ssimRatios.allSatisfy { $0 >= 1 }),
+            Figure(name: "symbols 256, \(count) photos: SSIM, mean", value: ourSSIM.reduce(0, +) / Double(count), unit: "",
+                   reference: "chafa --colors 256", referenceValue: theirSSIM.reduce(0, +) / Double(count),
+                   ratio: ourSSIM.reduce(0, +) / theirSSIM.reduce(0, +), target: "report", met: true),
+            Figure(name: "symbols 256, \(count) photos: median colour error per cell, worst photo (\(webs[worstColour].id))",
+                   value: ourColour[worstColour], unit: "RGB", reference: "chafa --colors 256", referenceValue: theirColour[worstColour],
+                   ratio: colourRatios[worstColour], target: "<= chafa on every photo", met: colourRatios.allSatisfy { $0 <= 1 }),
+            Figure(name: "symbols 256, \(count) photos: median colour error per cell, mean", value: ourColour.reduce(0, +) / Double(count), unit: "RGB",
+                   reference: "chafa --colors 256", referenceValue: theirColour.reduce(0, +) / Double(count),
+                   ratio: ourColour.reduce(0, +) / theirColour.reduce(0, +), target: "report", met: true),
+        ]
+    }
 }

@@ -27,6 +27,15 @@ struct GraphicsBenchmark: AsyncParsableCommand {
     @Option(help: "Encodes of each mode per round.")
     var repeats = 20
 
+    @Option(help: "The parts to run: encodings, symbols, palette (256-colour symbols on several photos), keys.")
+    var parts: [String] = ["encodings", "symbols", "palette", "keys"]
+
+    @Option(help: "How many of the demo's photos the 256-colour comparison with chafa looks at, from photo 1.")
+    var palettePhotos = 12
+
+    @Option(help: "A folder to write the 256-colour comparison's images to, as PPM: the photo, ours and chafa's, cell by cell.")
+    var paletteImages: String?
+
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1") }
     }
@@ -41,20 +50,26 @@ struct GraphicsBenchmark: AsyncParsableCommand {
         let server = try await PhotoPickServer.start(ServerConfiguration(port: 0, dataDirectory: folder.appending(path: "demo")))
         let client = APIClient(configuration: .init(baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey))))
         let web: [UInt8], fhd: [UInt8]
+        var webs: [(id: Int, bytes: [UInt8])] = []
         do {
             web = try await client.fetchVariant(photoID: 1, size: .web).bytes
             fhd = try await client.fetchVariant(photoID: 1, size: .fhd).bytes
+            if parts.contains("palette") {
+                for id in 1...max(1, palettePhotos) { webs.append((id, try await client.fetchVariant(photoID: id, size: .web).bytes)) }
+            }
         } catch {
-            throw BenchError("cannot fetch photo 1: \(error)")
+            throw BenchError("cannot fetch the demo's photos: \(error)")
         }
         try? await client.shutdown()
         await server.stop()
         let file = folder.appending(path: "web.jpg")
         try Data(web).write(to: file)
 
-        var figures = try encodingFigures(web, file: file, fhd: fhd)
-        figures += try symbolFigures(web, file: file)
-        figures += try await keyFigures(web)
+        var figures: [Figure] = []
+        if parts.contains("encodings") { figures += try encodingFigures(web, file: file, fhd: fhd) }
+        if parts.contains("symbols") { figures += try symbolFigures(web, file: file) }
+        if parts.contains("palette") { figures += try paletteFigures(webs, folder: folder) }
+        if parts.contains("keys") { figures += try await keyFigures(web) }
         Report.print(figures, json: options.json)
     }
 

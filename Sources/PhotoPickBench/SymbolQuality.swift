@@ -12,6 +12,9 @@ enum SymbolQuality {
         let ssim: Double
         /// RMSE of RGB in 0...1 after a Gaussian blur of half a cell, σ 4×8 pixels (tone).
         let blurredRMSE: Double
+        /// The median over cells of the distance between a cell's mean colour as shown and the photo's
+        /// over the same pixels, as RGB in 0...255 (colour: speckle in saturated areas raises it).
+        let cellColourError: Double
     }
 
     static let cellWidth = BlockElements.cellWidth, cellHeight = BlockElements.cellHeight
@@ -28,7 +31,23 @@ enum SymbolQuality {
             let b = blur(plane(photo, channel), width: width, height: height, sigmaX: 4, sigmaY: 8)
             for index in a.indices { squared += (a[index] - b[index]) * (a[index] - b[index]) }
         }
-        return Score(ssim: ssim, blurredRMSE: (squared / Double(width * height * 3)).squareRoot())
+        var errors: [Double] = []
+        for row in 0..<cells.rows {
+            for column in 0..<cells.columns {
+                var shownMean = (0.0, 0.0, 0.0), photoMean = (0.0, 0.0, 0.0)
+                for y in row * cellHeight..<(row + 1) * cellHeight {
+                    for x in column * cellWidth..<(column + 1) * cellWidth {
+                        let index = (y * width + x) * 3
+                        shownMean = (shownMean.0 + shown[index], shownMean.1 + shown[index + 1], shownMean.2 + shown[index + 2])
+                        photoMean = (photoMean.0 + photo[index], photoMean.1 + photo[index + 1], photoMean.2 + photo[index + 2])
+                    }
+                }
+                let d = (shownMean.0 - photoMean.0, shownMean.1 - photoMean.1, shownMean.2 - photoMean.2)
+                errors.append((d.0 * d.0 + d.1 * d.1 + d.2 * d.2).squareRoot() * 255 / Double(cellWidth * cellHeight))
+            }
+        }
+        errors.sort()
+        return Score(ssim: ssim, blurredRMSE: (squared / Double(width * height * 3)).squareRoot(), cellColourError: errors[errors.count / 2])
     }
 
     /// The cells as packed RGB in 0...1.

@@ -78,33 +78,32 @@ struct SymbolPreviewTests {
         }
     }
 
-    @Test func in256ColoursLuminanceIsNeverDitheredButTheColourIsCarriedToNeighbours() {
-        // A flat purple between the cube's entries: every cell shows the same luminance, and the
-        // cells' average colour comes closer to the purple than any single entry does.
-        let target = (130.0, 70.0, 165.0)
+    @Test func in256ColoursAFlatColourStaysFlatAndAHalfBlockKeepsItsContrast() {
+        // A flat purple between the cube's entries: every cell shows the same entry, the nearest there
+        // is (no speckle from carrying what one cell misses to the next).
         var cells = SymbolCells(columns: 12, rows: 6, indexed: false)
         for index in cells.characters.indices {
             cells.characters[index] = 0x2588
             cells.foreground[index] = 130 << 16 | 70 << 8 | 165
         }
         let mapped = PaletteDiffusion.quantise(cells, to: .xterm256)
-        let shown = mapped.foreground.map { XtermPalette.rgb(UInt8($0)) }
-        var lumas = Set<Int>()
-        var sum = (0.0, 0.0, 0.0)
-        for (r, g, b) in shown {
-            let (red, green, blue) = (Double(r), Double(g), Double(b))
-            let luma: Double = 0.299 * red + 0.587 * green + 0.114 * blue
-            lumas.insert(Int(luma))
-            sum = (sum.0 + red, sum.1 + green, sum.2 + blue)
+        #expect(Set(mapped.foreground).count == 1, "\(Set(mapped.foreground))")
+        let shown = XtermPalette.rgb(UInt8(mapped.foreground[0]))
+        func redmean(_ c: (Int, Int, Int)) -> Double {
+            let r = Double(c.0 + 130) / 2, dr = Double(c.0 - 130), dg = Double(c.1 - 70), db = Double(c.2 - 165)
+            return (2 + r / 256) * dr * dr + 4 * dg * dg + (2 + (255 - r) / 256) * db * db
         }
-        let count = Double(shown.count)
-        let average = (sum.0 / count, sum.1 / count, sum.2 / count)
-        func distance(_ a: (Double, Double, Double)) -> Double { abs(a.0 - target.0) + abs(a.1 - target.1) + abs(a.2 - target.2) }
-        let first = shown[0]
-        let single = distance((Double(first.0), Double(first.1), Double(first.2)))
-        #expect(Set(shown.map { "\($0)" }).count > 1, "the colour is dithered across cells")
-        #expect(lumas.max()! - lumas.min()! <= 12, "luminances \(lumas.sorted())")
-        #expect(distance(average) < single, "average \(average) is no closer than one entry")
+        let nearest = (16...255).min { redmean(XtermPalette.rgb(UInt8($0))) < redmean(XtermPalette.rgb(UInt8($1))) }!
+        #expect(redmean(shown) <= redmean(XtermPalette.rgb(UInt8(nearest))))
+        // An upper half block of a light grey over a dark one: the pair chosen keeps the luminance step.
+        var half = SymbolCells(columns: 1, rows: 1, indexed: false)
+        half.characters[0] = 0x2580
+        half.foreground[0] = 200 << 16 | 190 << 8 | 180
+        half.background[0] = 40 << 16 | 45 << 8 | 50
+        let pair = PaletteDiffusion.quantise(half, to: .xterm256)
+        func luma(_ c: (Int, Int, Int)) -> Double { 0.299 * Double(c.0) + 0.587 * Double(c.1) + 0.114 * Double(c.2) }
+        let step = luma(XtermPalette.rgb(UInt8(pair.foreground[0]))) - luma(XtermPalette.rgb(UInt8(pair.background[0])))
+        #expect(abs(step - (luma((200, 190, 180)) - luma((40, 45, 50)))) < 25, "step \(step)")
     }
 
     @Test func eightColourTerminalsGetTheANSIColours() {
