@@ -299,17 +299,20 @@ def colourful(screen, cell, allowed, rows=(1, ROWS - 1), columns=(0, COLUMNS)):
     return float(saturated[mask].mean()) if mask.any() else 0.0
 
 
-def remains(screen, ref, x, y, cell, keep=None, covered=()):
+def remains(screen, ref, x, y, cell, keep=None, covered=(), body=(0, 1 << 30), structure=False):
     """The share of the photo `ref`'s cells, as placed at pixel (x, y), that the screenshot still shows:
     cells with detail in the photo (not a flat or dark patch that black would match) whose pixels match
-    it. Only cells inside the pixel rectangle `keep` (when given) and outside every `covered` one."""
+    it. Only cells inside the pixel rectangle `keep` (when given), outside every `covered` one, and
+    between the pixel rows of `body`. With `structure`, a cell counts only if the screen's pixels also
+    correlate with the photo's (above 0.5): a grey bar or a box with text on it can be within the
+    threshold of a dusk sky's cell, and is not that photo."""
     height, width = ref.shape[:2]
     cw, ch = cell
     counted = matched = 0
     for top in range(0, height - ch + 1, ch):
         for left in range(0, width - cw + 1, cw):
             sx, sy = x + left, y + top
-            if sx < 0 or sy < 0 or sy + ch > screen.shape[0] or sx + cw > screen.shape[1]:
+            if sx < 0 or sy < max(0, body[0]) or sy + ch > min(screen.shape[0], body[1]) or sx + cw > screen.shape[1]:
                 continue
             if keep and not (keep[0] <= sx and sx + cw <= keep[0] + keep[2] and keep[1] <= sy and sy + ch <= keep[1] + keep[3]):
                 continue
@@ -320,7 +323,11 @@ def remains(screen, ref, x, y, cell, keep=None, covered=()):
             if part.std() < 0.03 or np.sqrt(np.mean(part ** 2)) < 2 * THRESHOLD:
                 continue
             counted += 1
-            error = np.sqrt(np.mean((screen[sy:sy + ch, sx:sx + cw] - part) ** 2))
+            there = screen[sy:sy + ch, sx:sx + cw]
+            error = np.sqrt(np.mean((there - part) ** 2))
+            if structure:
+                a, b = (there - there.mean()).ravel(), (part - part.mean()).ravel()
+                error = error if float(a @ b) > 0.5 * float(np.sqrt((a @ a) * (b @ b))) else 1.0
             matched += error < THRESHOLD
     # Fewer than ten cells left to look at (the rest covered) is nothing left to see.
     return matched / counted if counted >= 10 else 0.0
@@ -369,6 +376,15 @@ def shown(session, photo, shot, data, cell, origin, label, seconds=20):
 def terminal_origin(terminal):
     # xterm draws inside a 2-pixel inner border; kitty and mlterm from the window's corner.
     return (2, 2) if terminal == "xterm" else (0, 0)
+
+
+def opened(session, terminal):
+    """Waits for the probe's choice and photo 1 placed and settled: the cell in pixels and where the
+    terminal's first cell starts."""
+    chosen = session.wait_for(CHOSEN, 60)
+    session.wait_for(placed(1), 60)
+    session.placements_settled()
+    return (int(chosen[4]), int(chosen[5])), terminal_origin(terminal)
 
 
 def check_terminal(display, terminal, folder, data):
@@ -472,31 +488,6 @@ def check_terminal(display, terminal, folder, data):
         session.close()
 
 
-def shows(screen, ref, x, y, cell, covered=(), body=(0, 1 << 30)):
-    """Like `remains`, but a cell counts only if the screen has the photo's structure there, not just
-    its tone: its pixels correlate with the photo's (above 0.5). A grey bar or a box with text on it can
-    be within the threshold of a dusk sky's cell, and is not that photo."""
-    height, width = ref.shape[:2]
-    cw, ch = cell
-    counted = matched = 0
-    for top in range(0, height - ch + 1, ch):
-        for left in range(0, width - cw + 1, cw):
-            sx, sy = x + left, y + top
-            if sx < 0 or sy < body[0] or sy + ch > min(screen.shape[0], body[1]) or sx + cw > screen.shape[1]:
-                continue
-            if any(cx - cw < sx < cx + cw_ and cy - ch < sy < cy + ch_ for (cx, cy, cw_, ch_) in covered):
-                continue
-            part = ref[top:top + ch, left:left + cw]
-            if part.std() < 0.03 or np.sqrt(np.mean(part ** 2)) < 2 * THRESHOLD:
-                continue
-            counted += 1
-            there = screen[sy:sy + ch, sx:sx + cw]
-            a, b = (there - there.mean()).ravel(), (part - part.mean()).ravel()
-            correlation = float(a @ b) / (float(np.sqrt((a @ a) * (b @ b))) + 1e-9)
-            matched += np.sqrt(np.mean((there - part) ** 2)) < THRESHOLD and correlation > 0.5
-    return matched / counted if counted >= 10 else 0.0
-
-
 def check_moves(display, terminal, folder, data):
     """Images stay with the cells they were placed on while the rows around them move: the list
     restacked by `b`, filtered as a query is typed, paged, left for the grid and come back to; and no
@@ -513,11 +504,7 @@ def check_moves(display, terminal, folder, data):
     session = Session(display, terminal, folder, wrapper=(wrapper,))
     label = f"{terminal} moves"
     try:
-        chosen = session.wait_for(CHOSEN, 60)
-        cell = (int(chosen[4]), int(chosen[5]))
-        origin = terminal_origin(terminal)
-        session.wait_for(placed(1), 60)
-        session.placements_settled()
+        cell, origin = opened(session, terminal)
         seen = {}
 
         def history():
@@ -558,8 +545,8 @@ def check_moves(display, terminal, folder, data):
             for key, (ref, px, py) in history().items():
                 for shift in range(-3, 4):
                     # Not the header or the status line: their blue and grey bars with text on them can pass for a dusk sky.
-                    share = shows(screen, ref, px, py + shift * cell[1], cell, covered=covered,
-                                  body=(origin[1] + cell[1], origin[1] + (ROWS - 1) * cell[1]))
+                    share = remains(screen, ref, px, py + shift * cell[1], cell, covered=covered, structure=True,
+                                    body=(origin[1] + cell[1], origin[1] + (ROWS - 1) * cell[1]))
                     worst = max(worst, (share, f"{key.split(': ', 1)[-1]} shifted {shift} rows"))
             # A moved piece is whole rows of the photo; a few cells of a small thumbnail can match text by chance.
             if worst[0] > 0.10:
@@ -866,11 +853,7 @@ def check_loupe(display, terminal, folder, data):
     session = Session(display, terminal, folder)
     label = f"{terminal} loupe"
     try:
-        chosen = session.wait_for(CHOSEN, 60)
-        cell = (int(chosen[4]), int(chosen[5]))
-        origin = terminal_origin(terminal)
-        session.wait_for(placed(1), 60)
-        session.placements_settled()
+        cell, origin = opened(session, terminal)
         session.keys("p")
         session.wait_for(placed(1), 30)
         session.placements_settled()

@@ -59,26 +59,39 @@ enum PaletteDiffusion {
         let lumas = entries.map(luma)
         let width = cells.columns
         var chosen = [(Int, Int)](repeating: (-1, -1), count: cells.characters.count)
+        // Scratch for the candidates, and the candidates of colours already seen (flat areas repeat them).
+        var fgs = [Int](repeating: 0, count: Self.candidates), bgs = [Int](repeating: 0, count: Self.candidates)
+        var distances = [Double](repeating: 0, count: Self.candidates)
+        var seen: [Int32: [Int]] = [:]
+        func nearestEntries(for packed: Int32, into list: inout [Int]) {
+            if let known = seen[packed] {
+                list = known
+                return
+            }
+            nearest(to: unpack(packed), in: entries, into: &list, distances: &distances)
+            seen[packed] = list
+        }
         for index in cells.characters.indices {
             let foreground = unpack(cells.foreground[index]), background = unpack(cells.background[index])
             let coverage = BlockElements.coverage(cells.characters[index])
             let wanted = mix(foreground, background, coverage)
             let contrast = luma(foreground) - luma(background)
             // A full block or a space shows one colour: the other is not searched.
-            let fgs = coverage > 0 ? nearest(candidates, to: foreground, in: entries) : [0]
-            let bgs = coverage < 1 ? nearest(candidates, to: background, in: entries) : [0]
+            let fgCount = coverage > 0 ? Self.candidates : 1, bgCount = coverage < 1 ? Self.candidates : 1
+            if coverage > 0 { nearestEntries(for: cells.foreground[index], into: &fgs) } else { fgs[0] = 0 }
+            if coverage < 1 { nearestEntries(for: cells.background[index], into: &bgs) } else { bgs[0] = 0 }
             let left = index % width > 0 ? chosen[index - 1] : (-1, -1), up = index >= width ? chosen[index - width] : (-1, -1)
-            let neighbours: Set<Int> = [left.0, left.1, up.0, up.1]
             var best = (fgs[0], bgs[0]), bestCost = Double.infinity
-            for f in fgs {
-                for b in bgs {
+            for f in fgs.prefix(fgCount) {
+                for b in bgs.prefix(bgCount) {
                     let shown = mix(entries[f], entries[b], coverage)
                     let missed = lumas[f] - lumas[b] - contrast
                     // The contrast counts as much as the coverage lets it show (most in a half block).
                     var cost = distance(shown, wanted) + contrastWeight * 36 * coverage * (1 - coverage) * missed * missed
                     // The colour most of the cell shows, if a neighbour shows it too, costs less: flat areas
                     // stay flat rather than mottled by near-equal choices.
-                    if neighbours.contains(coverage >= 0.5 ? f : b) { cost *= neighbourDiscount }
+                    let main = coverage >= 0.5 ? f : b
+                    if main == left.0 || main == left.1 || main == up.0 || main == up.1 { cost *= neighbourDiscount }
                     if cost < bestCost {
                         bestCost = cost
                         best = (f, b)
@@ -106,18 +119,25 @@ enum PaletteDiffusion {
     }
 
 
-    /// The `count` entries nearest `color`, nearest first.
-    private static func nearest(_ count: Int, to color: (Double, Double, Double), in entries: [(Double, Double, Double)]) -> [Int] {
-        var best: [(index: Int, distance: Double)] = []
-        best.reserveCapacity(count + 1)
+    /// The `list.count` entries nearest `color`, nearest first, into `list`; `distances` is scratch of the same size.
+    private static func nearest(to color: (Double, Double, Double), in entries: [(Double, Double, Double)], into list: inout [Int], distances: inout [Double]) {
+        let count = list.count
+        var filled = 0
         for index in entries.indices {
             let d = distance(entries[index], color)
-            guard best.count < count || d < best[best.count - 1].distance else { continue }
-            let position = best.firstIndex { $0.distance > d } ?? best.count
-            best.insert((index, d), at: position)
-            if best.count > count { best.removeLast() }
+            guard filled < count || d < distances[count - 1] else { continue }
+            var position = min(filled, count - 1)
+            while position > 0, distances[position - 1] > d {
+                if position < count {
+                    distances[position] = distances[position - 1]
+                    list[position] = list[position - 1]
+                }
+                position -= 1
+            }
+            distances[position] = d
+            list[position] = index
+            filled = min(count, filled + 1)
         }
-        return best.map(\.index)
     }
 
     /// Each cell takes the entry nearest in luminance first and hue second, and only the hue and
