@@ -106,6 +106,21 @@ struct SymbolPreviewTests {
         #expect(abs(step - (luma((200, 190, 180)) - luma((40, 45, 50)))) < 25, "step \(step)")
     }
 
+    @Test func theNeighbourhoodSearchedHoldsTheNearestEntry() {
+        var generator = SystemRandomNumberGenerator()
+        let entries = PaletteDiffusion.Palette.xterm256.entries
+        func redmean(_ a: (Int, Int, Int), _ b: (Double, Double, Double)) -> Double {
+            let r = (Double(a.0) + b.0) / 2, dr = Double(a.0) - b.0, dg = Double(a.1) - b.1, db = Double(a.2) - b.2
+            return (2 + r / 256) * dr * dr + 4 * dg * dg + (2 + (255 - r) / 256) * db * db
+        }
+        for _ in 0..<3000 {
+            let color = (Double(generator.next() % 256), Double(generator.next() % 256), Double(generator.next() % 256))
+            let nearest = entries.indices.min { redmean(entries[$0], color) < redmean(entries[$1], color) }!
+            let around = PaletteDiffusion.xterm256Neighbourhood(color)
+            #expect(around.contains { redmean(entries[$0], color) <= redmean(entries[nearest], color) }, "\(color)")
+        }
+    }
+
     @Test func eightColourTerminalsGetTheANSIColours() {
         let image = Self.image(columns: 4, rows: 2) { x, _ in x < 16 ? (230, 20, 20) : (20, 20, 230) }
         let canvas = paint(image, .colors8)

