@@ -62,17 +62,15 @@ enum PaletteDiffusion {
         let lumas = entries.map(luma)
         let width = cells.columns
         var chosen = [(Int, Int)](repeating: (-1, -1), count: cells.characters.count)
-        // Scratch for the candidates, and the candidates of colours already seen (flat areas repeat them).
+        // Scratch for the candidates, and for the neighbourhood they are found in.
         var fgs = [Int](repeating: 0, count: Self.candidates), bgs = [Int](repeating: 0, count: Self.candidates)
         var distances = [Double](repeating: 0, count: Self.candidates)
-        var seen: [Int32: [Int]] = [:]
+        var around: [Int] = []
+        around.reserveCapacity(30)
+        let everything = Array(entries.indices)
         func nearestEntries(for packed: Int32, into list: inout [Int]) {
-            if let known = seen[packed] {
-                list = known
-                return
-            }
-            nearest(to: unpack(packed), in: entries, among: palette.isXterm256 ? xterm256Neighbourhood(unpack(packed)) : nil, into: &list, distances: &distances)
-            seen[packed] = list
+            if palette.isXterm256 { xterm256Neighbourhood(unpack(packed), into: &around) }
+            nearest(to: unpack(packed), in: entries, among: palette.isXterm256 ? around : everything, into: &list, distances: &distances)
         }
         for index in cells.characters.indices {
             let foreground = unpack(cells.foreground[index]), background = unpack(cells.background[index])
@@ -127,32 +125,42 @@ enum PaletteDiffusion {
     /// ninth of the time, and the pairs stay near the colour (a far entry of the same redmean distance
     /// no longer comes in): on the 12 photos SSIM 0.81 and an error of 15.7, from 0.80 and 17.3.
     static func xterm256Neighbourhood(_ color: (Double, Double, Double)) -> [Int] {
-        let levels = XtermPalette.cubeLevels.map(Double.init)
-        func near(_ value: Double) -> [Int] {
-            let order = levels.indices.sorted { abs(levels[$0] - value) < abs(levels[$1] - value) }
-            return Array(order.prefix(3))
-        }
         var result: [Int] = []
         result.reserveCapacity(30)
-        for r in near(color.0) {
-            for g in near(color.1) {
-                for b in near(color.2) { result.append(36 * r + 6 * g + b) }
+        xterm256Neighbourhood(color, into: &result)
+        return result
+    }
+
+    /// `xterm256Neighbourhood` into `result`, which it empties first.
+    static func xterm256Neighbourhood(_ color: (Double, Double, Double), into result: inout [Int]) {
+        result.removeAll(keepingCapacity: true)
+        func near(_ value: Double) -> (Int, Int, Int) { nearestLevels[Int(max(0, min(255, value.rounded())))] }
+        let r = near(color.0), g = near(color.1), b = near(color.2)
+        for red in [r.0, r.1, r.2] {
+            for green in [g.0, g.1, g.2] {
+                for blue in [b.0, b.1, b.2] { result.append(36 * red + 6 * green + blue) }
             }
         }
         let mean = (color.0 + color.1 + color.2) / 3
         let grey = min(23, max(0, Int(((mean - 8) / 10).rounded())))
         for step in max(0, grey - 1)...min(23, grey + 1) { result.append(216 + step) }
-        return result
     }
 
-    /// The `list.count` entries nearest `color`, nearest first, into `list`, searching `subset` (every
-    /// entry when nil); `distances` is scratch of the same size.
+    /// For each channel value, the cube's three levels nearest it.
+    private static let nearestLevels: [(Int, Int, Int)] = (0...255).map { value in
+        let levels = XtermPalette.cubeLevels
+        let order = levels.indices.sorted { abs(levels[$0] - value) < abs(levels[$1] - value) }
+        return (order[0], order[1], order[2])
+    }
+
+    /// The `list.count` entries of `subset` nearest `color`, nearest first, into `list`; `distances` is
+    /// scratch of the same size.
     private static func nearest(
-        to color: (Double, Double, Double), in entries: [(Double, Double, Double)], among subset: [Int]?, into list: inout [Int], distances: inout [Double]
+        to color: (Double, Double, Double), in entries: [(Double, Double, Double)], among subset: [Int], into list: inout [Int], distances: inout [Double]
     ) {
         let count = list.count
         var filled = 0
-        for index in subset ?? Array(entries.indices) {
+        for index in subset {
             let d = distance(entries[index], color)
             guard filled < count || d < distances[count - 1] else { continue }
             var position = min(filled, count - 1)
