@@ -82,8 +82,8 @@ public final class TerminalDriver {
         terminalOutput = stream
         let input = fdopen(STDIN_FILENO, "r")
         var scrollFree: String?
-        let also = ProcessInfo.processInfo.environment["MLTERM"] != nil ? ScrollFreeTerminfo.cancelledForMlterm : []
-        var screen = ScrollFreeTerminfo.newScreen(term: graphics.cursesTerm, also: also, output: stream, input: input, why: &scrollFree)
+        var screen = ScrollFreeTerminfo.newScreen(term: graphics.cursesTerm, also: graphics.cursesCancelled, output: stream, input: input, why: &scrollFree)
+        canScroll = screen == nil
         if screen == nil, let term = graphics.cursesTerm { screen = newterm(term, stream, input) }
         if screen == nil { screen = newterm(nil, stream, input) }
         if let scrollFree { logger?.warning("ncurses may scroll rows, and images with them: \(scrollFree)") }
@@ -143,8 +143,9 @@ public final class TerminalDriver {
         width: Int, height: Int, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, graphics: GraphicsMode = .symbols
     ) throws(TerminalError) {
         var why: String?
-        guard let screen = ScrollFreeTerminfo.newScreen(term: "xterm-256color", output: output, input: input, why: &why)
-            ?? newterm("xterm-256color", output, input) else {
+        let scrollFree = ScrollFreeTerminfo.newScreen(term: "xterm-256color", output: output, input: input, why: &why)
+        canScroll = scrollFree == nil
+        guard let screen = scrollFree ?? newterm("xterm-256color", output, input) else {
             throw TerminalError(description: "ncurses has no xterm-256color entry; install ncurses-term")
         }
         self.screen = screen
@@ -168,7 +169,6 @@ public final class TerminalDriver {
         // Shifting characters or lines would shift text from under an image, or erase its pixels.
         idlok(cnc_stdscr(), false)
         idcok(cnc_stdscr(), false)
-        canScroll = cnc_can_scroll() != 0
         curs_set(0)
         if colors && has_colors() {
             start_color()
@@ -189,10 +189,7 @@ public final class TerminalDriver {
         }
         width = Int(cnc_cols())
         height = Int(cnc_lines())
-        previous = nil
-        clearok(cnc_stdscr(), true)
-        // As for Ctrl-L: the clear takes kitty's images with it, and one of the same size would be placed again by id.
-        clearImages()
+        repaintAll()
     }
 
     /// Ctrl-L: the next frame clears the terminal and draws every cell and image again, for a screen
@@ -200,9 +197,6 @@ public final class TerminalDriver {
     public func repaintAll() {
         previous = nil
         clearok(cnc_stdscr(), true)
-        // kitty deletes the images under the cells it clears, and an image placed again by its id would
-        // not show: every image goes, and is sent again.
-        clearImages()
     }
 
     /// Writes the cells that differ from the last frame, then one refresh, then the images' bytes.
@@ -220,7 +214,11 @@ public final class TerminalDriver {
             taken.notSent += notQueued.notSent
             images.forget(taken)
         }
-        let plan = images.plan(canvas.images, screenCleared: last == nil, height: height, progressive: wire != nil && LinkGauge.isSlow)
+        // kitty deletes the images under the cells a clear erases, and one placed again by its id would not
+        // show: after a clear (a resize, Ctrl-L) every image goes, behind the clear, and is sent again.
+        let freeing = last == nil ? images.clearAll() : []
+        var plan = images.plan(canvas.images, screenCleared: last == nil, height: height, progressive: wire != nil && LinkGauge.isSlow)
+        if !freeing.isEmpty { plan.jobs.insert(.control(freeing), at: 0) }
         for rect in plan.repaint { repaint(rect) }
         let rows = last.map { canvas.changedRows(since: $0) } ?? Array(0..<canvas.height)
         if last == nil {
