@@ -19,17 +19,6 @@ extern int wcwidth(wchar_t c);
 
 // Swift 6 rejects mutable C globals, and macros with casts do not import.
 static inline WINDOW *cnc_stdscr(void) { return stdscr; }
-
-// Whether the terminal description ncurses drives can scroll rows or insert and delete lines, which
-// its update does to rows that moved whatever idlok says (`ScrollFreeTerminfo`).
-static inline int cnc_can_scroll(void) {
-    const char *names[] = {"csr", "ind", "ri", "indn", "rin", "il1", "dl1", "il", "dl"};
-    for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        char *value = tigetstr(names[i]);
-        if (value != NULL && value != (char *)-1) return 1;
-    }
-    return 0;
-}
 static inline int cnc_lines(void) { return LINES; }
 static inline int cnc_cols(void) { return COLS; }
 static inline int cnc_colors(void) { return COLORS; }

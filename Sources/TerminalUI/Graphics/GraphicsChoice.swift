@@ -67,6 +67,7 @@ public struct GraphicsChoice: Sendable {
         let (mode, reason) = mode(cell: cell)
         graphics.mode = mode
         graphics.reason = reason
+        if environment["MLTERM"] != nil { graphics.cursesCancelled = ScrollFreeTerminfo.cancelledForMlterm }
         graphics.kittyPlaceholders = mode == .kitty && tmux != nil
         graphics.kittySharedMemory = mode == .kitty && tmux == nil && replies?.kittySharedMemory == true
         if graphics.kittySharedMemory { graphics.reason += "; on this machine, so pixels go through shared memory" }

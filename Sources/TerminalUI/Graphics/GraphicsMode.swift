@@ -30,6 +30,9 @@ public struct Graphics: Sendable, Equatable {
     /// The terminal type ncurses is started with when the user's TERM says less than the terminal shows
     /// (xterm starts as `TERM=xterm`, 8 colours, and shows 24-bit colour); nil keeps TERM.
     public var cursesTerm: String?
+    /// Capabilities ncurses must not use on this terminal, beyond the ones it scrolls with
+    /// (`ScrollFreeTerminfo.cancelledForMlterm` under mlterm).
+    public var cursesCancelled: [String] = []
     /// Inside tmux: image commands go through its passthrough.
     public var inTmux: Bool
     /// kitty images shown through Unicode placeholder cells, which tmux moves and clears like text.
