@@ -10,13 +10,18 @@ enum PaletteDiffusion {
         /// target's luminance and stops once luminance alone costs more than the best found.
         let byLuma: [Int]
         let lumas: [Double]
+        /// The entries as Double RGB, and each one's luminance, in the entries' order (`quantiseJointly`).
+        let colors: [(Double, Double, Double)]
+        let entryLumas: [Double]
 
         init(entries: [(Int, Int, Int)], firstIndex: Int) {
             self.entries = entries
             self.firstIndex = firstIndex
-            func luma(_ entry: (Int, Int, Int)) -> Double { 0.299 * Double(entry.0) + 0.587 * Double(entry.1) + 0.114 * Double(entry.2) }
-            byLuma = entries.indices.sorted { luma(entries[$0]) < luma(entries[$1]) }
-            lumas = byLuma.map { luma(entries[$0]) }
+            let colors = entries.map { (Double($0.0), Double($0.1), Double($0.2)) }
+            let entryLumas = colors.map(PaletteDiffusion.luma)
+            let byLuma = entries.indices.sorted { entryLumas[$0] < entryLumas[$1] }
+            (self.colors, self.entryLumas, self.byLuma) = (colors, entryLumas, byLuma)
+            lumas = byLuma.map { entryLumas[$0] }
         }
 
         /// Whether this is `xterm256`, whose cube and ramp let the nearest entries be found near the colour.
@@ -35,7 +40,7 @@ enum PaletteDiffusion {
     /// nothing carried to its neighbours; in eight colours, diffused (`quantiseDiffused`), as eight
     /// cannot show a tone without mixing neighbours.
     static func quantise(_ cells: SymbolCells, to palette: Palette) -> SymbolCells {
-        palette.entries.count >= 64 ? quantiseJointly(cells, to: palette) : quantiseDiffused(cells, to: palette)
+        palette.isXterm256 ? quantiseJointly(cells, to: palette) : quantiseDiffused(cells, to: palette)
     }
 
     /// Candidates per colour for `quantiseJointly`, the weight of the cell's contrast against its mean,
@@ -55,11 +60,11 @@ enum PaletteDiffusion {
     /// to 10: the best worst photo on both figures. Choosing in CIELAB instead looked truer in hue but
     /// lost on both (SSIM 0.73, error 20.4). The neighbour discount (0.7) leaves the figures as they
     /// were and a beige sky less mottled with pink and green.
+    /// `palette` is `xterm256`: candidates come from its cube's neighbourhood.
     static func quantiseJointly(_ cells: SymbolCells, to palette: Palette) -> SymbolCells {
         var result = SymbolCells(columns: cells.columns, rows: cells.rows, indexed: true)
         result.characters = cells.characters
-        let entries = palette.entries.map { (Double($0.0), Double($0.1), Double($0.2)) }
-        let lumas = entries.map(luma)
+        let entries = palette.colors, lumas = palette.entryLumas
         let width = cells.columns
         var chosen = [(Int, Int)](repeating: (-1, -1), count: cells.characters.count)
         // Scratch for the candidates, and for the neighbourhood they are found in.
@@ -67,10 +72,10 @@ enum PaletteDiffusion {
         var distances = [Double](repeating: 0, count: Self.candidates)
         var around: [Int] = []
         around.reserveCapacity(30)
-        let everything = Array(entries.indices)
         func nearestEntries(for packed: Int32, into list: inout [Int]) {
-            if palette.isXterm256 { xterm256Neighbourhood(unpack(packed), into: &around) }
-            nearest(to: unpack(packed), in: entries, among: palette.isXterm256 ? around : everything, into: &list, distances: &distances)
+            let color = unpack(packed)
+            xterm256Neighbourhood(color, into: &around)
+            nearest(to: color, in: entries, among: around, into: &list, distances: &distances)
         }
         for index in cells.characters.indices {
             let foreground = unpack(cells.foreground[index]), background = unpack(cells.background[index])
@@ -111,7 +116,7 @@ enum PaletteDiffusion {
         return (Double(value >> 16 & 255), Double(value >> 8 & 255), Double(value & 255))
     }
 
-    private static func luma(_ color: (Double, Double, Double)) -> Double { 0.299 * color.0 + 0.587 * color.1 + 0.114 * color.2 }
+    static func luma(_ color: (Double, Double, Double)) -> Double { 0.299 * color.0 + 0.587 * color.1 + 0.114 * color.2 }
 
     /// The "redmean" weighted RGB distance: cheap, and closer to how far apart colours look than plain RGB.
     private static func distance(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double {
@@ -165,10 +170,8 @@ enum PaletteDiffusion {
             guard filled < count || d < distances[count - 1] else { continue }
             var position = min(filled, count - 1)
             while position > 0, distances[position - 1] > d {
-                if position < count {
-                    distances[position] = distances[position - 1]
-                    list[position] = list[position - 1]
-                }
+                distances[position] = distances[position - 1]
+                list[position] = list[position - 1]
                 position -= 1
             }
             distances[position] = d
