@@ -59,8 +59,8 @@ struct DoctorCommand: ParsableCommand {
                 lines.append(("sixel registers", replies.sixelRegisters.map(String.init) ?? "no answer"))
                 lines.append(("sixel limit", replies.sixelLimit?.description ?? "no answer"))
                 lines.append(("cell (CSI 16t)", replies.cell?.description ?? "no answer"))
-                let theme = loaded?.theme.map { "\($0.rawValue) (the config's)" }
-                    ?? (replies.background?.isLight == true ? "light" : "dark") + " (chosen by the background; theme = … in the config sets one)"
+                let chosen = Theme.Name.chosen(config: loaded?.theme, background: replies.background).rawValue
+                let theme = chosen + (loaded?.theme != nil ? " (the config's)" : " (chosen by the background; theme = … in the config sets one)")
                 lines.append(("background (OSC 11)", (replies.background.map { "\($0), \($0.isLight ? "light" : "dark")" } ?? "no answer") + "; theme \(theme)"))
             } else {
                 lines.append(("replies", "not asked"))

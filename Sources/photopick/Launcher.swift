@@ -63,7 +63,7 @@ struct Launcher {
             logger.info("graphics: \(graphics.mode.rawValue) (\(graphics.reason)), colours \(graphics.depth), cell \(graphics.cell?.description ?? "unknown"), probe \(findings.elapsed.formatted(.units(allowed: [.milliseconds])))")
         }
         let context = ViewContext(
-            theme: Theme(name: config.theme ?? (driver.findings?.replies?.background?.isLight == true ? .light : .dark), depth: driver.depth), keymap: config.keymap, demo: source.isDemo,
+            theme: Theme(name: .chosen(config: config.theme, background: driver.findings?.replies?.background), depth: driver.depth), keymap: config.keymap, demo: source.isDemo,
             graphics: graphics
         )
         let app = TerminalApp(driver: driver, screen: Screen(context: context), controller: Controller(keymap: config.keymap), logger: logger)

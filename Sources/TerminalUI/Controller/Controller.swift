@@ -31,7 +31,7 @@ public struct Controller: Sendable {
 
     /// Applies one input to the UI state, given the browser state and the layout on screen.
     mutating func handle(_ input: InputEvent, state: BrowserState, layout: ScreenLayout, loupe: LoupeGeometry? = nil) -> Outcome {
-        var context = InputContext(ui: ui, state: state, layout: layout, keymap: keymap, helpRowCount: HelpView.page(helpLines, in: layout.body).rows.count, loupe: loupe)
+        var context = InputContext(ui: ui, state: state, layout: layout, keymap: keymap, helpLines: helpLines, loupe: loupe)
         switch input {
         case .mouse(let mouse):
             if !layout.tooSmall { MouseInput.handle(mouse, &context) }

@@ -10,8 +10,8 @@ struct InputContext {
     /// The layout of the frame on screen, which is what a click points at.
     let layout: ScreenLayout
     let keymap: Keymap
-    /// Rows of the help as laid out on this screen, the bound of its scroll.
-    let helpRowCount: Int
+    /// The help's lines; laid out on this screen, their rows bound its scroll.
+    let helpLines: [HelpView.HelpLine]
     /// The loupe's view and picture for the photo it would show; nil where it cannot open.
     var loupe: LoupeGeometry? = nil
     var outcome = Controller.Outcome()

@@ -31,7 +31,7 @@ enum ScrollingPanelMode: KeyMode {
     /// The panel with its scroll kept within its lines.
     static func bounded(_ overlay: UIState.Overlay, _ context: InputContext) -> UIState.Overlay {
         switch overlay {
-        case .help(let scroll): return .help(scroll: min(max(0, scroll), context.helpRowCount))
+        case .help(let scroll): return .help(scroll: min(max(0, scroll), HelpView.page(context.helpLines, in: context.layout.body).rows.count))
         case .details(let scroll):
             let state = context.state
             let focus = state.list.currentIndex.flatMap(state.focusFacts(at:))

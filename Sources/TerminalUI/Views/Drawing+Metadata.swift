@@ -13,7 +13,7 @@ extension Drawing {
             if y >= rect.y { canvas.draw(row.label, x: rect.x, y: y, style: theme.label, limit: labelWidth) }
             if let marks = row.marks {
                 if y >= rect.y {
-                    let drawn = drawMarks(marks, x: valueX, y: y, base: .plain, fixed: false, limit: valueWidth, into: &canvas)
+                    let drawn = drawMarks(marks, x: valueX, y: y, base: .plain, limit: valueWidth, into: &canvas)
                     canvas.draw(row.value, x: valueX + drawn + 1, y: y, style: theme.dim, limit: max(0, valueWidth - drawn - 1))
                 }
                 y += 1

@@ -56,7 +56,7 @@ struct GridView: View {
         canvas.draw(TerminalText.sanitized(photo.filename), x: nameRow.x + 2, y: nameY, style: look.name, limit: nameLimit)
         let chipsY = nameY + 1
         guard chipsY < tile.maxY - 1 else { return }
-        let marked = drawMarks(tags.marks(of: photo.tagIDs), x: inner.x + 2, y: chipsY, base: .plain, fixed: false, limit: inner.maxX - inner.x - 2, into: &canvas)
+        let marked = drawMarks(tags.marks(of: photo.tagIDs), x: inner.x + 2, y: chipsY, base: .plain, limit: inner.maxX - inner.x - 2, into: &canvas)
         drawChips(tags.ordinaryTags(photo.tagIDs), tags: tags, x: inner.x + 2 + (marked > 0 ? marked + 1 : 0), y: chipsY, maxX: inner.maxX, into: &canvas)
     }
 }

@@ -37,11 +37,6 @@ struct ListView: View {
         var chips = 0
         var slots = MarkSlots()
 
-        init(chips: Int = 0, slots: MarkSlots = MarkSlots()) {
-            self.chips = chips
-            self.slots = slots
-        }
-
         init(photos: [Photo], tags: TagCatalog, columns: ScreenLayout.Columns) {
             for photo in photos {
                 if columns.chips { chips = max(chips, min(3, tags.ordinaryTags(photo.tagIDs).count)) }
@@ -115,7 +110,7 @@ struct ListView: View {
         // Too narrow for the marks column: the marks follow the name, which gives up room for them.
         let trailing = columns.marks || marks.isEmpty ? 0 : min(Self.marksWidth(of: marks) + 1, nameLimit / 2)
         let drawn = canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: rect.y, style: look.name, limit: nameLimit - trailing)
-        if trailing > 0 { drawMarks(marks, x: x + drawn + 1, y: rect.y, base: base, fixed: false, limit: trailing - 1, into: &canvas) }
+        if trailing > 0 { drawMarks(marks, x: x + drawn + 1, y: rect.y, base: base, limit: trailing - 1, into: &canvas) }
         if let dateX { canvas.draw(Formatting.captureTime(photo.takenAt), x: dateX, y: rect.y, style: detail) }
         if let sizeX { canvas.drawRight(ByteText.format(photo.bytes), maxX: sizeX + 9, y: rect.y, style: detail, limit: 9) }
     }

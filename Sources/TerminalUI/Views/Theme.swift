@@ -28,6 +28,11 @@ public struct Theme: Sendable, Equatable {
     /// The look chosen in the config file.
     public enum Name: String, Sendable, CaseIterable {
         case dark, light, mono
+
+        /// The config's theme, else light or dark by the terminal's background (OSC 11), dark when unknown.
+        public static func chosen(config: Name?, background: BackgroundColor?) -> Name {
+            config ?? (background?.isLight == true ? .light : .dark)
+        }
     }
 
     let depth: Depth

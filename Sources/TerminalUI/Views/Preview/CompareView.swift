@@ -58,7 +58,7 @@ struct CompareView: View {
             x += canvas.draw("\(position + 1)/\(compare.photoIDs.count) ", x: x, y: caption.y, style: theme.dim.on(base.background), limit: caption.maxX - x)
             x += canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: caption.y, style: (isActive ? theme.title : theme.text).on(base.background),
                              limit: max(0, caption.maxX - x)) + 1
-            let marked = drawMarks(state.tags.marks(of: photo.tagIDs), x: x, y: caption.y, base: base, fixed: false, limit: max(0, caption.maxX - x), into: &canvas)
+            let marked = drawMarks(state.tags.marks(of: photo.tagIDs), x: x, y: caption.y, base: base, limit: max(0, caption.maxX - x), into: &canvas)
             if marked > 0 { x += marked + 1 }
             if zoom != nil {
                 let note = loupeNote(photoID: photo.id, short: true)
