@@ -247,6 +247,16 @@ public final class Catalogue: Sendable {
         }
     }
 
+    /// A photo's fields as the server just answered an edit; its tags are left to the tag writes.
+    func save(photo: Photo) async throws {
+        try await queue.write { db in
+            try db.execute(
+                sql: "UPDATE photo SET filename = ?, title = ?, description = ?, taken_at = ? WHERE id = ?",
+                arguments: [photo.filename, photo.title, photo.description, photo.takenAt?.timeIntervalSince1970, photo.id]
+            )
+        }
+    }
+
     /// A photo's tags as the server just said they are, by a read or a write.
     func save(tagIDs: [Int], ofPhoto id: Int, at date: Date = Date()) async throws {
         try await queue.write { db in

@@ -1,9 +1,10 @@
 import GRDB
 
-/// What a library left in the state database: unsent tag deltas, the tags they wait for, and the
+/// What a library left in the state database: unsent tag deltas and photo edits, the tags they wait for, and the
 /// download queue, with the numbers new deltas and items start from.
 struct SavedState: Sendable {
     let deltas: [TagDelta]
+    let edits: [PhotoEdit]
     let pendingTags: [PendingTag]
     let nextSequence: Int64
     let downloads: [DownloadItem]
@@ -15,8 +16,9 @@ extension StateDatabase {
     func savedState(library: String) throws -> SavedState {
         try queue.read { db in
             SavedState(
-                deltas: try TagOutbox.all(db, library: library), pendingTags: try TagOutbox.pendingTags(db, library: library),
-                nextSequence: TagOutbox.firstSequence(after: try TagOutbox.highestSequence(db)),
+                deltas: try TagOutbox.all(db, library: library), edits: try EditOutbox.all(db, library: library),
+                pendingTags: try TagOutbox.pendingTags(db, library: library),
+                nextSequence: TagOutbox.firstSequence(after: max(try TagOutbox.highestSequence(db), try EditOutbox.highestSequence(db))),
                 downloads: try DownloadStore.all(db, library: library), nextDownloadID: try DownloadStore.highestID(db) + 1
             )
         }

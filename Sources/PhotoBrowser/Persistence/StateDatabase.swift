@@ -93,6 +93,8 @@ final class StateDatabase: Sendable {
         migrator.registerMigration("known-libraries") { db in
             try db.execute(sql: "CREATE TABLE known_library (api_url TEXT PRIMARY KEY, library TEXT NOT NULL, name TEXT)")
         }
+        // Photo edits not yet sent, one per photo and field (`EditOutbox`).
+        migrator.registerMigration("photo-edits", migrate: EditOutbox.migrate)
         return migrator
     }
 }

@@ -9,6 +9,10 @@ public enum BrowserEffect: Sendable, Equatable {
     case scheduleRefresh(after: Duration)
     case cancelLoading
     case recordTagDeltas([TagDelta])
+    /// Writes photo edits to their outbox before the event's handling returns.
+    case recordPhotoEdits([PhotoEdit])
+    /// Keeps the server's copy of a photo in the catalogue.
+    case savePhoto(Photo)
     /// Deltas some of which name tags not made yet: the tags' creations and the deltas are written as one.
     case recordTagCreation([PendingTag], deltas: [TagDelta])
     /// Keep a photo's focus score in the catalogue.

@@ -30,6 +30,8 @@ public enum BrowserEvent: Sendable {
     case tagToggled(tagID: Int)
     case tagNumberPressed(Int)
     case undoRequested
+    /// `E`, the editor, a time shift or a script's `edit`: these fields get these values.
+    case photosEdited([PhotoFieldChange], summary: String? = nil)
     /// `P`, `X`, a rating or a label key: the mark goes on the targets, replacing its sibling.
     case markChosen(Mark)
     /// A mark key on one photo, not the selection or the cursor: the active photo of compare.
@@ -101,6 +103,13 @@ public enum BrowserEvent: Sendable {
     case tagDeltasSent(photoID: Int, sequences: [Int64], serverTagIDs: [Int])
     case tagDeltasRejected(photoID: Int, sequences: [Int64], reason: String)
     case tagSendingDelayed(reason: String)
+    /// Photo edits the outbox held from the last session, sent before `sessionStarted`.
+    case photoEditsRestored([PhotoEdit])
+    case photoEditsNotRecorded([PhotoEdit], reason: String)
+    /// The server took a photo's edits; `overwritten` are the fields it had changed since the user saw them.
+    case photoEditsSent(photoID: Int, sequences: [Int64], photo: Photo, overwritten: [PhotoField])
+    case photoEditsRejected(photoID: Int, sequences: [Int64], reason: String)
+    case photoEditSendingDelayed(reason: String)
     case tagSaved(PhotoPickKit.Tag)
     /// The server made a pending tag (or had one of its name): edits under its placeholder now name it.
     case tagCreated(PhotoPickKit.Tag, placeholderID: Int)

@@ -15,9 +15,10 @@ extension BrowserSession {
         for effect in effects { perform(effect) }
     }
 
-    /// Starts what talks to the server: the outbox's sender, the account (asked for unless given) and the tags.
+    /// Starts what talks to the server: the outboxes' senders, the account (asked for unless given) and the tags.
     func connect(account: Me?) {
         if let sender { background { _ in await sender.run() } }
+        if let editSender { background { _ in await editSender.run() } }
         if let me = account {
             send(.accountLoaded(me))
         } else {

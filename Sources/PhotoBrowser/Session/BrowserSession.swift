@@ -81,6 +81,7 @@ public final class BrowserSession: @unchecked Sendable {
     let client: APIClient
     let configuration: Configuration
     let outbox: TagOutbox
+    let editOutbox: EditOutbox
     let downloadStore: DownloadStore
     /// The library as last seen; replaced by an empty one if it turns out damaged.
     private(set) var catalogue: Catalogue
@@ -92,6 +93,7 @@ public final class BrowserSession: @unchecked Sendable {
     private var catalogueNotice: String?
     let changed: AsyncStream<Void>.Continuation
     private(set) var sender: TagSender?
+    private(set) var editSender: EditSender?
     private var loadTask: Task<Void, Never>?
     var downloadRuns: [Int64: DownloadRun] = [:]
     private var backgroundTasks: [Task<Void, Never>] = []
@@ -112,6 +114,7 @@ public final class BrowserSession: @unchecked Sendable {
         isConfirmed = !configuration.isProvisional
         let database = try StateDatabase(directory: configuration.stateDirectory)
         outbox = TagOutbox(database: database, library: configuration.library)
+        editOutbox = EditOutbox(database: database, library: configuration.library)
         downloadStore = DownloadStore(database: database, library: configuration.library)
         (catalogue, catalogueNotice) = try Catalogue.open(library: configuration.library, directory: configuration.stateDirectory)
         state = BrowserState(
@@ -130,10 +133,14 @@ public final class BrowserSession: @unchecked Sendable {
         try outbox.settleMadeTags()
         let saved = try outbox.database.savedState(library: configuration.library)
         if !saved.pendingTags.isEmpty { send(.pendingTagsRestored(saved.pendingTags)) }
+        if !saved.edits.isEmpty { send(.photoEditsRestored(saved.edits)) }
         send(.sessionStarted(
             outbox: saved.deltas, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
         ))
         sender = TagSender(client: client, outbox: outbox, catalogue: catalogue, freshness: configuration.tagFreshness) { [weak self] event in
+            await self?.post(event)
+        }
+        editSender = EditSender(client: client, outbox: editOutbox) { [weak self] event in
             await self?.post(event)
         }
         background { _ in await self.loadCatalogue() }
@@ -246,6 +253,12 @@ public final class BrowserSession: @unchecked Sendable {
             loadTask = nil
         case .recordTagDeltas(let deltas): record(deltas)
         case .recordTagCreation(let pending, let deltas): record(deltas, creating: pending)
+        case .recordPhotoEdits(let edits): record(edits)
+        case .savePhoto(let photo):
+            let catalogue = catalogue
+            background { _ in
+                do { try await catalogue.save(photo: photo) } catch { self.configuration.logger.error("catalogue: \(error)") }
+            }
         case .saveFocusScore(let photoID, let score):
             focusToSave[photoID] = score
             if focusWriter == nil { focusWriter = onSession { _ in await self.writeFocusScores() } }
@@ -318,6 +331,18 @@ public final class BrowserSession: @unchecked Sendable {
                     await self.post(.photosFailed("the catalogue could not be written (\(error))"))
                 }
             }
+        }
+    }
+
+    /// Writes photo edits to their outbox before the event's handling returns; if that fails, nothing is
+    /// sent and the screen goes back.
+    private func record(_ edits: [PhotoEdit]) {
+        do {
+            try editOutbox.record(edits)
+            editSender?.nudge()
+        } catch {
+            configuration.logger.error("edit outbox: \(error)")
+            send(.photoEditsNotRecorded(edits, reason: String(describing: error)))
         }
     }
 

@@ -131,7 +131,7 @@ extension BrowserState {
                 fresh.append(photo)
                 continue
             }
-            var shown = photo
+            var shown = pendingEdits.applied(to: photo)
             // The server's copy predates edits still in the outbox; show the photo as it will be.
             if let deltas = pendingDeltas[photo.id] { shown.tagIDs = deltas.reduce(photo.tagIDs) { $1.applied(to: $0) } }
             let old = library[index]
@@ -149,7 +149,7 @@ extension BrowserState {
     /// Adds photos not loaded yet, with the outbox's edits on top, and lists them.
     @discardableResult
     private mutating func insert(_ photos: [Photo]) -> Range<Int> {
-        let added = library.append(photos)
+        let added = library.append(pendingEdits.count == 0 ? photos : photos.map(pendingEdits.applied))
         for index in added {
             let photo = library[index]
             if let deltas = pendingDeltas[photo.id] {

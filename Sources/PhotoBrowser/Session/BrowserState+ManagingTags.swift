@@ -77,8 +77,9 @@ extension BrowserState {
             library.setTagIDs(shown, at: index)
         }
         tags.resolve(placeholderID, as: tag)
-        undoStack = undoStack.map { edits in
-            edits.map { $0.tagID == placeholderID ? TagEdit(tagID: tag.id, change: $0.change, photoIDs: $0.photoIDs) : $0 }
+        undoStack = undoStack.map { step in
+            guard case .tags(let edits) = step else { return step }
+            return .tags(edits.map { $0.tagID == placeholderID ? TagEdit(tagID: tag.id, change: $0.change, photoIDs: $0.photoIDs) : $0 })
         }
         return tagsChanged() + reportReplayIfDone()
     }
@@ -99,7 +100,11 @@ extension BrowserState {
         for photoID in Array(pendingDeltas.photoIDs) where pendingDeltas[photoID]?.contains(where: { $0.tagID == id }) == true {
             pendingDeltas.remove(of: photoID) { $0.tagID == id }
         }
-        undoStack = undoStack.map { $0.filter { $0.tagID != id } }.filter { !$0.isEmpty }
+        undoStack = undoStack.compactMap { step in
+            guard case .tags(let edits) = step else { return step }
+            let kept = edits.filter { $0.tagID != id }
+            return kept.isEmpty ? nil : .tags(kept)
+        }
         return [.discardTagDeltas(tagID: id)] + tagsChanged() + post(.info, "Deleted the tag “\(name)”; it was on \(photos.formatted()) loaded photos.")
     }
 }

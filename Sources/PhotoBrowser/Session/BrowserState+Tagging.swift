@@ -60,14 +60,19 @@ extension BrowserState {
     /// Keeps one key press's edits for undo, the last hundred presses at most.
     mutating func remember(_ edits: [TagEdit]) {
         guard !edits.isEmpty else { return }
-        undoStack.append(edits)
+        undoStack.append(.tags(edits))
         if undoStack.count > 100 { undoStack.removeFirst() }
     }
 
     /// Undoes the last key press's tag changes by recording their inverses, newest first, so the undo is
     /// as durable as the edit.
     mutating func undo() -> [BrowserEffect] {
-        guard let edits = undoStack.popLast() else { return post(.info, "Nothing to undo.") }
+        guard let step = undoStack.popLast() else { return post(.info, "Nothing to undo.") }
+        let edits: [TagEdit]
+        switch step {
+        case .fields(let done): return undoFieldEdits(done)
+        case .tags(let tagEdits): edits = tagEdits
+        }
         if let reason = account.disabledReason(.tagging) { return post(.warning, reason) }
         // One outbox write for the whole press, as the press itself was.
         var deltas: [TagDelta] = []

@@ -48,9 +48,11 @@ public struct BrowserState: Sendable {
     var photosWithUnsentTags: Int { pendingDeltas.photoCount }
     /// The next delta's sequence; a pending tag's placeholder takes one too, negated.
     var nextSequence: Int64 = 1
-    /// Tag edits made this session, newest last, for undo: one entry per key press, which may change
-    /// several tags (a mark removes its siblings).
-    var undoStack: [[TagEdit]] = []
+    /// Tag and field edits made this session, newest last, for undo: one entry per key press, which may
+    /// change several tags (a mark removes its siblings) or fields.
+    var undoStack: [UndoStep] = []
+    /// Photo edits recorded but not yet confirmed: the latest wish per photo and field.
+    var pendingEdits = PendingEdits()
     /// How the replay of deltas restored from the last session goes, until none of them waits.
     var replay: Replay?
 
@@ -81,7 +83,7 @@ public struct BrowserState: Sendable {
     /// Whether quitting now leaves work for the next start: downloads in progress or tag edits unsent
     /// (those waiting for a tag to be created included; the outbox keeps them all).
     public var hasUnfinishedWork: Bool {
-        unsentTagDeltas > 0 || downloads.hasPendingWork
+        unsentTagDeltas > 0 || pendingEdits.count > 0 || downloads.hasPendingWork
     }
 
     /// Applies an event and returns the work it asks for.
@@ -108,6 +110,7 @@ public struct BrowserState: Sendable {
         case .tagToggled(let tagID): return toggleTag(tagID)
         case .tagNumberPressed(let number): return toggleTag(number: number)
         case .undoRequested: return undo()
+        case .photosEdited(let changes, let summary): return editPhotos(changes, summary: summary)
         case .stackingToggled: return toggleStacking()
         case .stackOpened: return toggleCurrentStack()
         case .markChosen(let mark): return setMark(mark)
@@ -172,6 +175,13 @@ public struct BrowserState: Sendable {
             return deltasRejected(photoID: photoID, sequences: sequences, reason: reason)
         case .tagSendingDelayed(let reason):
             return post(.warning, "Tag edits are saved and will be sent when the server answers: \(reason)")
+        case .photoEditsRestored(let edits): return restoreEdits(edits)
+        case .photoEditsNotRecorded(let edits, let reason): return photoEditsNotRecorded(edits, reason: reason)
+        case .photoEditsSent(let photoID, let sequences, let photo, let overwritten):
+            return photoEditsSent(photoID: photoID, sequences: sequences, photo: photo, overwritten: overwritten)
+        case .photoEditsRejected(let photoID, let sequences, let reason): return photoEditsRejected(photoID: photoID, sequences: sequences, reason: reason)
+        case .photoEditSendingDelayed(let reason):
+            return post(.warning, "Edits are saved and will be sent when the server answers: \(reason)")
         case .tagSaved(let tag): return tagSaved(tag)
         case .tagCreated(let tag, let placeholderID): return tagCreated(tag, placeholderID: placeholderID)
         case .tagCreationRejected(let placeholderID, let reason): return tagCreationRejected(placeholderID, reason: reason)

@@ -42,7 +42,7 @@ public struct AccountStatus: Sendable, Equatable {
 
     /// Things photopick does that need a scope.
     public enum Feature: Sendable {
-        case browsing, tagging, tagManagement, downloading
+        case browsing, tagging, tagManagement, downloading, editing, purging
 
         var scopes: [Scope] {
             switch self {
@@ -50,6 +50,8 @@ public struct AccountStatus: Sendable, Equatable {
             case .tagging: [.photosWrite]
             case .tagManagement: [.tagsWrite]
             case .downloading: [.photosRead]
+            case .editing: [.photosWrite]
+            case .purging: [.photosDelete]
             }
         }
 
@@ -59,6 +61,8 @@ public struct AccountStatus: Sendable, Equatable {
             case .tagging: "Tagging is read-only"
             case .tagManagement: "Tags cannot be created, renamed or deleted"
             case .downloading: "Downloads are unavailable"
+            case .editing: "Photos cannot be edited"
+            case .purging: "Photos cannot be deleted"
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickFormats
 
 /// A change to a photo (`PATCH /photos/{id}`): nil leaves a field as it is; `.some(nil)` clears it.
 public struct PhotoUpdate: Sendable, Encodable {
@@ -28,7 +29,8 @@ public struct PhotoUpdate: Sendable, Encodable {
         if let title { try container.encode(title, forKey: .title) }
         if let description { try container.encode(description, forKey: .description) }
         if let takenAt {
-            let text = takenAt.map { $0.formatted(.iso8601) }
+            // To the millisecond: a shifted capture time keeps its fraction.
+            let text = takenAt.map(ISO8601.string(from:))
             try container.encode(text, forKey: .takenAt)
         }
     }

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// Photo edits (file name, title, description, capture time) not yet confirmed by the server, written
+/// before anything is sent. One row per photo and field, the latest wish: a field edited twice before it
+/// is sent is sent once, with the second value, and keeps the value the user saw before the first.
+struct EditOutbox: Sendable {
+    let database: StateDatabase
+    let library: String
+
+    /// Stores the edits in one transaction: a rename of 10,000 photos is one write.
+    func record(_ edits: [PhotoEdit]) throws {
+        try database.queue.write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO photo_edit (sequence, library, photo_id, field, value, seen) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (library, photo_id, field) DO UPDATE SET sequence = excluded.sequence, value = excluded.value
+                """)
+            for edit in edits {
+                try statement.execute(arguments: [edit.sequence, library, edit.photoID, edit.field.rawValue, edit.value, edit.seen])
+            }
+        }
+    }
+
+    /// Every edit of `library`, oldest first.
+    static func all(_ db: Database, library: String) throws -> [PhotoEdit] {
+        try Row.fetchAll(db, sql: "SELECT sequence, photo_id, field, value, seen FROM photo_edit WHERE library = ? ORDER BY sequence", arguments: [library])
+            .compactMap(Self.edit)
+    }
+
+    /// The edits of the `photos` photos that have waited longest, oldest first.
+    func nextBatch(photos: Int) throws -> [PhotoEdit] {
+        try database.queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT sequence, photo_id, field, value, seen FROM photo_edit WHERE library = ?1 AND photo_id IN (
+                    SELECT photo_id FROM photo_edit WHERE library = ?1 GROUP BY photo_id ORDER BY MIN(sequence) LIMIT ?2
+                ) ORDER BY sequence
+                """, arguments: [library, photos]).compactMap(Self.edit)
+        }
+    }
+
+    /// Drops sent edits. One replaced by a later wish meanwhile has another sequence, and stays.
+    func remove(_ sequences: [Int64]) throws {
+        guard !sequences.isEmpty else { return }
+        try database.queue.write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM photo_edit WHERE sequence = ?")
+            for sequence in sequences { try statement.execute(arguments: [sequence]) }
+        }
+    }
+
+    /// The highest sequence of any library's edit.
+    static func highestSequence(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM photo_edit") ?? 0
+    }
+
+    static func migrate(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE photo_edit (
+                sequence INTEGER PRIMARY KEY,
+                library TEXT NOT NULL,
+                photo_id INTEGER NOT NULL,
+                field TEXT NOT NULL CHECK (field IN ('filename', 'title', 'description', 'takenAt')),
+                value TEXT,
+                seen TEXT,
+                UNIQUE (library, photo_id, field)
+            );
+            """)
+    }
+
+    private static func edit(_ row: Row) -> PhotoEdit? {
+        guard let field = PhotoField(rawValue: row[2]) else { return nil }
+        return PhotoEdit(sequence: row[0], photoID: row[1], field: field, value: row[3], seen: row[4])
+    }
+}
