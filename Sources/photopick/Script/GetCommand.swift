@@ -20,11 +20,7 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
 
-    @Argument(help: ArgumentHelp("The query, as after / in the browser; - reads photo ids from standard input.", valueName: "query"))
-    var query: [String] = []
-
-    @Option(help: ArgumentHelp("Photo ids, comma-separated, instead of a query.", valueName: "ids"))
-    var ids: String?
+    @OptionGroup var choice: PhotoChoice
 
     @Option(name: .customLong("to"), help: ArgumentHelp("The folder (default: the config's download folder, as the browser's).", valueName: "dir"))
     var directory: String?
@@ -32,8 +28,6 @@ struct GetCommand: AsyncParsableCommand {
     @OptionGroup var download: DownloadOptions
 
     func validate() throws {
-        if let ids, TagCommand.Choice.parse(ids) == nil { throw ValidationError("--ids \(ids) is not a list of photo ids; write them like 12,40,41.") }
-        if ids != nil, !query.isEmpty { throw ValidationError("give a query, --ids or -, not two of them.") }
         if let directory, directory.isEmpty { throw ValidationError("--to is empty; give a folder.") }
     }
 
@@ -44,7 +38,7 @@ struct GetCommand: AsyncParsableCommand {
     @MainActor
     private func execute() async throws {
         try await runScript("get") { () async throws(ScriptExit) in
-            let standardInput = query == ["-"] ? try Self.readIDs() : nil
+            let standardInput = choice.readsStandardInput ? try PhotoChoice.readIDs() : nil
             try await ScriptSession.withLibrary(
                 library, refresh: download.refresh ? .onStart : .manual, downloadDirectory: directory, concurrency: download.concurrency
             ) { script throws(ScriptExit) in
@@ -53,30 +47,10 @@ struct GetCommand: AsyncParsableCommand {
         }
     }
 
-    /// Ids from standard input, one or more per line, separated by blanks or commas.
-    private static func readIDs() throws(ScriptExit) -> [Int] {
-        var ids: [Int] = []
-        while let line = readLine() {
-            for word in line.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
-                guard let id = Int(word), id > 0 else { throw .usage("“\(TerminalText.sanitized(String(word)))” on standard input is not a photo id") }
-                ids.append(id)
-            }
-        }
-        return ids
-    }
-
     @MainActor
     private func fetchChosen(_ script: ScriptSession, ids standardInput: [Int]?) async throws(ScriptExit) {
         let state = script.session.state
-        let photoIDs: [Int]
-        if let listed = standardInput ?? ids.flatMap(TagCommand.Choice.parse) {
-            let unknown = listed.filter { state.library.index(ofID: $0) == nil }
-            if !unknown.isEmpty { throw .usage("no photo \(unknown.prefix(5).map(String.init).joined(separator: ", ")) in the library; photopick ls --refresh lists them") }
-            var seen = Set<Int>()
-            photoIDs = listed.filter { seen.insert($0).inserted }
-        } else {
-            photoIDs = try script.filter(query.joined(separator: " ")).map { state.library.id(at: $0) }
-        }
+        let photoIDs = try choice.photoIDs(script, standardInput: standardInput)
         try await Self.fetch(
             script, photoIDs: photoIDs, size: download.size(default: state.downloadVariant),
             template: download.parsedTemplate, jsonl: download.jsonl, sidecar: download.sidecar != nil

@@ -46,6 +46,8 @@ final class ScriptSession {
     private var tagsFailure: String?
     /// Tag edits the server refused, with why.
     private(set) var rejections: [String] = []
+    /// Photo edits the server refused, with why.
+    private(set) var editRejections: [(photoID: Int, reason: String)] = []
     /// The last reason sending was put off (the network, the rate limit).
     private(set) var delay: String?
 
@@ -96,7 +98,8 @@ final class ScriptSession {
             tagsKnown = true
             tagsFailure = reason
         case .tagDeltasRejected(_, _, let reason): rejections.append(reason)
-        case .tagSendingDelayed(let reason): delay = reason
+        case .tagSendingDelayed(let reason), .photoEditSendingDelayed(let reason): delay = reason
+        case .photoEditsRejected(let photoID, _, let reason): editRejections.append((photoID, reason))
         default: break
         }
     }

@@ -1,28 +1,29 @@
 import Foundation
-import PhotoBrowser
 
 /// A line or a path made from a photo's fields: `{id}\t{filename}\t{taken:%Y-%m-%d}`. Fields are in
 /// braces, a time field may carry a strftime format after a colon (local time, as the browser shows
 /// it), `{{` and `}}` are braces, and `\t`, `\n`, `\\` are a tab, a newline and a backslash.
-struct PhotoTemplate: Sendable, Equatable {
+public struct PhotoTemplate: Sendable, Equatable {
     /// A template that cannot be used: the one line names what and how to fix it.
-    struct Problem: Error, Equatable, CustomStringConvertible {
-        let description: String
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        /// The line for the user.
+        public let description: String
     }
 
     /// The fields a template may name.
-    static let fields = ["id", "filename", "name", "extension", "bytes", "taken", "width", "height", "title", "camera", "lens",
-                                "tags", "flag", "rating", "label", "sharpness"]
+    public static let fields = ["id", "filename", "name", "extension", "bytes", "taken", "width", "height", "title", "camera", "lens",
+                                "tags", "flag", "rating", "label", "sharpness", "n"]
 
-    enum Part: Sendable, Equatable {
+    public enum Part: Sendable, Equatable {
         case text(String)
         case field(String, format: String?)
     }
 
-    let parts: [Part]
+    /// The literal text and fields, in order.
+    public let parts: [Part]
 
     /// Parses `text`; throws a `Problem` naming an unknown field or an unclosed brace.
-    init(_ text: String) throws(Problem) {
+    public init(_ text: String) throws(Problem) {
         var parts: [Part] = []
         var literal = ""
         var index = text.startIndex
@@ -57,8 +58,11 @@ struct PhotoTemplate: Sendable, Equatable {
                 guard Self.fields.contains(name) else {
                     throw Problem(description: "{\(inside)} is not a field; use one of \(Self.fields.joined(separator: ", "))")
                 }
-                if format != nil, name != "taken" {
-                    throw Problem(description: "{\(inside)}: only {taken} takes a format, such as {taken:%Y-%m-%d}")
+                if let format, name == "n", format.isEmpty || !format.allSatisfy({ ("0"..."9").contains($0) }) || format.count > 2 {
+                    throw Problem(description: "{\(inside)}: a sequence number takes a width in digits, such as {n:03}")
+                }
+                if format != nil, name != "taken", name != "n" {
+                    throw Problem(description: "{\(inside)}: only {taken} and {n} take a format, such as {taken:%Y-%m-%d} or {n:03}")
                 }
                 flush()
                 parts.append(.field(name, format: format))
@@ -75,17 +79,18 @@ struct PhotoTemplate: Sendable, Equatable {
     }
 
     /// The fields the template names.
-    var fieldNames: [String] {
+    public var fieldNames: [String] {
         parts.compactMap { if case .field(let name, _) = $0 { name } else { nil } }
     }
 
-    /// The text for `photo`; each field's value goes through `clean` (for a line: control characters
-    /// out; for a path: a safe file name).
-    func render(_ photo: ListedPhoto, timeZone: TimeZone = .current, clean: (String) -> String) -> String {
+    /// The text for `photo`, the `sequence`th of those rendered (`{n}`, from 1); each field's value goes
+    /// through `clean` (for a line: control characters out; for a path: a safe file name).
+    public func render(_ photo: ListedPhoto, sequence: Int = 1, timeZone: TimeZone = .current, clean: (String) -> String) -> String {
         var output = ""
         for part in parts {
             switch part {
             case .text(let text): output += text
+            case .field("n", let format): output += Self.number(sequence, width: format)
             case .field(let name, let format): output += clean(Self.value(name, format: format, of: photo, timeZone: timeZone))
             }
         }
@@ -93,7 +98,7 @@ struct PhotoTemplate: Sendable, Equatable {
     }
 
     /// A field's value; empty when the photo has none.
-    static func value(_ name: String, format: String?, of photo: ListedPhoto, timeZone: TimeZone = .current) -> String {
+    public static func value(_ name: String, format: String?, of photo: ListedPhoto, timeZone: TimeZone = .current) -> String {
         switch name {
         case "id": return String(photo.id)
         case "filename": return photo.filename
@@ -117,6 +122,13 @@ struct PhotoTemplate: Sendable, Equatable {
         case "sharpness": return photo.sharpness.map { String(format: "%.1f", $0) } ?? ""
         default: return ""
         }
+    }
+
+    /// `7` as `{n:03}` writes it: `007`; a width without a leading zero pads with nothing.
+    static func number(_ value: Int, width format: String?) -> String {
+        let text = String(value)
+        guard let format, format.hasPrefix("0"), let width = Int(format), text.count < width else { return text }
+        return String(repeating: "0", count: width - text.count) + text
     }
 
     /// C's strftime on the time in `timeZone` (its fields; %z and %Z are not meaningful here).

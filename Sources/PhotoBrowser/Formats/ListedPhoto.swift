@@ -1,19 +1,28 @@
 import Foundation
-import PhotoBrowser
 import PhotoPickFormats
 import PhotoPickKit
 
 /// A photo as the scripting verbs print it: its fields as the server gave them, its tags by name and
 /// its culling marks, for `ls --json` and `--jsonl`. Text is kept exactly, hostile names included:
 /// JSON escapes what a terminal must not see.
-struct ListedPhoto: Encodable, Sendable, Equatable {
+public struct ListedPhoto: Encodable, Sendable, Equatable {
     /// Flag, stars and label, each null when unset.
-    struct Marks: Encodable, Sendable, Equatable {
-        var flag: String?
-        var rating: Int?
-        var label: String?
+    public struct Marks: Encodable, Sendable, Equatable {
+        /// `pick` or `reject`.
+        public var flag: String?
+        /// 1 to 5 stars.
+        public var rating: Int?
+        /// The colour label's name.
+        public var label: String?
 
-        func encode(to encoder: any Encoder) throws {
+        /// Marks as given.
+        public init(flag: String? = nil, rating: Int? = nil, label: String? = nil) {
+            self.flag = flag
+            self.rating = rating
+            self.label = label
+        }
+
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(flag, forKey: .flag)
             try container.encode(rating, forKey: .rating)
@@ -23,27 +32,27 @@ struct ListedPhoto: Encodable, Sendable, Equatable {
         private enum Keys: String, CodingKey { case flag, rating, label }
     }
 
-    var id: Int
-    var filename: String
-    var bytes: Int64
-    var takenAt: Date?
-    var width: Int?
-    var height: Int?
-    var mimeType: String?
-    var title: String?
-    var description: String?
-    var camera: Photo.Camera?
-    var lens: String?
-    var exposure: Photo.Exposure?
-    var location: Photo.Location?
+    public var id: Int
+    public var filename: String
+    public var bytes: Int64
+    public var takenAt: Date?
+    public var width: Int?
+    public var height: Int?
+    public var mimeType: String?
+    public var title: String?
+    public var description: String?
+    public var camera: Photo.Camera?
+    public var lens: String?
+    public var exposure: Photo.Exposure?
+    public var location: Photo.Location?
     /// The names of its tags that are not marks, in the order the server lists them.
-    var tags: [String]
-    var marks: Marks
+    public var tags: [String]
+    public var marks: Marks
     /// The focus score, once measured (`FocusScore`).
-    var sharpness: Double?
+    public var sharpness: Double?
 
     /// An encoder for these: keys sorted, dates as ISO 8601 UTC like the API's, slashes kept.
-    static func encoder() -> JSONEncoder {
+    public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -53,7 +62,7 @@ struct ListedPhoto: Encodable, Sendable, Equatable {
         return encoder
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(id, forKey: .id)
         try container.encode(filename, forKey: .filename)
@@ -80,7 +89,7 @@ struct ListedPhoto: Encodable, Sendable, Equatable {
 
 extension BrowserState {
     /// The photo at library index `index` as the scripting verbs print it.
-    func listedPhoto(at index: Int) -> ListedPhoto {
+    public func listedPhoto(at index: Int) -> ListedPhoto {
         let photo = library.photo(at: index)
         let marks = tags.marks(of: photo.tagIDs)
         return ListedPhoto(
