@@ -29,6 +29,10 @@ public struct Config: Sendable, Equatable {
     /// `tag_freshness`: seconds since a page or read saw a photo's tags within which an edit is written
     /// without reading them again; 0 always reads.
     public var tagFreshnessSeconds: Int?
+    /// `keep_originals`: where a purge downloads and verifies each original before deleting it.
+    public var keepOriginals: URL?
+    /// `purge_limit`: photos one purge may delete at most; nil is 500.
+    public var purgeLimit: Int?
     /// `[cull]`: the tag names marks are stored as.
     public var markNames = MarkNames()
     /// `burst_gap`: seconds between frames of one burst at most; nil is 2.
@@ -99,6 +103,11 @@ public struct Config: Sendable, Equatable {
                 let range = DownloadQueue.concurrencyRange
                 guard range.contains(value) else { throw fail("\(value) is out of range; use \(range.lowerBound) to \(range.upperBound)") }
                 concurrency = value
+            case ["keep_originals"]: keepOriginals = try path()
+            case ["purge_limit"]:
+                let value = try integer()
+                guard (1...100_000).contains(value) else { throw fail("\(value) is out of range; use 1 to 100000 photos") }
+                purgeLimit = value
             case ["preview_cache_mb"]:
                 let value = try integer()
                 guard (0...100_000).contains(value) else { throw fail("\(value) is out of range; use 0 (no disk cache) to 100000") }
@@ -155,7 +164,7 @@ public struct Config: Sendable, Equatable {
             case let path where path.count == 2 && path[0] == "keys":
                 rebindings.append(try KeyRebinding(entry, file: file))
             default:
-                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, [keys], [cull] and [searches]")
+                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, keep_originals, purge_limit, [keys], [cull] and [searches]")
             }
         }
         try apply(rebindings, file: file)

@@ -116,6 +116,7 @@ extension BrowserSession.Configuration {
         configuration.markNames = config.markNames
         configuration.burstGap = config.burstGap ?? 2
         configuration.savedSearches = config.savedSearches
+        configuration.purgeLimit = config.purgeLimit ?? 500
         return configuration
     }
 }

@@ -12,7 +12,7 @@ struct PhotoPickCommand: AsyncParsableCommand {
         commandName: "photopick",
         abstract: "A fast, keyboard-driven terminal browser for PhotoPick photo libraries.",
         version: version,
-        subcommands: [BrowseCommand.self, ListCommand.self, GetCommand.self, SyncCommand.self, TagsCommand.self, TagCommand.self, PickCommand.self, EditCommand.self, ServeCommand.self, DoctorCommand.self],
+        subcommands: [BrowseCommand.self, ListCommand.self, GetCommand.self, SyncCommand.self, TagsCommand.self, TagCommand.self, PickCommand.self, EditCommand.self, RemoveCommand.self, ServeCommand.self, DoctorCommand.self],
         defaultSubcommand: BrowseCommand.self
     )
 

@@ -48,7 +48,7 @@ struct ScriptOutputTests {
 
     @Test(arguments: [
         ("{nope}", "{nope} is not a field; use one of id, filename"),
-        ("{filename:%Y}", "only {taken} takes a format"),
+        ("{filename:%Y}", "only {taken} and {n} take a format"),
         ("{id", "is never closed"),
         ("a}b", "a lone }"),
     ])

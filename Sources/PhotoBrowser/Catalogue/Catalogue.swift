@@ -247,6 +247,14 @@ public final class Catalogue: Sendable {
         }
     }
 
+    /// Forgets photos deleted from the server by photopick itself.
+    func remove(photoIDs: [Int]) async throws {
+        try await queue.write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM photo WHERE id = ?")
+            for id in photoIDs { try statement.execute(arguments: [id]) }
+        }
+    }
+
     /// A photo's fields as the server just answered an edit; its tags are left to the tag writes.
     func save(photo: Photo) async throws {
         try await queue.write { db in

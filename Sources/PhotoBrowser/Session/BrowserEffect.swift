@@ -11,6 +11,10 @@ public enum BrowserEffect: Sendable, Equatable {
     case recordTagDeltas([TagDelta])
     /// Writes photo edits to their outbox before the event's handling returns.
     case recordPhotoEdits([PhotoEdit])
+    /// Deletes photos from the server, logged in the purge log (`Purger`).
+    case purge([PurgeItem], keepOriginals: URL?)
+    /// Forgets photos deleted from the server in the catalogue.
+    case forgetPhotos([Int])
     /// Keeps the server's copy of a photo in the catalogue.
     case savePhoto(Photo)
     /// Deltas some of which name tags not made yet: the tags' creations and the deltas are written as one.

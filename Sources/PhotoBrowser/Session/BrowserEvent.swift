@@ -30,6 +30,9 @@ public enum BrowserEvent: Sendable {
     case tagToggled(tagID: Int)
     case tagNumberPressed(Int)
     case undoRequested
+    /// `#` confirmed, or a script's `rm`: these photos are deleted from the server, their originals
+    /// kept in the folder first when one is given.
+    case purgeRequested([Int], keepOriginals: URL?)
     /// `E`, the editor, a time shift or a script's `edit`: these fields get these values.
     case photosEdited([PhotoFieldChange], summary: String? = nil)
     /// `P`, `X`, a rating or a label key: the mark goes on the targets, replacing its sibling.
@@ -110,6 +113,11 @@ public enum BrowserEvent: Sendable {
     case photoEditsSent(photoID: Int, sequences: [Int64], photo: Photo, overwritten: [PhotoField])
     case photoEditsRejected(photoID: Int, sequences: [Int64], reason: String)
     case photoEditSendingDelayed(reason: String)
+    /// A purge deleted (or failed to delete) one more photo.
+    case purgeProgressed(PurgeReport)
+    case purgeFinished(PurgeReport)
+    /// Deletions a killed purge left unanswered, settled by asking the server.
+    case interruptedPurgeSettled(PurgeReport)
     case tagSaved(PhotoPickKit.Tag)
     /// The server made a pending tag (or had one of its name): edits under its placeholder now name it.
     case tagCreated(PhotoPickKit.Tag, placeholderID: Int)

@@ -19,6 +19,7 @@ extension BrowserSession {
     func connect(account: Me?) {
         if let sender { background { _ in await sender.run() } }
         if let editSender { background { _ in await editSender.run() } }
+        settleInterruptedPurges()
         if let me = account {
             send(.accountLoaded(me))
         } else {

@@ -46,6 +46,8 @@ public final class BrowserSession: @unchecked Sendable {
         public var burstGap: Double = 2
         /// The config's `[searches]`.
         public var savedSearches: [SavedSearch] = []
+        /// Photos one purge may delete at most (`purge_limit`).
+        public var purgeLimit = 500
         /// How long before a check a finished download must have last changed for its stamp to be kept
         /// (`FileStamp.settling`); a test shortens it rather than wait two seconds.
         var stampSettling = FileStamp.settling
@@ -122,6 +124,7 @@ public final class BrowserSession: @unchecked Sendable {
             markNames: configuration.markNames, burstGap: configuration.burstGap, savedSearches: configuration.savedSearches
         )
         state.downloadVariant = configuration.downloadVariant
+        state.purgeLimit = configuration.purgeLimit
         (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -254,6 +257,12 @@ public final class BrowserSession: @unchecked Sendable {
         case .recordTagDeltas(let deltas): record(deltas)
         case .recordTagCreation(let pending, let deltas): record(deltas, creating: pending)
         case .recordPhotoEdits(let edits): record(edits)
+        case .purge(let items, let keepOriginals): purge(items, keepOriginals: keepOriginals)
+        case .forgetPhotos(let ids):
+            let catalogue = catalogue
+            background { _ in
+                do { try await catalogue.remove(photoIDs: ids) } catch { self.configuration.logger.error("catalogue: \(error)") }
+            }
         case .savePhoto(let photo):
             let catalogue = catalogue
             background { _ in

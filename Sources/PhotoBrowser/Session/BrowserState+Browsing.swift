@@ -166,8 +166,15 @@ extension BrowserState {
         loading.phase = .complete
         confirmedTags = [:]
         loading.asOf = now
+        removePhotos(deleted)
+        guard refreshPolicy == .hourly else { return [] }
+        return [.scheduleRefresh(after: .seconds(RefreshPolicy.hour))]
+    }
+
+    /// Takes photos deleted on the server out of the library, the selection and the list.
+    mutating func removePhotos(_ ids: [Int]) {
         var gone = Set<Int32>()
-        for id in deleted {
+        for id in ids {
             guard let index = library.index(ofID: id) else { continue }
             tags.recount(from: library[index].tagIDs, to: [])
             selection.set(index, false, bytes: library[index].bytes)
@@ -176,8 +183,6 @@ extension BrowserState {
         }
         list.update(removing: gone, repositioning: [], library: library, selection: selection)
         if !gone.isEmpty { reanchorVisualRange() }
-        guard refreshPolicy == .hourly else { return [] }
-        return [.scheduleRefresh(after: .seconds(RefreshPolicy.hour))]
     }
 
     mutating func photosFailed(_ reason: String) -> [BrowserEffect] {

@@ -53,6 +53,12 @@ public struct BrowserState: Sendable {
     var undoStack: [UndoStep] = []
     /// Photo edits recorded but not yet confirmed: the latest wish per photo and field.
     var pendingEdits = PendingEdits()
+    /// The purge under way, if any.
+    public internal(set) var purge: PurgeProgress?
+    /// Photos one purge may delete at most (`purge_limit`).
+    public internal(set) var purgeLimit = 500
+    /// What the server said of deletions a killed purge left unanswered; nil until the log is checked.
+    public internal(set) var interruptedPurge: PurgeReport?
     /// How the replay of deltas restored from the last session goes, until none of them waits.
     var replay: Replay?
 
@@ -83,7 +89,7 @@ public struct BrowserState: Sendable {
     /// Whether quitting now leaves work for the next start: downloads in progress or tag edits unsent
     /// (those waiting for a tag to be created included; the outbox keeps them all).
     public var hasUnfinishedWork: Bool {
-        unsentTagDeltas > 0 || pendingEdits.count > 0 || downloads.hasPendingWork
+        unsentTagDeltas > 0 || pendingEdits.count > 0 || purge != nil || downloads.hasPendingWork
     }
 
     /// Applies an event and returns the work it asks for.
@@ -111,6 +117,10 @@ public struct BrowserState: Sendable {
         case .tagNumberPressed(let number): return toggleTag(number: number)
         case .undoRequested: return undo()
         case .photosEdited(let changes, let summary): return editPhotos(changes, summary: summary)
+        case .purgeRequested(let ids, let keepOriginals): return requestPurge(ids, keepOriginals: keepOriginals, limit: purgeLimit)
+        case .purgeProgressed(let report): return purgeProgressed(report)
+        case .purgeFinished(let report): return purgeFinished(report)
+        case .interruptedPurgeSettled(let report): return interruptedPurgeSettled(report)
         case .stackingToggled: return toggleStacking()
         case .stackOpened: return toggleCurrentStack()
         case .markChosen(let mark): return setMark(mark)

@@ -154,18 +154,17 @@ struct EditCommand: AsyncParsableCommand {
         await script.wait { state in state.unsentPhotoEdits == 0 }
         let refused = script.editRejections.filter { photoIDs.contains($0.photoID) }
         let failed = Set(refused.map(\.photoID))
-        let encoder = ListedPhoto.encoder()
         for id in photoIDs.sorted() {
             guard jsonl else { break }
-            var event: [String: String] = ["id": String(id)]
+            var event: [String: Any] = ["id": id]
             if let reason = refused.first(where: { $0.photoID == id })?.reason {
                 event["event"] = "failed"
                 event["reason"] = reason
             } else {
                 event["event"] = "edited"
-                for change in changes where change.photoID == id { event[change.field.rawValue] = change.value ?? "" }
+                for change in changes where change.photoID == id { event[change.field.rawValue] = change.value ?? NSNull() }
             }
-            output.line((try? encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
+            output.line(JSONLine.text(event))
         }
         let edited = photoIDs.count - failed.count
         if jsonl { output.line(#"{"edited":\#(edited),"event":"summary","failed":\#(failed.count)}"#) }

@@ -48,6 +48,8 @@ final class ScriptSession {
     private(set) var rejections: [String] = []
     /// Photo edits the server refused, with why.
     private(set) var editRejections: [(photoID: Int, reason: String)] = []
+    /// How the last purge ended.
+    private(set) var purgeReport: PurgeReport?
     /// The last reason sending was put off (the network, the rate limit).
     private(set) var delay: String?
 
@@ -100,6 +102,7 @@ final class ScriptSession {
         case .tagDeltasRejected(_, _, let reason): rejections.append(reason)
         case .tagSendingDelayed(let reason), .photoEditSendingDelayed(let reason): delay = reason
         case .photoEditsRejected(let photoID, _, let reason): editRejections.append((photoID, reason))
+        case .purgeFinished(let report): purgeReport = report
         default: break
         }
     }

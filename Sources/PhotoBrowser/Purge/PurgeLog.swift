@@ -1,0 +1,206 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every deletion, recorded as a JSON line before its DELETE is sent and again after, so a purge killed at any moment can say what was deleted.
+public struct PurgeLog: Sendable {
+    /// One line of the log.
+    public struct Record: Codable, Sendable, Equatable {
+        /// What the line says happened to the photo.
+        public enum Kind: String, Codable, Sendable {
+            /// The DELETE is about to be sent.
+            case intent
+            /// The server answered 204, or 404 after an intent.
+            case deleted
+            /// The photo was not deleted; `reason` says why.
+            case failed
+            /// The original was downloaded to `path` and verified.
+            case kept
+        }
+
+        /// What happened.
+        public var kind: Kind
+        /// The purge's id, the same on every line of one purge.
+        public var purge: String
+        /// The library (account) the photo belongs to.
+        public var library: String
+        /// The photo's id.
+        public var id: Int
+        /// The photo's file name.
+        public var filename: String?
+        /// The photo's capture time.
+        public var takenAt: Date?
+        /// The photo's tag names.
+        public var tags: [String]?
+        /// The original's size.
+        public var bytes: Int64?
+        /// Where a kept original was written.
+        public var path: String?
+        /// Why a photo was not deleted.
+        public var reason: String?
+        /// When the line was written.
+        public var at: Date
+
+        /// A line; `at` defaults to now.
+        public init(kind: Kind, purge: String, library: String, id: Int, filename: String? = nil, takenAt: Date? = nil,
+                    tags: [String]? = nil, bytes: Int64? = nil, path: String? = nil, reason: String? = nil, at: Date = Date()) {
+            self.kind = kind
+            self.purge = purge
+            self.library = library
+            self.id = id
+            self.filename = filename
+            self.takenAt = takenAt
+            self.tags = tags
+            self.bytes = bytes
+            self.path = path
+            self.reason = reason
+            self.at = at
+        }
+    }
+
+    /// A log that could not be written or read: one line naming the file, what went wrong and what to do.
+    public struct Problem: Error, CustomStringConvertible {
+        /// The line to show.
+        public let description: String
+    }
+
+    /// Where the log lives: `<state folder>/purge-log.jsonl`.
+    public let url: URL
+
+    /// The log at `url`; nothing is opened until it is used.
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// Appends `record` and makes it durable before returning.
+    public func append(_ record: Record) throws {
+        try append([record])
+    }
+
+    /// Appends `records` with one write and one fsync, durable before returning.
+    public func append(_ records: [Record]) throws {
+        guard !records.isEmpty else { return }
+        let encoder = Self.encoder()
+        var lines = Data()
+        for record in records {
+            lines.append(try encoder.encode(record))
+            lines.append(0x0A)
+        }
+        let isNew = !FileManager.default.fileExists(atPath: url.path)
+        let descriptor = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure("open") }
+        defer { close(descriptor) }
+        try cutTornTail(descriptor)
+        let written = lines.withUnsafeBytes { buffer in
+            var written: Int
+            repeat { written = write(descriptor, buffer.baseAddress, buffer.count) } while written < 0 && errno == EINTR
+            return written
+        }
+        guard written >= 0 else { throw failure("write") }
+        guard written == lines.count else {
+            throw Problem(description: "wrote \(written) of \(lines.count) bytes to the purge log \(url.path); free some space and purge again")
+        }
+        guard fsync(descriptor) == 0 else { throw failure("sync") }
+        if isNew { syncFolder() }
+    }
+
+    /// Every record, in order; a torn last line is left out, and a missing file is an empty log.
+    public func records() throws -> [Record] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let data = try Data(contentsOf: url)
+        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        // After a final newline comes an empty piece; without one, the last line is torn.
+        lines.removeLast()
+        let decoder = Self.decoder()
+        var records: [Record] = []
+        for (index, line) in lines.enumerated() {
+            do {
+                records.append(try decoder.decode(Record.self, from: Data(line)))
+            } catch where index == lines.count - 1 {
+                // A last line cut short by a crash: its write never returned, so its DELETE was never sent.
+            } catch {
+                throw Problem(description: "line \(index + 1) of the purge log \(url.path) is not a purge record; fix or remove that line")
+            }
+        }
+        return records
+    }
+
+    /// The latest intent of each photo of `library` with no outcome after it: a purge interrupted between the two, in log order.
+    public func unsettled(library: String) throws -> [Record] {
+        var pending: [Int: (order: Int, record: Record)] = [:]
+        for (order, record) in try records().enumerated() where record.library == library {
+            switch record.kind {
+            case .intent: pending[record.id] = (order, record)
+            case .deleted, .failed: pending[record.id] = nil
+            case .kept: break
+            }
+        }
+        return pending.values.sorted { $0.order < $1.order }.map(\.record)
+    }
+
+    /// Cuts off a last line that `records()` would leave out (torn by a kill), so the next line neither joins it nor buries it.
+    private func cutTornTail(_ descriptor: Int32) throws {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure("read") }
+        var start = Int64(status.st_size)
+        var tail: [UInt8] = []
+        // Read back, a page at a time, to the newline before the last line.
+        while start > 0, !tail.dropLast().contains(0x0A) {
+            let from = max(0, start - 4_096)
+            var chunk = [UInt8](repeating: 0, count: Int(start - from))
+            guard chunk.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, $0.count, off_t(from)) }) == chunk.count else {
+                throw failure("read")
+            }
+            tail = chunk + tail
+            start = from
+        }
+        if let newline = tail.dropLast().lastIndex(of: 0x0A) {
+            start += Int64(newline + 1)
+            tail.removeFirst(newline + 1)
+        }
+        guard !tail.isEmpty else { return }
+        if tail.last == 0x0A, (try? Self.decoder().decode(Record.self, from: Data(tail.dropLast()))) != nil { return }
+        guard ftruncate(descriptor, off_t(start)) == 0 else { throw failure("repair") }
+    }
+
+    /// Makes a new file's name durable too; best effort, since some file systems refuse to sync a folder.
+    private func syncFolder() {
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        fsync(folder)
+        close(folder)
+    }
+
+    private func failure(_ action: String) -> Problem {
+        let reason = String(cString: strerror(errno))
+        return Problem(description: "could not \(action) the purge log \(url.path): \(reason); check the state folder is writable and has space")
+    }
+
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            // Whole seconds, as capture times come, read better without a fraction.
+            let isWhole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !isWhole)))
+        }
+        return encoder
+    }
+
+    private static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+                ?? (try? Date.ISO8601FormatStyle().parse(text))
+            else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "“\(text)” is not an ISO 8601 time") }
+            return date
+        }
+        return decoder
+    }
+}
