@@ -112,6 +112,7 @@ let package = Package(
                 "CNcursesw",
                 "PhotoBrowser",
                 "PhotoImaging",
+                "PhotoPickFormats",
                 "PhotoPickKit",
                 "PhotoPreviews",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),

@@ -117,6 +117,7 @@ extension BrowserSession.Configuration {
         configuration.burstGap = config.burstGap ?? 2
         configuration.savedSearches = config.savedSearches
         configuration.purgeLimit = config.purgeLimit ?? 500
+        configuration.keepOriginals = config.keepOriginals
         return configuration
     }
 }

@@ -31,6 +31,11 @@ public struct EditRequest: Sendable, Equatable {
     public struct Problem: Error, Equatable, CustomStringConvertible {
         /// The line for the user.
         public let description: String
+
+        /// A problem told in `description`.
+        public init(description: String) {
+            self.description = description
+        }
     }
 }
 
@@ -97,5 +102,25 @@ extension BrowserState {
         var copy = photo
         copy.takenAt = takenAt
         return copy
+    }
+}
+
+extension BulkEditFile.Change {
+    /// The field changes the line asks for.
+    public var fieldChanges: [PhotoFieldChange] {
+        var changes: [PhotoFieldChange] = []
+        if let filename { changes.append(PhotoFieldChange(photoID: id, field: .filename, value: filename)) }
+        if let title { changes.append(PhotoFieldChange(photoID: id, field: .title, value: title)) }
+        return changes
+    }
+}
+
+extension BrowserState {
+    /// The lines of a bulk edit of these photos: id, file name and title, in the order given.
+    public func bulkEditEntries(_ photoIDs: [Int]) -> [BulkEditFile.Entry] {
+        photoIDs.compactMap(library.index(ofID:)).map { index in
+            let photo = library.photo(at: index)
+            return BulkEditFile.Entry(id: photo.id, filename: photo.filename, title: photo.title)
+        }
     }
 }

@@ -48,6 +48,8 @@ public final class BrowserSession: @unchecked Sendable {
         public var savedSearches: [SavedSearch] = []
         /// Photos one purge may delete at most (`purge_limit`).
         public var purgeLimit = 500
+        /// Where `#` keeps originals before deleting them (`keep_originals`).
+        public var keepOriginals: URL?
         /// How long before a check a finished download must have last changed for its stamp to be kept
         /// (`FileStamp.settling`); a test shortens it rather than wait two seconds.
         var stampSettling = FileStamp.settling
@@ -72,6 +74,9 @@ public final class BrowserSession: @unchecked Sendable {
             self.tagFreshness = tagFreshness
         }
     }
+
+    /// Where the session keeps its state: the editor's files go under it.
+    public var stateDirectory: URL { configuration.stateDirectory }
 
     /// The current state; read it to draw.
     public private(set) var state: BrowserState
@@ -125,6 +130,8 @@ public final class BrowserSession: @unchecked Sendable {
         )
         state.downloadVariant = configuration.downloadVariant
         state.purgeLimit = configuration.purgeLimit
+        state.keepOriginals = configuration.keepOriginals
+        state.apiURL = client.baseURL
         (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 

@@ -57,6 +57,10 @@ public struct BrowserState: Sendable {
     public internal(set) var purge: PurgeProgress?
     /// Photos one purge may delete at most (`purge_limit`).
     public internal(set) var purgeLimit = 500
+    /// Where `#` keeps originals before deleting them (`keep_originals`), if anywhere.
+    public internal(set) var keepOriginals: URL?
+    /// The API's base URL, for the copy menu's API URL (never with a key).
+    public internal(set) var apiURL: URL?
     /// What the server said of deletions a killed purge left unanswered; nil until the log is checked.
     public internal(set) var interruptedPurge: PurgeReport?
     /// How the replay of deltas restored from the last session goes, until none of them waits.

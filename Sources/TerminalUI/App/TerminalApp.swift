@@ -241,6 +241,9 @@ public final class TerminalApp {
         // The next key of the same batch may page through what this one changed (Tab, then Ctrl-D).
         tellPageSize()
         if outcome.repaint { driver.repaintAll() }
+        if let text = outcome.clipboard { copy(text, session: session) }
+        if let file = outcome.finishedBulkEdit { try? FileManager.default.removeItem(at: file) }
+        if let photoIDs = outcome.bulkEdit { bulkEdit(photoIDs, session: session) }
         if outcome.suspend {
             if let reason = driver.suspend() {
                 session.send(.noticePosted(.warning, reason))
@@ -250,6 +253,35 @@ public final class TerminalApp {
             }
         }
         return outcome.quit
+    }
+
+    /// Copies to the terminal's clipboard, or says why it cannot and how to let it.
+    private func copy(_ text: String, session: BrowserSession) {
+        // Chosen at each copy: a user told how to let tmux copy need not restart photopick.
+        let clipboard = Clipboard.choose(environment: ProcessInfo.processInfo.environment, tmuxOption: Clipboard.tmuxOption)
+        guard let bytes = clipboard.sequence(text) else {
+            if case .refused(let advice) = clipboard.route { session.send(.noticePosted(.warning, "Not copied: \(advice).")) }
+            return
+        }
+        driver.writeClipboard(bytes)
+        let shown = TerminalText.sanitized(text.count > 60 ? String(text.prefix(57)) + "…" : text)
+        session.send(.noticePosted(.info, "Copied “\(shown)” to the clipboard" + (clipboard.caveat.map { "; \($0)." } ?? ".")))
+    }
+
+    /// Ctrl-E: the photos' names and titles in the user's editor, with the terminal; the changes are
+    /// then shown to confirm, or why nothing is applied.
+    private func bulkEdit(_ photoIDs: [Int], session: BrowserSession) {
+        let editor = ExternalEditor(folder: session.stateDirectory.appending(path: "edits", directoryHint: .isDirectory))
+        let entries = session.state.bulkEditEntries(photoIDs)
+        let outcome = driver.handOver { editor.edit(entries) }
+        switch outcome {
+        case .unchanged: session.send(.noticePosted(.info, "Nothing changed in the editor."))
+        case .failed(let reason): session.send(.noticePosted(.error, "Not applied: \(reason)."))
+        case .changes(let changes, let file):
+            controller.ask(UIState.Prompt(.applyBulkEdit(changes.flatMap(\.fieldChanges), summary: BulkEditFile.summary(changes), file: file)))
+        }
+        tellPageSize()
+        drawFrame()
     }
 
     /// The layout for the next frame, computed only when its inputs changed.

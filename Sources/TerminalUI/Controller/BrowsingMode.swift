@@ -114,6 +114,28 @@ enum BrowsingMode: KeyMode {
         case .tagPicker: context.ui.overlay = .picker(UIState.Picker(kind: .tags))
         case .manageTags: context.ui.overlay = .picker(UIState.Picker(kind: .manageTags))
         case .undo: context.send(.undoRequested)
+        case .edit: EditFormMode.open(&context)
+        case .bulkEdit:
+            let targets = state.selection.isEmpty
+                ? state.list.currentIndex.map { [$0] } ?? []
+                : state.list.libraryIndices.filter(state.selection.contains)
+            if let reason = state.account.disabledReason(.editing) {
+                context.send(.noticePosted(.warning, reason))
+            } else if !targets.isEmpty {
+                context.outcome.bulkEdit = targets.map { state.library.id(at: $0) }
+            }
+        case .purgeRejects:
+            let rejected = state.rejectedInList
+            if let problem = state.purgeProblem(rejected, limit: state.purgeLimit) {
+                let why = rejected.isEmpty ? "No rejected photos in the list: mark them with \(context.keymap.hint(.reject)) first." : problem
+                context.send(.noticePosted(.info, why))
+            } else {
+                context.ui.overlay = .prompt(UIState.Prompt(.purge(photoIDs: rejected, bytes: state.bytes(ofPhotos: rejected))))
+            }
+        case .copyID:
+            if let photo = state.currentPhoto { context.outcome.clipboard = String(photo.id) }
+        case .copyMenu:
+            if state.currentPhoto != nil { context.ui.overlay = .picker(UIState.Picker(kind: .copy)) }
         case .download: context.send(.downloadRequested)
         case .chooseVariant:
             var picker = UIState.Picker(kind: .variant)

@@ -1,3 +1,4 @@
+import Foundation
 import PhotoBrowser
 
 /// Turns keys and clicks into browser events and UI changes. It holds no terminal and no session, so
@@ -14,6 +15,12 @@ public struct Controller: Sendable {
         var suspend = false
         /// Ctrl-L: draw the whole screen and every image again, over whatever the terminal shows.
         var repaint = false
+        /// Ctrl-E: these photos' names and titles go to the user's editor, with the terminal.
+        var bulkEdit: [Int]?
+        /// A bulk edit's file, applied or declined: it goes.
+        var finishedBulkEdit: URL?
+        /// `y` or the `Y` menu: text for the terminal's clipboard.
+        var clipboard: String?
     }
 
     /// The mode, overlays and cursors the views show on top of the browser state.
@@ -66,6 +73,11 @@ public struct Controller: Sendable {
     func inputs(for input: InputEvent) -> [InputEvent] {
         guard case .key(.alt(let character)) = input, !keymap.binds(.alt(character)) else { return [input] }
         return [.key(.escape), .key(.character(character))]
+    }
+
+    /// Shows a question the app asks after work of its own, such as the editor's changes to confirm.
+    mutating func ask(_ prompt: UIState.Prompt) {
+        ui.overlay = .prompt(prompt)
     }
 
     /// Ctrl-C, or a key bound to quit: what works while the library is still opening.

@@ -50,6 +50,7 @@ extension UIState {
         case .picker(let picker) where picker.kind == .manageTags: return TagManagerMode.self
         case .picker: return PickerMode.self
         case .prompt: return TagPromptMode.self
+        case .editForm: return EditFormMode.self
         case .confirmQuit: return ConfirmQuitMode.self
         }
     }

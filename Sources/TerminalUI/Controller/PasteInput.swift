@@ -14,6 +14,9 @@ enum PasteInput {
         case .picker(var picker) where picker.takesQuery:
             if picker.query.insert(line) { picker.cursor = 0 }
             context.ui.overlay = .picker(picker)
+        case .editForm(var form):
+            if form.values[form.focused]?.insert(line) == true { form.problem = nil }
+            context.ui.overlay = .editForm(form)
         case .prompt(var prompt) where !prompt.isConfirmation:
             if prompt.field.insert(line) { prompt.problem = nil }
             context.ui.overlay = .prompt(prompt)

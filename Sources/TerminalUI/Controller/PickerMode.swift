@@ -10,7 +10,7 @@ enum PickerMode: KeyMode {
         case .escape: return context.ui.overlay = nil
         case .enter, .character(" ") where picker.kind == .tagFilter:
             if let entry { choose(entry, in: picker.kind, &context) }
-            if picker.kind == .variant || picker.kind == .savedSearches { return context.ui.overlay = nil }
+            if picker.kind == .variant || picker.kind == .savedSearches || picker.kind == .copy { return context.ui.overlay = nil }
         default:
             if picker.takesQuery {
                 if picker.query.edit(key) { picker.cursor = 0 }
@@ -81,6 +81,7 @@ enum PickerMode: KeyMode {
             context.send(.tagFilterChanged(ids.isEmpty ? .none : all ? .all(ids) : .any(ids)))
         case (.variant, .variant(let size)): context.send(.downloadVariantChosen(size))
         case (.savedSearches, .search(let query)): context.send(.filterTextChanged(query))
+        case (.copy, .copy(let text)): context.outcome.clipboard = text
         default: break
         }
     }

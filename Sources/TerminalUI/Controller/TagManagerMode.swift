@@ -27,6 +27,38 @@ enum TagPromptMode: KeyMode {
     static func handle(_ key: Key, _ context: inout InputContext) {
         guard case .prompt(var prompt) = context.ui.overlay else { return }
         let manager = UIState.Overlay.picker(UIState.Picker(kind: .manageTags))
+        if case .applyBulkEdit(let changes, let summary, let file) = prompt.purpose {
+            switch key {
+            case .character("y"), .character("Y"):
+                context.ui.overlay = nil
+                context.send(.photosEdited(changes, summary: "Edited in the editor: \(summary)."))
+                context.outcome.finishedBulkEdit = file
+            case .character("n"), .character("N"), .escape:
+                context.ui.overlay = nil
+                context.send(.noticePosted(.info, "Nothing was changed."))
+                context.outcome.finishedBulkEdit = file
+            default: break
+            }
+            return
+        }
+        if case .purge(let ids, _) = prompt.purpose {
+            switch key {
+            case .escape:
+                context.ui.overlay = nil
+                context.send(.noticePosted(.info, "Nothing was deleted."))
+            case .enter:
+                guard prompt.field.text.trimmingCharacters(in: .whitespaces) == String(ids.count) else {
+                    prompt.problem = "Type \(ids.count) to delete, or esc to keep \(ids.count == 1 ? "it" : "them")."
+                    return context.ui.overlay = .prompt(prompt)
+                }
+                context.ui.overlay = nil
+                context.send(.purgeRequested(ids, keepOriginals: context.state.keepOriginals))
+            default:
+                if prompt.field.edit(key) { prompt.problem = nil }
+                context.ui.overlay = .prompt(prompt)
+            }
+            return
+        }
         if case .pickSharpest = prompt.purpose {
             switch key {
             case .character("y"), .character("Y"):
@@ -83,7 +115,7 @@ enum TagPromptMode: KeyMode {
                 return .failure(Problem(reason: "Write the colour as #rrggbb, like #e94b60, or leave it empty."))
             }
             return .success(.tagRecolourRequested(tagID: id, color: color.hex))
-        case .deleteTag, .pickSharpest: return .success(nil)
+        case .deleteTag, .pickSharpest, .purge, .applyBulkEdit: return .success(nil)
         }
     }
 }

@@ -17,7 +17,7 @@ extension TerminalDriver {
     }
 
     /// Writes after ncurses's pending output, never inside an image unit.
-    private func writeNow(_ bytes: [UInt8]) {
+    func writeNow(_ bytes: [UInt8]) {
         let write = {
             if let terminalOutput = self.terminalOutput { fflush(terminalOutput) }
             Self.writeAll(bytes, to: STDOUT_FILENO)

@@ -323,15 +323,9 @@ public final class TerminalDriver {
         guard isActive, output == nil else { return nil }
         logger?.debug("ctrl-z: process group \(getpgrp()), session \(getsid(0)), terminal's group \(tcgetpgrp(STDIN_FILENO))")
         if let reason = JobControl.whyNoStop() { return reason }
-        clearImages()
-        disableReports()
-        endwin()
-        TerminalRescue.restore()
         let stopped = ContinuousClock.now
-        JobControl.stop()
+        handOver { JobControl.stop() }
         logger?.debug("continued after \(ContinuousClock.now - stopped)")
-        enableReports()
-        followTerminalSize()
         return nil
     }
 

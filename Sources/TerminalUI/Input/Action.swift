@@ -13,6 +13,8 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case tagPicker = "tag-picker", manageTags = "manage-tags", undo
     case download, chooseVariant = "choose-variant", queuePanel = "queue-panel"
     case details, help, quit, reload
+    // Editing
+    case edit, bulkEdit = "bulk-edit", purgeRejects = "purge-rejects", copyID = "copy-id", copyMenu = "copy-menu"
     case preview, grid
     // Culling, anywhere
     case pick, reject, unflag, cullMode = "cull-mode"
@@ -98,7 +100,12 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
         case .tag1, .tag2, .tag3, .tag4, .tag5, .tag6, .tag7, .tag8, .tag9: "toggle tag \(tagNumber ?? 0)"
         case .tagPicker: "tag picker"
         case .manageTags: "manage tags"
-        case .undo: "undo the last tag change"
+        case .undo: "undo the last tag or edit"
+        case .edit: "edit title, description, file name, capture time (a shift such as +1h)"
+        case .bulkEdit: "edit names and titles in $EDITOR, one line per photo"
+        case .purgeRejects: "delete the rejected photos in the list from the server (asks first)"
+        case .copyID: "copy the photo's id to the clipboard"
+        case .copyMenu: "copy the id, name, downloaded file's path or API URL"
         case .download: "download selection or photo"
         case .chooseVariant: "choose the variant"
         case .queuePanel: "download queue"

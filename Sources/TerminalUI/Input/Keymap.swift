@@ -20,6 +20,8 @@ public struct Keymap: Sendable, Equatable {
         .tag5: [.character("5")], .tag6: [.character("6")], .tag7: [.character("7")], .tag8: [.character("8")],
         .tag9: [.character("9")],
         .tagPicker: [.character("t")], .manageTags: [.character("T")], .undo: [.character("u")],
+        .edit: [.character("E")], .bulkEdit: [.control("e")], .purgeRejects: [.character("#")],
+        .copyID: [.character("y")], .copyMenu: [.character("Y")],
         .download: [.character("d")], .chooseVariant: [.character("o")], .queuePanel: [.character("D")],
         .details: [.enter], .help: [.character("?")], .quit: [.character("q"), .control("c")], .reload: [.character("R")],
         .queuePause: [.character("p")], .queueRetry: [.character("r")], .queueCancel: [.character("x")],

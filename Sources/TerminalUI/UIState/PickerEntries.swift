@@ -9,6 +9,8 @@ struct PickerEntry: Sendable, Equatable {
         case untagged
         case variant(DownloadSize)
         case search(String)
+        /// Text for the clipboard.
+        case copy(String)
     }
 
     let choice: Choice
@@ -28,6 +30,7 @@ extension UIState.Picker {
         case .variant: variantEntries(in: state)
         case .manageTags:
             state.tags.tags.map { Self.entry(for: $0, mark: "", in: state) }
+        case .copy: copyEntries(in: state)
         case .savedSearches:
             state.savedSearches.enumerated().map { offset, search in
                 PickerEntry(
@@ -76,6 +79,25 @@ extension UIState.Picker {
             }
             return Self.entry(for: tag, mark: chosen ? "[x]" : "[ ]", in: state)
         }
+    }
+
+    /// The id, the file name, the path of the downloaded file, the photo's API URL (never with a key).
+    private func copyEntries(in state: BrowserState) -> [PickerEntry] {
+        guard let photo = state.currentPhoto else { return [] }
+        var entries = [
+            PickerEntry(choice: .copy(String(photo.id)), mark: "", title: "id", detail: String(photo.id), color: nil),
+            PickerEntry(choice: .copy(photo.filename), mark: "", title: "file name", detail: TerminalText.sanitized(photo.filename), color: nil),
+        ]
+        let downloaded = DownloadSize.allCases.lazy.compactMap { state.downloads.item(photoID: photo.id, variant: $0) }
+            .first { $0.status.isFinished && $0.resultPath != nil }
+        if let path = downloaded?.resultPath {
+            entries.append(PickerEntry(choice: .copy(path), mark: "", title: "downloaded file", detail: TerminalText.sanitized(path), color: nil))
+        }
+        if let api = state.apiURL {
+            let url = api.appending(path: "photos/\(photo.id)").absoluteString
+            entries.append(PickerEntry(choice: .copy(url), mark: "", title: "API URL", detail: TerminalText.sanitized(url), color: nil))
+        }
+        return entries
     }
 
     private func variantEntries(in state: BrowserState) -> [PickerEntry] {

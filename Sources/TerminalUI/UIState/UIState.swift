@@ -1,3 +1,4 @@
+import Foundation
 import PhotoBrowser
 import PhotoImaging
 import PhotoPreviews
@@ -12,6 +13,7 @@ public struct UIState: Sendable, Equatable {
         case queue(cursor: Int)
         case picker(Picker)
         case prompt(Prompt)
+        case editForm(EditForm)
         case confirmQuit
     }
 
@@ -28,6 +30,8 @@ public struct UIState: Sendable, Equatable {
             case manageTags
             /// `S`: the config's saved searches.
             case savedSearches
+            /// `Y`: what to copy to the clipboard.
+            case copy
         }
 
         var kind: Kind
@@ -51,6 +55,10 @@ public struct UIState: Sendable, Equatable {
             case deleteTag(id: Int)
             /// `B`: pick the sharpest frame of each burst, as counted when asked.
             case pickSharpest(SharpestFrames)
+            /// `#`: delete these photos from the server once their count is typed.
+            case purge(photoIDs: [Int], bytes: Int64)
+            /// `Ctrl-E` came back with changes: apply them (y) or not; the edited file goes either way.
+            case applyBulkEdit([PhotoFieldChange], summary: String, file: URL)
         }
 
         var purpose: Purpose
@@ -66,7 +74,7 @@ public struct UIState: Sendable, Equatable {
         /// Whether it is answered with y or n rather than text.
         var isConfirmation: Bool {
             switch purpose {
-            case .deleteTag, .pickSharpest: true
+            case .deleteTag, .pickSharpest, .applyBulkEdit: true
             default: false
             }
         }

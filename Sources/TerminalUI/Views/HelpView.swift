@@ -101,6 +101,7 @@ struct HelpView: View {
             ("In cull mode, each mark moves to the next photo", [.rate0, .rate1, .labelRed, .labelPurple]),
             ("Bursts", [.stackBursts, .openStack, .pickSharpest, .compare, .zoom]),
             ("Tag", [.tag1, .tagPicker, .manageTags, .undo]),
+            ("Edit (sent like tags: saved first, u undoes)", [.edit, .bulkEdit, .purgeRejects, .copyID, .copyMenu]),
             ("Download", [.download, .chooseVariant, .queuePanel]),
             ("Download queue (in the panel)", [.queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished]),
             ("Other", [.reload, .help, .quit]),

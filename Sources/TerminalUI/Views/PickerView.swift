@@ -25,6 +25,9 @@ struct PickerView: View {
         case .manageTags:
             title = "Manage tags"
             hint = "n new · r rename · c colour · x delete · esc close"
+        case .copy:
+            title = "Copy to the clipboard"
+            hint = "enter copy · esc close"
         case .savedSearches:
             title = "Saved searches"
             hint = "1–9 or enter filter · esc close"

@@ -65,6 +65,7 @@ public struct Screen: Sendable, Drawing {
         case .help(let scroll): HelpView(context: context, scroll: scroll, rect: layout.body).draw(in: &canvas)
         case .picker(let picker): PickerView(context: context, picker: picker, state: state, rect: layout.body).draw(in: &canvas)
         case .prompt(let prompt): PromptView(context: context, prompt: prompt, state: state, rect: layout.body).draw(in: &canvas)
+        case .editForm(let form): EditFormView(context: context, form: form, state: state, rect: layout.body).draw(in: &canvas)
         case .confirmQuit: ConfirmQuitView(context: context, state: state, rect: layout.body).draw(in: &canvas)
         case .queue, .details, nil: break
         }

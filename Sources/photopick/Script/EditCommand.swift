@@ -106,12 +106,8 @@ struct EditCommand: AsyncParsableCommand {
     /// Opens the photos' names and titles in the editor and returns what to change, once confirmed.
     @MainActor
     private func editInEditor(_ script: ScriptSession, photoIDs: [Int]) throws(ScriptExit) -> [PhotoFieldChange] {
-        let state = script.session.state
-        let entries = photoIDs.compactMap(state.library.index(ofID:)).map { index in
-            let photo = state.library.photo(at: index)
-            return BulkEditFile.Entry(id: photo.id, filename: photo.filename, title: photo.title)
-        }
-        let editor = ExternalEditor(folder: Paths().stateDirectory.appending(path: "edits", directoryHint: .isDirectory))
+        let entries = script.session.state.bulkEditEntries(photoIDs)
+        let editor = ExternalEditor(folder: script.session.stateDirectory.appending(path: "edits", directoryHint: .isDirectory))
         switch editor.edit(entries) {
         case .unchanged:
             FileHandle.standardError.write(Data("photopick edit: nothing changed in the editor.\n".utf8))
@@ -127,12 +123,7 @@ struct EditCommand: AsyncParsableCommand {
                 }
             }
             editor.discard(file)
-            return changes.flatMap { change -> [PhotoFieldChange] in
-                var fields: [PhotoFieldChange] = []
-                if let filename = change.filename { fields.append(PhotoFieldChange(photoID: change.id, field: .filename, value: filename)) }
-                if let title = change.title { fields.append(PhotoFieldChange(photoID: change.id, field: .title, value: title)) }
-                return fields
-            }
+            return changes.flatMap(\.fieldChanges)
         }
     }
 
