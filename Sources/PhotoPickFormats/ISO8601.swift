@@ -19,6 +19,14 @@ public enum ISO8601 {
         parse(text, strictly: true)?.seconds
     }
 
+    /// Parses an RFC 3339 date-time strictly to Unix seconds and the milliseconds after them (a finer
+    /// fraction is truncated), as the server keeps capture times.
+    public static func milliseconds(from text: String) -> (seconds: Int64, milliseconds: Int)? {
+        guard let parsed = parse(text, strictly: true) else { return nil }
+        // The tiny nudge keeps `.123` from reading as 122.99999 milliseconds.
+        return (parsed.seconds, min(999, Int((parsed.fraction * 1000 + 1e-6).rounded(.down))))
+    }
+
     /// `2024-06-01T14:03:22Z`, or `2024-06-01T14:03:22.350Z` when `milliseconds` is more than 0.
     public static func string(seconds: Int64, milliseconds: Int = 0) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

@@ -28,6 +28,9 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Downloads at once, 1 to 16.", valueName: "n"))
     var concurrency: Int?
 
+    @Option(name: .customLong("keep-originals"), help: ArgumentHelp("Where # keeps each original, verified, before deleting it (default: the config's keep_originals).", valueName: "dir"))
+    var keepOriginals: String?
+
     @Option(help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/photopick/config.toml).", valueName: "file"))
     var config: String?
 
@@ -56,6 +59,9 @@ struct BrowseCommand: AsyncParsableCommand {
         }
         if let logLevel, LogLevelName(rawValue: logLevel) == nil {
             throw ValidationError("--log-level \(logLevel) is not a level; use error, warning, info or debug.")
+        }
+        if let keepOriginals, keepOriginals.isEmpty {
+            throw ValidationError("--keep-originals is empty; give a folder.")
         }
         if let downloadDirectory, downloadDirectory.isEmpty {
             throw ValidationError("--download-dir is empty; give a folder.")

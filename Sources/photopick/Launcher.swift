@@ -130,6 +130,9 @@ struct Launcher {
             concurrency: options.concurrency, logger: logger, account: connection.account
         )
         configuration.isProvisional = connection.isRemembered
+        if let folder = options.keepOriginals {
+            configuration.keepOriginals = URL(fileURLWithPath: NSString(string: folder).expandingTildeInPath, isDirectory: true).standardizedFileURL
+        }
         let session = try BrowserSession(client: connection.client, configuration: configuration)
         for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
         if let initialQuery, !initialQuery.isEmpty { session.send(.filterTextChanged(initialQuery)) }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,6 +20,10 @@ public struct PurgeLog: Sendable {
             case failed
             /// The original was downloaded to `path` and verified.
             case kept
+            /// The purge was asked to delete this photo: written for every photo before the first deletion.
+            case planned
+            /// The purge ended (`id` 0), or a later start settled it after a kill (`reason` says so).
+            case finished
         }
 
         /// What happened.
@@ -135,10 +140,24 @@ public struct PurgeLog: Sendable {
             switch record.kind {
             case .intent: pending[record.id] = (order, record)
             case .deleted, .failed: pending[record.id] = nil
-            case .kept: break
+            case .kept, .planned, .finished: break
             }
         }
         return pending.values.sorted { $0.order < $1.order }.map(\.record)
+    }
+
+    /// The purges of `library` that never finished (killed), each with its records, oldest first.
+    public func interrupted(library: String) throws -> [(purge: String, records: [Record])] {
+        var order: [String] = []
+        var byPurge: [String: [Record]] = [:]
+        for record in try records() where record.library == library {
+            if byPurge[record.purge] == nil { order.append(record.purge) }
+            byPurge[record.purge, default: []].append(record)
+        }
+        return order.compactMap { purge in
+            let records = byPurge[purge] ?? []
+            return records.contains { $0.kind == .finished } ? nil : (purge, records)
+        }
     }
 
     /// Cuts off a last line that `records()` would leave out (torn by a kill), so the next line neither joins it nor buries it.
@@ -184,9 +203,8 @@ public struct PurgeLog: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            // Whole seconds, as capture times come, read better without a fraction.
-            let isWhole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !isWhole)))
+            // As the API writes times: to the nearest millisecond, the fraction only when there is one.
+            try container.encode(ISO8601.string(from: date))
         }
         return encoder
     }
@@ -196,9 +214,7 @@ public struct PurgeLog: Sendable {
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
-            guard let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-                ?? (try? Date.ISO8601FormatStyle().parse(text))
-            else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "“\(text)” is not an ISO 8601 time") }
+            guard let date = ISO8601.date(from: text) else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "“\(text)” is not an ISO 8601 time") }
             return date
         }
         return decoder

@@ -27,6 +27,16 @@ public struct PurgeReport: Sendable, Equatable {
     /// An empty report.
     public init() {}
 
+    /// What a killed purge came to: “4 photos deleted; 36 not deleted, still on the server (65, 66, 67,
+    /// …).”
+    public var interruptionSummary: String {
+        let gone = deleted.count == 1 ? "1 photo deleted" : "\(deleted.count.formatted()) photos deleted"
+        guard !failed.isEmpty else { return gone + "." }
+        let ids = failed.keys.sorted()
+        let shown = ids.prefix(3).map(String.init).joined(separator: ", ") + (ids.count > 3 ? ", …" : "")
+        return "\(gone); \(failed.count.formatted()) not deleted, still on the server (\(shown))."
+    }
+
     /// “Deleted 37 photos (412 MB); 2 were not deleted: …”.
     public func summary(bytes: Int64) -> String {
         var text = "Deleted \(deleted.count == 1 ? "1 photo" : "\(deleted.count.formatted()) photos") (\(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)))"
@@ -61,21 +71,26 @@ public struct Purger: Sendable {
     public func run(_ items: [PurgeItem], progress: @Sendable (PurgeReport) async -> Void = { _ in }) async -> PurgeReport {
         let purge = UUID().uuidString
         var report = PurgeReport()
+        do {
+            // The whole plan first: a purge killed at any moment can say which photos it never reached.
+            try log.append(items.map { record(.planned, $0.photo, tags: $0.tags, purge: purge) })
+        } catch {
+            for item in items { report.failed[item.photo.id] = "the purge log could not be written (\(error)), so it was not deleted" }
+            return report
+        }
         for item in items {
             if Task.isCancelled { break }
             await delete(item, purge: purge, into: &report)
             await progress(report)
         }
+        if !Task.isCancelled { try? log.append(PurgeLog.Record(kind: .finished, purge: purge, library: library, id: 0)) }
         return report
     }
 
     private func delete(_ item: PurgeItem, purge: String, into report: inout PurgeReport) async {
         let photo = item.photo
         func record(_ kind: PurgeLog.Record.Kind, path: String? = nil, reason: String? = nil) throws {
-            try log.append(PurgeLog.Record(
-                kind: kind, purge: purge, library: library, id: photo.id, filename: photo.filename, takenAt: photo.takenAt,
-                tags: item.tags, bytes: photo.bytes, path: path, reason: reason
-            ))
+            try log.append(self.record(kind, photo, tags: item.tags, purge: purge, path: path, reason: reason))
         }
         do {
             if let keepOriginals {
@@ -116,29 +131,73 @@ public struct Purger: Sendable {
         }
     }
 
-    /// Settles deletions a killed purge left unanswered: the server says which photos are gone. Each is
-    /// logged as deleted or failed; the report says which were which. Photos the server cannot be asked
-    /// about now stay unsettled for the next time.
+    /// One line of the log about `photo`.
+    private func record(_ kind: PurgeLog.Record.Kind, _ photo: Photo, tags: [String], purge: String, path: String? = nil, reason: String? = nil) -> PurgeLog.Record {
+        PurgeLog.Record(
+            kind: kind, purge: purge, library: library, id: photo.id, filename: photo.filename, takenAt: photo.takenAt,
+            tags: tags, bytes: photo.bytes, path: path, reason: reason
+        )
+    }
+
+    /// Settles the purges a kill left unfinished: a deletion asked for and not answered is settled by
+    /// asking the server whether the photo is still there; then each purge is marked finished. The report
+    /// says, of every photo those purges were to delete, which went and which are still on the server.
+    /// A purge whose deletion in flight the server cannot be asked about now stays for the next time.
     public func settleInterrupted() async throws -> PurgeReport {
         var report = PurgeReport()
-        for intent in try log.unsettled(library: library) {
-            let outcome: PurgeLog.Record.Kind
-            var reason: String?
-            do {
-                _ = try await client.send(API.photo(id: intent.id))
-                outcome = .failed
-                reason = "interrupted before the server answered; it is still there"
-            } catch where error.status == 404 {
-                outcome = .deleted
-            } catch {
-                continue
+        for (purge, records) in try log.interrupted(library: library) {
+            var outcome: [Int: PurgeLog.Record.Kind] = [:]
+            var unanswered: [Int: PurgeLog.Record] = [:]
+            for record in records {
+                switch record.kind {
+                case .intent: unanswered[record.id] = record
+                case .deleted, .failed:
+                    outcome[record.id] = record.kind
+                    unanswered[record.id] = nil
+                case .kept, .planned, .finished: break
+                }
             }
-            try log.append(PurgeLog.Record(
-                kind: outcome, purge: intent.purge, library: library, id: intent.id, filename: intent.filename, takenAt: intent.takenAt,
-                tags: intent.tags, bytes: intent.bytes, reason: reason
-            ))
-            if outcome == .deleted { report.deleted.append(intent.id) } else { report.failed[intent.id] = reason }
+            var reachable = true
+            for intent in unanswered.values.sorted(by: { $0.id < $1.id }) {
+                let kind: PurgeLog.Record.Kind
+                do {
+                    _ = try await client.send(API.photo(id: intent.id))
+                    kind = .failed
+                } catch where error.status == 404 {
+                    kind = .deleted
+                } catch {
+                    reachable = false
+                    continue
+                }
+                var settled = intent
+                settled.kind = kind
+                settled.at = Date()
+                settled.reason = kind == .failed ? "interrupted before the server answered; it is still there" : "interrupted; the server says it is gone"
+                try log.append(settled)
+                outcome[intent.id] = kind
+            }
+            guard reachable else { continue }
+            // Every photo of the plan gets its outcome in the log: those never reached too.
+            var settled: [PurgeLog.Record] = []
+            var seen = Set<Int>()
+            for record in records where (record.kind == .planned || record.kind == .intent) && seen.insert(record.id).inserted {
+                switch outcome[record.id] {
+                case .deleted?: report.deleted.append(record.id)
+                case .failed?: report.failed[record.id] = "not deleted"
+                default:
+                    let reason = "never reached before the interruption; still on the server"
+                    report.failed[record.id] = reason
+                    var never = record
+                    never.kind = .failed
+                    never.at = Date()
+                    never.reason = reason
+                    settled.append(never)
+                }
+            }
+            settled.append(PurgeLog.Record(kind: .finished, purge: purge, library: library, id: 0, reason: "interrupted; settled by a later start"))
+            try log.append(settled)
         }
+        report.deleted.sort()
         return report
     }
 

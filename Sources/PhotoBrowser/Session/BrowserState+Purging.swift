@@ -62,8 +62,6 @@ extension BrowserState {
         guard !report.deleted.isEmpty || !report.failed.isEmpty else { return [] }
         removePhotos(report.deleted)
         let effects: [BrowserEffect] = report.deleted.isEmpty ? [] : [.forgetPhotos(report.deleted)]
-        let notDeleted = report.failed.keys.sorted().map(String.init).joined(separator: ", ")
-        return effects + post(.warning, "A purge was interrupted: \(photos(report.deleted.count)) deleted"
-            + (report.failed.isEmpty ? "." : ", \(photos(report.failed.count)) not deleted (\(notDeleted)); they are still on the server."))
+        return effects + post(.warning, "A purge was interrupted: " + report.interruptionSummary)
     }
 }

@@ -48,9 +48,9 @@ extension LibraryStore {
             if case .set(let title) = patch.title { photo.title = title }
             if case .set(let description) = patch.description { photo.description = description }
             if case .set(let takenAt) = patch.takenAt {
-                // A PATCH is read to the second, as documented; the old fraction does not belong to the new time.
-                photo.takenAt = takenAt
-                photo.takenAtMilliseconds = 0
+                // To the millisecond, as the library keeps times: a shifted burst keeps its frames' order.
+                photo.takenAt = takenAt?.seconds
+                photo.takenAtMilliseconds = takenAt?.milliseconds ?? 0
             }
             try db.execute(
                 sql: "UPDATE photo SET filename = ?, title = ?, description = ?, taken_at = ?, taken_ms = ? WHERE id = ?",

@@ -11,7 +11,13 @@ struct PhotoPatch: Sendable {
     var filename: String?
     var title: FieldUpdate<String> = .unchanged
     var description: FieldUpdate<String> = .unchanged
-    var takenAt: FieldUpdate<Int64> = .unchanged
+    var takenAt: FieldUpdate<CaptureTime> = .unchanged
+}
+
+/// A capture time as the library keeps it: Unix seconds and the milliseconds after them.
+struct CaptureTime: Sendable, Equatable {
+    var seconds: Int64
+    var milliseconds: Int
 }
 
 /// A `PATCH /tags/{id}` body after validation.

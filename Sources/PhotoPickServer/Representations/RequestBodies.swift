@@ -30,8 +30,8 @@ struct PhotoPatchBody: Decodable {
         case .unchanged: break
         case .set(nil): patch.takenAt = .set(nil)
         case .set(let text?):
-            if let seconds = ISO8601.seconds(from: text) {
-                patch.takenAt = .set(seconds)
+            if let time = ISO8601.milliseconds(from: text) {
+                patch.takenAt = .set(CaptureTime(seconds: time.seconds, milliseconds: time.milliseconds))
             } else {
                 issues.append(.init(field: "takenAt", message: "must be an ISO 8601 date-time such as 2024-06-01T14:03:22Z"))
             }

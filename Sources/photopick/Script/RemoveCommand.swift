@@ -60,10 +60,7 @@ struct RemoveCommand: AsyncParsableCommand {
         // A run killed before is settled first, so its report is exact and its photos are not offered again.
         await script.wait { $0.interruptedPurge != nil }
         if let earlier = script.session.state.interruptedPurge, !earlier.deleted.isEmpty || !earlier.failed.isEmpty {
-            let stillThere = earlier.failed.keys.sorted().map(String.init).joined(separator: ", ")
-            let line = "an earlier purge was interrupted: \(earlier.deleted.count) deleted"
-                + (earlier.failed.isEmpty ? "" : ", \(earlier.failed.count) not deleted and still on the server (\(stillThere))")
-            FileHandle.standardError.write(Data("photopick rm: \(line).\n".utf8))
+            FileHandle.standardError.write(Data("photopick rm: an earlier purge was interrupted: \(earlier.interruptionSummary)\n".utf8))
         }
         let state = script.session.state
         let photoIDs = try choice.photoIDs(script, standardInput: standardInput)

@@ -46,7 +46,7 @@ import Testing
             let records = try PurgeLog(url: state.appending(path: "purge-log.jsonl")).records()
             for id in doomed {
                 let mine = records.filter { $0.id == id }.map(\.kind)
-                #expect(mine == [.kept, .intent, .deleted], "photo \(id): \(mine)")
+                #expect(mine == [.planned, .kept, .intent, .deleted], "photo \(id): \(mine)")
                 let path = try #require(records.first { $0.id == id && $0.kind == .kept }?.path)
                 #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == originals[id], "photo \(id)'s kept original differs")
             }
@@ -85,9 +85,10 @@ import Testing
                 #expect(session.state.library.index(ofID: 2) == nil)
                 #expect(session.state.library.index(ofID: 5) != nil)
                 let message = try #require(session.state.messages.all.last { $0.text.contains("interrupted") })
-                #expect(message.text.contains("1 photo deleted, 1 photo not deleted (5)"))
+                #expect(message.text.contains("1 photo deleted; 1 not deleted, still on the server (5)."))
             }
             #expect(try log.unsettled(library: library).isEmpty)
+            #expect(try log.interrupted(library: library).isEmpty, "the settled purge is marked finished")
             #expect(try log.unsettled(library: "another").map(\.id) == [6], "another library's purge is not this one's to settle")
         }
     }
