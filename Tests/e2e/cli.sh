@@ -2,7 +2,8 @@
 # End-to-end test of photopick's scripting verbs against `photopick serve`: ls (table, --json, --jsonl,
 # --format, a bad query), tags, tag add and tag rm, checked against the server's own API; get under
 # faults, kill -9 and Ctrl-C, and handing downloads over to and from the browser (in tmux); templates,
-# XMP sidecars, sync, pick, and the completion scripts. Every run has its own XDG folders in one
+# XMP sidecars, sync, pick, edit and rm (hostile values, the editor, kept originals), and the completion
+# scripts. Every run has its own XDG folders in one
 # temporary directory, removed on exit.
 #
 #   Tests/e2e/cli.sh                       # uses .build/debug/photopick
@@ -560,10 +561,132 @@ reordered=$(printf '%s\n%s' "$(echo "$expected" | sed -n 2p)" "$(echo "$expected
 [ "$(cat "$TMP/pick.out")" = "$reordered" ] || fail "pick with one selected photo hidden printed $(cat -A "$TMP/pick.out" | head -c 300), expected $(echo $reordered)"
 ok "pick, two selected, then the query narrowed to the second: both ids come out, the listed one first ($(echo $reordered))"
 
+echo "# edit and rm"
+# photo ID: the server's copy of one photo, as JSON on one line.
+photo() {
+  python3 - "$API" "$KEY" "$1" <<'PY'
+import json, sys, urllib.request, urllib.error
+base, key, id = sys.argv[1:4]
+request = urllib.request.Request(f"{base}/photos/{id}", headers={"Authorization": "Bearer " + key})
+try:
+    print(json.dumps(json.load(urllib.request.urlopen(request, timeout=30)), sort_keys=True))
+except urllib.error.HTTPError as error:
+    print(json.dumps({"status": error.code}))
+PY
+}
+field() { photo "$1" | python3 -c "import json, sys; print(json.load(sys.stdin).get('$2'))"; }
+# one_line FILE WHAT: FILE holds exactly one line, the error a verb wrote.
+one_line() { [ "$(wc -l <"$1")" -eq 1 ] || fail "$2 wrote $(wc -l <"$1") lines to stderr, not one: $(cat -A "$1" | head -c 400)"; }
+
+hostile_title=$'Harbour\tat\ndusk \e[31m☃'
+pp edit --ids 901 --title "$hostile_title" --description '' --jsonl >"$TMP/edit.jsonl" 2>"$TMP/edit.err" || fail "edit --title exited $?: $(cat "$TMP/edit.err")"
+python3 - "$TMP/edit.jsonl" "$hostile_title" <<'PY' || fail "edit --jsonl does not report the title it set (above)"
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
+assert events[0] == {"event": "edited", "id": 901, "title": sys.argv[2]} or events[0]["title"] == sys.argv[2], events
+assert events[-1] == {"edited": 1, "event": "summary", "failed": 0}, events[-1]
+PY
+[ "$(photo 901 | python3 -c 'import json, sys; print(repr(json.load(sys.stdin)["title"]))')" = "$(python3 -c 'import sys; print(repr(sys.argv[1]))' "$hostile_title")" ] \
+  || fail "the server's title of 901 is $(field 901 title), not the one set"
+ok "edit --title keeps a tab, a newline and an escape exactly; --jsonl reports it"
+
+pp edit --ids 902 --filename '../../etc/passwd' 2>"$TMP/edit.err" || fail "edit --filename ../ exited $?: $(cat "$TMP/edit.err")"
+[ "$(field 902 filename)" = "../../etc/passwd" ] || fail "the server's name of 902 is $(field 902 filename)"
+long_ok=$(python3 -c 'print("é" * 148 + ".jpg")')   # 300 bytes, 152 characters: the server takes it
+pp edit --ids 903 --filename "$long_ok" 2>"$TMP/edit.err" || fail "a 300-byte name of 152 characters was refused: $(cat "$TMP/edit.err")"
+[ "$(field 903 filename)" = "$long_ok" ] || fail "the 300-byte name did not arrive whole"
+long_bad=$(python3 -c 'print("n" * 296 + ".jpg")')   # 300 characters: more than the server's 255
+before=$(field 904 filename)
+if pp edit --ids 904 --filename "$long_bad" 2>"$TMP/edit.err"; then fail "a 300-character name was accepted"; fi
+one_line "$TMP/edit.err" "edit with a name the server refuses"
+grep -q "255" "$TMP/edit.err" || fail "the server's refusal did not reach the user: $(cat "$TMP/edit.err")"
+[ "$(field 904 filename)" = "$before" ] || fail "the refused name changed 904 anyway"
+ok "edit --filename: ../ and a 300-byte name arrive as given; a 300-character one is the server's refusal in one line ($(cut -c1-80 "$TMP/edit.err")…)"
+
+if pp edit --ids 905,906 --filename same.jpg 2>"$TMP/edit.err"; then fail "one name for two photos was accepted"; fi
+one_line "$TMP/edit.err" "edit with one name for two photos"
+printf '905\n906\n907\n' | pp edit - --filename '{taken:%Y%m%d}_{n:03}.{extension}' 2>"$TMP/edit.err" || fail "edit - --filename TEMPLATE exited $?: $(cat "$TMP/edit.err")"
+for n in 1 2 3; do
+  name=$(field $((904 + n)) filename)
+  [[ $name =~ ^[0-9]{8}_00${n}\.[A-Za-z]+$ ]] || fail "photo $((904 + n)) is named $name, not <date>_00$n.<ext>"
+done
+t0=$(field 908 takenAt)
+pp edit --ids 908 --shift +1h 2>"$TMP/edit.err" || fail "edit --shift exited $?: $(cat "$TMP/edit.err")"
+python3 - "$t0" "$(field 908 takenAt)" <<'PY' || fail "edit --shift +1h did not move 908 by exactly an hour (above)"
+import sys
+from datetime import datetime, timedelta
+a, b = (datetime.fromisoformat(t.replace("Z", "+00:00")) for t in sys.argv[1:3])
+assert b - a == timedelta(hours=1), (a, b)
+PY
+if pp edit --ids 908 --shift 1h 2>"$TMP/edit.err"; then fail "a shift without a sign was accepted"; fi
+one_line "$TMP/edit.err" "edit --shift 1h"
+ok "edit: one name for two is refused, a template numbers ids read from -, --shift +1h moves by exactly an hour"
+
+# The editor: a script that renames (tabs kept), one that deletes a line, one that fails.
+cat >"$TMP/editor-rename.sh" <<'SH'
+#!/bin/sh
+awk -F '\t' 'BEGIN { OFS = "\t" } /^#/ || NF != 3 { print; next } { $2 = "Edited_" $1 ".jpg"; $3 = "Tab\\there"; print }' "$1" >"$1.new" && mv "$1.new" "$1"
+SH
+cat >"$TMP/editor-drop.sh" <<'SH'
+#!/bin/sh
+grep -v '^910	' "$1" >"$1.new"; mv "$1.new" "$1"
+SH
+printf '#!/bin/sh\nexit 3\n' >"$TMP/editor-fail.sh"
+chmod +x "$TMP"/editor-*.sh
+EDITOR=$TMP/editor-rename.sh pp edit --ids 909,910 --editor --yes 2>"$TMP/edit.err" || fail "edit --editor exited $?: $(cat "$TMP/edit.err")"
+[ "$(field 909 filename)" = "Edited_909.jpg" ] && [ "$(field 910 title)" = "$(printf 'Tab\there')" ] || fail "the editor's changes did not arrive: $(photo 910)"
+before=$(photo 911)
+if EDITOR=$TMP/editor-drop.sh pp edit --ids 910,911 --editor --yes 2>"$TMP/edit.err"; then fail "a removed line was applied"; fi
+one_line "$TMP/edit.err" "edit --editor with a line removed"
+grep -q "photo 910" "$TMP/edit.err" && grep -q "missing" "$TMP/edit.err" || fail "the removed line is not named: $(cat "$TMP/edit.err")"
+kept=$(sed -nE 's/.*kept at ([^ ]+\.tsv).*/\1/p' "$TMP/edit.err")
+[ -f "$kept" ] || fail "the edited file is not kept where the error says ($kept)"
+if VISUAL=$TMP/editor-fail.sh pp edit --ids 911 --editor --yes 2>"$TMP/edit.err"; then fail "an editor exiting 3 was applied"; fi
+one_line "$TMP/edit.err" "edit --editor with a failing editor"
+grep -q "status 3" "$TMP/edit.err" || fail "the editor's status is not said: $(cat "$TMP/edit.err")"
+[ "$(photo 911)" = "$before" ] || fail "photo 911 changed though nothing was applied: $before → $(photo 911)"
+ok "edit --editor: a rename with a tab escaped arrives; a removed line or a failing editor applies nothing, in one line, the file kept"
+
+code=0
+pp rm --ids 920 </dev/null 2>"$TMP/rm.err" || code=$?
+[ "$code" = 2 ] || fail "rm without --yes and without a terminal exited $code, not 2 (usage)"
+one_line "$TMP/rm.err" "rm without --yes"
+grep -q -- "--yes" "$TMP/rm.err" || fail "rm without --yes does not say to pass it: $(cat "$TMP/rm.err")"
+pp rm --ids 920,921 --dry-run >"$TMP/rm.dry" 2>"$TMP/rm.err" || fail "rm --dry-run exited $?"
+[ "$(wc -l <"$TMP/rm.dry")" -eq 2 ] && [ "$(field 920 status)" = None ] || fail "rm --dry-run listed $(wc -l <"$TMP/rm.dry") or deleted"
+# Photo 5's name is an escape sequence: its kept original must land, safely named, in the folder.
+for id in 5 920 921; do
+  python3 - "$API" "$KEY" "$id" "$TMP/original-$id" <<'PY'
+import sys, urllib.request
+base, key, id, out = sys.argv[1:5]
+request = urllib.request.Request(f"{base}/photos/{id}/download", headers={"Authorization": "Bearer " + key})
+open(out, "wb").write(urllib.request.urlopen(request, timeout=60).read())
+PY
+done
+printf '5\n920\n921\n' | pp rm - --keep-originals "$TMP/purged" --yes --jsonl >"$TMP/rm.jsonl" 2>"$TMP/rm.err" || fail "rm --yes exited $?: $(cat "$TMP/rm.err")"
+python3 - "$TMP/rm.jsonl" "$XDG_STATE_HOME/photopick/purge-log.jsonl" "$TMP" <<'PY' || fail "rm's report, the purge log or the kept originals are wrong (above)"
+import json, os, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+log = [json.loads(line) for line in open(sys.argv[2])]
+tmp = sys.argv[3]
+assert [e["event"] for e in events] == ["deleted"] * 3 + ["summary"], events
+for event in events[:3]:
+    kept = event["kept"]
+    assert os.path.dirname(kept) == os.path.join(tmp, "purged"), kept
+    assert "\x1b" not in kept, kept
+    assert open(kept, "rb").read() == open(os.path.join(tmp, f"original-{event['id']}"), "rb").read(), f"kept {kept} differs"
+    kinds = [r["kind"] for r in log if r["id"] == event["id"] and r["kind"] != "finished"]
+    assert kinds == ["planned", "kept", "intent", "deleted"], (event["id"], kinds)
+PY
+for id in 5 920 921; do [ "$(field $id status)" = 404 ] || fail "photo $id is still on the server after rm"; done
+if pp rm --ids 5 --yes 2>"$TMP/rm.err"; then fail "rm of a deleted photo succeeded"; fi
+one_line "$TMP/rm.err" "rm of a photo no longer there"
+ok "rm: asks or needs --yes, --dry-run lists, ids from -, originals kept byte for byte (an escape in a name made safe), logged plan→kept→intent→deleted"
+
 echo "# completions"
 for shell in bash zsh fish; do
   "$PHOTOPICK" --generate-completion-script "$shell" >"$TMP/completion.$shell"
-  for verb in ls get sync tags tag pick serve doctor; do
+  for verb in ls get sync tags tag pick edit rm serve doctor; do
     grep -q "$verb" "$TMP/completion.$shell" || fail "the $shell completion script does not know $verb"
   done
 done

@@ -67,6 +67,8 @@ extension ErrorResponse {
             guard let message = issue["message"]?.stringValue else { return nil }
             return issue["field"]?.stringValue.map { "\($0.oneLine): \(message.oneLine)" } ?? message.oneLine
         }
-        return parts.isEmpty ? "" : " (" + parts.joined(separator: "; ") + ")"
+        // What the message already says is not said twice.
+        let new = parts.filter { !message.oneLine.contains($0) }
+        return new.isEmpty ? "" : " (" + new.joined(separator: "; ") + ")"
     }
 }

@@ -159,10 +159,12 @@ struct EditCommand: AsyncParsableCommand {
         }
         let edited = photoIDs.count - failed.count
         if jsonl { output.line(#"{"edited":\#(edited),"event":"summary","failed":\#(failed.count)}"#) }
-        FileHandle.standardError.write(Data("photopick edit: edited \(edited) photo\(edited == 1 ? "" : "s").\n".utf8))
         if let first = refused.first {
-            throw ScriptExit(code: 1, message: "the server refused \(failed.count) of \(photoIDs.count): photo \(first.photoID): \(first.reason)")
+            // One line: the refusal, with what did go through.
+            let done = edited > 0 ? " (\(edited) edited)" : ""
+            throw ScriptExit(code: 1, message: "the server refused \(failed.count) of \(photoIDs.count)\(done): photo \(first.photoID): \(first.reason)")
         }
+        FileHandle.standardError.write(Data("photopick edit: edited \(edited) photo\(edited == 1 ? "" : "s").\n".utf8))
     }
 }
 
