@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Crash-anywhere test of photopick's verbs (issue 27, point 5). Python 3 standard library only.
+"""Crash-anywhere test of photopick's verbs (issues 27 and 31). Python 3 standard library only.
 
-Runs `get`, `sync --delete` and `tag add`/`tag rm` against `photopick serve` with injected faults,
+Runs `get`, `sync --delete`, `tag add`/`tag rm`, `edit` and `rm` against `photopick serve` with injected faults,
 kills each with SIGKILL after a random delay, then runs the same command again to completion, and
 after every run checks:
 
@@ -17,7 +17,12 @@ after every run checks:
   JSON Lines events report is the asked photo's, inside the asked folder, and not a user's file;
 - after the completing run: `get` has every asked photo, `sync --delete` leaves exactly the query's
   photos, and the server's tags (read through the API) are the intended ones; after a killed
-  `tag` run every tag of every photo is either as before or as intended.
+  `tag` run every tag of every photo is either as before or as intended;
+- `edit` (a title with a tab and a newline, or a templated name): after a killed run each photo's
+  field is as before or as intended, after the completing run as intended, and no other photo changed;
+- `rm` (originals kept outside the sandbox): after every run the photos gone from the server are
+  exactly those the purge log calls deleted, each kept original is byte-identical to the server's,
+  and after the completing run every asked photo is gone and every planned deletion has an outcome.
 
 The n-th run's command and kill delay depend only on the seed and n (what the killed process had
 done by then depends on timing), so `--seed S` repeats a run's sequence; each violation is printed
@@ -57,7 +62,7 @@ TAG_NAMES = ["crash-one", "Crash Ω ü", "Pick", "Reject"]
 
 
 def parse_args():
-    parser = argparse.ArgumentParser(description="Kill photopick get, sync --delete and tag at random moments; check nothing of the user's is touched.")
+    parser = argparse.ArgumentParser(description="Kill photopick get, sync --delete, tag, edit and rm at random moments; check nothing of the user's is touched.")
     parser.add_argument("--kills", type=int, default=60, help="SIGKILLs to land on a running process (default 60)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the commands, the delays, the server's library and its faults (default: random, printed)")
     parser.add_argument("--max-delay", type=float, default=1.5, help="kill after a delay drawn from 0 to this many seconds (default 1.5)")
@@ -382,6 +387,16 @@ class Harness:
               f"get from {len(self.get_pool)}; {len(wanted)} originals fetched in {time.time() - started:.1f} s", flush=True)
         self.seed_sandbox(rng)
         self.tag_pool = sorted(rng.sample(everyone, 40))
+        # Edits rename photos and rm deletes them: their pools stay clear of what get and sync fetch.
+        free = [i for i in outside_sync if i not in set(self.get_pool) and i not in set(self.tag_pool)]
+        rng.shuffle(free)
+        self.edit_pool, self.rm_pool = sorted(free[:30]), sorted(free[30:])
+        self.gone = set()
+        self.kept = os.path.join(self.tmp, "kept")
+        self.fields = {i: {"title": self.photos[i].get("title"), "filename": self.photos[i]["filename"]} for i in self.edit_pool}
+        with ThreadPoolExecutor(8) as pool_:
+            bodies = list(pool_.map(lambda i: self.api.original(self.photos[i]), self.rm_pool))
+        self.original.update({i: hashlib.sha256(b).hexdigest() for i, b in zip(self.rm_pool, bodies)})
         self.model, names = self.api.tag_state()
         self.check_unique_tags(0, names)
 
@@ -618,14 +633,67 @@ class Harness:
                     self.violation(run, "tags-between", photo,
                                    f"{label}: photo {photo} has tags {sorted(now)}; {wrong} neither as before {sorted(was)} nor as intended {sorted(goal)}")
 
+    def check_edit(self, run, plan, complete):
+        """Each asked photo's field is as before or as intended (as intended once complete); no other edited photo moved."""
+        label = f"edit (run {run}, {'completing run' if complete else 'killed run'})"
+        field = plan["field"]
+        for photo in self.edit_pool:
+            now = self.api.get_json(f"/photos/{photo}").get(field if field != "filename" else "filename")
+            was = self.fields[photo][field]
+            goal = plan["intended"].get(photo, was)
+            ok = now == goal if complete else now in (was, goal)
+            self.check(ok, run, "edit", photo, f"{label}: photo {photo}'s {field} is {now!r}; before {was!r}, intended {goal!r}")
+        if complete:
+            for photo, value in plan["intended"].items():
+                self.fields[photo][field] = value
+
+    def check_purge(self, run, plan, complete):
+        """The server lost exactly the photos the purge log calls deleted; each kept original is the server's."""
+        label = f"rm (run {run}, {'completing run' if complete else 'killed run'})"
+        log_path = os.path.join(self.env["XDG_STATE_HOME"], "photopick", "purge-log.jsonl")
+        records = []
+        if os.path.exists(log_path):
+            for line in open(log_path, encoding="utf-8").read().splitlines():
+                try:
+                    records.append(json.loads(line))
+                except ValueError:
+                    pass  # a line torn by the kill: the next run cuts it
+        deleted = {r["id"] for r in records if r["kind"] == "deleted"}
+        on_server = {p["id"] for p in self.api.walk("photos")}
+        gone = set(self.rm_pool) - on_server
+        # Killed between the server's answer and the log's line, a deletion is the next run's to settle.
+        unanswered = {r["id"] for r in records if r["kind"] == "intent"} - deleted - {r["id"] for r in records if r["kind"] == "failed"}
+        if complete:
+            self.check(gone == deleted, run, "purge", "log", f"{label}: gone from the server {sorted(gone)}, the log says deleted {sorted(deleted)}")
+            self.check(plan["asked"] <= gone, run, "purge", "asked", f"{label}: asked {sorted(plan['asked'])}, still there {sorted(plan['asked'] - gone)}")
+            finished = {r["purge"] for r in records if r["kind"] == "finished"}
+            open_purges = {r["purge"] for r in records if r["kind"] in ("planned", "intent")} - finished
+            self.check(not open_purges, run, "purge", "finished", f"{label}: purges never settled: {sorted(open_purges)}")
+        else:
+            self.check(deleted <= gone <= deleted | unanswered, run, "purge", "log",
+                       f"{label}: gone {sorted(gone)}, logged deleted {sorted(deleted)}, in flight {sorted(unanswered)}")
+        kept = [r for r in records if r["kind"] == "kept"]
+        for record in kept:
+            path = record["path"]
+            self.check(os.path.dirname(path) == self.kept, run, "purge-kept", path, f"{label}: an original was kept outside the folder: {path}")
+            if os.path.exists(path):
+                digest = hashlib.sha256(open(path, "rb").read()).hexdigest()
+                self.check(digest == self.original.get(record["id"]), run, "purge-kept", path, f"{label}: the kept original of {record['id']} differs from the server's")
+        for photo in deleted:
+            self.check(any(r["id"] == photo for r in kept), run, "purge-kept", photo, f"{label}: photo {photo} was deleted with no kept original logged")
+        self.gone |= gone
+        # Deleted photos have no tags to keep: the tag model forgets them.
+        for photo in gone:
+            self.model.pop(photo, None)
+
     # -- the runs
 
     def plan(self, run):
         """The run's command and delay: a function of the seed and the run number only."""
         rng = random.Random(f"{self.seed}/run/{run}")
-        verb = ("get", "sync", "tag")[(run - 1) % 3]
+        verb = ("get", "sync", "tag", "edit", "rm")[(run - 1) % 5]
         delay = round(rng.uniform(0, self.args.max_delay), 3)
-        turn = (run - 1) // 3
+        turn = (run - 1) // 5
         if verb == "get":
             folder = ("get-a", "get-b")[turn % 2]
             ids = set(self.roles[folder].values()) | set(rng.sample(self.get_pool, rng.randint(8, 24)))
@@ -641,6 +709,24 @@ class Harness:
             args = ["sync", "--delete", "--jsonl", "--concurrency", str(concurrency), "--", query, os.path.join(self.sandbox, "sync")]
             return dict(verb=verb, folder="sync", asked=set(asked), args=args, delay=delay,
                         text=f"sync --delete '{query}' ({len(asked)} photos) --concurrency {concurrency}")
+        left = [i for i in self.rm_pool if i not in self.gone]
+        if verb == "rm" and len(left) < 2:
+            verb = "edit"  # every photo rm may delete is gone: the run edits instead
+        if verb == "edit":
+            ids = sorted(rng.sample(self.edit_pool, rng.randint(2, 8)))
+            if turn % 2 == 0:
+                value = f"crash {run}\tΩ\nline"
+                args = ["edit", "--ids", ",".join(map(str, ids)), "--title", value]
+                return dict(verb=verb, field="title", asked=set(ids), args=args, delay=delay,
+                            intended={i: value for i in ids}, text=f"edit --title on {len(ids)} photos")
+            args = ["edit", "--ids", ",".join(map(str, ids)), "--filename", f"run{run}_{{n:02}}_{{id}}.jpg"]
+            intended = {i: f"run{run}_{n:02}_{i}.jpg" for n, i in enumerate(ids, start=1)}
+            return dict(verb=verb, field="filename", asked=set(ids), args=args, delay=delay,
+                        intended=intended, text=f"edit --filename TEMPLATE on {len(ids)} photos")
+        if verb == "rm":
+            ids = sorted(rng.sample(left, min(len(left), rng.randint(2, 5))))
+            args = ["rm", "--ids", ",".join(map(str, ids)), "--yes", "--jsonl", "--keep-originals", self.kept]
+            return dict(verb=verb, asked=set(ids), args=args, delay=delay, text=f"rm {len(ids)} photos --keep-originals")
         name = rng.choice(TAG_NAMES)
         exists = any(name in tags for tags in self.model.values())
         change = rng.choice(["add", "rm"]) if exists else "add"
@@ -687,13 +773,19 @@ class Harness:
         else:
             what = f"exited {code} after {time.time() - started:.2f} s, before the kill at {plan['delay']:.3f} s"
         # The killed run.
-        events = self.events(open(out_path, "rb").read().decode("utf-8", "replace")) if plan["verb"] != "tag" else []
+        events = self.events(open(out_path, "rb").read().decode("utf-8", "replace")) if plan["verb"] in ("get", "sync") else []
         middle = snapshot(self.sandbox, self.hasher)
         if plan["verb"] == "tag":
             intended = self.intended_tags(plan)
             state, names = self.api.tag_state()
             self.check_tags(run, state, names, self.model, intended, complete=False)
             self.check_files(run, "tag", "\0", before, middle, [], False, set())
+        elif plan["verb"] in ("edit", "rm"):
+            self.check_files(run, plan["verb"], "\0", before, middle, [], False, set())
+            if plan["verb"] == "edit":
+                self.check_edit(run, plan, complete=False)
+            else:
+                self.check_purge(run, plan, complete=False)
         else:
             self.check_files(run, plan["verb"], plan["folder"], before, middle, events, False, plan["asked"])
         # The same command again, to its end.
@@ -712,6 +804,12 @@ class Harness:
             self.check_tags(run, state, names, self.model, intended, complete=True)
             self.check_files(run, "tag", "\0", middle, after, [], False, set())
             self.model = intended
+        elif plan["verb"] in ("edit", "rm"):
+            self.check_files(run, plan["verb"], "\0", middle, after, [], False, set())
+            if plan["verb"] == "edit":
+                self.check_edit(run, plan, complete=code == 0)
+            else:
+                self.check_purge(run, plan, complete=code == 0)
         else:
             self.check_files(run, plan["verb"], plan["folder"], middle, after, self.events(out), code == 0, plan["asked"])
             self.check_ownership(run, plan["folder"])
@@ -768,7 +866,7 @@ class Harness:
                 print(f"# kept {self.tmp}")
             else:
                 shutil.rmtree(self.tmp, ignore_errors=True)
-        print(f"crash-anywhere: {self.kills} kills, {run} runs, 3 verbs, {self.checks} invariants checked, "
+        print(f"crash-anywhere: {self.kills} kills, {run} runs, 5 verbs, {self.checks} invariants checked, "
               f"{len(self.violations)} violations ({len(self.reported)} distinct kinds and paths) in {time.time() - started:.0f} s, seed {self.seed}")
         print(f"crash: {self.runs_passed} passed, {self.runs_failed} failed")
         return 1 if self.violations else 0

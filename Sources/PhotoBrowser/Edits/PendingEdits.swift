@@ -12,6 +12,9 @@ struct PendingEdits: Sendable {
         for edit in edits { record(edit) }
     }
 
+    /// The photos with edits waiting.
+    var photoIDs: Set<Int> { Set(byPhoto.keys) }
+
     /// A photo's waiting edits, oldest first.
     subscript(photoID: Int) -> [PhotoEdit]? { byPhoto[photoID] }
 

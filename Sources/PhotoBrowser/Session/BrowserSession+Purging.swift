@@ -7,6 +7,11 @@ extension BrowserSession {
         PurgeLog(url: configuration.stateDirectory.appending(path: "purge-log.jsonl", directoryHint: .notDirectory))
     }
 
+    /// The photos of this library a purge deleted, by the purge log: a repeated `rm` skips them.
+    public func purgedPhotoIDs() throws -> Set<Int> {
+        Set(try purgeLog.records().filter { $0.library == configuration.library && $0.kind == .deleted }.map(\.id))
+    }
+
     func purger(keepOriginals: URL?) -> Purger {
         Purger(client: client, log: purgeLog, library: configuration.library, keepOriginals: keepOriginals)
     }

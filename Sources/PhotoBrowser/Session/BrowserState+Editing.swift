@@ -5,6 +5,9 @@ extension BrowserState {
     /// How many photo edits are unconfirmed.
     public var unsentPhotoEdits: Int { pendingEdits.count }
 
+    /// The photos with edits not yet confirmed.
+    public var photosWithUnsentEdits: Set<Int> { pendingEdits.photoIDs }
+
     /// Shows the changes at once, keeps them for undo and asks for them to be written to the outbox
     /// before anything is sent. A change to the value a photo already shows is left out. `summary`
     /// replaces the status line's count of what changed.

@@ -132,15 +132,19 @@ struct EditCommand: AsyncParsableCommand {
     @MainActor
     static func apply(_ changes: [PhotoFieldChange], script: ScriptSession, jsonl: Bool) async throws(ScriptExit) {
         var output = OutputBuffer(lineByLine: true)
-        guard !changes.isEmpty else {
+        // Edits of these photos an earlier run recorded and did not send (killed, offline) go now too.
+        let waiting = Set(changes.map(\.photoID)).union(script.session.state.photosWithUnsentEdits)
+        guard !waiting.isEmpty else {
             if jsonl { output.line(#"{"edited":0,"event":"summary","failed":0}"#) }
             FileHandle.standardError.write(Data("photopick edit: the photos already have those values; nothing to send.\n".utf8))
             return
         }
-        let photoIDs = Set(changes.map(\.photoID))
-        script.session.send(.photosEdited(changes))
-        if let warning = script.session.state.messages.current, warning.severity != .info, script.session.state.unsentPhotoEdits == 0 {
-            throw ScriptExit(code: 1, message: warning.text)
+        let photoIDs = waiting
+        if !changes.isEmpty {
+            script.session.send(.photosEdited(changes))
+            if let warning = script.session.state.messages.current, warning.severity != .info, script.session.state.unsentPhotoEdits == 0 {
+                throw ScriptExit(code: 1, message: warning.text)
+            }
         }
         await script.wait { state in state.unsentPhotoEdits == 0 }
         let refused = script.editRejections.filter { photoIDs.contains($0.photoID) }

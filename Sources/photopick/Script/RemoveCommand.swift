@@ -63,7 +63,14 @@ struct RemoveCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("photopick rm: an earlier purge was interrupted: \(earlier.interruptionSummary)\n".utf8))
         }
         let state = script.session.state
-        let photoIDs = try choice.photoIDs(script, standardInput: standardInput)
+        // Ids an earlier purge deleted are done, not unknown: an interrupted rm can be run again as it was.
+        let purged = (try? script.session.purgedPhotoIDs()) ?? []
+        let listed = standardInput ?? choice.ids.flatMap(TagCommand.Choice.parse)
+        let done = listed.map { $0.filter { purged.contains($0) && state.library.index(ofID: $0) == nil } } ?? []
+        if !done.isEmpty {
+            FileHandle.standardError.write(Data("photopick rm: \(done.count) already deleted by an earlier purge (\(done.prefix(5).map(String.init).joined(separator: ", ")))\(done.count > 5 ? ", …" : "").\n".utf8))
+        }
+        let photoIDs = try choice.photoIDs(script, standardInput: listed.map { ids in ids.filter { !done.contains($0) } })
         let bytes = state.bytes(ofPhotos: photoIDs)
         let size = ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
         if dryRun {
