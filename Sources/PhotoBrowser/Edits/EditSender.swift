@@ -38,30 +38,12 @@ actor EditSender {
     /// Sends until cancelled, waiting for a nudge whenever the outbox is empty and backing off while
     /// the server cannot be reached.
     func run() async {
-        var backoff = Duration.seconds(1)
-        var iterator = nudges.makeAsyncIterator()
-        while !Task.isCancelled {
+        await OutboxPump.run(nudges: nudges) {
             let batch: [PhotoEdit]
-            do {
-                batch = try outbox.nextBatch(photos: 64)
-            } catch {
-                await report(.photoEditSendingDelayed(reason: "the state database cannot be read (\(error))."))
-                try? await Task.sleep(for: .seconds(5))
-                continue
-            }
-            if batch.isEmpty {
-                guard await iterator.next() != nil else { return }
-                continue
-            }
-            let delayed = await send(batch)
-            if Task.isCancelled { return }
-            if let delayed {
-                await report(.photoEditSendingDelayed(reason: delayed))
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(60))
-            } else {
-                backoff = .seconds(1)
-            }
+            do { batch = try outbox.nextBatch(photos: 64) } catch { return .unreadable(String(describing: error)) }
+            return batch.isEmpty ? .idle : .sent(delayed: await send(batch))
+        } delayed: { reason in
+            await report(.photoEditSendingDelayed(reason: reason))
         }
     }
 

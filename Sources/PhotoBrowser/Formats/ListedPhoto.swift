@@ -51,7 +51,8 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
     /// The focus score, once measured (`FocusScore`).
     public var sharpness: Double?
 
-    /// An encoder for these: keys sorted, dates as ISO 8601 UTC like the API's, slashes kept.
+    /// An encoder for these, and for every JSON line photopick writes (the purge log's too): keys sorted,
+    /// dates as ISO 8601 UTC like the API's, slashes kept.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -88,7 +88,7 @@ public struct PurgeLog: Sendable {
     /// Appends `records` with one write and one fsync, durable before returning.
     public func append(_ records: [Record]) throws {
         guard !records.isEmpty else { return }
-        let encoder = Self.encoder()
+        let encoder = ListedPhoto.encoder()
         var lines = Data()
         for record in records {
             lines.append(try encoder.encode(record))
@@ -196,17 +196,6 @@ public struct PurgeLog: Sendable {
     private func failure(_ action: String) -> Problem {
         let reason = String(cString: strerror(errno))
         return Problem(description: "could not \(action) the purge log \(url.path): \(reason); check the state folder is writable and has space")
-    }
-
-    private static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            // As the API writes times: to the nearest millisecond, the fraction only when there is one.
-            try container.encode(ISO8601.string(from: date))
-        }
-        return encoder
     }
 
     private static func decoder() -> JSONDecoder {

@@ -56,33 +56,15 @@ actor TagSender {
     /// Sends until cancelled, waiting for a nudge whenever the outbox is empty and backing off while
     /// the server cannot be reached.
     func run() async {
-        var backoff = Duration.seconds(1)
-        var iterator = nudges.makeAsyncIterator()
-        while !Task.isCancelled {
+        await OutboxPump.run(nudges: nudges) {
             let creationDelayed = await createPendingTags()
-            if Task.isCancelled { return }
+            if Task.isCancelled { return .idle }
             let batch: [TagDelta]
-            do {
-                batch = try outbox.nextBatch(photos: 64)
-            } catch {
-                await report(.tagSendingDelayed(reason: "the state database cannot be read (\(error))."))
-                try? await Task.sleep(for: .seconds(5))
-                continue
-            }
-            if batch.isEmpty && creationDelayed == nil {
-                guard await iterator.next() != nil else { return }
-                continue
-            }
-            let delayed = batch.isEmpty ? creationDelayed : await send(batch) ?? creationDelayed
-            if Task.isCancelled { return }
-            if let delayed {
-                await report(.tagSendingDelayed(reason: delayed))
-                // Edits made meanwhile wait in the outbox and go with the next batch, after the backoff.
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(60))
-            } else {
-                backoff = .seconds(1)
-            }
+            do { batch = try outbox.nextBatch(photos: 64) } catch { return .unreadable(String(describing: error)) }
+            if batch.isEmpty && creationDelayed == nil { return .idle }
+            return .sent(delayed: batch.isEmpty ? creationDelayed : await send(batch) ?? creationDelayed)
+        } delayed: { reason in
+            await report(.tagSendingDelayed(reason: reason))
         }
     }
 

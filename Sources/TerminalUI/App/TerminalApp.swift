@@ -258,7 +258,7 @@ public final class TerminalApp {
     /// Copies to the terminal's clipboard, or says why it cannot and how to let it.
     private func copy(_ text: String, session: BrowserSession) {
         // Chosen at each copy: a user told how to let tmux copy need not restart photopick.
-        let clipboard = Clipboard.choose(environment: ProcessInfo.processInfo.environment, tmuxOption: Clipboard.tmuxOption)
+        let clipboard = Clipboard.choose(environment: ProcessInfo.processInfo.environment, tmuxOption: TerminalProbe.tmuxOption)
         guard let bytes = clipboard.sequence(text) else {
             if case .refused(let advice) = clipboard.route { session.send(.noticePosted(.warning, "Not copied: \(advice).")) }
             return

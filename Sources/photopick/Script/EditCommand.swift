@@ -89,6 +89,7 @@ struct EditCommand: AsyncParsableCommand {
                 let photoIDs = try choice.photoIDs(script, standardInput: standardInput)
                 guard !photoIDs.isEmpty else { throw ScriptExit(code: 0, message: "no photos matched; nothing to edit") }
                 let changes = editor ? try editInEditor(script, photoIDs: photoIDs) : try planned(script, photoIDs: photoIDs)
+                Self.describeTimes(changes, state: script.session.state)
                 try await Self.apply(changes, script: script, jsonl: jsonl)
             }
         }
@@ -124,6 +125,23 @@ struct EditCommand: AsyncParsableCommand {
             }
             editor.discard(file)
             return changes.flatMap(\.fieldChanges)
+        }
+    }
+
+    /// A new capture time, before and after, for the first and last photo by time, on stderr: what a
+    /// shift did is seen before anything else is read.
+    @MainActor
+    static func describeTimes(_ changes: [PhotoFieldChange], state: BrowserState) {
+        let times = changes.filter { $0.field == .takenAt }.compactMap { change -> (String, Date, String)? in
+            guard let index = state.library.index(ofID: change.photoID) else { return nil }
+            let photo = state.library.photo(at: index)
+            guard let before = photo.takenAt else { return nil }
+            return (photo.filename, before, change.value ?? "none")
+        }.sorted { $0.1 < $1.1 }
+        let ends = times.count > 1 ? [times[0], times[times.count - 1]] : times
+        for (name, before, after) in ends {
+            let line = "\(TerminalText.sanitized(name)): \(ISO8601.string(from: before)) → \(after)"
+            FileHandle.standardError.write(Data("photopick edit: \(line)\n".utf8))
         }
     }
 
