@@ -123,7 +123,7 @@ for _ in $(seq 19); do keys edit j; done
 keys edit v C-e
 wait_for edit "Apply the editor's changes: 20 renamed" "bulk edit summary"
 keys edit y
-wait_for edit 'Edited in the editor: 20 renamed' "bulk edit applied"
+wait_for edit 'Edited 20 photos: 20 renamed' "bulk edit applied"
 # The same 20, one hour later: E, the capture time field (shift-tab from the title), +1h.
 keys edit E
 wait_for edit 'Edit 20 photos' "form for the selection"

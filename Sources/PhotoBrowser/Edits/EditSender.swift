@@ -61,10 +61,21 @@ actor EditSender {
                 let sequences = edits.map(\.sequence)
                 switch outcome {
                 case .sent(let photo, let overwritten):
-                    try? outbox.remove(sequences)
+                    do {
+                        try outbox.settle(edits, written: photo)
+                    } catch {
+                        // Still in the outbox: sent again later, which finds it done and writes nothing.
+                        delayed = "the state database cannot be written (\(error))."
+                        continue
+                    }
                     await report(.photoEditsSent(photoID: photoID, sequences: sequences, photo: photo, overwritten: overwritten))
                 case .rejected(let reason):
-                    try? outbox.remove(sequences)
+                    do {
+                        try outbox.remove(sequences)
+                    } catch {
+                        delayed = "the state database cannot be written (\(error))."
+                        continue
+                    }
                     await report(.photoEditsRejected(photoID: photoID, sequences: sequences, reason: reason))
                 case .delayed(let reason):
                     delayed = reason

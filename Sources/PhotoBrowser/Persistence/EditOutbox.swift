@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotoPickKit
 
 /// Photo edits (file name, title, description, capture time) not yet confirmed by the server, written
 /// before anything is sent. One row per photo and field, the latest wish: a field edited twice before it
@@ -38,12 +39,34 @@ struct EditOutbox: Sendable {
         }
     }
 
+    /// Drops sent edits, in one transaction with what they wrote: a later wish for the same field, made
+    /// while they were on their way, now counts the written value as the one the user saw, so the user's
+    /// own edit is not taken for a change made elsewhere.
+    func settle(_ sent: [PhotoEdit], written photo: Photo) throws {
+        try database.queue.write { db in
+            let remove = try db.cachedStatement(sql: "DELETE FROM photo_edit WHERE sequence = ?")
+            let rebase = try db.cachedStatement(sql: "UPDATE photo_edit SET seen = ? WHERE library = ? AND photo_id = ? AND field = ?")
+            for edit in sent {
+                try remove.execute(arguments: [edit.sequence])
+                try rebase.execute(arguments: [edit.field.value(of: photo), library, edit.photoID, edit.field.rawValue])
+            }
+        }
+    }
+
     /// Drops sent edits. One replaced by a later wish meanwhile has another sequence, and stays.
     func remove(_ sequences: [Int64]) throws {
         guard !sequences.isEmpty else { return }
         try database.queue.write { db in
             let statement = try db.cachedStatement(sql: "DELETE FROM photo_edit WHERE sequence = ?")
             for sequence in sequences { try statement.execute(arguments: [sequence]) }
+        }
+    }
+
+    /// Drops the edits of photos deleted from the server.
+    func removeAll(photoIDs: [Int]) throws {
+        try database.queue.write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM photo_edit WHERE library = ? AND photo_id = ?")
+            for id in photoIDs { try statement.execute(arguments: [library, id]) }
         }
     }
 

@@ -67,6 +67,14 @@ struct TagOutbox: Sendable {
         }
     }
 
+    /// Drops the deltas of photos deleted from the server.
+    func removeAll(photoIDs: [Int]) throws {
+        try database.queue.write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM tag_delta WHERE library = ? AND photo_id = ?")
+            for id in photoIDs { try statement.execute(arguments: [library, id]) }
+        }
+    }
+
     /// Drops the deltas of a tag that no longer exists, or of a tag not created yet, with its creation.
     func removeAll(tagID: Int) throws {
         try database.queue.write { db in

@@ -98,6 +98,11 @@ public struct PurgeLog: Sendable {
         let descriptor = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("open") }
         defer { close(descriptor) }
+        // One writer at a time, across processes: a browser and an rm share the log, and cutting a torn
+        // tail must never cut another writer's line in the making. The lock goes with the descriptor.
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw failure("lock") }
+        }
         try cutTornTail(descriptor)
         let written = lines.withUnsafeBytes { buffer in
             var written: Int
@@ -144,6 +149,42 @@ public struct PurgeLog: Sendable {
             }
         }
         return pending.values.sorted { $0.order < $1.order }.map(\.record)
+    }
+
+    /// Marks a purge as running for as long as the returned lock is held (it is let go when the process
+    /// ends, killed or not): a purge with no `finished` line is one a kill stopped only when no lock is
+    /// held on it (`isRunning`).
+    public func markRunning(_ purge: String) -> Int32? {
+        let descriptor = open(lockURL(purge).path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// Ends a running mark: the lock file goes, then the lock.
+    public func markStopped(_ purge: String, _ descriptor: Int32) {
+        unlink(lockURL(purge).path)
+        close(descriptor)
+    }
+
+    /// Whether another process (or this one) is running the purge now.
+    public func isRunning(_ purge: String) -> Bool {
+        let descriptor = open(lockURL(purge).path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
+    /// Forgets the lock file of a purge settled after a kill.
+    public func forgetLock(_ purge: String) {
+        unlink(lockURL(purge).path)
+    }
+
+    private func lockURL(_ purge: String) -> URL {
+        url.deletingLastPathComponent().appending(path: ".purge-\(purge).lock", directoryHint: .notDirectory)
     }
 
     /// The purges of `library` that never finished (killed), each with its records, oldest first.

@@ -71,6 +71,12 @@ public struct Purger: Sendable {
     public func run(_ items: [PurgeItem], progress: @Sendable (PurgeReport) async -> Void = { _ in }) async -> PurgeReport {
         let purge = UUID().uuidString
         var report = PurgeReport()
+        // Held while this purge runs, so no other photopick settles it as killed (`settleInterrupted`).
+        guard let running = log.markRunning(purge) else {
+            for item in items { report.failed[item.photo.id] = "the purge could not be marked as running in the state folder, so it was not deleted" }
+            return report
+        }
+        defer { log.markStopped(purge, running) }
         do {
             // The whole plan first: a purge killed at any moment can say which photos it never reached.
             try log.append(items.map { record(.planned, $0.photo, tags: $0.tags, purge: purge) })
@@ -83,7 +89,10 @@ public struct Purger: Sendable {
             await delete(item, purge: purge, into: &report)
             await progress(report)
         }
-        if !Task.isCancelled { try? log.append(PurgeLog.Record(kind: .finished, purge: purge, library: library, id: 0)) }
+        // A deletion whose answer was lost and which the server could not be asked about stays open: the
+        // purge is not marked finished, and the next start settles it.
+        let open = try? log.unsettled(library: library).contains { $0.purge == purge }
+        if !Task.isCancelled, open == false { try? log.append(PurgeLog.Record(kind: .finished, purge: purge, library: library, id: 0)) }
         return report
     }
 
@@ -124,10 +133,37 @@ public struct Purger: Sendable {
             // Gone already: an earlier attempt whose answer was lost, or someone else. Either way, deleted.
             try? record(.deleted, reason: "already gone from the server")
             report.deleted.append(photo.id)
-        } catch {
+        } catch where error.status.map({ (400..<500).contains($0) && $0 != 408 && $0 != 429 }) ?? false {
+            // The server refused it: not deleted, for good.
             let reason = Self.describe(error)
             try? record(.failed, reason: reason)
             report.failed[photo.id] = reason
+        } catch {
+            // The request may have arrived with its answer lost: the server says whether it went.
+            switch await Self.stillThere(photo.id, client: client) {
+            case false?:
+                try? record(.deleted, reason: "the answer was lost (\(Self.describe(error))); the server says it is gone")
+                report.deleted.append(photo.id)
+            case true?:
+                let reason = Self.describe(error)
+                try? record(.failed, reason: reason)
+                report.failed[photo.id] = reason
+            case nil:
+                // Unknown: the intent stays unanswered, and the next start asks again.
+                report.failed[photo.id] = "\(Self.describe(error)); whether it was deleted is asked again at the next start"
+            }
+        }
+    }
+
+    /// Whether the photo is still on the server; nil when the server cannot say now.
+    private static func stillThere(_ id: Int, client: APIClient) async -> Bool? {
+        do {
+            _ = try await client.send(API.photo(id: id))
+            return true
+        } catch where error.status == 404 {
+            return false
+        } catch {
+            return nil
         }
     }
 
@@ -145,7 +181,7 @@ public struct Purger: Sendable {
     /// A purge whose deletion in flight the server cannot be asked about now stays for the next time.
     public func settleInterrupted() async throws -> PurgeReport {
         var report = PurgeReport()
-        for (purge, records) in try log.interrupted(library: library) {
+        for (purge, records) in try log.interrupted(library: library) where !log.isRunning(purge) {
             var outcome: [Int: PurgeLog.Record.Kind] = [:]
             var unanswered: [Int: PurgeLog.Record] = [:]
             for record in records {
@@ -196,6 +232,7 @@ public struct Purger: Sendable {
             }
             settled.append(PurgeLog.Record(kind: .finished, purge: purge, library: library, id: 0, reason: "interrupted; settled by a later start"))
             try log.append(settled)
+            log.forgetLock(purge)
         }
         report.deleted.sort()
         return report

@@ -18,7 +18,7 @@ extension BrowserSession {
     /// Starts what talks to the server: the outboxes' senders, the account (asked for unless given) and the tags.
     func connect(account: Me?) {
         if let sender { background { _ in await sender.run() } }
-        if let editSender { background { _ in await editSender.run() } }
+        startEditSender()
         settleInterruptedPurges()
         if let me = account {
             send(.accountLoaded(me))
@@ -46,6 +46,14 @@ extension BrowserSession {
                 self.send(.tagsFailed(Self.describe(error)))
             }
         }
+    }
+
+    /// Starts sending edits once the session is connected and the catalogue is on screen: an edit sent
+    /// before its photo is listed would otherwise be shown over by the catalogue's older copy.
+    func startEditSender() {
+        guard isConfirmed, state.loading.isCatalogueRead, !editSenderStarted, let editSender else { return }
+        editSenderStarted = true
+        background { _ in await editSender.run() }
     }
 
     /// Keeps an effect that would reach the server until the library is confirmed, and drops a held one

@@ -16,9 +16,14 @@ extension BrowserSession {
         Purger(client: client, log: purgeLog, library: configuration.library, keepOriginals: keepOriginals)
     }
 
-    /// Runs a purge in the user's lane, reporting each photo; it is not held for a provisional library,
-    /// since the user only confirms a purge of a library the server confirmed.
+    /// Runs a purge in the user's lane, reporting each photo. A library the server has not confirmed yet
+    /// (the last run's, shown before the key is checked) may be another account's: nothing is deleted.
     func purge(_ items: [PurgeItem], keepOriginals: URL?) {
+        guard isConfirmed else {
+            var report = PurgeReport()
+            for item in items { report.failed[item.photo.id] = "the server has not confirmed this library yet; purge again in a moment" }
+            return send(.purgeFinished(report))
+        }
         let purger = purger(keepOriginals: keepOriginals)
         background { _ in
             let report = await purger.run(items) { report in await self.post(.purgeProgressed(report)) }

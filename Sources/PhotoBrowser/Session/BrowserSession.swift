@@ -96,11 +96,15 @@ public final class BrowserSession: @unchecked Sendable {
     /// them in order.
     private var focusToSave: [Int: Double] = [:]
     private var focusWriter: Task<Void, Never>?
+    /// The last of the catalogue writes of sent edits and purges, each after the one before.
+    private var catalogueWriter: Task<Void, Never>?
     /// Why the catalogue was set aside at opening, told once the session starts.
     private var catalogueNotice: String?
     let changed: AsyncStream<Void>.Continuation
     private(set) var sender: TagSender?
     private(set) var editSender: EditSender?
+    /// Whether the edit sender runs (`startEditSender`).
+    var editSenderStarted = false
     private var loadTask: Task<Void, Never>?
     var downloadRuns: [Int64: DownloadRun] = [:]
     private var backgroundTasks: [Task<Void, Never>] = []
@@ -183,6 +187,7 @@ public final class BrowserSession: @unchecked Sendable {
         }
         if let notice { configuration.logger.warning("catalogue: \(notice)") }
         send(.catalogueLoaded(snapshot, notice: notice))
+        startEditSender()
     }
 
     /// Applies an event and runs what it asks for. Called on the session's actor.
@@ -201,6 +206,17 @@ public final class BrowserSession: @unchecked Sendable {
         changed.yield()
     }
 
+    /// Queues a catalogue write after those before it; stopping waits for them rather than cancelling
+    /// them, so a sent edit or a purge is in the catalogue the next photopick reads.
+    private func writeCatalogue(_ write: @escaping @Sendable (Catalogue) async throws -> Void) {
+        let catalogue = catalogue
+        let previous = catalogueWriter
+        catalogueWriter = Task { [logger = configuration.logger] in
+            await previous?.value
+            do { try await write(catalogue) } catch { logger.error("catalogue: \(error)") }
+        }
+    }
+
     /// Writes the scores waiting, in batches, until none are left.
     private nonisolated(nonsending) func writeFocusScores() async {
         while !focusToSave.isEmpty {
@@ -216,6 +232,7 @@ public final class BrowserSession: @unchecked Sendable {
     public nonisolated(nonsending) func stop() async {
         isStopped = true
         await focusWriter?.value  // scores measured this session are kept
+        await catalogueWriter?.value  // so are sent edits and purges
         let tasks = [loadTask].compactMap { $0 } + downloadRuns.values.map(\.task) + backgroundTasks
         tasks.forEach { $0.cancel() }
         for task in tasks { await task.value }
@@ -266,15 +283,16 @@ public final class BrowserSession: @unchecked Sendable {
         case .recordPhotoEdits(let edits): record(edits)
         case .purge(let items, let keepOriginals): purge(items, keepOriginals: keepOriginals)
         case .forgetPhotos(let ids):
-            let catalogue = catalogue
-            background { _ in
-                do { try await catalogue.remove(photoIDs: ids) } catch { self.configuration.logger.error("catalogue: \(error)") }
+            // Their outbox rows go too: nothing is left to send for a deleted photo.
+            do {
+                try outbox.removeAll(photoIDs: ids)
+                try editOutbox.removeAll(photoIDs: ids)
+            } catch {
+                configuration.logger.error("outbox: \(error)")
             }
+            writeCatalogue { try await $0.remove(photoIDs: ids) }
         case .savePhoto(let photo):
-            let catalogue = catalogue
-            background { _ in
-                do { try await catalogue.save(photo: photo) } catch { self.configuration.logger.error("catalogue: \(error)") }
-            }
+            writeCatalogue { try await $0.save(photo: photo) }
         case .saveFocusScore(let photoID, let score):
             focusToSave[photoID] = score
             if focusWriter == nil { focusWriter = onSession { _ in await self.writeFocusScores() } }

@@ -85,7 +85,7 @@ extension BrowserState {
         }
         if !overwritten.isEmpty {
             let fields = overwritten.map(\.label).joined(separator: " and ")
-            effects += post(.warning, "The \(fields) of \(server.filename) had changed on the server since you saw it; your edit replaced it (u undoes).")
+            effects += post(.warning, "The \(fields) of \(server.filename) had changed on the server since you saw it; your edit replaced it.")
         }
         return effects
     }
@@ -104,7 +104,11 @@ extension BrowserState {
         for (photoID, group) in Dictionary(grouping: edits, by: \.photoID) {
             revert(pendingEdits.remove(of: photoID, sequences: Set(group.map(\.sequence))), of: photoID)
         }
-        _ = undoStack.popLast()
+        // The press's own step leaves the undo stack; an undo's write that failed had taken its step already.
+        let failed = Set(edits.map { "\($0.photoID)/\($0.field.rawValue)" })
+        if case .fields(let done)? = undoStack.last, Set(done.map { "\($0.photoID)/\($0.field.rawValue)" }) == failed {
+            undoStack.removeLast()
+        }
         return post(.error, "An edit could not be saved (\(reason)); it was undone on screen.")
     }
 

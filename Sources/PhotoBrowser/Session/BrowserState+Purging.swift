@@ -51,17 +51,27 @@ extension BrowserState {
     mutating func purgeFinished(_ report: PurgeReport) -> [BrowserEffect] {
         purge = nil
         let bytes = bytes(ofPhotos: report.deleted)
-        removePhotos(report.deleted)
-        let effects: [BrowserEffect] = report.deleted.isEmpty ? [] : [.forgetPhotos(report.deleted)]
+        let effects = forgetDeleted(report.deleted)
         return effects + post(report.failed.isEmpty ? .info : .error, report.summary(bytes: bytes))
+    }
+
+    /// Photos deleted from the server leave the list, the catalogue and both outboxes: an edit or a tag
+    /// change waiting for one of them has nothing left to change.
+    private mutating func forgetDeleted(_ ids: [Int]) -> [BrowserEffect] {
+        guard !ids.isEmpty else { return [] }
+        removePhotos(ids)
+        for id in ids {
+            if let edits = pendingEdits[id] { pendingEdits.remove(of: id, sequences: Set(edits.map(\.sequence))) }
+            pendingDeltas.remove(of: id) { _ in true }
+        }
+        return [.forgetPhotos(ids)]
     }
 
     /// What the server said of deletions a killed purge left unanswered.
     mutating func interruptedPurgeSettled(_ report: PurgeReport) -> [BrowserEffect] {
         interruptedPurge = report
         guard !report.deleted.isEmpty || !report.failed.isEmpty else { return [] }
-        removePhotos(report.deleted)
-        let effects: [BrowserEffect] = report.deleted.isEmpty ? [] : [.forgetPhotos(report.deleted)]
+        let effects = forgetDeleted(report.deleted)
         return effects + post(.warning, "A purge was interrupted: " + report.interruptionSummary)
     }
 }

@@ -89,13 +89,13 @@ public struct ExternalEditor: Sendable {
     }
 
     /// Runs the command through the shell, so `EDITOR="code --wait"` works; the path is its own argument,
-    /// never part of the command's text. The editor gets the terminal even when standard input is a pipe.
+    /// never part of the command's text. The editor gets the terminal even when standard input or output is a pipe.
     private func run(_ file: URL) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "\(command) \"$1\"", "photopick-edit", file.path]
         process.environment = environment
-        if isatty(STDIN_FILENO) == 0, let terminal = FileHandle(forUpdatingAtPath: "/dev/tty") {
+        if isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0, let terminal = FileHandle(forUpdatingAtPath: "/dev/tty") {
             process.standardInput = terminal
             process.standardOutput = terminal
         }

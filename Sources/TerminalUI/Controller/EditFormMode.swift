@@ -26,7 +26,10 @@ enum EditFormMode: KeyMode {
                 form.problem = error.description
             }
         default:
-            if form.values[form.focused]?.edit(key) == true { form.problem = nil }
+            if form.values[form.focused]?.edit(key) == true {
+                form.problem = nil
+                form.touched.insert(form.focused)
+            }
         }
         context.ui.overlay = .editForm(form)
     }

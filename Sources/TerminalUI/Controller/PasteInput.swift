@@ -15,7 +15,10 @@ enum PasteInput {
             if picker.query.insert(line) { picker.cursor = 0 }
             context.ui.overlay = .picker(picker)
         case .editForm(var form):
-            if form.values[form.focused]?.insert(line) == true { form.problem = nil }
+            if form.values[form.focused]?.insert(line) == true {
+                form.problem = nil
+                form.touched.insert(form.focused)
+            }
             context.ui.overlay = .editForm(form)
         case .prompt(var prompt) where !prompt.isConfirmation:
             if prompt.field.insert(line) { prompt.problem = nil }

@@ -27,11 +27,11 @@ enum TagPromptMode: KeyMode {
     static func handle(_ key: Key, _ context: inout InputContext) {
         guard case .prompt(var prompt) = context.ui.overlay else { return }
         let manager = UIState.Overlay.picker(UIState.Picker(kind: .manageTags))
-        if case .applyBulkEdit(let changes, let summary, let file) = prompt.purpose {
+        if case .applyBulkEdit(let changes, _, let file) = prompt.purpose {
             switch key {
             case .character("y"), .character("Y"):
                 context.ui.overlay = nil
-                context.send(.photosEdited(changes, summary: "Edited in the editor: \(summary)."))
+                context.send(.photosEdited(changes))
                 context.outcome.finishedBulkEdit = file
             case .character("n"), .character("N"), .escape:
                 context.ui.overlay = nil

@@ -19,6 +19,8 @@ struct EditForm: Sendable, Equatable {
     var values: [PhotoField: TextField]
     /// The field typed into.
     var focus = 0
+    /// The fields typed into: one typed into and left empty clears it, even where the photos differed.
+    var touched: Set<PhotoField> = []
     /// Why the last Enter was refused.
     var problem: String?
 
@@ -54,7 +56,7 @@ struct EditForm: Sendable, Equatable {
         var request = EditRequest()
         func changed(_ field: PhotoField) -> String? {
             let text = values[field]?.text ?? ""
-            return text == initial[field] ? nil : text
+            return text == initial[field] && !touched.contains(field) ? nil : text
         }
         request.title = changed(.title)
         request.description = changed(.description)

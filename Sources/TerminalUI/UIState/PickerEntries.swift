@@ -1,3 +1,4 @@
+import Foundation
 import PhotoBrowser
 import PhotoPickKit
 
@@ -86,16 +87,22 @@ extension UIState.Picker {
         guard let photo = state.currentPhoto else { return [] }
         var entries = [
             PickerEntry(choice: .copy(String(photo.id)), mark: "", title: "id", detail: String(photo.id), color: nil),
-            PickerEntry(choice: .copy(photo.filename), mark: "", title: "file name", detail: TerminalText.sanitized(photo.filename), color: nil),
+            PickerEntry(choice: .copy(TerminalText.sanitized(photo.filename)), mark: "", title: "file name", detail: TerminalText.sanitized(photo.filename), color: nil),
         ]
         let downloaded = DownloadSize.allCases.lazy.compactMap { state.downloads.item(photoID: photo.id, variant: $0) }
             .first { $0.status.isFinished && $0.resultPath != nil }
         if let path = downloaded?.resultPath {
             entries.append(PickerEntry(choice: .copy(path), mark: "", title: "downloaded file", detail: TerminalText.sanitized(path), color: nil))
         }
-        if let api = state.apiURL {
-            let url = api.appending(path: "photos/\(photo.id)").absoluteString
-            entries.append(PickerEntry(choice: .copy(url), mark: "", title: "API URL", detail: TerminalText.sanitized(url), color: nil))
+        // The address alone: a user, a password or a query in api_url could hold a key, and never leaves.
+        if let api = state.apiURL, var components = URLComponents(url: api.appending(path: "photos/\(photo.id)"), resolvingAgainstBaseURL: false) {
+            components.user = nil
+            components.password = nil
+            components.query = nil
+            components.fragment = nil
+            if let url = components.string {
+                entries.append(PickerEntry(choice: .copy(url), mark: "", title: "API URL", detail: TerminalText.sanitized(url), color: nil))
+            }
         }
         return entries
     }

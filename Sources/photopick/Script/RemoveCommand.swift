@@ -60,7 +60,7 @@ struct RemoveCommand: AsyncParsableCommand {
         // A run killed before is settled first, so its report is exact and its photos are not offered again.
         await script.wait { $0.interruptedPurge != nil }
         if let earlier = script.session.state.interruptedPurge, !earlier.deleted.isEmpty || !earlier.failed.isEmpty {
-            FileHandle.standardError.write(Data("photopick rm: an earlier purge was interrupted: \(earlier.interruptionSummary)\n".utf8))
+            FileHandle.standardError.write(Data("photopick rm: an earlier purge was interrupted: \(TerminalText.sanitized(earlier.interruptionSummary))\n".utf8))
         }
         let state = script.session.state
         // Ids an earlier purge deleted are done, not unknown: an interrupted rm can be run again as it was.
@@ -108,7 +108,7 @@ struct RemoveCommand: AsyncParsableCommand {
             throw ScriptExit(code: 1, message: script.session.state.messages.current?.text ?? "the purge did not start")
         }
         if jsonl { Self.print(report, photoIDs: photoIDs, state: state) }
-        FileHandle.standardError.write(Data("photopick rm: \(report.summary(bytes: state.bytes(ofPhotos: report.deleted)))\n".utf8))
+        FileHandle.standardError.write(Data("photopick rm: \(TerminalText.sanitized(report.summary(bytes: state.bytes(ofPhotos: report.deleted))))\n".utf8))
         if !report.failed.isEmpty {
             throw ScriptExit(code: 5, message: "\(report.failed.count) of \(photoIDs.count) not deleted; the purge log says why for each")
         }

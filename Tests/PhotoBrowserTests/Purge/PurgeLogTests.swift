@@ -90,4 +90,16 @@ import Testing
             #expect(permissions == 0o600)
         }
     }
+
+    @Test func aRunningPurgeIsMarkedUntilItStopsSoNoOtherProcessSettlesIt() throws {
+        try withLog { log in
+            #expect(!log.isRunning("p1"), "no lock file: not running")
+            let held = try #require(log.markRunning("p1"))
+            #expect(log.isRunning("p1"))
+            #expect(log.markRunning("p1") == nil, "a second mark of the same purge fails")
+            #expect(!log.isRunning("p2"))
+            log.markStopped("p1", held)
+            #expect(!log.isRunning("p1"))
+        }
+    }
 }
