@@ -162,7 +162,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
+            ],
+            // The commit it is built from, for --version.
+            plugins: ["EmbedResources"]
         ),
         // Benchmarks against reference tools; built in release, never part of `swift test`.
         .executableTarget(

@@ -6,7 +6,8 @@ import Foundation
 /// The photopick program: the browser by default, `photopick serve` for the embedded server alone.
 @main
 struct PhotoPickCommand: AsyncParsableCommand {
-    static let version = PhotoPickVersion.current
+    /// `0.1.0 (commit 3f2a9c1e0b7d)`: the version and the commit built, for bug reports.
+    static let version = "\(PhotoPickVersion.current) (commit \(BuildCommit.id))"
 
     static let configuration = CommandConfiguration(
         commandName: "photopick",
