@@ -85,6 +85,60 @@ struct DoctorCommand: ParsableCommand {
         for (name, value) in lines {
             print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
         }
+        let problems = Self.problems(environment: environment, configURL: configURL, explicitConfig: config != nil, config: loaded, paths: paths)
+        print("")
+        if problems.isEmpty {
+            print("missing: nothing found missing")
+        } else {
+            for problem in problems { print("missing: \(problem)") }
+        }
+    }
+
+    /// What would stop photopick or spoil its screen here, each with its fix, in one line.
+    static func problems(environment: [String: String], configURL: URL, explicitConfig: Bool, config: Config?, paths: Paths) -> [String] {
+        var problems: [String] = []
+        let term = environment["TERM"] ?? ""
+        if term.isEmpty {
+            problems.append("TERM is not set; run photopick in a terminal, or set TERM=xterm-256color")
+        } else if TerminalProbe.installedEntries([term]).isEmpty {
+            problems.append("no terminfo entry for TERM=\(TerminalText.sanitized(term)); install ncurses-term (apt-get install ncurses-term), or set TERM=xterm-256color")
+        }
+        let truecolor = ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "")
+        if truecolor, term.hasPrefix("xterm"), TerminalProbe.installedEntries(["xterm-direct256", "xterm-direct"]).isEmpty {
+            problems.append("xterm-direct256 is missing, so 24-bit colour falls back to 256 colours; install ncurses-term (apt-get install ncurses-term)")
+        }
+        setlocale(LC_ALL, "")
+        let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
+        if codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" {
+            let named = environment["LC_ALL"].map { "LC_ALL=\($0)" } ?? environment["LANG"].map { "LANG=\($0)" } ?? "no LANG"
+            problems.append("the locale (\(TerminalText.sanitized(named)), \(codeset.isEmpty ? "unknown" : codeset)) is not UTF-8, so names and box lines break; set LANG=C.UTF-8 (or install and choose a UTF-8 locale)")
+        }
+        do {
+            _ = try Config.load(from: configURL, mustExist: explicitConfig)
+        } catch {
+            problems.append("the config has an error: \(TerminalText.sanitized(String(describing: error))); fix that line, or move the file aside")
+        }
+        let downloads = config?.downloadDirectory ?? paths.downloads
+        if let reason = Self.unwritable(downloads) {
+            problems.append("the download folder \(downloads.path) \(reason); set download_dir in the config to a folder you can write, or pass --download-dir")
+        }
+        return problems
+    }
+
+    /// Why photopick could not write into `folder` (made when missing), or nil when it could.
+    static func unwritable(_ folder: URL) -> String? {
+        var existing = folder
+        while !FileManager.default.fileExists(atPath: existing.path), existing.pathComponents.count > 1 {
+            existing.deleteLastPathComponent()
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: existing.path, isDirectory: &isFolder), isFolder.boolValue else {
+            return "cannot be made: \(existing.path) is a file"
+        }
+        guard access(existing.path, W_OK | X_OK) == 0 else {
+            return existing == folder ? "cannot be written (\(String(cString: strerror(errno))))" : "cannot be made: \(existing.path) cannot be written"
+        }
+        return nil
     }
 
     /// Where the key would come from; the key itself is never printed.

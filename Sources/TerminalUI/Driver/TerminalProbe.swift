@@ -76,6 +76,11 @@ public struct TerminalProbe: Sendable {
                         elapsed: ContinuousClock.now - start, requested: requested)
     }
 
+    /// Which of these terminfo entries this system has (for `photopick doctor`).
+    public static func installedEntries(_ names: [String]) -> Set<String> {
+        Set(names.filter { !$0.isEmpty && cnc_terminal_known($0) == 1 })
+    }
+
     /// TERM's colours and flags, and which of the entries photopick may start ncurses with are installed.
     static func terminfo(_ term: String) -> GraphicsChoice.Terminfo {
         var rgb: Int32 = 0
