@@ -73,7 +73,7 @@ import Testing
             Issue.record("no form")
             return
         }
-        let preview = try #require(form.timePreview(harness.state))
+        let preview = try #require(form.timePreview())
         #expect(preview.count == 2)
         #expect(preview.allSatisfy { $0.after.timeIntervalSince($0.before) == 86_400 })
         harness.press(.backspace, .backspace, .backspace)

@@ -24,17 +24,34 @@ struct EditForm: Sendable, Equatable {
     /// Why the last Enter was refused.
     var problem: String?
 
-    /// A form over these photos, showing what they share.
+    /// The fields whose values differ among the photos (each opened empty).
+    let differing: Set<PhotoField>
+    /// The first and last photo by capture time, with their times: what the time field's preview shows.
+    let timeEnds: [TimeEnd]
+
+    /// A photo at one end of the selection by capture time.
+    struct TimeEnd: Sendable, Equatable {
+        let name: String
+        let takenAt: Date
+    }
+
+    /// A form over these photos, showing what they share. The photos are read once, here: the form is
+    /// drawn on every frame, and a selection may hold thousands.
     init(photoIDs: [Int], state: BrowserState) {
         self.photoIDs = photoIDs
         let photos = photoIDs.compactMap(state.library.index(ofID:)).map(state.library.photo(at:))
         var initial: [PhotoField: String] = [:]
+        var differing: Set<PhotoField> = []
         for field in Self.fields {
             let texts = Set(photos.map { Self.text(field, of: $0) })
             initial[field] = texts.count == 1 ? texts.first ?? "" : ""
+            if texts.count > 1 { differing.insert(field) }
         }
         self.initial = initial
+        self.differing = differing
         values = initial.mapValues { TextField($0) }
+        let dated = photos.compactMap { photo in photo.takenAt.map { TimeEnd(name: photo.filename, takenAt: $0) } }.sorted { $0.takenAt < $1.takenAt }
+        timeEnds = dated.count > 1 ? [dated[0], dated[dated.count - 1]] : dated
     }
 
     /// A field's value as the form shows it: text as it is, a capture time in ISO 8601 UTC.
@@ -44,12 +61,6 @@ struct EditForm: Sendable, Equatable {
 
     /// The field typed into.
     var focused: PhotoField { Self.fields[focus] }
-
-    /// Whether the photos differ in `field` (its text opened empty for that reason).
-    func differs(_ field: PhotoField, state: BrowserState) -> Bool {
-        let photos = photoIDs.compactMap(state.library.index(ofID:)).map(state.library.photo(at:))
-        return Set(photos.map { Self.text(field, of: $0) }).count > 1
-    }
 
     /// What the form asks for: only the fields changed since it opened.
     func request() throws(EditRequest.Problem) -> EditRequest {
@@ -82,13 +93,10 @@ struct EditForm: Sendable, Equatable {
 
     /// The first and last photo by capture time, before and after the form's time change: what a shift
     /// does, shown before it is applied. Nil when the time field asks for nothing.
-    func timePreview(_ state: BrowserState) -> [(name: String, before: Date, after: Date)]? {
+    func timePreview() -> [(name: String, before: Date, after: Date)]? {
         guard let request = try? request(), request.takenAt != nil || request.adjustment != nil else { return nil }
-        let dated = photoIDs.compactMap(state.library.index(ofID:)).map(state.library.photo(at:))
-            .compactMap { photo in photo.takenAt.map { (photo.filename, $0) } }.sorted { $0.1 < $1.1 }
-        let ends = dated.count > 1 ? [dated[0], dated[dated.count - 1]] : dated
-        return ends.map { name, before in
-            (name, before, request.takenAt ?? request.adjustment?.applied(to: before) ?? before)
+        return timeEnds.map { end in
+            (end.name, end.takenAt, request.takenAt ?? request.adjustment?.applied(to: end.takenAt) ?? end.takenAt)
         }
     }
 }

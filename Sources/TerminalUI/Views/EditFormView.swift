@@ -12,7 +12,7 @@ struct EditFormView: View {
 
     func draw(in canvas: inout Canvas) {
         let background = theme.overlay.background
-        let preview = form.timePreview(state) ?? []
+        let preview = form.timePreview() ?? []
         let height = 2 + 2 * EditForm.fields.count + preview.count + (form.problem == nil ? 0 : 1) + 2
         let count = form.photoIDs.count
         let title = count == 1 ? "Edit this photo" : "Edit \(count.formatted()) photos"
@@ -22,7 +22,7 @@ struct EditFormView: View {
         for (offset, field) in EditForm.fields.enumerated() {
             guard y + 1 < inner.maxY - 1 else { break }
             let focused = offset == form.focus
-            let label = Self.label(field, photos: count) + (count > 1 && form.differs(field, state: state) ? " (they differ; empty leaves each)" : "")
+            let label = Self.label(field, photos: count) + (count > 1 && form.differing.contains(field) ? " (they differ; empty leaves each)" : "")
             canvas.draw((focused ? "› " : "  ") + label, x: inner.x + 1, y: y, style: (focused ? theme.title : theme.hint).on(background), limit: width)
             let text = form.values[field]?.text ?? ""
             let room = width - 3
