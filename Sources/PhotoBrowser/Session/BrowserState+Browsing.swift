@@ -127,6 +127,9 @@ extension BrowserState {
         var changed: [Int] = []
         for var photo in photos {
             if let confirmed = confirmedTags[photo.id] { photo.tagIDs = confirmed }
+            if let written = confirmedEdits[photo.id] {
+                for field in PhotoField.allCases { field.set(field.value(of: written), on: &photo) }
+            }
             guard let index = library.index(ofID: photo.id) else {
                 fresh.append(photo)
                 continue
@@ -165,6 +168,7 @@ extension BrowserState {
     mutating func photosFinished(deleted: [Int], at now: Date) -> [BrowserEffect] {
         loading.phase = .complete
         confirmedTags = [:]
+        confirmedEdits = [:]
         loading.asOf = now
         removePhotos(deleted)
         guard refreshPolicy == .hourly else { return [] }

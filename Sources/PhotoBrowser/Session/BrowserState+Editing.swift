@@ -76,6 +76,7 @@ extension BrowserState {
     /// The server took a photo's edits: its fields are the server's now, with any edit still waiting on top.
     mutating func photoEditsSent(photoID: Int, sequences: [Int64], photo server: Photo, overwritten: [PhotoField]) -> [BrowserEffect] {
         pendingEdits.remove(of: photoID, sequences: Set(sequences))
+        if loading.isWalking { confirmedEdits[photoID] = server }
         var effects: [BrowserEffect] = [.savePhoto(server)]
         if let index = library.index(ofID: photoID) {
             var shown = library.photo(at: index)

@@ -40,6 +40,9 @@ public struct BrowserState: Sendable {
     /// The tags the server confirmed for a photo during the walk under way: a page asked for before the
     /// write may arrive after it, and must not put the old set back.
     var confirmedTags: [Int: [Int]] = [:]
+    /// The same for edited fields: the server's copy of a photo just after an edit was written, kept
+    /// for the walk under way, whose older pages must not put the old values back.
+    var confirmedEdits: [Int: Photo] = [:]
     /// Tag deltas recorded but not yet confirmed: the latest wish per photo and tag.
     var pendingDeltas = PendingTagDeltas()
     /// How many deltas are unconfirmed.
