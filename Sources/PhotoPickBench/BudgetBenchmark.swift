@@ -92,7 +92,7 @@ enum BudgetRun {
     private static func session(_ server: PhotoPickServer, state: URL, refresh: RefreshPolicy) throws -> (BrowserSession, APIClient) {
         let client = benchClient(server.baseURL, apiKey: .fixed(APIKey(server.demoKey)), concurrency: 8)
         let session = try BrowserSession(client: client, configuration: .init(
-            library: "budget", stateDirectory: state, downloadDirectory: state, refresh: refresh
+            library: "budget", stateDirectory: state, downloadDirectory: state, clock: benchClock, refresh: refresh
         ))
         return (session, client)
     }
@@ -101,18 +101,18 @@ enum BudgetRun {
     /// on a photo and looks at another, each timed from the action to the server's confirmation.
     static func cold(server: PhotoPickServer, state: URL, every: Double) async throws -> Cold {
         let (session, client) = try session(server, state: state, refresh: .onStart)
-        let clock = ContinuousClock()
-        let started = clock.now
+        let clock = benchClock
+        let started = clock.elapsed()
         var firstRows: Double?
         var complete: Double?
-        var toggles: [Int: ContinuousClock.Instant] = [:]
+        var toggles: [Int: Duration] = [:]
         var toggleSeconds: [Double] = []
         session.onEvent = { event, state in
             switch event {
-            case .photosArrived where firstRows == nil && state.list.count > 0: firstRows = (clock.now - started).inSeconds
-            case .photosFinished: complete = (clock.now - started).inSeconds
-            case .tagDeltasSent(let photoID, _, _):
-                if let pressed = toggles.removeValue(forKey: photoID) { toggleSeconds.append((clock.now - pressed).inSeconds) }
+            case .catalogue(.photosArrived) where firstRows == nil && state.list.count > 0: firstRows = (clock.elapsed() - started).inSeconds
+            case .catalogue(.photosFinished): complete = (clock.elapsed() - started).inSeconds
+            case .tags(.tagDeltasSent(let photoID, _, _)):
+                if let pressed = toggles.removeValue(forKey: photoID) { toggleSeconds.append((clock.elapsed() - pressed).inSeconds) }
             default: break
             }
         }
@@ -122,23 +122,23 @@ enum BudgetRun {
         var random = SystemRandomNumberGenerator()
         note("cold listing, with a toggle and a preview every \(every) s")
         while complete == nil {
-            try await Task.sleep(for: .seconds(every))
+            try await benchClock.sleep(for: .seconds(every))
             let list = session.state.list
             guard complete == nil, list.count > 0, !session.state.tags.tags.isEmpty else { continue }
-            session.send(.cursorMoved(.position(Int.random(in: 0..<list.count, using: &random))))
+            session.send(.browsing(.cursorMoved(.position(Int.random(in: 0..<list.count, using: &random)))))
             if let photo = session.state.currentPhoto, toggles[photo.id] == nil {
-                toggles[photo.id] = clock.now
-                session.send(.tagNumberPressed(1))
+                toggles[photo.id] = clock.elapsed()
+                session.send(.tags(.tagNumberPressed(1)))
             }
             let target = session.state.library.id(at: list.libraryIndex(at: Int.random(in: 0..<list.count, using: &random)))
             let request = PreviewRequest(photoID: target, box: PixelSize(width: 800, height: 600))
-            let asked = clock.now
+            let asked = clock.elapsed()
             await previews.want([request], shown: 1)
-            while !previews.store.holds(request) { try await Task.sleep(for: .milliseconds(5)) }
-            previewSeconds.append((clock.now - asked).inSeconds)
+            while !previews.store.holds(request) { try await benchClock.sleep(for: .milliseconds(5)) }
+            previewSeconds.append((clock.elapsed() - asked).inSeconds)
         }
-        let waited = clock.now
-        while !toggles.isEmpty, clock.now - waited < .seconds(30) { try await Task.sleep(for: .milliseconds(20)) }
+        let waited = clock.elapsed()
+        while !toggles.isEmpty, clock.elapsed() - waited < .seconds(30) { try await benchClock.sleep(for: .milliseconds(20)) }
         await previews.stop()
         await session.stop()
         try await client.shutdown()
@@ -147,23 +147,23 @@ enum BudgetRun {
 
     /// From the catalogue: the time until the whole library is in the list, the RSS then, and the refresh.
     static func warm(server: PhotoPickServer, state: URL) async throws -> Warm {
-        let clock = ContinuousClock()
-        let started = clock.now
+        let clock = benchClock
+        let started = clock.elapsed()
         let (session, client) = try session(server, state: state, refresh: .onStart)
         var browsable: Double?
         var refreshed: Double?
         session.onEvent = { event, state in
             switch event {
-            case .catalogueLoaded: browsable = (clock.now - started).inSeconds
-            case .photosFinished: refreshed = (clock.now - started).inSeconds
+            case .catalogue(.catalogueLoaded): browsable = (clock.elapsed() - started).inSeconds
+            case .catalogue(.photosFinished): refreshed = (clock.elapsed() - started).inSeconds
             default: break
             }
         }
         try session.start()
-        while browsable == nil { try await Task.sleep(for: .milliseconds(1)) }
+        while browsable == nil { try await benchClock.sleep(for: .milliseconds(1)) }
         let resident = Double((processStatusKilobytes("VmRSS") ?? 0) * 1024) / 1_000_000
         note("refreshing")
-        while refreshed == nil { try await Task.sleep(for: .milliseconds(50)) }
+        while refreshed == nil { try await benchClock.sleep(for: .milliseconds(50)) }
         await session.stop()
         try await client.shutdown()
         return Warm(browsable: browsable ?? .infinity, residentMegabytes: resident, refresh: (refreshed ?? .infinity) - (browsable ?? 0))

@@ -8,7 +8,7 @@ struct ChildProcess {
     let pid: pid_t
     /// The child's standard output, when captured.
     let output: FileHandle?
-    private let started = ContinuousClock.now
+    private let started = benchClock.elapsed()
 
     /// Starts `executable` (searched on PATH) with `arguments`. Secrets go in `environment`, never in argv.
     static func spawn(
@@ -38,7 +38,7 @@ struct ChildProcess {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
-        let seconds = (ContinuousClock.now - started).inSeconds
+        let seconds = (benchClock.elapsed() - started).inSeconds
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Measurement(exitStatus: exitStatus, seconds: seconds, peakRSSMegabytes: Double(usage.ru_maxrss) / 1024)
     }

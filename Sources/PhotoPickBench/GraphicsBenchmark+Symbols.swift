@@ -18,22 +18,22 @@ extension GraphicsBenchmark {
             var ours: [Double] = [], theirs: [Double] = []
             var rendered: (columns: Int, rows: Int, cells: [PreviewDrawing.SeenCell]) = (0, 0, [])
             for _ in 0..<options.rounds {
-                let start = ContinuousClock.now
+                let start = benchClock.elapsed()
                 rendered = PreviewDrawing.symbols(try decode(web, box), box: box, graphics: graphics)
-                ours.append((ContinuousClock.now - start).inSeconds * 1000)
+                ours.append((benchClock.elapsed() - start).inSeconds * 1000)
             }
             var decodes: [Double] = []
             for _ in 0..<options.rounds {
-                let start = ContinuousClock.now
+                let start = benchClock.elapsed()
                 _ = try decode(web, box)
-                decodes.append((ContinuousClock.now - start).inSeconds * 1000)
+                decodes.append((benchClock.elapsed() - start).inSeconds * 1000)
             }
             note("symbols: of which decoding \(String(format: "%.2f", median(decodes))) ms")
             var chafaOutput = ""
             for _ in 0..<options.rounds {
-                let start = ContinuousClock.now
+                let start = benchClock.elapsed()
                 chafaOutput = try capture("chafa", ["-f", "symbols", "--symbols", "block", "--colors", colors, "--size", "49x36", "--font-ratio", "1/2", "--animate", "off", file.path])
-                theirs.append((ContinuousClock.now - start).inSeconds * 1000)
+                theirs.append((benchClock.elapsed() - start).inSeconds * 1000)
             }
             let chafaCells = try ANSICells.parse(chafaOutput)
             let our = try SymbolQuality.measure(rendered, source: web)

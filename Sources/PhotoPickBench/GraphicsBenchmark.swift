@@ -48,7 +48,7 @@ struct GraphicsBenchmark: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         note("starting the demo library to fetch photo 1's web rendition")
         let server = try await PhotoPickServer.start(ServerConfiguration(port: 0, dataDirectory: folder.appending(path: "demo")))
-        let client = APIClient(configuration: .init(baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey))))
+        let client = APIClient(configuration: .init(baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey)), clock: benchClock))
         let web: [UInt8], fhd: [UInt8]
         var webs: [(id: Int, bytes: [UInt8])] = []
         do {

@@ -66,7 +66,7 @@ func helperClient(_ baseURL: String, concurrency: Int = 8) -> APIClient {
 
 /// A client that logs only errors, with `concurrency` connections.
 func benchClient(_ baseURL: URL, apiKey: APIKeyProvider, concurrency: Int) -> APIClient {
-    var configuration = APIClient.Configuration(baseURL: baseURL, apiKey: apiKey)
+    var configuration = APIClient.Configuration(baseURL: baseURL, apiKey: apiKey, clock: benchClock)
     configuration.logger.logLevel = .error
     configuration.maximumConnectionsPerHost = concurrency
     return APIClient(configuration: configuration)
@@ -118,7 +118,7 @@ func processStatusKilobytes(_ field: String) -> Int? {
 func withHeadlessDriver<Result>(width: Int, height: Int, graphics: GraphicsMode = .symbols, _ body: (TerminalDriver) throws -> Result) throws -> Result {
     guard let output = tmpfile(), let input = fopen("/dev/null", "r") else { throw BenchError("cannot open a scratch terminal") }
     defer { fclose(output); fclose(input) }
-    let driver = TerminalDriver()
+    let driver = TerminalDriver(clock: benchClock)
     do {
         try driver.startHeadless(width: width, height: height, output: output, input: input, graphics: graphics)
     } catch {

@@ -124,12 +124,12 @@ struct LinkBenchmark: AsyncParsableCommand {
         let quiet = max(Duration.milliseconds(500), link.roundTrip * 3)
         /// Until the photo is whole on screen (its placement logged, or for symbols its preview drawn),
         /// then no byte for `quiet`: when the last byte came.
-        func settle(after lines: Int) -> ContinuousClock.Instant {
+        func settle(after lines: Int) -> Duration {
             if !symbols { _ = log.waitForWhole(after: lines, limit: .seconds(60)) } else { usleep(300_000) }
             return terminal.waitQuiet(quiet)
         }
         // The list, its side pane settled; then full screen, settled.
-        guard terminal.waitFor(.text, after: .now - .seconds(1), limit: .seconds(30)) != nil else { throw BenchError("\(mode): photopick drew nothing") }
+        guard terminal.waitFor(.text, after: benchClock.elapsed() - .seconds(1), limit: .seconds(30)) != nil else { throw BenchError("\(mode): photopick drew nothing") }
         _ = settle(after: 0)
         var lines = log.count
         terminal.press("p")
@@ -147,7 +147,7 @@ struct LinkBenchmark: AsyncParsableCommand {
         // A j, then a k while the next photo is on its way: how long the k's text waits behind it.
         lines = log.count
         terminal.press("j")
-        if !symbols { _ = terminal.waitFor(.image, after: .now, limit: .seconds(30)) } else { usleep(UInt32(link.roundTrip.inSeconds * 1e6) + 100_000) }
+        if !symbols { _ = terminal.waitFor(.image, after: benchClock.elapsed(), limit: .seconds(30)) } else { usleep(UInt32(link.roundTrip.inSeconds * 1e6) + 100_000) }
         let moved = terminal.press("k")
         let text = terminal.waitFor(.text, after: moved + link.roundTrip / 2, limit: .seconds(30))
         result.textDelay = text.map { ($0 - moved).inSeconds } ?? .infinity
@@ -155,7 +155,7 @@ struct LinkBenchmark: AsyncParsableCommand {
         // Ten j at 12 keys a second.
         before = terminal.bytesRead
         lines = log.count
-        var lastKey = ContinuousClock.now
+        var lastKey = benchClock.elapsed()
         for _ in 0..<10 {
             lastKey = terminal.press("j")
             usleep(83_000)
@@ -198,8 +198,8 @@ final class PlacementLog {
 
     /// Waits for a whole image's placement logged after line `after`; whether one came within `limit`.
     func waitForWhole(after: Int, limit: Duration) -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+        let deadline = benchClock.elapsed() + limit
+        while benchClock.elapsed() < deadline {
             readNew()
             if after < lines.count, lines[after...].contains(where: { $0.contains("image placed:") && !$0.contains("(reduced") }) { return true }
             usleep(20_000)

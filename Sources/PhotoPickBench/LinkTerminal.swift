@@ -22,8 +22,8 @@ final class LinkTerminal: @unchecked Sendable {
     private let master: Int32
     private let lock = NSLock()
     private var bytes = 0
-    private var lastByte = ContinuousClock.now
-    private var marks: [(ContinuousClock.Instant, Mark)] = []
+    private var lastByte = benchClock.elapsed()
+    private var marks: [(Duration, Mark)] = []
     private var parser = StreamParser()
     private var answeredProbe = false
 
@@ -74,34 +74,34 @@ final class LinkTerminal: @unchecked Sendable {
 
     /// Presses keys: they reach photopick half a round trip later. Returns when they were pressed.
     @discardableResult
-    func press(_ keys: String) -> ContinuousClock.Instant {
-        let pressed = ContinuousClock.now
+    func press(_ keys: String) -> Duration {
+        let pressed = benchClock.elapsed()
         write(Array(keys.utf8), after: link.roundTrip / 2)
         return pressed
     }
 
     /// Waits until no byte has come for `quiet`, or `limit` passed; returns when the last byte came.
-    func waitQuiet(_ quiet: Duration, limit: Duration = .seconds(60)) -> ContinuousClock.Instant {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+    func waitQuiet(_ quiet: Duration, limit: Duration = .seconds(60)) -> Duration {
+        let deadline = benchClock.elapsed() + limit
+        while benchClock.elapsed() < deadline {
             let last = state { $0.lastByte }
-            if ContinuousClock.now - last >= quiet { return last }
+            if benchClock.elapsed() - last >= quiet { return last }
             usleep(20_000)
         }
         return state { $0.lastByte }
     }
 
     /// Waits for the first mark of `kind` after `instant`, at most `limit`.
-    func waitFor(_ kind: Mark, after instant: ContinuousClock.Instant, limit: Duration = .seconds(60)) -> ContinuousClock.Instant? {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+    func waitFor(_ kind: Mark, after instant: Duration, limit: Duration = .seconds(60)) -> Duration? {
+        let deadline = benchClock.elapsed() + limit
+        while benchClock.elapsed() < deadline {
             if let found = first(kind, after: instant) { return found }
             usleep(10_000)
         }
         return nil
     }
 
-    func first(_ kind: Mark, after instant: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    func first(_ kind: Mark, after instant: Duration) -> Duration? {
         state { terminal in terminal.marks.first { $0.0 > instant && $0.1 == kind }?.0 }
     }
 
@@ -137,7 +137,7 @@ final class LinkTerminal: @unchecked Sendable {
         while true {
             let count = Glibc.read(master, &buffer, buffer.count)
             guard count > 0 else { return }
-            let now = ContinuousClock.now
+            let now = benchClock.elapsed()
             lock.lock()
             bytes += count
             lastByte = now

@@ -98,55 +98,55 @@ struct ModelHelper: AsyncParsableCommand {
         let tags = try await client.send(API.tags()).data
         // The session is not started: its events are fed here, so nothing but the model is measured.
         let session = try BrowserSession(client: client, configuration: .init(
-            library: "bench", stateDirectory: URL(fileURLWithPath: state), downloadDirectory: URL(fileURLWithPath: state)
+            library: "bench", stateDirectory: URL(fileURLWithPath: state), downloadDirectory: URL(fileURLWithPath: state), clock: benchClock
         ))
         // Marks as a culled library has them (the demo starts with Reject only).
         let marks = [PhotoPickKit.Tag(id: 900_001, name: "3 stars", color: nil), PhotoPickKit.Tag(id: 900_002, name: "Pick", color: nil),
                      PhotoPickKit.Tag(id: 900_003, name: "Red", color: nil)]
-        session.send(.tagsLoaded(tags + marks))
+        session.send(.tags(.tagsLoaded(tags + marks)))
         let baseline = residentBytes()
         for try await page in PhotoStream(client: client).pages {
-            session.send(.photosArrived(page.data, nextCursor: page.pagination.nextCursor))
+            session.send(.catalogue(.photosArrived(page.data, nextCursor: page.pagination.nextCursor)))
         }
-        session.send(.photosFinished())
+        session.send(.catalogue(.photosFinished(deleted: [], at: benchClock.now())))
         guard session.state.library.count == expect else { throw BenchError("loaded \(session.state.library.count) photos, expected \(expect)") }
         let loaded = residentBytes()
 
         var filterTimes: [Double] = []
         for text in ["ricoh", "img 2019", "x-t5", "café", "zzz", "dsc", "iphone 15"] {
-            filterTimes.append(milliseconds { session.send(.filterTextChanged(text)) })
+            filterTimes.append(milliseconds { session.send(.browsing(.filterTextChanged(text))) })
         }
-        filterTimes.append(milliseconds { session.send(.tagFilterChanged(.any([tags[0].id]))) })
-        session.send(.filtersCleared)
+        filterTimes.append(milliseconds { session.send(.browsing(.tagFilterChanged(.any([tags[0].id])))) })
+        session.send(.browsing(.filtersCleared))
 
-        session.send(.cursorMoved(.top))
-        session.send(.visualRangeToggled)
-        session.send(.cursorMoved(.position(9_999)))
-        session.send(.visualRangeToggled)
+        session.send(.browsing(.cursorMoved(.top)))
+        session.send(.selection(.visualRangeToggled))
+        session.send(.browsing(.cursorMoved(.position(9_999))))
+        session.send(.selection(.visualRangeToggled))
         guard session.state.selection.count == 10_000 else { throw BenchError("selected \(session.state.selection.count)") }
         var toggleTimes: [Double] = []
-        for _ in 0..<6 { toggleTimes.append(milliseconds { session.send(.tagNumberPressed(1)) }) }
+        for _ in 0..<6 { toggleTimes.append(milliseconds { session.send(.tags(.tagNumberPressed(1))) }) }
 
         // A tenth of the library rated, a picked and labelled share of it, then every query three times.
-        session.send(.markChosen(.rating(3)))
-        session.send(.selectionCleared)
-        session.send(.cursorMoved(.position(5_000)))
-        session.send(.visualRangeToggled)
-        session.send(.cursorMoved(.position(7_999)))
-        session.send(.visualRangeToggled)
-        session.send(.markChosen(.flag(.pick)))
-        session.send(.labelToggled(.red))
-        session.send(.selectionCleared)
+        session.send(.tags(.markChosen(.rating(3))))
+        session.send(.selection(.selectionCleared))
+        session.send(.browsing(.cursorMoved(.position(5_000))))
+        session.send(.selection(.visualRangeToggled))
+        session.send(.browsing(.cursorMoved(.position(7_999))))
+        session.send(.selection(.visualRangeToggled))
+        session.send(.tags(.markChosen(.flag(.pick))))
+        session.send(.tags(.labelToggled(.red)))
+        session.send(.selection(.selectionCleared))
         var queryTimes: [String: Double] = [:]
         for query in Self.queries {
             queryTimes[query] = median((0..<3).map { _ in
-                let time = milliseconds { session.send(.filterTextChanged(query)) }
-                session.send(.filtersCleared)
+                let time = milliseconds { session.send(.browsing(.filterTextChanged(query))) }
+                session.send(.browsing(.filtersCleared))
                 return time
             })
         }
         let worst = queryTimes.max { $0.value < $1.value }!
-        let stack = milliseconds { session.send(.stackingToggled) }
+        let stack = milliseconds { session.send(.browsing(.stackingToggled)) }
 
         let figures = ModelFigures(
             baselineMegabytes: Double(baseline) / 1_000_000, bytesPerPhoto: Double(loaded - baseline) / Double(expect),
@@ -160,7 +160,7 @@ struct ModelHelper: AsyncParsableCommand {
     }
 
     private func milliseconds(_ work: () -> Void) -> Double {
-        ContinuousClock().measure(work).inSeconds * 1000
+        benchClock.measure(work).inSeconds * 1000
     }
 
     /// VmRSS from /proc, in bytes.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PhotoPickKit
 
 /// `photopick-bench`: figures beside their reference tools, measured in the same run. Build it in release.
 @main
@@ -44,4 +45,17 @@ func writePrivateFile(_ text: String, to url: URL) throws {
 /// Quotes a value for a curl config file.
 func curlQuoted(_ text: String) -> String {
     "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}
+
+/// The bench's one clock, as every entry point has: the real one, given to everything it opens and
+/// dating every event it feeds a state by hand.
+let benchClock = Timekeeper.continuous
+
+extension Timekeeper {
+    /// How long `work` takes on this clock.
+    func measure(_ work: () throws -> Void) rethrows -> Duration {
+        let start = elapsed()
+        try work()
+        return elapsed() - start
+    }
 }

@@ -77,7 +77,7 @@ struct PreviewBenchmark: AsyncParsableCommand {
         var photo = Photo(id: 1, filename: "24mp.jpg", bytes: Int64(large.count), takenAt: nil, tagIDs: [])
         photo.width = size.width
         photo.height = size.height
-        let loader = LoupeLoader(disk: nil, originals: nil, render: LoupeRun.graphics(.sixel).renderer, rendersAhead: true) { _, _ async throws(APIError) in
+        let loader = LoupeLoader(disk: nil, originals: nil, render: LoupeRun.graphics(.sixel).renderer, rendersAhead: true, clock: benchClock) { _, _ async throws(APIError) in
             throw APIError.transport(host: "bench", reason: "no rendition is needed")
         } fetchOriginal: { _, _ in
             large
@@ -88,9 +88,9 @@ struct PreviewBenchmark: AsyncParsableCommand {
             LoupeRequest(photo: photo, centre: UnitPoint(x: Double(x + box.width / 2) / Double(size.width), y: Double(y + box.height / 2) / Double(size.height)), box: box)
         }
         func shown(_ wanted: LoupeRequest) async throws {
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = benchClock.elapsed() + .seconds(30)
             while loader.store.frame(photoID: 1).map({ $0.request != wanted || $0.source != .original }) ?? true {
-                guard ContinuousClock.now < deadline else { throw BenchError("the loupe never showed \(wanted.centre)") }
+                guard benchClock.elapsed() < deadline else { throw BenchError("the loupe never showed \(wanted.centre)") }
                 await Task.yield()
             }
         }
@@ -102,18 +102,18 @@ struct PreviewBenchmark: AsyncParsableCommand {
         let steps = [(640, 0), (640, 0), (0, 360), (-640, 0), (-640, 0), (0, -360)]
         for round in 0..<options.rounds {
             for (dx, dy) in steps {
-                let deadline = ContinuousClock.now + .seconds(30)
+                let deadline = benchClock.elapsed() + .seconds(30)
                 while await loader.renderedAhead(photoID: 1) < 4 {
-                    guard ContinuousClock.now < deadline else { throw BenchError("the views around were never rendered ahead (round \(round))") }
-                    try await Task.sleep(for: .milliseconds(2))
+                    guard benchClock.elapsed() < deadline else { throw BenchError("the views around were never rendered ahead (round \(round))") }
+                    try await benchClock.sleep(for: .milliseconds(2))
                 }
                 x += dx
                 y += dy
                 current = request(x, y)
-                let start = ContinuousClock.now
+                let start = benchClock.elapsed()
                 await loader.want([current])
                 try await shown(current)
-                times.append((ContinuousClock.now - start).inSeconds * 1000)
+                times.append((benchClock.elapsed() - start).inSeconds * 1000)
             }
         }
         let fromAhead = await loader.shownFromAhead
@@ -136,37 +136,37 @@ struct PreviewBenchmark: AsyncParsableCommand {
         let encoders = [("kitty", LoupeRun.graphics(.kitty)), ("kitty here", local), ("sixel", LoupeRun.graphics(.sixel))]
         func encode(_ view: PreviewImage) {
             for (name, graphics) in encoders {
-                let start = ContinuousClock.now
+                let start = benchClock.elapsed()
                 _ = graphics.renderer(PreviewRequest(photoID: 1, box: viewport), view, [])
-                encoded[name, default: []].append((ContinuousClock.now - start).inSeconds * 1000)
+                encoded[name, default: []].append((benchClock.elapsed() - start).inSeconds * 1000)
             }
         }
         for _ in 0..<(5 * options.rounds) {
-            var start = ContinuousClock.now
+            var start = benchClock.elapsed()
             var loupe = try LoupeRun.open(large, viewport: viewport)
-            first.append((ContinuousClock.now - start).inSeconds * 1000)
+            first.append((benchClock.elapsed() - start).inSeconds * 1000)
             encode(try LoupeRun.show(&loupe, large))
             // As a person pans: a key, the view shown, then the band ahead decoded before the next key.
             for direction in [Loupe.Direction.right, .right, .down] {
                 loupe.pan(direction)
-                start = ContinuousClock.now
+                start = benchClock.elapsed()
                 try LoupeRun.show(&loupe, large)
-                inBand.append((ContinuousClock.now - start).inSeconds * 1000)
-                start = ContinuousClock.now
+                inBand.append((benchClock.elapsed() - start).inSeconds * 1000)
+                start = benchClock.elapsed()
                 try LoupeRun.decodeAhead(&loupe, large)
-                ahead.append((ContinuousClock.now - start).inSeconds * 1000)
+                ahead.append((benchClock.elapsed() - start).inSeconds * 1000)
             }
             // Keys faster than the band ahead: the worst case, a pan that has to decode.
             loupe.pan(.right)
             loupe.pan(.right)
-            start = ContinuousClock.now
+            start = benchClock.elapsed()
             try LoupeRun.show(&loupe, large)
-            pastBand.append((ContinuousClock.now - start).inSeconds * 1000)
+            pastBand.append((benchClock.elapsed() - start).inSeconds * 1000)
         }
         for _ in 0..<(50 * options.rounds) {
-            let start = ContinuousClock.now
+            let start = benchClock.elapsed()
             guard FocusScore.measure(web) != nil else { throw BenchError("no focus score for the web rendition") }
-            focus.append((ContinuousClock.now - start).inSeconds * 1000)
+            focus.append((benchClock.elapsed() - start).inSeconds * 1000)
         }
         let djpeg = median(try (0..<(3 * options.rounds)).map { _ in try toolMilliseconds("djpeg", ["-outfile", "/dev/null", file.path]) })
         // Through GNU time: a child of this large process would report its high-water mark as its own.
@@ -215,11 +215,11 @@ struct PreviewBenchmark: AsyncParsableCommand {
         var times: [Double] = []
         var canvas = Canvas(width: area.width, height: area.height)
         for _ in 0..<iterations {
-            let start = ContinuousClock.now
+            let start = benchClock.elapsed()
             let image = try decodeJPEG(bytes, fitting: box, what: "a benchmark JPEG")
             canvas = Canvas(width: area.width, height: area.height)
             PreviewDrawing.draw(image, box: box, in: area, graphics: graphics, into: &canvas)
-            times.append((ContinuousClock.now - start).inSeconds * 1000)
+            times.append((benchClock.elapsed() - start).inSeconds * 1000)
         }
         guard canvas.text.contains(where: { $0 != " " && $0 != "\n" }) else { throw BenchError("the preview drew no pixels") }
         return times
@@ -233,15 +233,15 @@ struct PreviewBenchmark: AsyncParsableCommand {
         let (width, height) = (133, 46)
         note("loading 2,000 synthetic photos and 24 thumbnails")
         var state = RenderBenchmark.syntheticState(photos: 2_000)
-        let store = PreviewStore()
-        var context = ViewContext(theme: Theme(depth: .colors256), demo: true)
+        let store = PreviewStore(clock: benchClock)
+        var context = ViewContext(theme: Theme(depth: .colors256), demo: true, now: benchClock.now())
         context.previews = store
         let screen = Screen(context: context)
         var ui = UIState()
         ui.mode = .grid
         let layout = screen.layout(width: width, height: height, state: state, mode: .grid)
         guard let grid = layout.grid, grid.columns * grid.rows == 24 else { throw BenchError("a \(width)×\(height) grid does not hold 24 tiles") }
-        _ = state.apply(.viewResized(rows: layout.pageItems))
+        _ = state.apply(.browsing(.viewResized(rows: layout.pageItems)), at: benchClock.now())
 
         // A first frame says which thumbnails it wants; they go into the store, as the loader would put them.
         var wants = screen.frame(state, ui, width: width, height: height).wants
@@ -260,13 +260,13 @@ struct PreviewBenchmark: AsyncParsableCommand {
             for round in 1...options.rounds {
                 note("round \(round) of \(options.rounds): \(frames) grid frames")
                 for frame in 0..<frames {
-                    _ = state.apply(.cursorMoved(.position(positions[frame % positions.count])))
-                    let start = ContinuousClock.now
+                    _ = state.apply(.browsing(.cursorMoved(.position(positions[frame % positions.count]))), at: benchClock.now())
+                    let start = benchClock.elapsed()
                     let frame = screen.frame(state, ui, width: width, height: height)
                     driver.present(frame.canvas)
                     canvas = frame.canvas
                     wants = frame.wants
-                    times.append((ContinuousClock.now - start).inSeconds * 1000)
+                    times.append((benchClock.elapsed() - start).inSeconds * 1000)
                 }
             }
             guard canvas.images.count == 24, wants.allSatisfy({ store.state(for: $0) != nil }) else {

@@ -25,18 +25,18 @@ struct RenderBenchmark: AsyncParsableCommand {
         note("loading \(photos) synthetic photos")
         var state = Self.syntheticState(photos: photos)
         let (width, height) = (120, 40)
-        let screen = Screen(context: ViewContext(theme: Theme(depth: .colors256), demo: true))
+        let screen = Screen(context: ViewContext(theme: Theme(depth: .colors256), demo: true, now: benchClock.now()))
         let controller = Controller()
-        _ = state.apply(.viewResized(rows: screen.layout(width: width, height: height, state: state).pageItems))
+        _ = state.apply(.browsing(.viewResized(rows: screen.layout(width: width, height: height, state: state).pageItems)), at: benchClock.now())
         var frameTimes: [Double] = []
         for round in 1...options.rounds {
             note("round \(round) of \(options.rounds): \(moves) moves")
-            _ = state.apply(.cursorMoved(.position(photos / 2)))
+            _ = state.apply(.browsing(.cursorMoved(.position(photos / 2))), at: benchClock.now())
             var previous = Canvas(width: width, height: height)
             screen.render(state, controller.ui, into: &previous)
             for move in 0..<moves {
-                _ = state.apply(.cursorMoved(Self.motion(move)))
-                let clock = ContinuousClock()
+                _ = state.apply(.browsing(.cursorMoved(Self.motion(move))), at: benchClock.now())
+                let clock = benchClock
                 let elapsed = clock.measure {
                     var canvas = Canvas(width: width, height: height)
                     screen.render(state, controller.ui, into: &canvas)
@@ -96,7 +96,7 @@ struct RenderBenchmark: AsyncParsableCommand {
             let fullFrame = driver.bytesWritten - before
             var bytes: [Double] = [], rows: [Double] = []
             for move in 0..<200 {
-                _ = state.apply(.cursorMoved(motion(move)))
+                _ = state.apply(.browsing(.cursorMoved(motion(move))), at: benchClock.now())
                 var next = Canvas(width: width, height: height)
                 screen.render(state, ui, into: &next)
                 rows.append(Double(next.changedRows(since: canvas).count))
@@ -112,12 +112,12 @@ struct RenderBenchmark: AsyncParsableCommand {
     /// A loaded browser state of `photos` synthetic photos (see `photo(_:)`) and the bench's tags.
     static func syntheticState(photos: Int) -> BrowserState {
         var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-bench"))
-        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
-        _ = state.apply(.tagsLoaded(tags))
+        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1), at: benchClock.now())
+        _ = state.apply(.tags(.tagsLoaded(tags)), at: benchClock.now())
         for start in stride(from: 0, to: photos, by: 1000) {
-            _ = state.apply(.photosArrived((start..<min(photos, start + 1000)).map(photo), nextCursor: nil))
+            _ = state.apply(.catalogue(.photosArrived((start..<min(photos, start + 1000)).map(photo), nextCursor: nil)), at: benchClock.now())
         }
-        _ = state.apply(.photosFinished())
+        _ = state.apply(.catalogue(.photosFinished(deleted: [], at: benchClock.now())), at: benchClock.now())
         return state
     }
 

@@ -28,20 +28,20 @@ struct ScrollHelper: AsyncParsableCommand {
         let ids = try await firstPhotos(count, client: client).map(\.id)
         guard ids.count == count else { throw BenchError("listed \(ids.count) photos, expected \(count)") }
         let disk = try PreviewDiskCache(library: "bench", directory: URL(fileURLWithPath: cache))
-        let loader = PreviewLoader(client: client, disk: disk, store: PreviewStore())
+        let loader = PreviewLoader(client: client, disk: disk)
         let area = Rect(x: 0, y: 0, width: 53, height: 15), graphics = Graphics.symbols(.colors256)
         guard let box = PreviewDrawing.box(for: area, graphics: graphics) else { throw BenchError("no preview fits \(area)") }
         var failed = 0
-        let clock = ContinuousClock()
-        let start = clock.now
+        let clock = benchClock
+        let start = clock.elapsed()
         for id in ids {
             let request = PreviewRequest(photoID: id, box: box)
             await loader.want([request])
-            let deadline = clock.now + .seconds(30)
+            let deadline = clock.elapsed() + .seconds(30)
             var state = loader.store.state(for: request)
             while state == nil {
-                guard clock.now < deadline else { throw BenchError("no preview of photo \(id) after 30 s") }
-                try await Task.sleep(for: .milliseconds(1))
+                guard clock.elapsed() < deadline else { throw BenchError("no preview of photo \(id) after 30 s") }
+                try await benchClock.sleep(for: .milliseconds(1))
                 state = loader.store.state(for: request)
             }
             switch state {
@@ -56,7 +56,7 @@ struct ScrollHelper: AsyncParsableCommand {
                 break
             }
         }
-        let seconds = (clock.now - start).inSeconds
+        let seconds = (clock.elapsed() - start).inSeconds
         await loader.stop()
         try await client.shutdown()
         guard failed <= 5 else { throw BenchError("\(failed) of \(count) previews failed") }

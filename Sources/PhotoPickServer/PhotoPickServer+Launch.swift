@@ -86,7 +86,7 @@ extension PhotoPickServer {
     ) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         let methods = SystemRoutes.MethodTable()
-        router.add(middleware: EnvelopeMiddleware(requestLog: configuration.requestLog, methods: methods))
+        router.add(middleware: EnvelopeMiddleware(requestLog: configuration.requestLog, clock: environment.clock, methods: methods))
         SystemRoutes.register(on: router)
         if configuration.filesPort == nil { FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment) }
         // Faults come after authentication, so an injected 429, 503 or 500 carries X-RateLimit-* like a real one.
@@ -107,7 +107,7 @@ extension PhotoPickServer {
         let router = Router(context: ServerContext.self)
         var requestLog: (@Sendable (String) -> Void)?
         if let log = configuration.requestLog { requestLog = { line in log("files: " + line) } }
-        router.add(middleware: EnvelopeMiddleware(requestLog: requestLog, methods: nil))
+        router.add(middleware: EnvelopeMiddleware(requestLog: requestLog, clock: environment.clock, methods: nil))
         FileRoutes.register(on: router.group("files").add(middleware: injectFaults), environment)
         return router
     }

@@ -46,13 +46,13 @@ struct DoctorCommand: ParsableCommand {
         let mode = (try? requested.get()) ?? .auto
         if case .failure(let line) = requested { lines.append(("graphics setting", line.description)) }
         if isatty(STDOUT_FILENO) == 1 || isatty(STDIN_FILENO) == 1 {
-            let findings = TerminalProbe().run(requested: mode, environment: environment)
+            let findings = TerminalProbe(clock: .continuous).run(requested: mode, environment: environment)
             if let passthrough = findings.tmuxPassthrough { lines.append(("tmux allow-passthrough", passthrough)) }
             if let window = findings.window {
                 lines.append(("window", "\(window.columns)×\(window.rows) cells, \(window.width)×\(window.height) pixels (TIOCGWINSZ)"))
             }
             if let replies = findings.replies {
-                lines.append(("replies", replies.transcript.isEmpty ? "none within \(TerminalProbe().deadline)" : replies.transcript.joined(separator: " ")))
+                lines.append(("replies", replies.transcript.isEmpty ? "none within \(TerminalProbe(clock: .continuous).deadline)" : replies.transcript.joined(separator: " ")))
                 lines.append(("XTVERSION", replies.version ?? "no answer"))
                 lines.append(("kitty graphics", replies.kittyGraphics ? "yes" : replies.kittyError.map { "refused: \($0)" } ?? "no answer"))
                 lines.append(("DA1", replies.deviceAttributes.map { $0.map(String.init).joined(separator: ";") + (replies.sixel ? " (sixel)" : "") } ?? "no answer"))
@@ -71,7 +71,7 @@ struct DoctorCommand: ParsableCommand {
             lines.append(("colours", "\(chosen.depth)" + (chosen.cursesTerm.map { " (ncurses starts as \($0))" } ?? "")))
             lines.append(("probe took", findings.elapsed.formatted(.units(allowed: [.milliseconds]))))
             if chosen.placesPixels {
-                lines.append(("link", TerminalProbe().measureLink()?.description ?? "the terminal did not answer DA1 within 10 s"))
+                lines.append(("link", TerminalProbe(clock: .continuous).measureLink()?.description ?? "the terminal did not answer DA1 within 10 s"))
             }
         } else {
             lines.append(("terminal", "stdin and stdout are not a terminal; run doctor in the terminal you browse in"))

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import PhotoBrowser
+import PhotoPickKit
 
 /// swift-log lines appended to `$XDG_STATE_HOME/photopick/photopick.log`, never to the screen the
 /// browser draws on. The Kit already redacts keys and signed URLs from what it logs.
@@ -21,6 +22,8 @@ struct FileLogHandler: LogHandler {
 
     let label: String
     let sink: Sink
+    /// What each line is dated by.
+    let clock: Timekeeper
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
 
@@ -32,7 +35,7 @@ struct FileLogHandler: LogHandler {
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let details = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let timestamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        let timestamp = clock.now().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
         // Server text can reach a message; escapes in the log would run when someone views it.
         let line = TerminalText.sanitized("\(timestamp) \(event.level) \(label): \(event.message)\(details)")
         sink.write(line + "\n")

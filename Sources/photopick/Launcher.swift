@@ -24,6 +24,8 @@ struct Launcher {
     let options: BrowseCommand
     let environment: [String: String]
     let paths: Paths
+    /// The browser's entry point: the one clock everything it opens waits on and dates by.
+    let clock = Timekeeper.continuous
     /// A query the list opens filtered by (`photopick pick QUERY`).
     var initialQuery: String?
     /// Called with the final state when the user quits (not on a signal or a failure): `pick` prints
@@ -51,7 +53,7 @@ struct Launcher {
         }
         let logger = makeLogger()
         let colors = !options.noColor && (environment["NO_COLOR"] ?? "").isEmpty
-        let driver = TerminalDriver()
+        let driver = TerminalDriver(clock: clock)
         driver.logger = logger
         do {
             try driver.start(colors: colors, graphics: requested)
@@ -64,9 +66,9 @@ struct Launcher {
         }
         let context = ViewContext(
             theme: Theme(name: .chosen(config: config.theme, background: driver.findings?.replies?.background), depth: driver.depth), keymap: config.keymap, demo: source.isDemo,
-            graphics: graphics
+            now: clock.now(), graphics: graphics
         )
-        let app = TerminalApp(driver: driver, screen: Screen(context: context), controller: Controller(keymap: config.keymap), logger: logger)
+        let app = TerminalApp(driver: driver, screen: Screen(context: context), controller: Controller(keymap: config.keymap), logger: logger, clock: clock)
         let resources = Resources()
         let opening: String
         switch source {
@@ -92,7 +94,7 @@ struct Launcher {
     /// Opens the library and makes the session; throws what should end the program. A library opened
     /// here before shows from its catalogue at once, and the server confirms it afterwards.
     private func open(_ source: LibrarySource, config: Config, graphics: Graphics, logger: Logger, resources: Resources) async throws -> OpenedLibrary {
-        let connection = try await LibraryConnection.open(source, paths: paths, logger: logger, resources: resources, remembering: true)
+        let connection = try await LibraryConnection.open(source, paths: paths, logger: logger, clock: clock, resources: resources, remembering: true)
         let session = try session(connection, config: config, logger: logger)
         guard connection.isRemembered else {
             return library(connection, session, config: config, graphics: graphics, logger: logger, resources: resources)
@@ -116,9 +118,9 @@ struct Launcher {
             await resources.previews?.stop()
             await resources.loupes?.stop()
             let replacement = try self.session(other, config: config, logger: logger)
-            replacement.send(.noticePosted(
+            replacement.send(.status(.noticePosted(
                 .warning, "This key belongs to another account than the library shown until now; showing this account's library."
-            ))
+            )))
             return .replaced(library(other, replacement, config: config, graphics: graphics, logger: logger, resources: resources))
         }
     }
@@ -127,15 +129,15 @@ struct Launcher {
     private func session(_ connection: LibraryConnection, config: Config, logger: Logger) throws -> BrowserSession {
         var configuration = BrowserSession.Configuration.photopick(
             library: connection.library, config: config, paths: paths, downloadDirectory: options.downloadDirectory,
-            concurrency: options.concurrency, logger: logger, account: connection.account
+            concurrency: options.concurrency, logger: logger, clock: clock, account: connection.account
         )
         configuration.isProvisional = connection.isRemembered
         if let folder = options.keepOriginals {
             configuration.keepOriginals = URL(fileURLWithPath: NSString(string: folder).expandingTildeInPath, isDirectory: true).standardizedFileURL
         }
         let session = try BrowserSession(client: connection.client, configuration: configuration)
-        for warning in config.warnings { session.send(.noticePosted(.warning, warning)) }
-        if let initialQuery, !initialQuery.isEmpty { session.send(.filterTextChanged(initialQuery)) }
+        for warning in config.warnings { session.send(.status(.noticePosted(.warning, warning))) }
+        if let initialQuery, !initialQuery.isEmpty { session.send(.browsing(.filterTextChanged(initialQuery))) }
         return session
     }
 
@@ -207,12 +209,12 @@ struct Launcher {
     }
 
     private func makeLogger() -> Logger {
-        Self.makeLogger(paths: paths, level: options.logLevel)
+        Self.makeLogger(paths: paths, level: options.logLevel, clock: clock)
     }
 
     /// The log in the state folder, for every logger of the process: a line on stderr would land in the
     /// middle of the screen (or of a script's output).
-    static func makeLogger(paths: Paths, level name: String?) -> Logger {
+    static func makeLogger(paths: Paths, level name: String?, clock: Timekeeper) -> Logger {
         let directory = paths.stateDirectory
         let level: Logger.Level = switch name.flatMap(LogLevelName.init) {
         case .error?: .error
@@ -225,7 +227,7 @@ struct Launcher {
         let sink = FileLogHandler.sink(in: directory)
         LoggingSystem.bootstrap { label in
             guard let sink else { return SwiftLogNoOpLogHandler() }
-            var handler = FileLogHandler(label: label, sink: sink)
+            var handler = FileLogHandler(label: label, sink: sink, clock: clock)
             // Debug is for photopick's own lines; the server and HTTP client stay at info and above.
             handler.logLevel = label == "photopick" ? level : max(level, .info)
             return handler

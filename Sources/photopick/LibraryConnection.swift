@@ -22,7 +22,7 @@ struct LibraryConnection {
     /// With `remembering`, an API library confirmed before is opened at once without a request
     /// (`isRemembered`; the caller then calls `confirm`), and a library checked now is remembered.
     static func open(
-        _ source: LibrarySource, paths: Paths, logger: Logger, resources: Resources, remembering: Bool = false
+        _ source: LibrarySource, paths: Paths, logger: Logger, clock: Timekeeper, resources: Resources, remembering: Bool = false
     ) async throws -> LibraryConnection {
         var apiLogger = logger
         apiLogger[metadataKey: "component"] = "api"
@@ -31,12 +31,12 @@ struct LibraryConnection {
             let directory = paths.demoLibrary
             let server = try await PhotoPickServer.start(ServerConfiguration(port: 0, dataDirectory: directory))
             resources.server = server
-            let client = APIClient(configuration: .init(baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey)), logger: apiLogger))
+            let client = APIClient(configuration: .init(baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey)), clock: clock, logger: apiLogger))
             resources.client = client
             logger.info("demo library: \(server.photoCount) photos in \(directory.path), served at \(server.baseURL.absoluteString)")
             return LibraryConnection(client: client, library: "demo:" + directory.path)
         case .api(let url, let key):
-            let client = APIClient(configuration: .init(baseURL: url, apiKey: key, logger: apiLogger))
+            let client = APIClient(configuration: .init(baseURL: url, apiKey: key, clock: clock, logger: apiLogger))
             resources.client = client
             let known = remembering ? try? KnownLibraries(stateDirectory: paths.stateDirectory) : nil
             if let remembered = try? known?.library(at: url.absoluteString) {
@@ -99,8 +99,8 @@ extension BrowserSession.Configuration {
     /// The session's settings from the config and the command's options, the same for every command.
     @MainActor
     static func photopick(
-        library: String, config: Config, paths: Paths, downloadDirectory: String?, concurrency: Int?, logger: Logger, account: Me?,
-        refresh: RefreshPolicy? = nil
+        library: String, config: Config, paths: Paths, downloadDirectory: String?, concurrency: Int?, logger: Logger, clock: Timekeeper,
+        account: Me?, refresh: RefreshPolicy? = nil
     ) -> Self {
         var sessionLogger = logger
         sessionLogger[metadataKey: "component"] = "browser"
@@ -110,7 +110,7 @@ extension BrowserSession.Configuration {
                 ?? config.downloadDirectory ?? paths.downloads,
             downloadVariant: config.variant ?? .original,
             concurrency: concurrency ?? config.concurrency ?? DownloadQueue.defaultConcurrency,
-            logger: sessionLogger, account: account,
+            logger: sessionLogger, clock: clock, account: account,
             refresh: refresh ?? config.refresh ?? .hourly, tagFreshness: .seconds(config.tagFreshnessSeconds ?? 60)
         )
         configuration.markNames = config.markNames

@@ -46,13 +46,14 @@ public struct CapturingLogHandler: LogHandler {
 }
 
 extension APIClient {
-    /// A client for a test server, with its key, a fast retry policy, and a captured log.
+    /// A client for a test server, with its key, a fast retry policy on the real clock (its waits are
+    /// the network's), and a captured log.
     public static func forTesting(
         _ server: PhotoPickServer, key: String? = nil, retryPolicy: RetryPolicy = .fast, log: LineLog = LineLog(),
         readTimeout: Duration = .seconds(30)
     ) -> APIClient {
         APIClient(configuration: .init(
-            baseURL: server.baseURL, apiKey: .fixed(APIKey(key ?? server.demoKey)), timeouts: .init(read: readTimeout),
+            baseURL: server.baseURL, apiKey: .fixed(APIKey(key ?? server.demoKey)), clock: .continuous, timeouts: .init(read: readTimeout),
             retryPolicy: retryPolicy, logger: Logger(label: "test") { _ in CapturingLogHandler(log: log) }
         ))
     }

@@ -9,8 +9,8 @@ extension APIClient {
         readTimeout: Duration = .seconds(30)
     ) -> APIClient {
         APIClient(configuration: .init(
-            baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey)), timeouts: .init(read: readTimeout),
-            retryPolicy: retryPolicy, logger: Logger(label: "test") { _ in CapturingLogHandler(log: log) }, clock: clock
+            baseURL: server.baseURL, apiKey: .fixed(APIKey(server.demoKey)), clock: Timekeeper(clock), timeouts: .init(read: readTimeout),
+            retryPolicy: retryPolicy, logger: Logger(label: "test") { _ in CapturingLogHandler(log: log) }
         ))
     }
 }

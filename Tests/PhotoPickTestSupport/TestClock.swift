@@ -36,6 +36,15 @@ public final class TestClock: Clock, Sendable {
         var activity = 0
         /// Once set, every sleep ends at once, moving the clock to its deadline.
         var isRunningFree = false
+        /// Those waiting for this many sleepers (`sleepers(atLeast:)`).
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// The watchers whose count of sleepers is reached, taken out.
+        mutating func dueWatchers() -> [CheckedContinuation<Void, Never>] {
+            let due = watchers.filter { $0.count <= sleepers.count }
+            watchers.removeAll { $0.count <= sleepers.count }
+            return due.map(\.continuation)
+        }
     }
 
     private let state = NIOLockedValueBox(State())
@@ -60,14 +69,15 @@ public final class TestClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: (any Error)?? = state.withLockedValue { state in
-                    if Task.isCancelled { return .some(CancellationError()) }
+                let (resumeNow, watchers): ((any Error)??, [CheckedContinuation<Void, Never>]) = state.withLockedValue { state in
+                    if Task.isCancelled { return (.some(CancellationError()), []) }
                     if state.isRunningFree { state.now = max(state.now, deadline) }
-                    if deadline <= state.now { return .some(nil) }
+                    if deadline <= state.now { return (.some(nil), []) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
                     state.activity += 1
-                    return nil
+                    return (nil, state.dueWatchers())
                 }
+                for watcher in watchers { watcher.resume() }
                 switch resumeNow {
                 case .some(.some(let error)): continuation.resume(throwing: error)
                 case .some(.none): continuation.resume()
@@ -139,5 +149,20 @@ public final class TestClock: Clock, Sendable {
         }
         defer { driver.cancel() }
         return try await body()
+    }
+}
+
+extension TestClock {
+    /// Returns once at least `count` tasks sleep on this clock, woken as each sleep begins (never on a
+    /// timer): a test advances the clock only once what it waits for has started waiting.
+    public func sleepers(atLeast count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now: Bool = state.withLockedValue { state in
+                guard state.sleepers.count < count else { return true }
+                state.watchers.append((count, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 }

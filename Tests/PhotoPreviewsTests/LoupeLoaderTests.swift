@@ -11,15 +11,18 @@ import Testing
 /// a rendition standing in until it arrives, the view decoded from the original one for one, the
 /// originals kept for next time, and a photo the server no longer has.
 struct LoupeLoaderTests {
+    /// Wants `request` and returns its frame once `done` holds of it, looking again at each of the
+    /// loader's updates (never on a timer).
     private func waitFor(_ loader: LoupeLoader, _ request: LoupeRequest, _ done: (LoupeFrame, OriginalStatus?) -> Bool) async throws -> LoupeFrame {
         await loader.want([request])
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if let frame = loader.store.frame(photoID: request.photo.id), frame.request == request,
-               done(frame, loader.store.status(photoID: request.photo.id)) {
-                return frame
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        func found() -> LoupeFrame? {
+            guard let frame = loader.store.frame(photoID: request.photo.id), frame.request == request,
+                  done(frame, loader.store.status(photoID: request.photo.id)) else { return nil }
+            return frame
+        }
+        if let frame = found() { return frame }
+        for await _ in loader.updates {
+            if let frame = found() { return frame }
         }
         Issue.record("no such frame: \(String(describing: loader.store.frame(photoID: request.photo.id)?.source)), \(String(describing: loader.store.status(photoID: request.photo.id)))")
         throw CancellationError()
@@ -41,7 +44,7 @@ struct LoupeLoaderTests {
             let renditions = try PreviewDiskCache(library: "t", directory: directory.appending(path: "previews"))
             let originals = try PreviewDiskCache(library: "t", directory: directory.appending(path: "originals"))
             let partials = directory.appending(path: "partial")
-            let loader = LoupeLoader(disk: renditions, originals: originals, render: Pixels.render) { id, size async throws(APIError) in
+            let loader = LoupeLoader(disk: renditions, originals: originals, render: Pixels.render, clock: Timekeeper(TestClock())) { id, size async throws(APIError) in
                 try await client.fetchVariant(photoID: id, size: size)
             } fetchOriginal: { photo, progress in
                 await gate.wait()
@@ -78,7 +81,8 @@ struct LoupeLoaderTests {
         // The server is gone: the original comes from the cache, without a request.
         let offline = LoupeLoader(
             disk: try PreviewDiskCache(library: "t", directory: directory.appending(path: "previews")),
-            originals: try PreviewDiskCache(library: "t", directory: directory.appending(path: "originals")), render: nil
+            originals: try PreviewDiskCache(library: "t", directory: directory.appending(path: "originals")), render: nil,
+            clock: Timekeeper(TestClock())
         ) { _, _ async throws(APIError) in
             throw APIError.transport(host: "nowhere", reason: "offline")
         } fetchOriginal: { _, _ in
@@ -125,7 +129,7 @@ struct LoupeLoaderTests {
         let loader = LoupeLoader(disk: nil, originals: nil, render: { request, image, source in
             renders.withLock { $0 += 1 }
             return Pixels.render(request, image, source)
-        }, rendersAhead: true) { _, _ async throws(APIError) in
+        }, rendersAhead: true, clock: Timekeeper(TestClock())) { _, _ async throws(APIError) in
             throw APIError.transport(host: "nowhere", reason: "no rendition needed")
         } fetchOriginal: { _, _ in
             original
@@ -151,20 +155,21 @@ struct LoupeLoaderTests {
         let first = try await waitFor(loader, request(x: 100, y: 80)) { frame, _ in frame.source == .original }
         expectOriginal(first)
         // The view, then its four neighbours.
-        #expect(try await eventually(within: .seconds(20)) { renders.withLock { $0 } == 5 }, "\(renders.withLock { $0 }) renders")
+        await loader.finishWork()
+        #expect(renders.withLock { $0 } == 5, "\(renders.withLock { $0 }) renders")
         let right = try await waitFor(loader, request(x: 130, y: 80)) { frame, _ in frame.source == .original }
         #expect(right.view.x == 130)
         expectOriginal(right)
         #expect(await loader.shownFromAhead == 1)
         // Its three other neighbours: the view just left is kept.
-        #expect(try await eventually(within: .seconds(20)) { renders.withLock { $0 } == 8 }, "\(renders.withLock { $0 }) renders")
+        await loader.finishWork()
+        #expect(renders.withLock { $0 } == 8, "\(renders.withLock { $0 }) renders")
         let back = try await waitFor(loader, request(x: 100, y: 80)) { frame, _ in frame.source == .original }
         expectOriginal(back)
         #expect(await loader.shownFromAhead == 2, "the view just left was kept for the way back")
-        // And again after the pan back.
-        #expect(try await eventually(within: .seconds(20)) { renders.withLock { $0 } == 11 }, "\(renders.withLock { $0 }) renders")
-        try await Task.sleep(for: .milliseconds(100))  // a render of these views takes a few milliseconds
-        #expect(renders.withLock { $0 } == 11, "and nothing more once they are made")
+        // And again after the pan back, and nothing more once they are made.
+        await loader.finishWork()
+        #expect(renders.withLock { $0 } == 11, "\(renders.withLock { $0 }) renders")
         await loader.stop()
     }
 }

@@ -43,7 +43,7 @@ struct PreviewStoreTests {
 
     @Test func theMemoryCacheIsBoundedInBytes() {
         // Each 10×10 preview is 300 bytes of pixels (and 64 of bookkeeping): three fit in 1,100.
-        let store = PreviewStore(byteLimit: 1_100)
+        let store = PreviewStore(byteLimit: 1_100, clock: Timekeeper(TestClock()))
         let requests = (1...4).map { PreviewRequest(photoID: $0, box: PixelSize(width: 10, height: 10)) }
         for request in requests.prefix(3) { store.store(.loaded(image(10, 10)), for: request) }
         #expect(store.usage.count == 3 && store.usage.bytes == 3 * 364)
@@ -55,9 +55,25 @@ struct PreviewStoreTests {
     }
 
     @Test func theSamePhotoAtAnotherSizeIsAnotherEntry() {
-        let store = PreviewStore()
+        let store = PreviewStore(clock: Timekeeper(TestClock()))
         store.store(.loaded(image(10, 10)), for: PreviewRequest(photoID: 1, box: PixelSize(width: 10, height: 10)))
         #expect(store.state(for: PreviewRequest(photoID: 1, box: PixelSize(width: 20, height: 20))) == nil)
+    }
+
+    @Test func aFetchThatFailedIsAskedForAgainOnlyOnceItsDelayHasPassed() {
+        let clock = TestClock()
+        let store = PreviewStore(clock: Timekeeper(clock))
+        let unavailable = PreviewRequest(photoID: 1, box: PixelSize(width: 10, height: 10))
+        let damaged = PreviewRequest(photoID: 2, box: PixelSize(width: 10, height: 10))
+        store.store(.failed(.unavailable("the server did not answer")), for: unavailable)
+        store.store(.failed(.notJPEG), for: damaged)
+        #expect(store.holds(unavailable) && store.holds(damaged))
+        clock.advance(by: .seconds(14))
+        #expect(store.holds(unavailable), "within 15 s the failure stands")
+        clock.advance(by: .seconds(1))
+        #expect(!store.holds(unavailable), "then the preview is asked for again")
+        #expect(store.holds(damaged), "a damaged file is remembered for the session")
+        #expect(store.state(for: unavailable) != nil, "the failure stays on show until a new try replaces it")
     }
 }
 
@@ -133,17 +149,20 @@ struct PreviewDiskCacheTests {
     }
 }
 
-/// The loader against the real embedded server.
+/// The loader against the real embedded server. Its debounce runs on a test clock: zero where the test
+/// is not about it, advanced by the test where it is; it waits for previews on the loader's updates.
 struct PreviewLoaderTests {
     private let box = PixelSize(width: 53, height: 30)
 
-    private func waitForState(_ loader: PreviewLoader, _ request: PreviewRequest, within timeout: Duration = .seconds(20)) async throws -> PreviewState {
-        var found: PreviewState?
-        _ = try await eventually(within: timeout) {
-            found = loader.store.state(for: request)
-            return found != nil
+    /// A loader fetching through `client`, on `clock`, with no debounce unless given.
+    private func loader(
+        _ client: APIClient, disk: PreviewDiskCache? = nil, clock: TestClock = TestClock(), debounce: Duration = .zero,
+        asked: @escaping @Sendable (DownloadSize) -> Void = { _ in }
+    ) -> PreviewLoader {
+        PreviewLoader(disk: disk, clock: Timekeeper(clock), debounce: debounce) { id, size async throws(APIError) in
+            asked(size)
+            return try await client.fetchVariant(photoID: id, size: size)
         }
-        return try #require(found)
     }
 
     @Test func fetchesThroughTheClientDecodesToTheBoxAndFilesTheVariantOnDisk() async throws {
@@ -152,21 +171,21 @@ struct PreviewLoaderTests {
         let request = PreviewRequest(photoID: 4, box: box)
         try await TestServer.with(photos: 10) { server, _ in
             let client = APIClient.forTesting(server)
-            let loader = PreviewLoader(client: client, disk: try PreviewDiskCache(library: "t", directory: directory))
+            let loader = loader(client, disk: try PreviewDiskCache(library: "t", directory: directory))
             await loader.want([request])
-            guard case .loaded(let image) = try await waitForState(loader, request) else { Issue.record("not loaded"); return }
+            guard case .loaded(let image) = await loader.landed(request) else { Issue.record("not loaded"); return }
             #expect(image.width <= box.width && image.height <= box.height)
             #expect(image.width == box.width || image.height == box.height, "fitted to the box")
             await loader.stop()
             try await client.shutdown()
         }
         // The server is gone: a new loader on the same disk cache still has the preview, at a new size too.
-        let offline = PreviewLoader(disk: try PreviewDiskCache(library: "t", directory: directory)) { _, _ async throws(APIError) in
-            throw APIError.transport(host: "nowhere", reason: "offline")
+        let offline = PreviewLoader(disk: try PreviewDiskCache(library: "t", directory: directory), clock: Timekeeper(TestClock()), debounce: .zero) {
+            _, _ async throws(APIError) in throw APIError.transport(host: "nowhere", reason: "offline")
         }
         let larger = PreviewRequest(photoID: 4, box: PixelSize(width: 100, height: 80))
         await offline.want([larger])
-        guard case .loaded(let image) = try await waitForState(offline, larger) else { Issue.record("not from disk"); return }
+        guard case .loaded(let image) = await offline.landed(larger) else { Issue.record("not from disk"); return }
         #expect(image.width == 100 || image.height == 80)
     }
 
@@ -175,51 +194,50 @@ struct PreviewLoaderTests {
     @Test func aPhotoPreviewedFromALargerRenditionIsScoredOnItsWebOne() async throws {
         try await TestServer.with(photos: 5) { server, _ in
             let client = APIClient.forTesting(server)
-            let asked = Mutex<[DownloadSize]>([]), scores = Mutex<[(photoID: Int, score: Double)]>([])
-            let loader = PreviewLoader(store: PreviewStore(), disk: nil, debounce: .milliseconds(1)) { id, size async throws(APIError) in
-                asked.withLock { $0.append(size) }
-                return try await client.fetchVariant(photoID: id, size: size)
-            }
-            let listening = Task { for await score in loader.focusScores { scores.withLock { $0.append(score) } } }
+            let asked = Mutex<[DownloadSize]>([])
+            let loader = loader(client) { size in asked.withLock { $0.append(size) } }
             let large = PreviewRequest(photoID: 3, box: PixelSize(width: 1600, height: 1000))
             #expect(PreviewLoader.variant(for: large.box) == .fhd)
             await loader.want([large])
-            guard case .loaded = try await waitForState(loader, large) else { Issue.record("not loaded"); return }
-            #expect(try await eventually(within: .seconds(20)) { scores.withLock { !$0.isEmpty } }, "no focus score came")
+            guard case .loaded = await loader.landed(large) else { Issue.record("not loaded"); return }
+            var scores = loader.focusScores.makeAsyncIterator()
+            let score = try #require(await scores.next(), "no focus score came")
             let web = try await client.fetchVariant(photoID: 3, size: .web)
             let expected = try #require(FocusScore.measure(web.bytes))
-            #expect(scores.withLock { $0.map(\.photoID) } == [3])
-            #expect(scores.withLock { $0.first?.score } == expected, "the web rendition's score, not the fhd one's")
+            #expect(score.photoID == 3)
+            #expect(score.score == expected, "the web rendition's score, not the fhd one's")
             #expect(asked.withLock { $0 } == [.fhd, .web])
             await loader.stop()
-            listening.cancel()
+            #expect(await scores.next() == nil, "one score, for the one photo")
             try await client.shutdown()
         }
     }
 
     @Test func workNoLongerWantedIsCancelledAndNeverLands() async throws {
         // Every request stalls on the server's clock until the test lets time pass.
-        let clock = TestClock()
+        let serverClock = TestClock()
         try await TestServer.with(photos: 10, { configuration in
             configuration.faultRate = 1
             configuration.faults = [.slow]
             configuration.latency = .milliseconds(800)
-            configuration.clock = clock
+            configuration.clock = serverClock
         }) { server, _ in
             let client = APIClient.forTesting(server)
-            let loader = PreviewLoader(client: client, disk: nil)
+            let loader = loader(client)
             let first = PreviewRequest(photoID: 1, box: box), second = PreviewRequest(photoID: 2, box: box)
             await loader.want([first])
-            while await loader.started == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            // The first's request has reached the server, and stalls there.
+            await serverClock.sleepers(atLeast: 1)
+            #expect(await loader.started == 1)
             await loader.want([second])
             #expect(await loader.cancelled == 1)
             // Both stalls end at once: had the first still been awaited, its answer would come with the second's.
-            clock.runFree()
-            guard case .loaded = try await waitForState(loader, second) else { Issue.record("second not loaded"); return }
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(loader.store.state(for: first) == nil, "the cancelled preview never landed")
+            serverClock.runFree()
+            guard case .loaded = await loader.landed(second) else { Issue.record("second not loaded"); return }
             #expect(await loader.started == 2)
+            // Nothing lands once stopped, so what is not here by then never landed.
             await loader.stop()
+            #expect(loader.store.state(for: first) == nil, "the cancelled preview never landed")
             try await client.shutdown()
         }
     }
@@ -230,30 +248,30 @@ struct PreviewLoaderTests {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = LineLog()
+        // The server's stalls and the loader's debounce run on one clock, which the keys move on.
+        let clock = TestClock()
         try await TestServer.with(photos: 10, { configuration in
             configuration.faultRate = 1
             configuration.faults = [.slow]
             configuration.latency = .milliseconds(150)
             configuration.requestLog = { log.append($0) }
+            configuration.clock = clock
         }) { server, _ in
             let client = APIClient.forTesting(server)
-            let loader = PreviewLoader(
-                store: PreviewStore(), disk: try PreviewDiskCache(library: "t", directory: directory), debounce: .milliseconds(5)
-            ) { id, size async throws(APIError) in
-                try await client.fetchVariant(photoID: id, size: size)
-            }
+            let loader = loader(client, disk: try PreviewDiskCache(library: "t", directory: directory), clock: clock, debounce: .milliseconds(5))
             let requests = (1...4).map { PreviewRequest(photoID: $0, box: box) }
             // A key every 40 ms, down and up again, for ten rounds: a want lives far shorter than a fetch
             // (two requests of 150 ms each).
             for _ in 0..<10 {
                 for request in requests + requests.reversed() {
                     await loader.want([request])
-                    try await Task.sleep(for: .milliseconds(40))
+                    clock.advance(by: .milliseconds(40))
                 }
             }
             await loader.want(requests, shown: 4)
+            clock.runFree()
             for request in requests {
-                guard case .loaded = try await waitForState(loader, request, within: .seconds(60)) else { Issue.record("\(request.photoID) not loaded"); return }
+                guard case .loaded = await loader.landed(request) else { Issue.record("\(request.photoID) not loaded"); return }
             }
             for id in 1...4 {
                 let redirects = log.lines.count { $0.hasPrefix("GET /api/v1/photos/\(id)/download") }
@@ -268,19 +286,21 @@ struct PreviewLoaderTests {
     @Test func keysThatRepeatFasterThanTheDebounceStartNoWork() async throws {
         try await TestServer.with(photos: 30) { server, _ in
             let client = APIClient.forTesting(server)
-            let loader = PreviewLoader(store: PreviewStore(), disk: nil, debounce: .milliseconds(100)) { id, _ async throws(APIError) in
-                try await client.fetchVariant(photoID: id, size: .web)
-            }
+            let clock = TestClock()
+            let loader = loader(client, clock: clock, debounce: .milliseconds(100))
             // Holding j: a new photo every 10 ms, each wanted with the next three ahead of it.
             for id in 1...20 {
                 await loader.want((id...(id + 3)).map { PreviewRequest(photoID: $0, box: box) })
-                try await Task.sleep(for: .milliseconds(10))
+                clock.advance(by: .milliseconds(10))
             }
             #expect(await loader.started == 0, "no backlog while the key repeats")
-            let last = PreviewRequest(photoID: 20, box: box)
-            guard case .loaded = try await waitForState(loader, last) else { Issue.record("not loaded"); return }
+            // The key is let go: the last list holds still for the debounce.
+            await clock.sleepers(atLeast: 1)
+            clock.advance(by: .milliseconds(100))
+            let last = PreviewRequest(photoID: 20, box: box), ahead = PreviewRequest(photoID: 23, box: box)
+            guard case .loaded = await loader.landed(last) else { Issue.record("not loaded"); return }
             // The current photo first, then the three ahead; nothing for the photos passed on the way.
-            _ = try await eventually { loader.store.state(for: PreviewRequest(photoID: 23, box: box)) != nil }
+            guard case .loaded = await loader.landed(ahead) else { Issue.record("not loaded"); return }
             #expect(await loader.started == 4)
             #expect(loader.store.state(for: PreviewRequest(photoID: 10, box: box)) == nil)
             await loader.stop()
@@ -295,10 +315,10 @@ struct PreviewLoaderTests {
         try disk.store(photoID: 2, variant: "web", etag: "\"old\"", bytes: Array("not a picture".utf8))
         try await TestServer.with(photos: 5) { server, _ in
             let client = APIClient.forTesting(server)
-            let loader = PreviewLoader(client: client, disk: disk)
+            let loader = loader(client, disk: disk)
             let request = PreviewRequest(photoID: 2, box: box)
             await loader.want([request])
-            guard case .loaded = try await waitForState(loader, request) else { Issue.record("not fetched again"); return }
+            guard case .loaded = await loader.landed(request) else { Issue.record("not fetched again"); return }
             #expect(disk.bytes(photoID: 2, variant: "web")?.bytes.prefix(2) == [0xFF, 0xD8])
             await loader.stop()
             try await client.shutdown()
@@ -306,26 +326,39 @@ struct PreviewLoaderTests {
     }
 
     @Test func aStoppedLoaderStaysStopped() async throws {
-        let loader = PreviewLoader(disk: nil, debounce: .milliseconds(1)) { _, _ async throws(APIError) in
+        let clock = TestClock()
+        let loader = PreviewLoader(disk: nil, clock: Timekeeper(clock), debounce: .milliseconds(1)) { _, _ async throws(APIError) in
             FetchedVariant(bytes: [], etag: nil)
         }
         await loader.stop()
         let request = PreviewRequest(photoID: 1, box: box)
         await loader.want([request])
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(clock.sleeperCount == 0, "no debounce even began")
         #expect(await loader.started == 0 && loader.store.state(for: request) == nil)
     }
 
     @Test func aFailedFetchIsAnUnavailablePreviewNotACrash() async throws {
         try await TestServer.with(photos: 3) { server, _ in
             let client = APIClient.forTesting(server)
-            let loader = PreviewLoader(client: client, disk: nil)
+            let loader = loader(client)
             let missing = PreviewRequest(photoID: 404, box: box)
             await loader.want([missing])
-            guard case .failed(.unavailable(let message)) = try await waitForState(loader, missing) else { Issue.record("expected unavailable"); return }
+            guard case .failed(.unavailable(let message)) = await loader.landed(missing) else { Issue.record("expected unavailable"); return }
             #expect(!message.isEmpty)
             await loader.stop()
             try await client.shutdown()
         }
+    }
+}
+
+extension PreviewLoader {
+    /// The preview of `request` once it is in the store, looking again at each of `updates`' wake-ups;
+    /// nil when the loader stops first.
+    func landed(_ request: PreviewRequest) async -> PreviewState? {
+        if let state = store.state(for: request) { return state }
+        for await _ in updates {
+            if let state = store.state(for: request) { return state }
+        }
+        return store.state(for: request)
     }
 }

@@ -22,7 +22,8 @@ struct RenditionFlightsTests {
         }
         let first = Task { try await flights.fetch(key(1), fetch) }
         let second = Task { try await flights.fetch(key(1), fetch) }
-        #expect(try await eventually(within: .seconds(60)) { fetches.withLock { $0 } == 1 })
+        // Both wait for one flight before it may land.
+        await flights.waitUntil { [key = key(1)] in $0.waiters[key] == 2 }
         await gate.open()
         #expect(try await first.value.bytes == [1, 2, 3])
         #expect(try await second.value.bytes == [1, 2, 3])
@@ -48,22 +49,23 @@ struct RenditionFlightsTests {
         }
         #expect(await flights.detachedCount == 2)
         await gate.open()
-        #expect(try await eventually(within: .seconds(60)) { disk.usage.count == 2 })
+        // A flight lands after its rendition is filed.
+        await flights.waitUntil { $0.flying == 0 }
+        #expect(disk.usage.count == 2)
         #expect(disk.bytes(photoID: 1, variant: "web")?.bytes == [1])
         #expect(disk.bytes(photoID: 2, variant: "web")?.bytes == [2])
-        let deadline = ContinuousClock.now + .seconds(60)
-        while await flights.detachedCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await flights.detachedCount == 0)
         #expect(disk.bytes(photoID: 3, variant: "web") == nil && disk.bytes(photoID: 4, variant: "web") == nil, "over the bound: cancelled")
     }
 
     @Test func withoutADiskNothingFinishesUnwatched() async throws {
         let flights = RenditionFlights(disk: nil)
-        let gate = Gate(), cancelled = Mutex(false)
+        let gate = Gate(), ended = Gate(), cancelled = Mutex(false)
         let want = Task {
             try await flights.fetch(key(1)) { () async throws(APIError) in
                 await gate.wait()
                 cancelled.withLock { $0 = Task.isCancelled }
+                await ended.open()
                 throw .cancelled
             }
         }
@@ -71,6 +73,7 @@ struct RenditionFlightsTests {
         _ = await want.result
         #expect(await flights.detachedCount == 0)
         await gate.open()
-        #expect(try await eventually(within: .seconds(60)) { cancelled.withLock { $0 } })
+        await ended.wait()
+        #expect(cancelled.withLock { $0 })
     }
 }

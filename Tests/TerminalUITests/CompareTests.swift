@@ -22,8 +22,8 @@ import Testing
     static func harness() -> Harness {
         var harness = Harness()
         harness.state = Fixture.state(burstPhotos())
-        _ = harness.state.apply(.tagsLoaded(Fixture.tags + CullViewTests.markTags))
-        _ = harness.state.apply(.viewResized(rows: harness.layout.pageItems))
+        _ = harness.state.apply(.tags(.tagsLoaded(Fixture.tags + CullViewTests.markTags)))
+        _ = harness.state.apply(.browsing(.viewResized(rows: harness.layout.pageItems)))
         return harness
     }
 
@@ -96,8 +96,8 @@ import Testing
     @Test(arguments: [Theme.Depth.colors256, .monochrome])
     func comparisonIsDrawnAtEverySize(depth: Theme.Depth) {
         var state = Fixture.state(Self.burstPhotos())
-        _ = state.apply(.tagsLoaded(Fixture.tags + CullViewTests.markTags))
-        _ = state.apply(.focusMeasured(photoID: 2, score: 6.25))
+        _ = state.apply(.tags(.tagsLoaded(Fixture.tags + CullViewTests.markTags)))
+        _ = state.apply(.focus(.focusMeasured(photoID: 2, score: 6.25)))
         var ui = UIState()
         ui.compare = UIState.Compare(photoIDs: [1, 2, 3], active: 1)
         for (width, height) in Fixture.sizes {
@@ -130,7 +130,7 @@ import Testing
         #expect(UIState.Compare(photoIDs: [1, 2, 3, 4, 5, 6], active: 5).shown == 2..<6, "opened on the last: the last four")
         // What the screen asks the loader for follows: the four shown, the active one first.
         var state = Fixture.state(Self.burstPhotos())
-        _ = state.apply(.viewResized(rows: 30))
+        _ = state.apply(.browsing(.viewResized(rows: 30)))
         var ui = UIState()
         ui.compare = UIState.Compare(photoIDs: [1, 2, 3, 4, 5, 6], active: 5)
         let frame = Screen(context: Fixture.context(.direct)).frame(state, ui, width: 120, height: 40)
@@ -139,7 +139,7 @@ import Testing
 
     @Test func compareWantsEveryPhotoShownTheActiveFirst() {
         var state = Fixture.state(Self.burstPhotos())
-        _ = state.apply(.viewResized(rows: 30))
+        _ = state.apply(.browsing(.viewResized(rows: 30)))
         var ui = UIState()
         ui.compare = UIState.Compare(photoIDs: [1, 2, 3], active: 2)
         let screen = Screen(context: Fixture.context(.direct))

@@ -39,15 +39,15 @@ import Testing
     /// failed tag write; the grid; help, details, a prompt, the quit question; cull mode.
     static func scenes() -> [(String, BrowserState, UIState)] {
         var state = Fixture.state()
-        _ = state.apply(.tagsLoaded(Fixture.tags.map { PhotoPickKit.Tag(id: $0.id, name: $0.name, color: nil) }))
-        _ = state.apply(.selectionToggledAndAdvanced)
-        _ = state.apply(.selectionToggledAndAdvanced)
+        _ = state.apply(.tags(.tagsLoaded(Fixture.tags.map { PhotoPickKit.Tag(id: $0.id, name: $0.name, color: nil) })))
+        _ = state.apply(.selection(.selectionToggledAndAdvanced))
+        _ = state.apply(.selection(.selectionToggledAndAdvanced))
         var visual = state
-        _ = visual.apply(.visualRangeToggled)
-        _ = visual.apply(.cursorMoved(.down))
-        _ = visual.apply(.cursorMoved(.down))
+        _ = visual.apply(.selection(.visualRangeToggled))
+        _ = visual.apply(.browsing(.cursorMoved(.down)))
+        _ = visual.apply(.browsing(.cursorMoved(.down)))
         var failed = state
-        _ = failed.apply(.tagOperationFailed("the server said no"))
+        _ = failed.apply(.tags(.tagOperationFailed("the server said no")))
         func ui(_ change: (inout UIState) -> Void) -> UIState {
             var ui = UIState()
             change(&ui)
@@ -74,7 +74,7 @@ import Testing
             context.theme = Theme(name: name, depth: depth)
             let screen = Screen(context: context)
             var state = state
-            _ = state.apply(.viewResized(rows: screen.layout(width: 120, height: 40, state: state, mode: ui.mode).pageItems))
+            _ = state.apply(.browsing(.viewResized(rows: screen.layout(width: 120, height: 40, state: state, mode: ui.mode).pageItems)))
             let canvas = screen.frame(state, ui, width: 120, height: 40).canvas
             for y in 0..<canvas.height {
                 for x in 0..<canvas.width {

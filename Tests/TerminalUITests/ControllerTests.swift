@@ -17,7 +17,7 @@ import Testing
         var screen: Screen?
 
         init() {
-            _ = state.apply(.viewResized(rows: layout.pageItems))
+            _ = state.apply(.browsing(.viewResized(rows: layout.pageItems)))
         }
 
         mutating func press(_ keys: Key...) {
@@ -34,7 +34,7 @@ import Testing
             quit = quit || outcome.quit
             // As the app does before each frame: the layout follows the mode, and the list its page.
             let next = ScreenLayout(width: width, height: height, showsStrip: false, mode: controller.ui.mode)
-            if next.pageItems != layout.pageItems { _ = state.apply(.viewResized(rows: next.pageItems)) }
+            if next.pageItems != layout.pageItems { _ = state.apply(.browsing(.viewResized(rows: next.pageItems))) }
             layout = next
         }
 
@@ -62,7 +62,7 @@ import Testing
         harness.press(.character(" "), .character("v"), .character("j"), .character("j"))
         #expect(harness.state.selection.count == 4)
         harness.press(.escape)
-        #expect(harness.state.visualRange == nil)
+        #expect(harness.state.visualPositions == nil)
         #expect(harness.state.selection.count == 1)
         harness.press(.character("/"))
         harness.type("img")
@@ -119,7 +119,7 @@ import Testing
         #expect(effects.contains { if case .recordTagCreation(let tags, let deltas) = $0 { tags.map(\.name) == ["Kyoto"] && deltas.count == 2 } else { false } })
         // The server makes it; the placeholder becomes its id everywhere, with no new edit to send.
         guard let placeholder = placeholders.first else { return }
-        effects = harness.state.apply(.tagCreated(PhotoPickKit.Tag(id: 9, name: "Kyoto", color: nil), placeholderID: placeholder))
+        effects = harness.state.apply(.tags(.tagCreated(PhotoPickKit.Tag(id: 9, name: "Kyoto", color: nil), placeholderID: placeholder)))
         #expect(harness.state.selection.indices.allSatisfy { harness.state.library[$0].tagIDs.contains(9) && !harness.state.library[$0].tagIDs.contains(placeholder) })
         #expect(!effects.contains { if case .recordTagDeltas = $0 { true } else { false } })
         harness.press(.escape)
@@ -143,7 +143,7 @@ import Testing
         harness.type("Best")
         var outcome = harness.controller.handle(.key(.enter), state: harness.state, layout: harness.layout)
         #expect(outcome.events.count == 1)
-        guard case .tagRenameRequested(1, "Best")? = outcome.events.first else { Issue.record("\(outcome.events)"); return }
+        guard case .tags(.tagRenameRequested(1, "Best"))? = outcome.events.first else { Issue.record("\(outcome.events)"); return }
         harness.press(.character("c"), .control("u"))
         harness.type("red")
         harness.press(.enter)
@@ -152,13 +152,13 @@ import Testing
         harness.press(.control("u"))
         harness.type("#ABC")
         outcome = harness.controller.handle(.key(.enter), state: harness.state, layout: harness.layout)
-        guard case .tagRecolourRequested(1, "#aabbcc")? = outcome.events.first else { Issue.record("\(outcome.events)"); return }
+        guard case .tags(.tagRecolourRequested(1, "#aabbcc"))? = outcome.events.first else { Issue.record("\(outcome.events)"); return }
         harness.press(.character("T"), .character("x"))
         outcome = harness.controller.handle(.key(.character("n")), state: harness.state, layout: harness.layout)
         #expect(outcome.events.isEmpty)
         harness.press(.character("x"))
         outcome = harness.controller.handle(.key(.character("y")), state: harness.state, layout: harness.layout)
-        guard case .tagDeletionRequested(1)? = outcome.events.first else { Issue.record("\(outcome.events)"); return }
+        guard case .tags(.tagDeletionRequested(1))? = outcome.events.first else { Issue.record("\(outcome.events)"); return }
     }
 
     @Test func quitAsksOnlyWhenWorkIsLeftAndCtrlCBehavesLikeQ() {
@@ -193,7 +193,7 @@ import Testing
         let items = Fixture.queueEverything(&harness.state)
         harness.press(.character("D"), .character("G"))
         #expect(harness.controller.ui.overlay == .queue(cursor: 39))
-        for id in items.prefix(30).map(\.id) { _ = harness.state.apply(.downloadCancelled(id: id)) }
+        for id in items.prefix(30).map(\.id) { _ = harness.state.apply(.downloads(.downloadCancelled(id: id))) }
         // The cursor was past the end: x now cancels the last item, not nothing.
         harness.press(.character("x"))
         #expect(harness.state.downloads.items.count == 9)

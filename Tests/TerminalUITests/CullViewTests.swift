@@ -18,7 +18,7 @@ import Testing
         photos[0].tagIDs = [1, 10, 13, 20]
         photos[1].tagIDs = [1, 2, 11]
         var state = Fixture.state(photos)
-        _ = state.apply(.tagsLoaded(Fixture.tags + markTags))
+        _ = state.apply(.tags(.tagsLoaded(Fixture.tags + markTags)))
         return state
     }
 
@@ -65,21 +65,21 @@ import Testing
         }
         let bare = Fixture.state(photos)
         var selected = bare
-        _ = selected.apply(.selectionToggled)
+        _ = selected.apply(.selection(.selectionToggled))
         let (plain, _) = Fixture.render(selected, width: 120, height: 40)
         #expect(plain.lines[1].hasPrefix("  Name"), "no tags in view: the names follow the mark")
         #expect(plain.lines[2].hasPrefix(" ✓R0001.JPG"), "\(plain.lines[2])")
         // One photo with a chip and a label: one chip slot and one mark slot, each after a space.
         photos[1].tagIDs = [1, 20]
         var state = Fixture.state(photos)
-        _ = state.apply(.tagsLoaded(Fixture.tags + Self.markTags))
+        _ = state.apply(.tags(.tagsLoaded(Fixture.tags + Self.markTags)))
         let (canvas, _) = Fixture.render(state, width: 120, height: 40)
         #expect(canvas.lines[1].hasPrefix("       Name"), "\(canvas.lines[1])")
         #expect(canvas[3, 3].text == "●" && canvas[5, 3].text == "●", "a chip at 3, the red label at 5")
         #expect(canvas[5, 3].style.foreground == Self.color(.label(.red)))
         #expect(canvas.lines[2].hasPrefix("       R0001.JPG") && canvas.lines[3].contains("  ● ● 東京"), "\(canvas.lines[3])")
         // Scrolled to where no row has a mark, the gutter goes again.
-        _ = state.apply(.cursorMoved(.bottom))
+        _ = state.apply(.browsing(.cursorMoved(.bottom)))
         let (bottom, _) = Fixture.render(state, width: 120, height: 40)
         #expect(bottom.lines[1].hasPrefix("  Name"), "\(bottom.lines[1])")
     }
@@ -110,7 +110,7 @@ import Testing
         var ui = UIState()
         ui.culling = true
         var state = Self.state()
-        _ = state.apply(.messageDismissed)
+        _ = state.apply(.status(.messageDismissed))
         let (canvas, _) = Fixture.render(state, ui: ui, width: width, height: height)
         let status = canvas.lines[height - 1]
         #expect(status.hasSuffix("cull · 1/40"), "\(status)")
@@ -119,7 +119,7 @@ import Testing
 
     @Test func aTermTheQueryCannotReadIsRedWithItsReason() {
         var state = Self.state()
-        _ = state.apply(.filterTextChanged("camera:x iso>=lots"))
+        _ = state.apply(.browsing(.filterTextChanged("camera:x iso>=lots")))
         var ui = UIState()
         ui.filterField = TextField("camera:x iso>=lots")
         let (canvas, _) = Fixture.render(state, ui: ui, width: 120, height: 40)
@@ -135,7 +135,7 @@ import Testing
         var photos = Fixture.photos(12)
         for index in 0..<4 { photos[index].takenAt = Date(timeIntervalSince1970: 1_600_000_000 + Double(index) * 0.5) }
         var state = Fixture.state(photos)
-        _ = state.apply(.stackingToggled)
+        _ = state.apply(.browsing(.stackingToggled))
         let (list, _) = Fixture.render(state, width: 120, height: 40)
         #expect(list.lines[2].contains("R0001.JPG") && list.lines[2].contains("×4"))
         #expect(list.lines[3].contains("IMG_0005.jpg") || list.lines[3].contains("Praha"))
@@ -151,7 +151,7 @@ import Testing
 
     private func withMarks() -> Harness {
         var harness = Harness()
-        _ = harness.state.apply(.tagsLoaded(Fixture.tags + CullViewTests.markTags))
+        _ = harness.state.apply(.tags(.tagsLoaded(Fixture.tags + CullViewTests.markTags)))
         return harness
     }
 
@@ -192,9 +192,9 @@ import Testing
             return photo
         }
         harness.state = Fixture.state(photos)
-        _ = harness.state.apply(.tagsLoaded(Fixture.tags + CullViewTests.markTags))
-        _ = harness.state.apply(.viewResized(rows: harness.layout.pageItems))
-        for (id, score) in [1: 3.0, 2: 8, 3: 5, 4: 1, 5: 2, 6: 9] { _ = harness.state.apply(.focusMeasured(photoID: id, score: score)) }
+        _ = harness.state.apply(.tags(.tagsLoaded(Fixture.tags + CullViewTests.markTags)))
+        _ = harness.state.apply(.browsing(.viewResized(rows: harness.layout.pageItems)))
+        for (id, score) in [1: 3.0, 2: 8, 3: 5, 4: 1, 5: 2, 6: 9] { _ = harness.state.apply(.focus(.focusMeasured(photoID: id, score: score))) }
         harness.press(.character("B"))
         guard case .prompt(let prompt)? = harness.controller.ui.overlay, case .pickSharpest(let plan) = prompt.purpose else {
             Issue.record("B asks first: \(String(describing: harness.controller.ui.overlay))")
@@ -252,8 +252,8 @@ import Testing
             downloadDirectory: URL(fileURLWithPath: "/tmp"),
             savedSearches: [SavedSearch(name: "tokyo", query: "東京"), SavedSearch(name: "hostile", query: "red alert")]
         )
-        _ = state.apply(.tagsLoaded(Fixture.tags))
-        _ = state.apply(.photosArrived(Fixture.photos(), nextCursor: nil))
+        _ = state.apply(.tags(.tagsLoaded(Fixture.tags)))
+        _ = state.apply(.catalogue(.photosArrived(Fixture.photos(), nextCursor: nil)))
         harness.state = state
         harness.press(.character("S"))
         let (canvas, _) = Fixture.render(harness.state, ui: harness.controller.ui, width: 80, height: 24)

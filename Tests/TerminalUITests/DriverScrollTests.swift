@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickKit
 import Testing
 @testable import TerminalUI
 
@@ -20,7 +21,7 @@ import Testing
         let output = try #require(tmpfile())
         let input = try #require(fopen("/dev/null", "r"))
         defer { fclose(output); fclose(input) }
-        let driver = TerminalDriver()
+        let driver = TerminalDriver(clock: .continuous)
         try driver.startHeadless(width: old.width, height: old.height, output: output, input: input)
         defer { driver.stop() }
         #expect(!driver.canScroll, "ncurses was started on a description it can scroll with")

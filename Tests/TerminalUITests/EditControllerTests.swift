@@ -110,8 +110,7 @@ import Testing
     }
 
     @Test func copyKeysAskForTheIdAndTheMenuOffersTheAPIURLWithoutAKey() {
-        var state = Fixture.state()
-        state.apiURL = URL(string: "https://api.example.com/api/v1")
+        let state = Fixture.state(apiURL: URL(string: "https://api.example.com/api/v1"))
         var controller = Controller()
         let layout = ScreenLayout(width: 120, height: 40, showsStrip: false)
         let id = state.currentPhoto!.id

@@ -2,6 +2,8 @@ import Foundation
 @testable import PhotoBrowser
 import PhotoImaging
 import PhotoPreviews
+import PhotoPickKit
+import PhotoPickTestSupport
 import Testing
 @testable import TerminalUI
 
@@ -9,7 +11,7 @@ import Testing
 @Suite struct FrameTests {
     @Test func aMessageNamesTheKeyBoundToItsRemedyNow() throws {
         var state = Fixture.state()
-        _ = state.apply(.photosFailed("The server did not answer."))
+        _ = state.apply(.catalogue(.photosFailed("The server did not answer.")))
         // The state says what can be done, not which key does it.
         #expect(state.messages.current?.text == "Loading stopped after \(state.library.count) photos: The server did not answer.")
         #expect(state.messages.current?.remedy == .resumeLoading)
@@ -42,7 +44,7 @@ import Testing
         var ui = UIState()
         ui.mode = .grid
         let layout = screen.layout(width: 80, height: 24, state: state, mode: .grid)
-        _ = state.apply(.viewResized(rows: layout.pageItems))
+        _ = state.apply(.browsing(.viewResized(rows: layout.pageItems)))
         let before = state
         let frame = screen.frame(state, ui, width: 80, height: 24)
         #expect(frame.layout == layout)
@@ -55,12 +57,12 @@ import Testing
 
     @Test func theCanvasKnowsWhichCellsShowAnImage() throws {
         var state = Fixture.state()
-        let store = PreviewStore()
+        let store = PreviewStore(clock: Timekeeper(TestClock()))
         var context = Fixture.context(.colors256)
         context.previews = store
         let screen = Screen(context: context)
         let layout = screen.layout(width: 120, height: 40, state: state)
-        _ = state.apply(.viewResized(rows: layout.pageItems))
+        _ = state.apply(.browsing(.viewResized(rows: layout.pageItems)))
         let area = SidePaneView.sidePanePreview(in: try #require(layout.sidePane))
         let photo = try #require(state.currentPhoto)
         let request = try #require(screen.previewRequest(photoID: photo.id, in: area))

@@ -56,7 +56,7 @@ struct GridControllerTests {
         harness.press(.character("1"))
         #expect(harness.state.unsentTagDeltas > 0)
         let outcome = harness.controller.handle(.key(.character("d")), state: harness.state, layout: harness.layout)
-        guard outcome.events.count == 1, case .downloadRequested = outcome.events[0] else {
+        guard outcome.events.count == 1, case .downloads(.downloadRequested) = outcome.events[0] else {
             Issue.record("d should request the download, not \(outcome.events)")
             return
         }
@@ -107,9 +107,9 @@ struct GridControllerTests {
     @Test func escInTheFullScreenPreviewUndoesAVisualRangeBeforeLeaving() {
         var harness = Harness()
         harness.press(.character("p"), .character("v"), .character("j"), .character("j"))
-        #expect(harness.state.visualRange != nil)
+        #expect(harness.state.visualPositions != nil)
         harness.press(.escape)
-        #expect(harness.state.visualRange == nil && harness.controller.ui.fullPreview)
+        #expect(harness.state.visualPositions == nil && harness.controller.ui.fullPreview)
         harness.press(.character("G"))
         #expect(harness.state.list.cursor == 39)
         harness.press(.escape)

@@ -41,7 +41,7 @@ import Testing
     /// A loader over the pictures in memory, rendering for `graphics`; the original waits for `gate`,
     /// or fails with `Missing`.
     static func loader(_ graphics: Graphics, gate: Gate? = nil, missing: Bool = false) -> LoupeLoader {
-        LoupeLoader(disk: nil, originals: nil, render: graphics.renderer) { _, _ async throws(APIError) in
+        LoupeLoader(disk: nil, originals: nil, render: graphics.renderer, clock: Timekeeper(TestClock())) { _, _ async throws(APIError) in
             FetchedVariant(bytes: standIn, etag: nil)
         } fetchOriginal: { _, _ in
             await gate?.wait()
@@ -81,8 +81,8 @@ import Testing
 
     static func state() -> BrowserState {
         var state = Fixture.state(photos())
-        _ = state.apply(.tagsLoaded(Fixture.tags + CullViewTests.markTags))
-        _ = state.apply(.viewResized(rows: 30))
+        _ = state.apply(.tags(.tagsLoaded(Fixture.tags + CullViewTests.markTags)))
+        _ = state.apply(.browsing(.viewResized(rows: 30)))
         return state
     }
 
@@ -98,7 +98,7 @@ import Testing
     @Test func zOpensAtTheSharpestPointOfThePreviewShownAndTheArrowsPanByAThirdUpToTheEdges() {
         var harness = Harness()
         harness.state = Self.state()
-        let previews = PreviewStore()
+        let previews = PreviewStore(clock: Timekeeper(TestClock()))
         var context = Fixture.context(.direct)
         context.previews = previews
         harness.screen = Screen(context: context)
@@ -172,7 +172,7 @@ import Testing
     /// Until the loupe's first frame the picture's size is the photo's own, turned as the preview on screen
     /// is (EXIF orientations 5 to 8); a photo with no size is not clamped to a made-up one.
     @Test func beforeItsFirstFrameThePictureIsThePhotosSizeTurnedAsThePreviewShowsIt() {
-        let previews = PreviewStore()
+        let previews = PreviewStore(clock: Timekeeper(TestClock()))
         var context = Fixture.context(.direct)
         context.previews = previews
         let screen = Screen(context: context)
@@ -190,7 +190,7 @@ import Testing
             photo.height = nil
             return photo
         })
-        _ = state.apply(.viewResized(rows: 30))
+        _ = state.apply(.browsing(.viewResized(rows: 30)))
         let unknown = screen.loupeGeometry(state, ui, layout: layout)
         #expect(unknown?.imageSize == PixelSize(width: 0, height: 0))
         var zoom = UIState.Zoom(centre: UnitPoint(x: 0.2, y: 0.3))

@@ -2,6 +2,7 @@
 import PhotoImaging
 import PhotoPickKit
 import PhotoPreviews
+import PhotoPickTestSupport
 import Testing
 @testable import TerminalUI
 
@@ -242,7 +243,7 @@ struct ColorPairAllocatorTests {
 struct PreviewViewTests {
     /// A store holding `states`, each loaded preview rendered as the loader would for `depth`.
     private func store(_ states: [(PreviewRequest, PreviewState)], depth: Theme.Depth = .colors256) -> PreviewStore {
-        let store = PreviewStore()
+        let store = PreviewStore(clock: Timekeeper(TestClock()))
         let render = Graphics.symbols(depth).renderer
         for (request, state) in states {
             guard case .loaded(let image) = state else {
@@ -321,8 +322,8 @@ struct PreviewViewTests {
         let layout = ScreenLayout(width: 120, height: 40, showsStrip: false, mode: .grid)
         let grid = try #require(layout.grid)
         #expect(grid.columns == 5 && grid.rows == 3)
-        _ = state.apply(.viewResized(rows: layout.pageItems))
-        _ = state.apply(.cursorMoved(.position(7)))
+        _ = state.apply(.browsing(.viewResized(rows: layout.pageItems)))
+        _ = state.apply(.browsing(.cursorMoved(.position(7))))
         let (_, _, wants) = Fixture.renderWanting(state, ui: ui, width: 120, height: 40)
         #expect(wants.first?.photoID == 8 && Set(wants[1...2].map(\.photoID)) == [7, 9])
         let thumbnail = try #require(wants.first)
@@ -354,8 +355,8 @@ struct PreviewViewTests {
         var state = Fixture.state()
         let screen = Screen(context: Fixture.context(.colors256))
         let layout = screen.layout(width: 120, height: 40, state: state)
-        _ = state.apply(.viewResized(rows: layout.pageItems))
-        _ = state.apply(.cursorMoved(.position(10)))
+        _ = state.apply(.browsing(.viewResized(rows: layout.pageItems)))
+        _ = state.apply(.browsing(.cursorMoved(.position(10))))
         var ui = UIState()
         let box = Self.box(SidePaneView.sidePanePreview(in: try #require(layout.sidePane)))
         #expect(screen.previewWants(state, ui, layout: layout) == [11, 12, 13, 14].map { PreviewRequest(photoID: $0, box: box) })
@@ -364,8 +365,8 @@ struct PreviewViewTests {
         ui.mode = .grid
         ui.travel = 1
         let gridLayout = screen.layout(width: 120, height: 40, state: state, mode: .grid)
-        _ = state.apply(.viewResized(rows: gridLayout.pageItems))
-        _ = state.apply(.cursorMoved(.position(0)))
+        _ = state.apply(.browsing(.viewResized(rows: gridLayout.pageItems)))
+        _ = state.apply(.browsing(.cursorMoved(.position(0))))
         // The sheet shows rows 0–2 (photos 1–15), nearest the cursor first; then the next row, photos 16–20.
         let wants = screen.previewWants(state, ui, layout: gridLayout).map(\.photoID)
         #expect(wants == Array(1...15) + [16, 17, 18, 19, 20])

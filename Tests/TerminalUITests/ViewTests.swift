@@ -37,8 +37,8 @@ import Testing
     @Test(arguments: cases)
     func theCurrentRowAndTheSelectionShowInColourAndInMonochrome(width: Int, height: Int, depth: Theme.Depth) throws {
         var state = Fixture.state()
-        _ = state.apply(.selectionToggledAndAdvanced)
-        _ = state.apply(.selectionToggledAndAdvanced)
+        _ = state.apply(.selection(.selectionToggledAndAdvanced))
+        _ = state.apply(.selection(.selectionToggledAndAdvanced))
         let (canvas, _) = Fixture.render(state, width: width, height: height, depth: depth)
         #expect(canvas.lines[0].contains(width >= 80 ? "2 selected (2.8 MB)" : "2 selec…"))
         let mark = depth == .monochrome ? "*" : "✓"
@@ -71,7 +71,7 @@ import Testing
     @Test(arguments: [(120, 40), (80, 24)])
     func theSidePaneShowsTheCurrentPhotosMetadata(width: Int, height: Int) throws {
         var state = Fixture.state()
-        _ = state.apply(.cursorMoved(.down))
+        _ = state.apply(.browsing(.cursorMoved(.down)))
         let (canvas, layout) = Fixture.render(state, width: width, height: height)
         let pane = try #require(layout.sidePane)
         let text = (0..<height).map { y in (pane.x..<width).map { canvas[$0, y].text }.joined() }.joined(separator: "\n")
@@ -107,8 +107,8 @@ import Testing
     @Test(arguments: cases)
     func theTagPickerMarksWhatTheSelectionHasAndOffersToCreate(width: Int, height: Int, depth: Theme.Depth) {
         var state = Fixture.state()
-        _ = state.apply(.selectionToggledAndAdvanced)
-        _ = state.apply(.selectionToggledAndAdvanced)
+        _ = state.apply(.selection(.selectionToggledAndAdvanced))
+        _ = state.apply(.selection(.selectionToggledAndAdvanced))
         var ui = UIState()
         var picker = UIState.Picker(kind: .tags)
         ui.overlay = .picker(picker)
@@ -146,7 +146,7 @@ import Testing
     @Test(arguments: cases)
     func quittingWithWorkLeftAsksAndSaysItResumes(width: Int, height: Int, depth: Theme.Depth) {
         var state = Fixture.state()
-        _ = state.apply(.tagNumberPressed(3))
+        _ = state.apply(.tags(.tagNumberPressed(3)))
         var ui = UIState()
         ui.overlay = .confirmQuit
         let (canvas, _) = Fixture.render(state, ui: ui, width: width, height: height, depth: depth)
@@ -158,7 +158,7 @@ import Testing
     @Test(arguments: cases)
     func theFilterIsTypedOnTheStatusLineAndShownInTheHeader(width: Int, height: Int, depth: Theme.Depth) {
         var state = Fixture.state()
-        _ = state.apply(.filterTextChanged("img"))
+        _ = state.apply(.browsing(.filterTextChanged("img")))
         var ui = UIState()
         ui.filterField = TextField("img")
         let (canvas, _) = Fixture.render(state, ui: ui, width: width, height: height, depth: depth)
@@ -170,7 +170,7 @@ import Testing
     @Test(arguments: cases)
     func anErrorStaysOnTheStatusLine(width: Int, height: Int, depth: Theme.Depth) {
         var state = Fixture.state()
-        _ = state.apply(.tagOperationFailed("Conflict: a tag with this name exists"))
+        _ = state.apply(.tags(.tagOperationFailed("Conflict: a tag with this name exists")))
         let (canvas, _) = Fixture.render(state, width: width, height: height, depth: depth)
         #expect(canvas.lines[height - 1].hasPrefix(" Conflict:"))
         // The message ends before the position, with a space between them.
@@ -209,7 +209,7 @@ import Testing
     @Test func eachViewDrawnAloneGivesTheCellsTheScreenShowsInItsArea() {
         for (width, height) in Fixture.sizes {
             var state = Fixture.state()
-            _ = state.apply(.selectionToggled)
+            _ = state.apply(.selection(.selectionToggled))
             let context = Fixture.context(.colors256)
             let (screen, layout) = Fixture.render(state, width: width, height: height)
             var views: [(String, Rect, any View)] = [

@@ -61,7 +61,7 @@ struct WireQueueTests {
 
 /// The window: learned from the terminal's answers, never more in flight than it allows.
 struct WireWindowTests {
-    private let start = ContinuousClock.now
+    private let start = Duration.seconds(100)
 
     @Test func somethingMayAlwaysGoWhenNothingIsInFlightAndNoMoreThanTheWindowOtherwise() {
         var window = WireWindow()
@@ -161,6 +161,7 @@ struct TerminalWireTests {
                     guard count > 0 else { return }
                     lock.lock()
                     bytes += buffer[0..<count]
+                    lock.broadcast()
                     lock.unlock()
                     for byte in buffer[0..<count] {
                         matched = byte == Array("\u{1B}[c".utf8)[matched] ? matched + 1 : (byte == 0x1B ? 1 : 0)
@@ -186,6 +187,13 @@ struct TerminalWireTests {
             defer { lock.unlock() }
             return String(decoding: bytes, as: UTF8.self)
         }
+
+        /// Blocks until `text` has been read, woken by each read (never on a timer).
+        func waitFor(_ text: String) {
+            lock.lock()
+            while !String(decoding: bytes, as: UTF8.self).contains(text) { lock.wait() }
+            lock.unlock()
+        }
     }
 
     private func key(_ photo: Int) -> ImageLayer.Key { ImageLayer.Key(photoID: photo, box: PixelSize(width: 80, height: 60)) }
@@ -197,27 +205,21 @@ struct TerminalWireTests {
                        placement: nil)
     }
 
-    /// Polls `condition` until it holds, for at most a minute: a deadline for a hung writer, not a timing.
-    private func eventually(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-    }
-
-    @Test func textGoesBetweenUnitsAndASupersededImageIsNeverWritten() async throws {
+    @Test func textGoesBetweenUnitsAndASupersededImageIsNeverWritten() throws {
         let terminal = PipeTerminal()
-        let wire = TerminalWire(descriptor: terminal.write, roundTrip: nil) { _, _, _ in }
+        let wire = TerminalWire(descriptor: terminal.write, roundTrip: nil, clock: .continuous) { _, _, _ in }
         terminal.wire = wire
         terminal.start()
         wire.enqueue([job(1, letter: "a", chunks: 100), job(2, letter: "b", chunks: 100)])
         // The terminal reads nothing yet: photo 1's transmission has begun and cannot end.
-        try await eventually { wire.link.inFlight > 0 }
+        wire.waitUntil { $0.inFlight > 0 }
         // The cursor moved on: photo 2 is no longer wanted, photo 1's transmission goes on, unplaced.
         let taken = wire.supersede(keeping: [])
         #expect(taken == Superseded(notShown: [key(1), key(2)], notSent: [key(2)]))
         terminal.resume()
         for frame in 0..<5 { wire.withWire { TerminalDriver.writeAll(Array("[text \(frame)]".utf8), to: terminal.write) } }
         wire.enqueue([job(3, letter: "c", chunks: 3)])
-        try await eventually { terminal.received.contains("<P3>") }
+        terminal.waitFor("<P3>")
         wire.stop()
         close(terminal.write)
         let received = terminal.received
@@ -230,16 +232,16 @@ struct TerminalWireTests {
         for frame in 0..<5 { #expect(received.contains("[text \(frame)]")) }
     }
 
-    @Test func imageDataWaitsForTheAnswersOnceTheWindowIsFull() async throws {
+    @Test func imageDataWaitsForTheAnswersOnceTheWindowIsFull() {
         let terminal = PipeTerminal()
-        let wire = TerminalWire(descriptor: terminal.write, roundTrip: nil) { _, _, _ in }
+        let wire = TerminalWire(descriptor: terminal.write, roundTrip: nil, clock: .continuous) { _, _, _ in }
         terminal.wire = wire
         terminal.start()
         wire.enqueue([job(1, letter: "a", chunks: 400)])
         // Unread, the writer fills the pipe and blocks; the window holds what was written and not answered.
-        try await eventually { wire.link.inFlight > 0 }
+        wire.waitUntil { $0.inFlight > 0 }
         terminal.resume()
-        try await eventually { terminal.received.contains("<P1>") }
+        terminal.waitFor("<P1>")
         let peak = wire.peakInFlight
         wire.stop()
         close(terminal.write)
@@ -297,12 +299,13 @@ struct ProgressiveImageTests {
     @Test func theWholeImageWaitsForTheCursorToRest() {
         var layer = ImageLayer(mode: .iterm)
         var queue = WireQueue()
-        let start = ContinuousClock.now
+        let start = Duration.seconds(100)
         queue.append(layer.plan([placement(1)], screenCleared: true, height: 30, progressive: true).jobs, at: start)
-        #expect(queue.restsUntil == nil, "the reduced image goes at once")
+        #expect(queue.restsUntil(now: start) == nil, "the reduced image goes at once")
         _ = queue.take()
-        let due = queue.restsUntil
+        let due = queue.restsUntil(now: start)
         #expect(due.map { $0 - start == ImageLayer.rest } ?? false)
+        #expect(queue.restsUntil(now: start + ImageLayer.rest) == nil, "and goes once the cursor has rested")
     }
 }
 
@@ -338,5 +341,12 @@ struct SixelStripsTests {
         // 48 rows a strip (8 bands, 16 cells): 240 rows make five strips, at rows 3, 19, 35, 51 and 67.
         #expect(units.count == 5)
         #expect(units.map { text($0.bytes) }.map { String($0.prefix(12)) }.prefix(3) == ["\u{1B}7\u{1B}[4;3H\u{1B}P0;", "\u{1B}7\u{1B}[20;3H\u{1B}P0", "\u{1B}7\u{1B}[36;3H\u{1B}P0"])
+    }
+}
+
+extension WireQueue {
+    /// Queues jobs at the writer's start: the tests of order and superseding take no time.
+    mutating func append(_ jobs: [WireJob]) {
+        append(jobs, at: .zero)
     }
 }

@@ -38,15 +38,15 @@ public final class Catalogue: Sendable {
         var seen: Int
     }
 
-    /// Opens the catalogue of `library` in `directory`. A damaged file is set aside and the returned
-    /// notice says so; the catalogue is then empty.
-    static func open(library: String, directory: URL) throws -> (Catalogue, notice: String?) {
+    /// Opens the catalogue of `library` in `directory`. A damaged file is set aside (named for `now`)
+    /// and the returned notice says so; the catalogue is then empty.
+    static func open(library: String, directory: URL, now: Date) throws -> (Catalogue, notice: String?) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = directory.appending(path: "catalogue-\(PreviewDiskCache.digest(library)).sqlite")
         do {
             return (try Catalogue(url: url, library: library), nil)
         } catch {
-            let aside = try setAside(url, reason: error)
+            let aside = try setAside(url, reason: error, at: now)
             return (try Catalogue(url: url, library: library), notice(aside: aside, reason: error))
         }
     }
@@ -156,7 +156,7 @@ public final class Catalogue: Sendable {
 
     /// Keeps a page and where the walk goes next, in one transaction: a kill between pages loses nothing.
     /// `date` is when the page was asked for.
-    func save(page photos: [Photo], nextCursor: String?, walk: Walk, at date: Date = Date()) async throws {
+    func save(page photos: [Photo], nextCursor: String?, walk: Walk, at date: Date) async throws {
         try await queue.write { db in
             // A read or write of a photo's tags newer than the page's request (`date`) keeps its tags: the
             // page was on its way before they changed.
@@ -192,7 +192,7 @@ public final class Catalogue: Sendable {
 
     /// Ends a complete walk: the photos it did not see are gone from the server, and go from here.
     /// Returns their ids.
-    func completeWalk(_ walk: Walk, at date: Date = Date()) async throws -> [Int] {
+    func completeWalk(_ walk: Walk, at date: Date) async throws -> [Int] {
         try await queue.write { db in
             let gone = try Int.fetchAll(db, sql: "SELECT id FROM photo WHERE walk < ?", arguments: [walk.generation])
             try db.execute(sql: "DELETE FROM photo WHERE walk < ?", arguments: [walk.generation])
@@ -266,7 +266,7 @@ public final class Catalogue: Sendable {
     }
 
     /// A photo's tags as the server just said they are, by a read or a write.
-    func save(tagIDs: [Int], ofPhoto id: Int, at date: Date = Date()) async throws {
+    func save(tagIDs: [Int], ofPhoto id: Int, at date: Date) async throws {
         try await queue.write { db in
             try db.execute(
                 sql: "UPDATE photo SET tag_ids = ?, seen_at = ? WHERE id = ?",
@@ -332,8 +332,8 @@ public final class Catalogue: Sendable {
     // MARK: - Damage
 
     /// Renames the file (and its journal) to `…damaged-<time>` beside it, so nothing is lost; returns the new name.
-    private static func setAside(_ url: URL, reason: any Error) throws -> URL {
-        let stamp = Int(Date().timeIntervalSince1970)
+    private static func setAside(_ url: URL, reason: any Error, at now: Date) throws -> URL {
+        let stamp = Int(now.timeIntervalSince1970)
         let aside = url.deletingLastPathComponent().appending(path: url.lastPathComponent + ".damaged-\(stamp)")
         let manager = FileManager.default
         try? manager.removeItem(at: aside)
@@ -354,8 +354,8 @@ public final class Catalogue: Sendable {
 
     /// Sets the damaged file aside and starts an empty one in its place, for a file that opened but
     /// could not be read; returns the new catalogue and the notice.
-    func rebuilt(library: String, after damage: any Error) throws -> (Catalogue, notice: String) {
-        let aside = try Self.setAside(url, reason: damage)
+    func rebuilt(library: String, after damage: any Error, at now: Date) throws -> (Catalogue, notice: String) {
+        let aside = try Self.setAside(url, reason: damage, at: now)
         return (try Catalogue(url: url, library: library), Self.notice(aside: aside, reason: damage))
     }
 }

@@ -100,9 +100,9 @@ public enum MarkKey: Sendable, Equatable {
     /// The event for this key on the selection, or the photo under the cursor.
     public var event: BrowserEvent {
         switch self {
-        case .set(let mark): .markChosen(mark)
-        case .clear(let family): .markCleared(family)
-        case .toggleLabel(let label): .labelToggled(label)
+        case .set(let mark): .tags(.markChosen(mark))
+        case .clear(let family): .tags(.markCleared(family))
+        case .toggleLabel(let label): .tags(.labelToggled(label))
         }
     }
 }

@@ -7,6 +7,8 @@ import PhotoPickKit
 struct DownloadStore: Sendable {
     let database: StateDatabase
     let library: String
+    /// What a written file's record is dated by.
+    let clock: Timekeeper
 
     func insert(_ items: [DownloadItem]) throws {
         try database.queue.write { db in
@@ -41,7 +43,7 @@ struct DownloadStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
                     library, file.path, file.photoID, file.variant, file.length, Self.hex(file.sha256),
-                    Int64(bitPattern: file.device), Int64(bitPattern: file.inode), Date().timeIntervalSince1970,
+                    Int64(bitPattern: file.device), Int64(bitPattern: file.inode), clock.now().timeIntervalSince1970,
                 ])
         }
     }

@@ -9,6 +9,9 @@ struct EditOutbox: Sendable {
     let database: StateDatabase
     let library: String
 
+    /// Its table.
+    static let table = OutboxTable(name: "photo_edit", columns: "sequence, photo_id, field, value, seen")
+
     /// Stores the edits in one transaction: a rename of 10,000 photos is one write.
     func record(_ edits: [PhotoEdit]) throws {
         try database.queue.write { db in
@@ -24,19 +27,17 @@ struct EditOutbox: Sendable {
 
     /// Every edit of `library`, oldest first.
     static func all(_ db: Database, library: String) throws -> [PhotoEdit] {
-        try Row.fetchAll(db, sql: "SELECT sequence, photo_id, field, value, seen FROM photo_edit WHERE library = ? ORDER BY sequence", arguments: [library])
-            .compactMap(Self.edit)
+        var edits: [PhotoEdit] = []
+        let rows = try table.all(db, library: library)
+        while let row = try rows.next() {
+            if let edit = edit(row) { edits.append(edit) }
+        }
+        return edits
     }
 
     /// The edits of the `photos` photos that have waited longest, oldest first.
     func nextBatch(photos: Int) throws -> [PhotoEdit] {
-        try database.queue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT sequence, photo_id, field, value, seen FROM photo_edit WHERE library = ?1 AND photo_id IN (
-                    SELECT photo_id FROM photo_edit WHERE library = ?1 GROUP BY photo_id ORDER BY MIN(sequence) LIMIT ?2
-                ) ORDER BY sequence
-                """, arguments: [library, photos]).compactMap(Self.edit)
-        }
+        try database.queue.read { db in try Self.table.nextBatch(db, library: library, photos: photos).compactMap(Self.edit) }
     }
 
     /// Drops sent edits, in one transaction with what they wrote: a later wish for the same field, made
@@ -44,10 +45,9 @@ struct EditOutbox: Sendable {
     /// own edit is not taken for a change made elsewhere.
     func settle(_ sent: [PhotoEdit], written photo: Photo) throws {
         try database.queue.write { db in
-            let remove = try db.cachedStatement(sql: "DELETE FROM photo_edit WHERE sequence = ?")
+            try Self.table.remove(db, sequences: sent.map(\.sequence))
             let rebase = try db.cachedStatement(sql: "UPDATE photo_edit SET seen = ? WHERE library = ? AND photo_id = ? AND field = ?")
             for edit in sent {
-                try remove.execute(arguments: [edit.sequence])
                 try rebase.execute(arguments: [edit.field.value(of: photo), library, edit.photoID, edit.field.rawValue])
             }
         }
@@ -56,23 +56,12 @@ struct EditOutbox: Sendable {
     /// Drops sent edits. One replaced by a later wish meanwhile has another sequence, and stays.
     func remove(_ sequences: [Int64]) throws {
         guard !sequences.isEmpty else { return }
-        try database.queue.write { db in
-            let statement = try db.cachedStatement(sql: "DELETE FROM photo_edit WHERE sequence = ?")
-            for sequence in sequences { try statement.execute(arguments: [sequence]) }
-        }
+        try database.queue.write { db in try Self.table.remove(db, sequences: sequences) }
     }
 
     /// Drops the edits of photos deleted from the server.
     func removeAll(photoIDs: [Int]) throws {
-        try database.queue.write { db in
-            let statement = try db.cachedStatement(sql: "DELETE FROM photo_edit WHERE library = ? AND photo_id = ?")
-            for id in photoIDs { try statement.execute(arguments: [library, id]) }
-        }
-    }
-
-    /// The highest sequence of any library's edit.
-    static func highestSequence(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM photo_edit") ?? 0
+        try database.queue.write { db in try Self.table.removeAll(db, library: library, photoIDs: photoIDs) }
     }
 
     static func migrate(_ db: Database) throws {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// What a library left in the state database: unsent tag deltas and photo edits, the tags they wait for, and the
@@ -12,13 +13,13 @@ struct SavedState: Sendable {
 }
 
 extension StateDatabase {
-    /// Reads everything `library` left, in one read.
-    func savedState(library: String) throws -> SavedState {
+    /// Reads everything `library` left, in one read, numbering new sequences from `now` on.
+    func savedState(library: String, now: Date) throws -> SavedState {
         try queue.read { db in
             SavedState(
                 deltas: try TagOutbox.all(db, library: library), edits: try EditOutbox.all(db, library: library),
                 pendingTags: try TagOutbox.pendingTags(db, library: library),
-                nextSequence: TagOutbox.firstSequence(after: max(try TagOutbox.highestSequence(db), try EditOutbox.highestSequence(db))),
+                nextSequence: TagOutbox.firstSequence(after: max(try TagOutbox.highestSequence(db), try EditOutbox.table.highestSequence(db)), now: now),
                 downloads: try DownloadStore.all(db, library: library), nextDownloadID: try DownloadStore.highestID(db) + 1
             )
         }

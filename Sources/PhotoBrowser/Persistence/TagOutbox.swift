@@ -9,6 +9,9 @@ struct TagOutbox: Sendable {
     let database: StateDatabase
     let library: String
 
+    /// Its table; a delta for a tag not made yet (a placeholder, negative) waits for it.
+    static let table = OutboxTable(name: "tag_delta", columns: "sequence, photo_id, tag_id, change", sendable: "tag_id >= 0")
+
     /// Stores the tags to create and the deltas in one transaction: a 10,000-photo toggle, or a mark
     /// whose tag must first be made, is one write. A delta for a placeholder whose tag was made
     /// meanwhile is stored under the real id.
@@ -32,10 +35,9 @@ struct TagOutbox: Sendable {
     /// edits reads them all before its first frame.
     static func all(_ db: Database, library: String) throws -> [TagDelta] {
         var deltas: [TagDelta] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT sequence, photo_id, tag_id, change FROM tag_delta WHERE library = ? ORDER BY sequence", arguments: [library])
+        let rows = try table.all(db, library: library)
         while let row = try rows.next() {
-            guard let change = TagDelta.Change(rawValue: row[3]) else { continue }
-            deltas.append(TagDelta(sequence: row[0], photoID: row[1], tagID: row[2], change: change))
+            if let delta = delta(row) { deltas.append(delta) }
         }
         return deltas
     }
@@ -43,36 +45,22 @@ struct TagOutbox: Sendable {
     /// The deltas of the `photos` photos that have waited longest, oldest first; deltas for a tag not
     /// created yet wait for it.
     func nextBatch(photos: Int) throws -> [TagDelta] {
-        try database.queue.read { db in
-            // The oldest rows name the oldest photos; looking at a bounded prefix keeps this quick
-            // however long the outbox is.
-            try Row.fetchAll(db, sql: """
-                SELECT sequence, photo_id, tag_id, change FROM tag_delta WHERE library = ?1 AND tag_id >= 0 AND photo_id IN (
-                    SELECT photo_id FROM (
-                        SELECT photo_id, sequence FROM tag_delta WHERE library = ?1 AND tag_id >= 0 ORDER BY sequence LIMIT ?2 * 16
-                    ) GROUP BY photo_id ORDER BY MIN(sequence) LIMIT ?2
-                ) ORDER BY sequence
-                """, arguments: [library, photos]).compactMap { row in
-                TagDelta.Change(rawValue: row[3]).map { TagDelta(sequence: row[0], photoID: row[1], tagID: row[2], change: $0) }
-            }
-        }
+        try database.queue.read { db in try Self.table.nextBatch(db, library: library, photos: photos).compactMap(Self.delta) }
     }
 
     /// Drops sent deltas. One replaced by a later wish meanwhile has another sequence, and stays.
     func remove(_ sequences: [Int64]) throws {
         guard !sequences.isEmpty else { return }
-        try database.queue.write { db in
-            let statement = try db.cachedStatement(sql: "DELETE FROM tag_delta WHERE sequence = ?")
-            for sequence in sequences { try statement.execute(arguments: [sequence]) }
-        }
+        try database.queue.write { db in try Self.table.remove(db, sequences: sequences) }
     }
 
     /// Drops the deltas of photos deleted from the server.
     func removeAll(photoIDs: [Int]) throws {
-        try database.queue.write { db in
-            let statement = try db.cachedStatement(sql: "DELETE FROM tag_delta WHERE library = ? AND photo_id = ?")
-            for id in photoIDs { try statement.execute(arguments: [library, id]) }
-        }
+        try database.queue.write { db in try Self.table.removeAll(db, library: library, photoIDs: photoIDs) }
+    }
+
+    private static func delta(_ row: Row) -> TagDelta? {
+        TagDelta.Change(rawValue: row[3]).map { TagDelta(sequence: row[0], photoID: row[1], tagID: row[2], change: $0) }
     }
 
     /// Drops the deltas of a tag that no longer exists, or of a tag not created yet, with its creation.
@@ -86,14 +74,14 @@ struct TagOutbox: Sendable {
     /// Where a session's sequences start: past every one in the database, and past the microseconds
     /// since 2020, so that a browser and a verb started at different moments on one state database
     /// count in ranges millions apart and never write the same sequence.
-    static func firstSequence(after highest: Int64, now: Date = Date()) -> Int64 {
+    static func firstSequence(after highest: Int64, now: Date) -> Int64 {
         max(highest + 1, Int64((now.timeIntervalSince1970 - 1_577_836_800) * 1_000_000))
     }
 
     /// The highest sequence in the whole database, placeholders included (they are negated sequences),
     /// so new ones never collide with another library's or with a tag still waiting to be made.
     static func highestSequence(_ db: Database) throws -> Int64 {
-        let deltas = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM tag_delta") ?? 0
+        let deltas = try table.highestSequence(db)
         let placeholders = try Int64.fetchOne(db, sql: "SELECT -MIN(placeholder) FROM tag_creation") ?? 0
         return max(deltas, placeholders)
     }

@@ -49,9 +49,9 @@ public struct PurgeLog: Sendable {
         /// When the line was written.
         public var at: Date
 
-        /// A line; `at` defaults to now.
+        /// A line written at `at`.
         public init(kind: Kind, purge: String, library: String, id: Int, filename: String? = nil, takenAt: Date? = nil,
-                    tags: [String]? = nil, bytes: Int64? = nil, path: String? = nil, reason: String? = nil, at: Date = Date()) {
+                    tags: [String]? = nil, bytes: Int64? = nil, path: String? = nil, reason: String? = nil, at: Date) {
             self.kind = kind
             self.purge = purge
             self.library = library

@@ -58,13 +58,17 @@ public struct Purger: Sendable {
     let log: PurgeLog
     let library: String
     let keepOriginals: URL?
+    /// What the log's lines are dated by.
+    let clock: Timekeeper
 
-    /// A purger for `library`, logging to `log`, keeping originals in `keepOriginals` when given.
-    public init(client: APIClient, log: PurgeLog, library: String, keepOriginals: URL?) {
+    /// A purger for `library`, logging to `log` with dates from `clock`, keeping originals in
+    /// `keepOriginals` when given.
+    public init(client: APIClient, log: PurgeLog, library: String, keepOriginals: URL?, clock: Timekeeper) {
         self.client = client
         self.log = log
         self.library = library
         self.keepOriginals = keepOriginals
+        self.clock = clock
     }
 
     /// Deletes the items in order, calling `progress` after each with the report so far.
@@ -92,7 +96,7 @@ public struct Purger: Sendable {
         // A deletion whose answer was lost and which the server could not be asked about stays open: the
         // purge is not marked finished, and the next start settles it.
         let open = try? log.unsettled(library: library).contains { $0.purge == purge }
-        if !Task.isCancelled, open == false { try? log.append(PurgeLog.Record(kind: .finished, purge: purge, library: library, id: 0)) }
+        if !Task.isCancelled, open == false { try? log.append(PurgeLog.Record(kind: .finished, purge: purge, library: library, id: 0, at: clock.now())) }
         return report
     }
 
@@ -171,7 +175,7 @@ public struct Purger: Sendable {
     private func record(_ kind: PurgeLog.Record.Kind, _ photo: Photo, tags: [String], purge: String, path: String? = nil, reason: String? = nil) -> PurgeLog.Record {
         PurgeLog.Record(
             kind: kind, purge: purge, library: library, id: photo.id, filename: photo.filename, takenAt: photo.takenAt,
-            tags: tags, bytes: photo.bytes, path: path, reason: reason
+            tags: tags, bytes: photo.bytes, path: path, reason: reason, at: clock.now()
         )
     }
 
@@ -207,7 +211,7 @@ public struct Purger: Sendable {
                 }
                 var settled = intent
                 settled.kind = kind
-                settled.at = Date()
+                settled.at = clock.now()
                 settled.reason = kind == .failed ? "interrupted before the server answered; it is still there" : "interrupted; the server says it is gone"
                 try log.append(settled)
                 outcome[intent.id] = kind
@@ -225,12 +229,12 @@ public struct Purger: Sendable {
                     report.failed[record.id] = reason
                     var never = record
                     never.kind = .failed
-                    never.at = Date()
+                    never.at = clock.now()
                     never.reason = reason
                     settled.append(never)
                 }
             }
-            settled.append(PurgeLog.Record(kind: .finished, purge: purge, library: library, id: 0, reason: "interrupted; settled by a later start"))
+            settled.append(PurgeLog.Record(kind: .finished, purge: purge, library: library, id: 0, reason: "interrupted; settled by a later start", at: clock.now()))
             try log.append(settled)
             log.forgetLock(purge)
         }

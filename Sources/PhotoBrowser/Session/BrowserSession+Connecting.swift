@@ -6,7 +6,6 @@ extension BrowserSession {
     /// The server says the provisional library is the key's (`me` is its `/me`): what was held back is
     /// sent, in order, and the session carries on as any other.
     public func confirm(_ me: Me) {
-        isolation.preconditionIsolated("a BrowserSession is used on the actor it was made on")
         guard !isConfirmed, !isStopped else { return }
         isConfirmed = true
         connect(account: me)
@@ -17,22 +16,22 @@ extension BrowserSession {
 
     /// Starts what talks to the server: the outboxes' senders, the account (asked for unless given) and the tags.
     func connect(account: Me?) {
-        if let sender { background { _ in await sender.run() } }
+        if let pump { background { await pump.run() } }
         startEditSender()
         settleInterruptedPurges()
         if let me = account {
-            send(.accountLoaded(me))
+            send(.status(.accountLoaded(me)))
         } else {
-            background { [client] _ in
+            background { [client] in
                 do {
                     let me = try await client.send(API.me())
-                    self.send(.accountLoaded(me))
+                    self.send(.status(.accountLoaded(me)))
                 } catch {
-                    self.send(.accountFailed(Self.describe(error)))
+                    self.send(.status(.accountFailed(Self.describe(error))))
                 }
             }
         }
-        background { [client] _ in
+        background { [client] in
             do {
                 // The tag list names every chip on screen.
                 let tags = try await RequestLane.$current.withValue(.visible) {
@@ -41,9 +40,9 @@ extension BrowserSession {
                     return tags
                 }
                 try? await self.catalogue.save(tags: tags)
-                self.send(.tagsLoaded(tags))
+                self.send(.tags(.tagsLoaded(tags)))
             } catch {
-                self.send(.tagsFailed(Self.describe(error)))
+                self.send(.tags(.tagsFailed(Self.describe(error))))
             }
         }
     }
@@ -51,9 +50,9 @@ extension BrowserSession {
     /// Starts sending edits once the session is connected and the catalogue is on screen: an edit sent
     /// before its photo is listed would otherwise be shown over by the catalogue's older copy.
     func startEditSender() {
-        guard isConfirmed, state.loading.isCatalogueRead, !editSenderStarted, let editSender else { return }
+        guard isConfirmed, state.loading.isCatalogueRead, !editSenderStarted, let pump else { return }
         editSenderStarted = true
-        background { _ in await editSender.run() }
+        Task { await pump.sendEdits() }
     }
 
     /// Keeps an effect that would reach the server until the library is confirmed, and drops a held one

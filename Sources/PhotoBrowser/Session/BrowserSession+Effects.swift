@@ -1,49 +1,115 @@
 import Foundation
 import PhotoPickKit
 
+/// The effects an event asks for, run: each either finishes here or starts a task whose result comes
+/// back as an event.
 extension BrowserSession {
+    func perform(_ effect: BrowserEffect) {
+        if !isConfirmed, hold(effect) { return }
+        switch effect {
+        case .walkLibrary: walkLibrary()
+        case .scheduleRefresh(let delay):
+            background { [clock] in
+                guard (try? await clock.sleep(for: delay)) != nil else { return }
+                self.send(.catalogue(.refreshDue))
+            }
+        case .cancelLoading: stopWalk()
+        case .recordTagDeltas(let deltas): record(deltas)
+        case .recordTagCreation(let pending, let deltas): record(deltas, creating: pending)
+        case .recordPhotoEdits(let edits): record(edits)
+        case .purge(let items, let keepOriginals): purge(items, keepOriginals: keepOriginals)
+        case .forgetPhotos(let ids):
+            // Their outbox rows go too: nothing is left to send for a deleted photo.
+            do {
+                try outbox.removeAll(photoIDs: ids)
+                try editOutbox.removeAll(photoIDs: ids)
+            } catch {
+                configuration.logger.error("outbox: \(error)")
+            }
+            writeCatalogue { try await $0.remove(photoIDs: ids) }
+        case .savePhoto(let photo):
+            writeCatalogue { try await $0.save(photo: photo) }
+        case .saveFocusScore(let photoID, let score): saveFocusScore(score, photoID: photoID)
+        case .discardTagDeltas(let tagID):
+            do { try outbox.removeAll(tagID: tagID) } catch { configuration.logger.error("outbox: \(error)") }
+        case .createTag(let name, let color):
+            saveTag(named: name) { client async throws(APIError) in try await client.createTag(name: name, color: color) }
+        case .renameTag(let id, let name):
+            saveTag(named: name) { client async throws(APIError) in try await client.send(API.updateTag(id: id, TagUpdate(name: name))) }
+        case .recolourTag(let id, let color):
+            saveTag(named: nil) { client async throws(APIError) in try await client.send(API.updateTag(id: id, TagUpdate(color: .some(color)))) }
+        case .deleteTag(let id): deleteTag(id: id)
+        case .checkSpace(let items, let directory, let needed):
+            send(.downloads(.downloadSpaceChecked(items, needed: needed, free: DownloadLocation.freeSpace(for: directory))))
+        case .checkFinishedDownloads(let items, let request): checkFinishedDownloads(items, then: request)
+        case .forgetWrittenFiles(let paths):
+            // Files that changed since photopick wrote them are the user's now.
+            do { try forgetWrittenFiles(paths) } catch { configuration.logger.error("written files: \(error)") }
+        case .saveDownloads(let items): saveDownloads(items)
+        case .deleteDownloads(let items, let discardPartials): deleteDownloads(items, discardPartials: discardPartials)
+        case .startDownload(let item): startDownload(item)
+        case .stopDownload(let id):
+            downloadRuns[id]?.task.cancel()
+        case .expireMessage(let id):
+            background { [clock, lifetime = configuration.messageLifetime] in
+                guard (try? await clock.sleep(for: lifetime)) != nil else { return }
+                self.send(.status(.messageExpired(id: id)))
+            }
+        }
+    }
+
+    /// Writes photo edits to their outbox before the event's handling returns; if that fails, nothing is
+    /// sent and the screen goes back.
+    private func record(_ edits: [PhotoEdit]) {
+        do {
+            try editOutbox.record(edits)
+            pump?.nudge()
+        } catch {
+            configuration.logger.error("edit outbox: \(error)")
+            send(.edits(.photoEditsNotRecorded(edits, reason: String(describing: error))))
+        }
+    }
+
+    /// Writes deltas, with the tags they wait for, to the outbox before anything is sent and before the
+    /// event's handling returns; if that fails, nothing is sent and the screen goes back.
+    private func record(_ deltas: [TagDelta], creating pending: [PendingTag] = []) {
+        do {
+            try outbox.record(deltas, creating: pending)
+            pump?.nudge()
+        } catch {
+            configuration.logger.error("outbox: \(error)")
+            send(.tags(.tagDeltasNotRecorded(deltas, reason: String(describing: error))))
+        }
+    }
+
     // MARK: - Tags
 
-    func createTag(name: String, color: String?) {
+    /// Makes or changes a tag on the server, keeping the answer in the catalogue.
+    private func saveTag(named name: String?, _ request: @escaping @Sendable (APIClient) async throws(APIError) -> PhotoPickKit.Tag) {
         let client = client
-        onSession { _ in
+        Task {
             do throws(APIError) {
-                let tag = try await client.createTag(name: name, color: color)
-                try? await self.catalogue.save(tag: tag)
-                self.send(.tagSaved(tag))
+                let tag = try await request(client)
+                try? await catalogue.save(tag: tag)
+                send(.tags(.tagSaved(tag)))
             } catch {
-                self.send(.tagOperationFailed(self.describe(error, savingName: name)))
+                send(.tags(.tagOperationFailed(describe(error, savingName: name))))
             }
         }
     }
 
-    func updateTag(id: Int, _ update: TagUpdate) {
+    private func deleteTag(id: Int) {
         let client = client
-        onSession { _ in
-            do throws(APIError) {
-                let tag = try await client.send(API.updateTag(id: id, update))
-                try? await self.catalogue.save(tag: tag)
-                self.send(.tagSaved(tag))
-            } catch {
-                self.send(.tagOperationFailed(self.describe(error, savingName: update.name)))
-            }
-        }
-    }
-
-    func deleteTag(id: Int) {
-        let client = client
-        onSession { _ in
+        Task {
             do throws(APIError) {
                 try await client.send(API.deleteTag(id: id))
-                try? await self.catalogue.remove(tagID: id)
-                self.send(.tagDeleted(id: id))
             } catch where error.status == 404 {
                 // Already gone: the result the user wanted.
-                try? await self.catalogue.remove(tagID: id)
-                self.send(.tagDeleted(id: id))
             } catch {
-                self.send(.tagOperationFailed("Could not delete the tag: \(error.userMessage)"))
+                return send(.tags(.tagOperationFailed("Could not delete the tag: \(error.userMessage)")))
             }
+            try? await catalogue.remove(tagID: id)
+            send(.tags(.tagDeleted(id: id)))
         }
     }
 
@@ -58,66 +124,4 @@ extension BrowserSession {
         }
         return "A tag named “\(name)” already exists; pick it with t, or choose another name."
     }
-
-    // MARK: - Downloads
-
-    func saveDownloads(_ items: [DownloadItem]) {
-        do {
-            try downloadStore.insert(items)
-        } catch {
-            configuration.logger.error("download queue: \(error)")
-            send(.stateNotSaved("The download queue could not be saved (\(error)); it will not survive a restart."))
-        }
-    }
-
-    func deleteDownloads(_ items: [DownloadItem], discardPartials: Bool) {
-        do {
-            try downloadStore.delete(items.map(\.id))
-        } catch {
-            configuration.logger.error("download queue: \(error)")
-        }
-        guard discardPartials else { return }
-        let client = client
-        // A run told to stop may still hold its partial file; the Kit waits for it to let go.
-        Task {
-            for item in items {
-                try? await client.discardPartialDownload(photo: item.photo, size: item.variant, in: item.directory)
-            }
-        }
-    }
-
-    func startDownload(_ item: DownloadItem) {
-        let client = client
-        let id = item.id, run = item.run
-        let throttle = ProgressThrottle()
-        let record = writtenFileRecorder
-        let report: @Sendable (DownloadProgress) -> Void = { progress in
-            guard throttle.shouldReport() else { return }
-            let seconds = ProgressThrottle.now()
-            Task { [weak self] in
-                await self?.post(.downloadProgressed(id: id, run: run, received: progress.receivedBytes, expected: progress.expectedBytes, at: seconds))
-            }
-        }
-        downloadRuns[id] = DownloadRun(number: run, task: onSession { _ in
-            let outcome: BrowserEvent = await RequestLane.$current.withValue(.download) {
-                do {
-                    return .downloadFinished(id: id, run: run, try await client.download(
-                        photo: item.photo, size: item.variant, into: item.directory, within: item.root, progress: report, willPlace: record
-                    ))
-                } catch {
-                    return .downloadFailed(id: id, run: run, reason: Self.describe(error))
-                }
-            }
-            // A later run of the same item may have taken the slot; only this run's own entry goes.
-            if self.downloadRuns[id]?.number == run { self.downloadRuns[id] = nil }
-            // A stopped run's ending, success or failure, is not news: the user paused or cancelled it.
-            if !Task.isCancelled { self.send(outcome) }
-        })
-    }
-}
-
-/// The task downloading one queue item, and which run of the item it is.
-struct DownloadRun {
-    let number: Int
-    let task: Task<Void, Never>
 }

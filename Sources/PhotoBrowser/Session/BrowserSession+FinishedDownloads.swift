@@ -7,9 +7,9 @@ extension BrowserSession {
     /// actor, then carries on with the request that asked.
     func checkFinishedDownloads(_ items: [DownloadItem], then request: DownloadRequest) {
         let store = downloadStore, logger = configuration.logger, settling = configuration.stampSettling
-        background { _ in
+        background {
             let check = await Self.check(items, store: store, settling: settling, logger: logger)
-            self.send(.finishedDownloadsChecked(check, then: request))
+            self.send(.downloads(.finishedDownloadsChecked(check, then: request)))
         }
     }
 

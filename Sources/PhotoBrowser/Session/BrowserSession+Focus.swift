@@ -4,8 +4,8 @@ extension BrowserSession {
     /// Records each focus score `loader` measures as it lands, until the session stops: the scores go
     /// from the loader to the session, not through the front end.
     public func measureFocus(with loader: PreviewLoader) {
-        background { [weak self] _ in
-            for await (photoID, score) in loader.focusScores { self?.send(.focusMeasured(photoID: photoID, score: score)) }
+        background { [weak self] in
+            for await (photoID, score) in loader.focusScores { self?.send(.focus(.focusMeasured(photoID: photoID, score: score))) }
         }
     }
 }

@@ -13,7 +13,7 @@ extension BrowserSession {
     }
 
     func purger(keepOriginals: URL?) -> Purger {
-        Purger(client: client, log: purgeLog, library: configuration.library, keepOriginals: keepOriginals)
+        Purger(client: client, log: purgeLog, library: configuration.library, keepOriginals: keepOriginals, clock: clock)
     }
 
     /// Runs a purge in the user's lane, reporting each photo. A library the server has not confirmed yet
@@ -22,12 +22,12 @@ extension BrowserSession {
         guard isConfirmed else {
             var report = PurgeReport()
             for item in items { report.failed[item.photo.id] = "the server has not confirmed this library yet; purge again in a moment" }
-            return send(.purgeFinished(report))
+            return send(.purge(.purgeFinished(report)))
         }
         let purger = purger(keepOriginals: keepOriginals)
-        background { _ in
-            let report = await purger.run(items) { report in await self.post(.purgeProgressed(report)) }
-            self.send(.purgeFinished(report))
+        background {
+            let report = await purger.run(items) { [weak self] report in await self?.send(.purge(.purgeProgressed(report))) }
+            self.send(.purge(.purgeFinished(report)))
         }
     }
 
@@ -35,12 +35,12 @@ extension BrowserSession {
     /// when there were none, so a script can wait for the answer).
     func settleInterruptedPurges() {
         let purger = purger(keepOriginals: nil)
-        background { _ in
+        background {
             do {
-                self.send(.interruptedPurgeSettled(try await purger.settleInterrupted()))
+                self.send(.purge(.interruptedPurgeSettled(try await purger.settleInterrupted())))
             } catch {
-                self.send(.noticePosted(.error, "The purge log cannot be read: \(error)"))
-                self.send(.interruptedPurgeSettled(PurgeReport()))
+                self.send(.status(.noticePosted(.error, "The purge log cannot be read: \(error)")))
+                self.send(.purge(.interruptedPurgeSettled(PurgeReport())))
             }
         }
     }

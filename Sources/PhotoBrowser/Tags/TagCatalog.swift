@@ -1,11 +1,9 @@
 import PhotoPickKit
 
-/// Every tag of the library, in the server's order, with how many loaded photos carry each.
+/// Every tag of the library, in the server's order (the library counts the photos of each).
 public struct TagCatalog: Sendable {
     /// The tags; the first nine answer to the number keys.
     public private(set) var tags: [PhotoPickKit.Tag] = []
-    /// Loaded photos per tag id.
-    private(set) var counts: [Int: Int] = [:]
     /// Whether the list has arrived.
     private(set) var isLoaded = false
     /// Where each tag id sits in `tags`, and each tag's colour parsed once: views look both up for
@@ -73,9 +71,6 @@ public struct TagCatalog: Sendable {
         (1...9).contains(number) && number <= tags.count ? tags[number - 1] : nil
     }
 
-    /// How many loaded photos carry a tag.
-    public func count(of tagID: Int) -> Int { counts[tagID, default: 0] }
-
     /// Whether a tag is still waiting to be made by the server.
     func isPending(_ id: Int) -> Bool { pending[id] != nil }
 
@@ -90,11 +85,10 @@ public struct TagCatalog: Sendable {
         upsert(PhotoPickKit.Tag(id: tag.placeholderID, name: tag.name, color: tag.color))
     }
 
-    /// The server made a pending tag: the real one takes the placeholder's place. Photos are recounted
-    /// by the caller, as it moves them from one to the other.
+    /// The server made a pending tag: the real one takes the placeholder's place. The caller moves the
+    /// photos from one to the other.
     mutating func resolve(_ placeholderID: Int, as tag: PhotoPickKit.Tag) {
         pending[placeholderID] = nil
-        counts[placeholderID] = nil
         if let index = positions[placeholderID], positions[tag.id] == nil {
             tags[index] = tag
             reindex()
@@ -123,7 +117,6 @@ public struct TagCatalog: Sendable {
     mutating func remove(id: Int) {
         pending[id] = nil
         tags.removeAll { $0.id == id }
-        counts[id] = nil
         reindex()
     }
 
@@ -139,11 +132,5 @@ public struct TagCatalog: Sendable {
             marksByTag[tag.id] = mark
             tagsByMark[mark] = tag.id
         }
-    }
-
-    /// Accounts for a photo's tags changing from `old` to `new`.
-    mutating func recount(from old: [Int], to new: [Int]) {
-        for id in old where !new.contains(id) { counts[id, default: 0] -= 1 }
-        for id in new where !old.contains(id) { counts[id, default: 0] += 1 }
     }
 }

@@ -13,8 +13,8 @@ extension TagSender {
         case cancelled
     }
 
-    /// Creates the waiting tags, oldest first; returns a reason when one has to wait.
-    func createPendingTags() async -> String? {
+    /// Creates the waiting tags, oldest first, telling `report` of each; returns a reason when one has to wait.
+    func createPendingTags(report: @Sendable (BrowserEvent) async -> Void) async -> String? {
         let pending: [PendingTag]
         do {
             pending = try outbox.pendingTags()
@@ -30,13 +30,18 @@ extension TagSender {
                     return "the state database cannot be written (\(error))."
                 }
                 try? await catalogue.save(tag: made)
-                await report(.tagCreated(made, placeholderID: tag.placeholderID))
+                await report(.tags(.tagCreated(made, placeholderID: tag.placeholderID)))
             case .refused(let reason):
-                let dropped = (try? outbox.discard(tag)) ?? []
-                for (photoID, deltas) in Dictionary(grouping: dropped, by: \.photoID) {
-                    await report(.tagDeltasRejected(photoID: photoID, sequences: deltas.map(\.sequence), reason: reason))
+                let dropped: [TagDelta]
+                do {
+                    dropped = try outbox.discard(tag)
+                } catch {
+                    return "the state database cannot be written (\(error))."
                 }
-                await report(.tagCreationRejected(placeholderID: tag.placeholderID, reason: reason))
+                for (photoID, deltas) in Dictionary(grouping: dropped, by: \.photoID) {
+                    await report(.tags(.tagDeltasRejected(photoID: photoID, sequences: deltas.map(\.sequence), reason: reason)))
+                }
+                await report(.tags(.tagCreationRejected(placeholderID: tag.placeholderID, reason: reason)))
             case .delayed(let reason):
                 return reason
             case .cancelled:
@@ -79,7 +84,7 @@ extension TagSender {
     }
 
     private static func creation(of error: APIError) -> Creation {
-        switch outcome(of: error) {
+        switch Delivery<Void>(failure: error) {
         case .rejected(let reason): .refused(reason)
         case .delayed(let reason): .delayed(reason)
         case .cancelled: .cancelled

@@ -22,14 +22,15 @@ extension APIClient {
         /// own requests always find budget: 15% (45 of 300) is a minute of brisk tagging and previews,
         /// and leaves a 100,000-photo listing within 1.1× of the fastest the budget allows.
         public var reservedShare: Double
-        /// What retries, the pacer and deadlines wait on: the real clock, or a test's clock it advances.
-        public var clock: any Clock<Duration>
+        /// What retries, the pacer, deadlines and signed links wait on and date by: the one the app's entry
+        /// point gives everything (`Timekeeper.continuous`), or a test's clock it advances.
+        public var clock: Timekeeper
 
-        /// A configuration with sensible defaults for everything but the URL and key.
+        /// A configuration with sensible defaults for everything but the URL, the key and the clock.
         public init(
-            baseURL: URL, apiKey: APIKeyProvider, timeouts: Timeouts = Timeouts(), retryPolicy: RetryPolicy = RetryPolicy(),
+            baseURL: URL, apiKey: APIKeyProvider, clock: Timekeeper, timeouts: Timeouts = Timeouts(), retryPolicy: RetryPolicy = RetryPolicy(),
             userAgent: String = "photopick/\(PhotoPickVersion.current)", logger: Logger = Logger(label: "photopick.api"),
-            maximumConnectionsPerHost: Int = 8, reservedShare: Double = 0.15, clock: any Clock<Duration> = ContinuousClock()
+            maximumConnectionsPerHost: Int = 8, reservedShare: Double = 0.15
         ) {
             self.baseURL = baseURL
             self.apiKey = apiKey

@@ -37,7 +37,7 @@ extension APIClient {
 
     /// One try: sends and reads the whole answer, whatever its status.
     nonisolated func executeOnce(_ request: HTTPClientRequest, url: URL) async throws(TransportFailure) -> RawResponse {
-        let started = ContinuousClock.now
+        let started = time.elapsed()
         do {
             let response = try await httpClient.execute(request, deadline: .distantFuture)
             let body = try await response.body.collect(upTo: Self.maximumJSONBytes)
@@ -51,8 +51,8 @@ extension APIClient {
         }
     }
 
-    nonisolated func log(_ method: String, _ url: URL, status: Int, since started: ContinuousClock.Instant, requestID: String?) {
-        let milliseconds = (ContinuousClock.now - started).milliseconds
+    nonisolated func log(_ method: String, _ url: URL, status: Int, since started: Duration, requestID: String?) {
+        let milliseconds = (time.elapsed() - started).milliseconds
         let level: Logger.Level = status >= 500 ? .warning : status >= 400 ? .info : .debug
         configuration.logger.log(level: level, "\(method) \(Redaction.url(url)) \(status) \(milliseconds) ms\(requestID.map { " id \($0)" } ?? "")")
     }

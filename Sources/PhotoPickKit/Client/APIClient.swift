@@ -8,7 +8,7 @@ import NIOHTTP1
 /// and safe, resumable downloads.
 ///
 /// ```swift
-/// let client = APIClient(configuration: .init(baseURL: url, apiKey: .environment("PHOTOPICK_API_KEY")))
+/// let client = APIClient(configuration: .init(baseURL: url, apiKey: .environment("PHOTOPICK_API_KEY"), clock: .continuous))
 /// let me = try await client.send(API.me())
 /// ```
 public actor APIClient {
@@ -21,6 +21,8 @@ public actor APIClient {
     nonisolated let pacer: RateLimitPacer
     /// The configuration's clock, which every wait of this client runs on.
     nonisolated let time: Timekeeper
+    /// The clock this client waits on and dates by; what it loads for others (previews, originals) waits on it too.
+    public nonisolated var clock: Timekeeper { time }
     /// Whether a `Sunset` header was logged already; it is logged once per client.
     private var hasWarnedOfSunset = false
     /// Renditions' signed links, reused until they expire.
@@ -31,7 +33,7 @@ public actor APIClient {
         self.baseURL = configuration.baseURL
         self.baseOrigin = Origin(configuration.baseURL)
         self.configuration = configuration
-        time = Timekeeper(configuration.clock)
+        time = configuration.clock
         pacer = RateLimitPacer(reservedShare: configuration.reservedShare, time: time)
         var http = HTTPClient.Configuration()
         http.redirectConfiguration = .disallow

@@ -11,7 +11,7 @@ extension APIClient {
         let directory = try DownloadDirectory(url)
         let target = DownloadTarget(photo: photo, size: size, format: format)
         while try !discardPartial(of: target, in: directory) {
-            try await DownloadTarget.waitForOtherDownload()
+            try await DownloadTarget.waitForOtherDownload(on: time)
         }
     }
 

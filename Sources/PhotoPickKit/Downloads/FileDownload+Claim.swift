@@ -31,7 +31,7 @@ extension FileDownload {
                 throw DownloadError.fileSystem(path: directory.url.path, reason: "no free name for \(target.name.candidate(1))")
             }
             // Another download of this photo is under way: look at every name again once it may have finished.
-            try await DownloadTarget.waitForOtherDownload()
+            try await DownloadTarget.waitForOtherDownload(on: client.time)
         }
     }
 
@@ -113,9 +113,8 @@ struct DownloadTarget {
         SafeFilename.partPrefix + name.candidate(number) + SafeFilename.partSuffix
     }
 
-    /// A pause before looking again at a `.part` that another download of the same photo holds.
-    static func waitForOtherDownload() async throws(APIError) {
-        // Real time, whatever the client's clock: the other download moves on its own.
-        try await Timekeeper.continuous.sleepOrCancel(for: .milliseconds(50))
+    /// A pause on `clock` before looking again at a `.part` that another download of the same photo holds.
+    static func waitForOtherDownload(on clock: Timekeeper) async throws(APIError) {
+        try await clock.sleepOrCancel(for: .milliseconds(50))
     }
 }

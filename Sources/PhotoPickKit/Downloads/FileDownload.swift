@@ -154,7 +154,7 @@ struct FileDownload {
             headers += [("Range", "bytes=\(offset)-"), ("If-Range", validator)]
         }
         let request = try await client.httpRequest("GET", location, headers: headers)
-        let started = ContinuousClock.now
+        let started = client.time.elapsed()
         do {
             let response = try await client.httpClient.execute(request, deadline: .distantFuture)
             client.log("GET", location, status: Int(response.status.code), since: started, requestID: response.headers.first(name: "X-Request-Id"))

@@ -5,15 +5,16 @@ import NIOConcurrencyHelpers
 /// actor redraws for progress rather than for every chunk.
 package final class ProgressThrottle: Sendable {
     private let lastReport = NIOLockedValueBox<Double>(-.infinity)
+    private let clock: Timekeeper
 
-    package init() {}
-
-    package static func now() -> Double {
-        ProcessInfo.processInfo.systemUptime
+    /// A throttle timing reports on `clock`.
+    package init(clock: Timekeeper) {
+        self.clock = clock
     }
 
+    /// Whether a report now goes through.
     package func shouldReport() -> Bool {
-        let now = Self.now()
+        let now = clock.seconds
         return lastReport.withLockedValue { last in
             guard now - last >= 0.1 else { return false }
             last = now

@@ -42,7 +42,7 @@ actor RateLimitPacer {
     private var subscribers: [UUID: AsyncStream<RateLimitState>.Continuation] = [:]
 
     /// A pacer that keeps `reservedShare` of each window (rounded up) for the user's lanes.
-    init(reservedShare: Double = 0.15, time: Timekeeper = .continuous) {
+    init(reservedShare: Double = 0.15, time: Timekeeper) {
         self.reservedShare = min(max(reservedShare, 0), 0.9)
         self.time = time
     }

@@ -36,7 +36,7 @@ public struct RateLimitState: Sendable, Hashable {
 
     /// What is held back and why, for the header: "throttled 12 s", "listing paused: 45 requests kept
     /// for you"; nil when nothing is.
-    public func heldBack(now: Date = Date()) -> String? {
+    public func heldBack(now: Date) -> String? {
         if isHolding, let holdUntil {
             return "throttled \(max(1, Int((holdUntil.timeIntervalSince(now)).rounded(.up)))) s"
         }

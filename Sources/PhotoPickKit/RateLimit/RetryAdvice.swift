@@ -9,7 +9,7 @@ enum RetryAdvice {
     /// `Retry-After` as delta-seconds or an HTTP-date; without it, and if `orReset`, `X-RateLimit-Reset`.
     ///
     /// The reset only says when the budget refills, so it is a fallback for a 429, not for a 503.
-    static func wait(in headers: HTTPHeaders, orReset: Bool = true, now: Date = Date()) -> Duration? {
+    static func wait(in headers: HTTPHeaders, orReset: Bool = true, now: Date) -> Duration? {
         if let value = headers.first(name: "Retry-After")?.trimmingCharacters(in: .whitespaces) {
             if let seconds = digits(value) { return duration(seconds) }
             if let date = HTTPDate.parse(value) { return duration(date.timeIntervalSince(now)) }
@@ -19,7 +19,7 @@ enum RetryAdvice {
     }
 
     /// `X-RateLimit-Reset`: Unix seconds, or (as some servers send) seconds from now when too small to be a date.
-    static func resetDate(in headers: HTTPHeaders, now: Date = Date()) -> Date? {
+    static func resetDate(in headers: HTTPHeaders, now: Date) -> Date? {
         guard let value = headers.first(name: "X-RateLimit-Reset").flatMap({ digits($0.trimmingCharacters(in: .whitespaces)) })
         else { return nil }
         let date = value < 1_000_000_000 ? now.addingTimeInterval(value) : Date(timeIntervalSince1970: value)

@@ -10,8 +10,12 @@ struct ServerClock: Sendable {
 
     private let seconds: @Sendable () -> Int64
     private let sleepFor: @Sendable (Duration) async throws -> Void
+    /// Time since the clock was opened, for how long a request took.
+    let elapsed: @Sendable () -> Duration
 
     init<C: Clock<Duration>>(_ clock: C) {
+        let opened = clock.now
+        elapsed = { opened.duration(to: clock.now) }
         if clock is ContinuousClock {
             seconds = { Int64(Date().timeIntervalSince1970) }
         } else {

@@ -15,8 +15,6 @@ enum Timestamp {
         )
     }
 
-    static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
-
     private static func utc(_ seconds: Int64) -> tm {
         var time = time_t(seconds)
         var parts = tm()

@@ -7,28 +7,30 @@ struct EnvelopeMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     let requestLog: (@Sendable (String) -> Void)?
+    /// What a request's time is measured by.
+    let clock: ServerClock
     /// For a 405 with `Allow` on a known path; nil where no path answers more than one way (the files origin).
     let methods: SystemRoutes.MethodTable?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let started = ContinuousClock.now
+        let started = clock.elapsed()
         var response: Response
         do {
             response = try await next(request, context)
         } catch {
             guard let failure = APIFailure.answering(error, to: request, methods: methods, logger: context.logger) else {
-                requestLog?("\(request.method) \(request.uri.path) reset \(Self.milliseconds(since: started))ms")
+                requestLog?("\(request.method) \(request.uri.path) reset \(milliseconds(since: started))ms")
                 throw error
             }
             response = try failure.response(from: request, context: context)
         }
         response.headers[.requestID] = Self.makeRequestID()
-        requestLog?("\(request.method) \(request.uri.path) \(response.status.code) \(Self.milliseconds(since: started))ms")
+        requestLog?("\(request.method) \(request.uri.path) \(response.status.code) \(milliseconds(since: started))ms")
         return response
     }
 
-    private static func milliseconds(since start: ContinuousClock.Instant) -> Int {
-        let elapsed = ContinuousClock.now - start
+    private func milliseconds(since start: Duration) -> Int {
+        let elapsed = clock.elapsed() - start
         return Int((Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000).rounded())
     }
 

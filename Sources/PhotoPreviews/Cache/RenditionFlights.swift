@@ -29,9 +29,13 @@ actor RenditionFlights {
 
     let disk: PreviewDiskCache?
     let detachedLimit: Int
-    private var flights: [Key: Flight] = [:]
+    private var flights: [Key: Flight] = [:] {
+        didSet { wakeWatchers() }
+    }
     /// Numbers flights and waiters alike.
     private var counter = 0
+    /// Those waiting for the flights to change (`waitUntil`).
+    private var watchers: [CheckedContinuation<Void, Never>] = []
 
     init(disk: PreviewDiskCache?, detachedLimit: Int = RenditionFlights.defaultDetachedLimit) {
         self.disk = disk
@@ -40,6 +44,28 @@ actor RenditionFlights {
 
     /// Fetches under way that no one waits for.
     var detachedCount: Int { flights.values.count { $0.waiters.isEmpty } }
+
+    /// The flights as a test or the bench sees them: how many are under way, how many no one waits
+    /// for, and how many wait for each.
+    struct Status: Sendable {
+        let flying: Int
+        let detached: Int
+        let waiters: [Key: Int]
+    }
+
+    /// Returns once `condition` holds of the flights, looking again at each change (never on a timer).
+    func waitUntil(_ condition: @Sendable (Status) -> Bool) async {
+        while !condition(Status(flying: flights.count, detached: detachedCount, waiters: flights.mapValues(\.waiters.count))) {
+            await withCheckedContinuation { watchers.append($0) }
+        }
+    }
+
+    private func wakeWatchers() {
+        guard !watchers.isEmpty else { return }
+        let woken = watchers
+        watchers = []
+        for watcher in woken { watcher.resume() }
+    }
 
     /// The rendition, from the fetch under way for `key` or from `fetch` started now (and filed on disk
     /// when it lands); throws `.cancelled` when the caller's task is cancelled first, the fetch going on.

@@ -4,14 +4,14 @@ import PhotoPickKit
 /// Fetching through an `APIClient`: originals by the resumable download into a folder of partial files,
 /// which are cleaned up here.
 extension LoupeLoader {
-    /// A loader that fetches through `client`: originals by the resumable download into `partials` (a
-    /// folder of its own; each file leaves it once read, and a partial one left unfinished for a day is
-    /// removed), renditions as the previews do.
+    /// A loader that fetches through `client`, on its clock: originals by the resumable download into
+    /// `partials` (a folder of its own; each file leaves it once read, and a partial one left unfinished
+    /// for a day is removed), renditions as the previews do.
     public init(
         client: APIClient, partials: URL, disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?, rendersAhead: Bool = false
     ) {
-        Self.removeStale(in: partials, olderThan: 86_400)
-        self.init(disk: disk, originals: originals, render: render, rendersAhead: rendersAhead) { photoID, size async throws(APIError) in
+        Self.removeStale(in: partials, olderThan: 86_400, now: client.clock.now())
+        self.init(disk: disk, originals: originals, render: render, rendersAhead: rendersAhead, clock: client.clock) { photoID, size async throws(APIError) in
             try await client.fetchVariant(photoID: photoID, size: size)
         } fetchOriginal: { photo, progress in
             let result = try await client.download(photo: photo, size: .original, into: partials, progress: progress)
@@ -21,10 +21,10 @@ extension LoupeLoader {
         }
     }
 
-    /// Removes the files in `folder` not written for `seconds`: downloads of originals left off long ago.
-    static func removeStale(in folder: URL, olderThan seconds: TimeInterval) {
+    /// Removes the files in `folder` not written for `seconds` before `now`: downloads of originals left off long ago.
+    static func removeStale(in folder: URL, olderThan seconds: TimeInterval, now: Date) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        let cutoff = Date().addingTimeInterval(-seconds)
+        let cutoff = now.addingTimeInterval(-seconds)
         for name in names {
             let path = folder.appending(path: name).path
             var status = stat()

@@ -18,7 +18,7 @@ extension LoupeLoader {
         }
         nextToken += 1
         let token = nextToken
-        let store = store, throttle = ProgressThrottle(), continuation = continuation
+        let store = store, throttle = ProgressThrottle(clock: clock), continuation = continuation
         let fetch = fetchOriginal, originals = originals, decoder = decoder
         let progress: @Sendable (DownloadProgress) -> Void = { progress in
             store.set(.fetching(received: progress.receivedBytes, expected: progress.expectedBytes), photoID: id)

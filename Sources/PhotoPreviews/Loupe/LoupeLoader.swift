@@ -58,6 +58,8 @@ public actor LoupeLoader {
     /// Photos whose original cannot be shown at all (not a JPEG, or damaged): not fetched again this session.
     var unreadable: Set<Int> = []
     var worker: Task<Void, Never>?
+    /// What progress reports are paced by.
+    let clock: Timekeeper
     var pending = false
     var isStopped = false
 
@@ -66,11 +68,13 @@ public actor LoupeLoader {
     ///   - originals: a cache of originals, so a photo looked at again is not fetched again.
     ///   - render: makes a view ready for the screen, as the previews' renderer.
     ///   - rendersAhead: render the views one pan away in the background, for a renderer slower than a pan.
+    ///   - clock: what progress reports are paced by.
     public init(
-        disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?, rendersAhead: Bool = false,
+        disk: PreviewDiskCache?, originals: PreviewDiskCache?, render: PreviewLoader.Render?, rendersAhead: Bool = false, clock: Timekeeper,
         fetchVariant: @escaping PreviewLoader.Fetch, fetchOriginal: @escaping FetchOriginal
     ) {
         store = LoupeStore()
+        self.clock = clock
         self.rendersAhead = rendersAhead
         renditions = RenditionSource(disk: disk, fetch: fetchVariant)
         self.originals = originals
@@ -108,6 +112,12 @@ public actor LoupeLoader {
         standInTasks = [:]
         ahead = [:]
         continuation.finish()
+    }
+
+    /// Returns once the loader has nothing left to do for what is wanted now: every view made, and the
+    /// bands and views ahead of it too. For tests and the bench, which then know nothing more is coming.
+    public func finishWork() async {
+        while let worker { await worker.value }
     }
 
     func kick() {

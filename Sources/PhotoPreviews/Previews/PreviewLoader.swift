@@ -25,6 +25,7 @@ public actor PreviewLoader {
     private let render: Render?
     private let decoder = PreviewDecoder()
     private let debounce: Duration
+    private let clock: Timekeeper
     /// Previews fetched and decoded at once.
     private let maximumJobs = 2
     private let continuation: AsyncStream<Void>.Continuation
@@ -52,14 +53,17 @@ public actor PreviewLoader {
 
     /// - Parameters:
     ///   - fetch: gets a photo's rendition from the server; normally `APIClient.fetchVariant`.
+    ///   - store: where finished previews go; a new one timed on `clock` unless given.
     ///   - disk: the disk cache, or nil to keep nothing on disk.
+    ///   - clock: what the debounce waits on.
     ///   - debounce: how long the wanted list must hold still before new work starts.
     ///   - render: makes each decoded preview ready for the screen; nil keeps the pixels alone.
     public init(
-        store: PreviewStore = PreviewStore(), disk: PreviewDiskCache?, debounce: Duration = .milliseconds(30),
+        store: PreviewStore? = nil, disk: PreviewDiskCache?, clock: Timekeeper, debounce: Duration = .milliseconds(30),
         render: Render? = nil, fetch: @escaping Fetch
     ) {
-        self.store = store
+        self.store = store ?? PreviewStore(clock: clock)
+        self.clock = clock
         renditions = RenditionSource(disk: disk, fetch: fetch)
         self.debounce = debounce
         self.render = render
@@ -67,9 +71,10 @@ public actor PreviewLoader {
         (focusScores, focusContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
-    /// A loader that fetches through `client`, so the pacer, retries and key rules apply.
-    public init(client: APIClient, disk: PreviewDiskCache?, store: PreviewStore = PreviewStore(), render: Render? = nil) {
-        self.init(store: store, disk: disk, render: render) { photoID, size async throws(APIError) in
+    /// A loader that fetches through `client`, so the pacer, retries and key rules apply, and waits on
+    /// the client's clock.
+    public init(client: APIClient, disk: PreviewDiskCache?, store: PreviewStore? = nil, render: Render? = nil) {
+        self.init(store: store, disk: disk, clock: client.clock, render: render) { photoID, size async throws(APIError) in
             try await client.fetchVariant(photoID: photoID, size: size)
         }
     }
@@ -104,9 +109,9 @@ public actor PreviewLoader {
         settled = false
         timer?.cancel()
         guard !missing.isEmpty else { return }
-        let debounce = self.debounce
+        let debounce = self.debounce, clock = clock
         timer = Task { [weak self] in
-            try? await Task.sleep(for: debounce)
+            guard (try? await clock.sleep(for: debounce)) != nil else { return }
             await self?.settle()
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import PhotoImaging
+import PhotoPickKit
 
 /// Which preview: a photo fitted inside a box of pixels.
 public struct PreviewRequest: Hashable, Sendable {
@@ -41,15 +42,18 @@ public final class PreviewStore: Sendable {
 
     private struct Entry: Sendable {
         let state: PreviewState
-        let retryAt: ContinuousClock.Instant?
+        /// When, on the store's clock, a failed fetch may be tried again.
+        let retryAt: Duration?
         var rendering: (any PreviewRendering)? = nil
     }
 
     private let cache: NIOLockedValueBox<LRUCache<PreviewRequest, Entry>>
+    private let clock: Timekeeper
 
-    /// An empty store that holds up to `byteLimit` bytes of previews.
-    public init(byteLimit: Int = PreviewStore.defaultByteLimit) {
+    /// An empty store that holds up to `byteLimit` bytes of previews, timing retries on `clock`.
+    public init(byteLimit: Int = PreviewStore.defaultByteLimit, clock: Timekeeper) {
         cache = NIOLockedValueBox(LRUCache(costLimit: byteLimit))
+        self.clock = clock
     }
 
     /// The finished preview for `request`, or nil while there is none (yet, or any longer). A failed
@@ -67,7 +71,7 @@ public final class PreviewStore: Sendable {
     public func holds(_ request: PreviewRequest) -> Bool {
         cache.withLockedValue { cache in
             guard let entry = cache.peek(request) else { return false }
-            return entry.retryAt.map { ContinuousClock.now < $0 } ?? true
+            return entry.retryAt.map { clock.elapsed() < $0 } ?? true
         }
     }
 
@@ -81,7 +85,7 @@ public final class PreviewStore: Sendable {
             cost = image.pixels.count + (rendering?.byteCount ?? 0) + 64
         case .failed(let error):
             if case .unavailable = error {
-                entry = Entry(state: state, retryAt: .now + Self.fetchRetryDelay)
+                entry = Entry(state: state, retryAt: clock.elapsed() + Self.fetchRetryDelay)
             } else {
                 entry = Entry(state: state, retryAt: nil)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickKit
 import PhotoBrowser
 
 /// Runs the user's editor (`$VISUAL`, `$EDITOR`, else `vi`) on a bulk-edit file, as lf's `bulkrename`
@@ -10,11 +11,14 @@ public struct ExternalEditor: Sendable {
     public let folder: URL
     /// Where `VISUAL` and `EDITOR` are read.
     public let environment: [String: String]
+    /// What a file is named for.
+    let now: @Sendable () -> Date
 
-    /// An editor for files in `folder`.
-    public init(folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// An editor for files in `folder`, named for the moments `clock` gives.
+    public init(folder: URL, clock: Timekeeper, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.folder = folder
         self.environment = environment
+        now = clock.now
     }
 
     /// How an edit ended.
@@ -80,7 +84,7 @@ public struct ExternalEditor: Sendable {
     /// A new file, only the user's, named for when it was made (Unix seconds) and by whom.
     private func write(_ text: String) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let stamp = Int(Date().timeIntervalSince1970)
+        let stamp = Int(now().timeIntervalSince1970)
         let file = folder.appending(path: "edit-\(stamp)-\(getpid()).tsv", directoryHint: .notDirectory)
         guard FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown)

@@ -1,15 +1,15 @@
 import PhotoBrowser
 
 /// At most one frame per interval: a frame is drawn at once when the last is old enough, otherwise one
-/// is scheduled for when it will be.
+/// is scheduled for when it will be. Pure: the app gives it the time (`Timekeeper.elapsed`).
 struct FrameClock {
     let interval: Duration = .milliseconds(16)
-    private var lastFrame: ContinuousClock.Instant?
+    private var lastFrame: Duration?
     private var scheduled = false
 
-    /// Whether to draw now; when not, asks `schedule` once for a frame event at the due time.
-    mutating func shouldDraw(scheduling schedule: (ContinuousClock.Instant) -> Void) -> Bool {
-        guard let lastFrame, ContinuousClock.now - lastFrame < interval else { return true }
+    /// Whether to draw at `now`; when not, asks `schedule` once for a frame event at the due time.
+    mutating func shouldDraw(at now: Duration, scheduling schedule: (Duration) -> Void) -> Bool {
+        guard let lastFrame, now - lastFrame < interval else { return true }
         if !scheduled {
             scheduled = true
             schedule(lastFrame + interval)
@@ -20,7 +20,8 @@ struct FrameClock {
     /// The scheduled frame event arrived.
     mutating func frameFired() { scheduled = false }
 
-    mutating func frameDrawn() { lastFrame = .now }
+    /// A frame was drawn at `now`.
+    mutating func frameDrawn(at now: Duration) { lastFrame = now }
 }
 
 /// The layout for the next frame, kept while its inputs stay the same, so that a frame computes it

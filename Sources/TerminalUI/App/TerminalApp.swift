@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhotoBrowser
+import PhotoPickKit
 import PhotoPreviews
 
 /// The event loop: keys, session changes, resizes and signals arrive as one stream on the main actor.
@@ -39,7 +40,9 @@ public final class TerminalApp {
     private var screen: Screen
     private var controller: Controller
     private let logger: Logger
-    private var clock = FrameClock()
+    /// What frames, deadlines and the views' "now" are timed by.
+    private let clock: Timekeeper
+    private var frames = FrameClock()
     private var continuation: AsyncStream<Event>.Continuation?
     /// The session, once the library is open.
     public private(set) var session: BrowserSession?
@@ -60,8 +63,10 @@ public final class TerminalApp {
     /// A late reply's advice that came before the session could show it.
     private var lateAdvice: String?
 
-    /// An app that draws with `screen` through `driver` and takes input through `controller`.
-    public init(driver: TerminalDriver, screen: Screen, controller: Controller, logger: Logger) {
+    /// An app that draws with `screen` through `driver`, takes input through `controller`, and times its
+    /// frames by `clock`.
+    public init(driver: TerminalDriver, screen: Screen, controller: Controller, logger: Logger, clock: Timekeeper) {
+        self.clock = clock
         self.driver = driver
         self.screen = screen
         self.controller = controller
@@ -108,8 +113,8 @@ public final class TerminalApp {
         for await event in events {
             if let ending = apply(event, waker: waker) { return ending }
             tellPageSize()
-            if case .frame = event { clock.frameFired() }
-            if clock.shouldDraw(scheduling: scheduleFrame) { drawFrame() }
+            if case .frame = event { frames.frameFired() }
+            if frames.shouldDraw(at: clock.elapsed(), scheduling: scheduleFrame) { drawFrame() }
         }
         return .quit
     }
@@ -148,12 +153,12 @@ public final class TerminalApp {
             lateAdvice = advice
         }
         if let session, let advice = lateAdvice {
-            session.send(.noticePosted(.info, advice))
+            session.send(.status(.noticePosted(.info, advice)))
             lateAdvice = nil
         }
         if let due = driver.inputDeadline {
-            Task { [weak self] in
-                try? await Task.sleep(until: due)
+            Task { [weak self, clock] in
+                guard (try? await clock.sleep(until: due)) != nil else { return }
                 self?.continuation?.yield(.inputDeadline)
             }
         }
@@ -181,7 +186,7 @@ public final class TerminalApp {
         }
         do {
             try library.session.start()
-            if let lateAdvice { library.session.send(.noticePosted(.info, lateAdvice)) }
+            if let lateAdvice { library.session.send(.status(.noticePosted(.info, lateAdvice))) }
             lateAdvice = nil
         } catch {
             return .failed(error)
@@ -219,9 +224,9 @@ public final class TerminalApp {
     }
 
     /// Asks for a frame event when the next frame is due.
-    private func scheduleFrame(at due: ContinuousClock.Instant) {
-        Task { [weak self] in
-            try? await Task.sleep(until: due)
+    private func scheduleFrame(at due: Duration) {
+        Task { [weak self, clock] in
+            guard (try? await clock.sleep(until: due)) != nil else { return }
             self?.continuation?.yield(.frame)
         }
     }
@@ -246,7 +251,7 @@ public final class TerminalApp {
         if let photoIDs = outcome.bulkEdit { bulkEdit(photoIDs, session: session) }
         if outcome.suspend {
             if let reason = driver.suspend() {
-                session.send(.noticePosted(.warning, reason))
+                session.send(.status(.noticePosted(.warning, reason)))
             } else {
                 tellPageSize()
                 drawFrame()
@@ -260,23 +265,23 @@ public final class TerminalApp {
         // Chosen at each copy: a user told how to let tmux copy need not restart photopick.
         let clipboard = Clipboard.choose(environment: ProcessInfo.processInfo.environment, tmuxOption: TerminalProbe.tmuxOption)
         guard let bytes = clipboard.sequence(text) else {
-            if case .refused(let advice) = clipboard.route { session.send(.noticePosted(.warning, "Not copied: \(advice).")) }
+            if case .refused(let advice) = clipboard.route { session.send(.status(.noticePosted(.warning, "Not copied: \(advice)."))) }
             return
         }
         driver.writeClipboard(bytes)
         let shown = TerminalText.sanitized(text.count > 60 ? String(text.prefix(57)) + "…" : text)
-        session.send(.noticePosted(.info, "Copied “\(shown)” to the clipboard" + (clipboard.caveat.map { "; \($0)." } ?? ".")))
+        session.send(.status(.noticePosted(.info, "Copied “\(shown)” to the clipboard" + (clipboard.caveat.map { "; \($0)." } ?? "."))))
     }
 
     /// Ctrl-E: the photos' names and titles in the user's editor, with the terminal; the changes are
     /// then shown to confirm, or why nothing is applied.
     private func bulkEdit(_ photoIDs: [Int], session: BrowserSession) {
-        let editor = ExternalEditor(folder: session.stateDirectory.appending(path: "edits", directoryHint: .isDirectory))
+        let editor = ExternalEditor(folder: session.stateDirectory.appending(path: "edits", directoryHint: .isDirectory), clock: clock)
         let entries = session.state.bulkEditEntries(photoIDs)
         let outcome = driver.handOver { editor.edit(entries) }
         switch outcome {
-        case .unchanged: session.send(.noticePosted(.info, "Nothing changed in the editor."))
-        case .failed(let reason): session.send(.noticePosted(.error, "Not applied: \(reason)."))
+        case .unchanged: session.send(.status(.noticePosted(.info, "Nothing changed in the editor.")))
+        case .failed(let reason): session.send(.status(.noticePosted(.error, "Not applied: \(reason).")))
         case .changes(let changes, let file):
             controller.ask(UIState.Prompt(.applyBulkEdit(changes.flatMap(\.fieldChanges), summary: BulkEditFile.summary(changes), file: file)))
         }
@@ -296,13 +301,13 @@ public final class TerminalApp {
         let items = nextLayout(session.state).pageItems
         guard items != pageItems else { return }
         pageItems = items
-        session.send(.viewResized(rows: items))
+        session.send(.browsing(.viewResized(rows: items)))
     }
 
     /// Draws one frame and hands the loader the previews it wants.
     private func drawFrame() {
-        clock.frameDrawn()
-        screen.context.now = Date()
+        frames.frameDrawn(at: clock.elapsed())
+        screen.context.now = clock.now()
         guard let session else {
             var canvas = Canvas(width: driver.width, height: driver.height)
             OpeningView(context: screen.context, message: openingMessage).draw(in: &canvas)

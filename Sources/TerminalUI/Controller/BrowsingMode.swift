@@ -10,9 +10,9 @@ enum BrowsingMode: KeyMode {
         if context.ui.fullPreview {
             fullPreview(action, &context)
         } else if let grid = context.layout.grid, let motion = CursorMotions.grid(action, grid: grid, list: context.state.list) {
-            if let motion { context.send(.cursorMoved(motion)) }
+            if let motion { context.send(.browsing(.cursorMoved(motion))) }
         } else if let motion = CursorMotions.list(action) {
-            context.send(.cursorMoved(motion))
+            context.send(.browsing(.cursorMoved(motion)))
         } else {
             switch action {
             case .left, .right: break  // the list has one column
@@ -30,9 +30,9 @@ enum BrowsingMode: KeyMode {
         case .left: .up
         default: CursorMotions.list(action)
         }
-        if let step { return context.send(.cursorMoved(step)) }
+        if let step { return context.send(.browsing(.cursorMoved(step))) }
         switch action {
-        case .cancel where context.state.visualPositions != nil: context.send(.visualRangeCancelled)
+        case .cancel where context.state.visualPositions != nil: context.send(.selection(.visualRangeCancelled))
         case .preview, .cancel: context.ui.fullPreview = false
         case .zoom: LoupeMode.open(&context)
         case .grid:
@@ -84,7 +84,7 @@ enum BrowsingMode: KeyMode {
     /// After a mark in cull mode: on to the next photo, in the list, the grid and full screen alike.
     private static func advance(_ context: inout InputContext) {
         guard context.ui.culling, context.state.list.count > 0 else { return }
-        context.send(.cursorMoved(.position(context.state.list.cursor + 1)))
+        context.send(.browsing(.cursorMoved(.position(context.state.list.cursor + 1))))
     }
 
     /// Actions that work the same in the list, the grid and the full-screen preview.
@@ -93,24 +93,24 @@ enum BrowsingMode: KeyMode {
         switch action {
         case .down, .up, .left, .right, .halfPageDown, .halfPageUp, .pageDown, .pageUp, .top, .bottom, .preview, .grid: break
         case .zoom: break  // in full screen and compare
-        case .toggleSelection: context.send(.selectionToggledAndAdvanced)
-        case .visualRange: context.send(.visualRangeToggled)
-        case .selectAll: context.send(.allMatchingSelected)
-        case .invert: context.send(.selectionInverted)
+        case .toggleSelection: context.send(.selection(.selectionToggledAndAdvanced))
+        case .visualRange: context.send(.selection(.visualRangeToggled))
+        case .selectAll: context.send(.selection(.allMatchingSelected))
+        case .invert: context.send(.selection(.selectionInverted))
         case .cancel:
             if state.visualPositions != nil {
-                context.send(.visualRangeCancelled)
+                context.send(.selection(.visualRangeCancelled))
             } else if !state.selection.isEmpty {
-                context.send(.selectionCleared)
+                context.send(.selection(.selectionCleared))
             } else if state.messages.current != nil {
-                context.send(.messageDismissed)
+                context.send(.status(.messageDismissed))
             } else if !state.list.filter.isEmpty {
-                context.send(.filtersCleared)
+                context.send(.browsing(.filtersCleared))
             }
         case .filter: context.ui.filterField = TextField(state.list.filter.text)
         case .tagFilter: context.ui.overlay = .picker(UIState.Picker(kind: .tagFilter))
-        case .cycleSort: context.send(.sortCycled)
-        case .tag1, .tag2, .tag3, .tag4, .tag5, .tag6, .tag7, .tag8, .tag9: context.send(.tagNumberPressed(action.tagNumber ?? 1))
+        case .cycleSort: context.send(.browsing(.sortCycled))
+        case .tag1, .tag2, .tag3, .tag4, .tag5, .tag6, .tag7, .tag8, .tag9: context.send(.tags(.tagNumberPressed(action.tagNumber ?? 1)))
         case .tagPicker: context.ui.overlay = .picker(UIState.Picker(kind: .tags))
         case .manageTags: context.ui.overlay = .picker(UIState.Picker(kind: .manageTags))
         case .undo: context.send(.undoRequested)
@@ -120,7 +120,7 @@ enum BrowsingMode: KeyMode {
                 ? state.list.currentIndex.map { [$0] } ?? []
                 : state.list.libraryIndices.filter(state.selection.contains)
             if let reason = state.account.disabledReason(.editing) {
-                context.send(.noticePosted(.warning, reason))
+                context.send(.status(.noticePosted(.warning, reason)))
             } else if !targets.isEmpty {
                 context.outcome.bulkEdit = targets.map { state.library.id(at: $0) }
             }
@@ -128,7 +128,7 @@ enum BrowsingMode: KeyMode {
             let rejected = state.rejectedInList
             if let problem = state.purgeProblem(rejected, limit: state.purgeLimit) {
                 let why = rejected.isEmpty ? "No rejected photos in the list: mark them with \(context.keymap.hint(.reject)) first." : problem
-                context.send(.noticePosted(.info, why))
+                context.send(.status(.noticePosted(.info, why)))
             } else {
                 context.ui.overlay = .prompt(UIState.Prompt(.purge(photoIDs: rejected, bytes: state.bytes(ofPhotos: rejected))))
             }
@@ -136,7 +136,7 @@ enum BrowsingMode: KeyMode {
             if let photo = state.currentPhoto { context.outcome.clipboard = String(photo.id) }
         case .copyMenu:
             if state.currentPhoto != nil { context.ui.overlay = .picker(UIState.Picker(kind: .copy)) }
-        case .download: context.send(.downloadRequested)
+        case .download: context.send(.downloads(.downloadRequested))
         case .chooseVariant:
             var picker = UIState.Picker(kind: .variant)
             picker.cursor = picker.entries(in: state).firstIndex { $0.choice == .variant(state.downloadVariant) } ?? 0
@@ -146,18 +146,18 @@ enum BrowsingMode: KeyMode {
         case .help: context.ui.overlay = .help(scroll: 0)
         case .quit:
             if state.hasUnfinishedWork { context.ui.overlay = .confirmQuit } else { context.outcome.quit = true }
-        case .reload: context.send(state.loading.canRetry ? .loadingRetried : .refreshRequested)
+        case .reload: context.send(state.loading.canRetry ? .catalogue(.loadingRetried) : .catalogue(.refreshRequested))
         case .pick, .reject, .unflag:
             if let markKey = action.markKey { context.send(markKey.event) }
             advance(&context)
         case .cullMode: context.ui.culling = true
-        case .stackBursts: context.send(.stackingToggled)
-        case .openStack: context.send(.stackOpened)
+        case .stackBursts: context.send(.browsing(.stackingToggled))
+        case .openStack: context.send(.browsing(.stackOpened))
         case .savedSearches: context.ui.overlay = .picker(UIState.Picker(kind: .savedSearches))
         case .compare:
             switch compareSet(state) {
             case .success(let compare): context.ui.compare = compare
-            case .failure(let reason): context.send(.noticePosted(.info, reason.text))
+            case .failure(let reason): context.send(.status(.noticePosted(.info, reason.text)))
             }
         case .pickSharpest:
             let plan = state.sharpestFrames()
@@ -165,7 +165,7 @@ enum BrowsingMode: KeyMode {
                 context.ui.overlay = .prompt(UIState.Prompt(.pickSharpest(plan)))
             } else {
                 // Nothing to ask about: the state says why (no bursts, nothing measured, all picked).
-                context.send(.sharpestFramesPicked)
+                context.send(.focus(.sharpestFramesPicked))
             }
         case .queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished: break
         case .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: break

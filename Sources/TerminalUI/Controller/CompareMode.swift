@@ -7,10 +7,10 @@ enum CompareMode: KeyMode {
         guard var compare = context.ui.compare else { return }
         // The digits mark here without cull mode: comparing is culling.
         if let markKey = context.keymap.action(for: key, in: .cull)?.markKey {
-            return context.send(.photoMarked(markKey, photoID: compare.activeID))
+            return context.send(.tags(.photoMarked(markKey, photoID: compare.activeID)))
         }
         guard let action = context.action(key) else { return }
-        if let markKey = action.markKey { return context.send(.photoMarked(markKey, photoID: compare.activeID)) }
+        if let markKey = action.markKey { return context.send(.tags(.photoMarked(markKey, photoID: compare.activeID))) }
         switch action {
         case .left, .up: compare.move(by: -1)
         case .right, .down: compare.move(by: 1)

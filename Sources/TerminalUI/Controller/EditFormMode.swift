@@ -19,9 +19,9 @@ enum EditFormMode: KeyMode {
                 let changes = try context.state.changes(for: request, photoIDs: form.photoIDs)
                 context.ui.overlay = nil
                 if request.isEmpty || changes.isEmpty {
-                    return context.send(.noticePosted(.info, "Nothing changed."))
+                    return context.send(.status(.noticePosted(.info, "Nothing changed.")))
                 }
-                return context.send(.photosEdited(changes))
+                return context.send(.edits(.photosEdited(changes)))
             } catch {
                 form.problem = error.description
             }
@@ -40,8 +40,8 @@ enum EditFormMode: KeyMode {
         let targets = state.selection.isEmpty
             ? state.list.currentIndex.map { [$0] } ?? []
             : state.list.libraryIndices.filter(state.selection.contains)
-        guard !targets.isEmpty else { return context.send(.noticePosted(.info, "No photo to edit.")) }
-        if let reason = state.account.disabledReason(.editing) { return context.send(.noticePosted(.warning, reason)) }
+        guard !targets.isEmpty else { return context.send(.status(.noticePosted(.info, "No photo to edit."))) }
+        if let reason = state.account.disabledReason(.editing) { return context.send(.status(.noticePosted(.warning, reason))) }
         context.ui.overlay = .editForm(EditForm(photoIDs: targets.map { state.library.id(at: $0) }, state: state))
     }
 }

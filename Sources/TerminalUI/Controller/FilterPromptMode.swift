@@ -6,13 +6,13 @@ enum FilterPromptMode: KeyMode {
         case .enter: context.ui.filterField = nil
         case .escape:
             context.ui.filterField = nil
-            context.send(.filterTextChanged(""))
-        case .up: context.send(.cursorMoved(.up))
-        case .down: context.send(.cursorMoved(.down))
+            context.send(.browsing(.filterTextChanged("")))
+        case .up: context.send(.browsing(.cursorMoved(.up)))
+        case .down: context.send(.browsing(.cursorMoved(.down)))
         default:
             guard field.edit(key) else { return }
             context.ui.filterField = field
-            context.send(.filterTextChanged(field.text))
+            context.send(.browsing(.filterTextChanged(field.text)))
         }
     }
 }

@@ -17,12 +17,12 @@ enum LoupeMode: KeyMode {
         let photoID = context.ui.compare?.activeID ?? context.state.currentPhoto?.id
         // The digits mark here without cull mode, as in compare: looking closely is culling.
         if let markKey = context.keymap.action(for: key, in: .cull)?.markKey {
-            if let photoID { context.send(.photoMarked(markKey, photoID: photoID)) }
+            if let photoID { context.send(.tags(.photoMarked(markKey, photoID: photoID))) }
             return
         }
         guard let action = context.action(key) else { return }
         if let markKey = action.markKey {
-            if let photoID { context.send(.photoMarked(markKey, photoID: photoID)) }
+            if let photoID { context.send(.tags(.photoMarked(markKey, photoID: photoID))) }
             return
         }
         let direction: Loupe.Direction? = switch action {

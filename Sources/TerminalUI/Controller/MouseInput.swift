@@ -23,8 +23,8 @@ enum MouseInput {
         if mouse.kind != .click { context.ui.travel = mouse.kind == .wheelDown ? 1 : -1 }
         if context.ui.fullPreview {
             switch mouse.kind {
-            case .wheelDown: context.send(.cursorMoved(.down))
-            case .wheelUp: context.send(.cursorMoved(.up))
+            case .wheelDown: context.send(.browsing(.cursorMoved(.down)))
+            case .wheelUp: context.send(.browsing(.cursorMoved(.up)))
             case .click: break
             }
         } else if let grid = context.layout.grid {
@@ -52,18 +52,18 @@ enum MouseInput {
     private static func listMouse(_ mouse: MouseEvent, _ context: inout InputContext) {
         let rows = context.layout.listRows, list = context.state.list
         switch mouse.kind {
-        case .wheelDown: for _ in 0..<3 { context.send(.cursorMoved(.down)) }
-        case .wheelUp: for _ in 0..<3 { context.send(.cursorMoved(.up)) }
+        case .wheelDown: for _ in 0..<3 { context.send(.browsing(.cursorMoved(.down))) }
+        case .wheelUp: for _ in 0..<3 { context.send(.browsing(.cursorMoved(.up))) }
         case .click:
             guard list.count > 0 else { return }
             if let position = scrollBarPosition(mouse, bar: context.layout.scrollBar, count: list.count) {
-                return context.send(.cursorMoved(.position(position)))
+                return context.send(.browsing(.cursorMoved(.position(position))))
             }
             guard mouse.y >= rows.y, mouse.y < rows.maxY, mouse.x >= rows.x, mouse.x < rows.maxX else { return }
             let position = list.top + mouse.y - rows.y
             guard position < list.count else { return }
-            context.send(.cursorMoved(.position(position)))
-            if mouse.x < rows.x + 2 { context.send(.selectionToggled) }
+            context.send(.browsing(.cursorMoved(.position(position))))
+            if mouse.x < rows.x + 2 { context.send(.selection(.selectionToggled)) }
         }
     }
 
@@ -75,10 +75,10 @@ enum MouseInput {
         case .wheelDown, .wheelUp:
             let delta = mouse.kind == .wheelDown ? grid.columns : -grid.columns
             let target = min(max(0, list.cursor + delta), list.count - 1)
-            if target != list.cursor { context.send(.cursorMoved(.position(target))) }
+            if target != list.cursor { context.send(.browsing(.cursorMoved(.position(target)))) }
         case .click:
             if let position = scrollBarPosition(mouse, bar: context.layout.scrollBar, count: list.count) {
-                return context.send(.cursorMoved(.position(position)))
+                return context.send(.browsing(.cursorMoved(.position(position))))
             }
             let area = grid.area
             guard mouse.x >= area.x, mouse.y >= area.y else { return }
@@ -87,8 +87,8 @@ enum MouseInput {
             let position = (grid.firstRow(top: list.top, cursor: list.cursor) + row) * grid.columns + column
             guard position < list.count else { return }
             let tile = grid.tile(row: row, column: column)
-            context.send(.cursorMoved(.position(position)))
-            if mouse.y == tile.y + 1 + grid.thumbnailRows && mouse.x <= tile.x + 2 { context.send(.selectionToggled) }
+            context.send(.browsing(.cursorMoved(.position(position))))
+            if mouse.y == tile.y + 1 + grid.thumbnailRows && mouse.x <= tile.x + 2 { context.send(.selection(.selectionToggled)) }
         }
     }
 }

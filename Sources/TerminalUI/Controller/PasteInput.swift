@@ -8,7 +8,7 @@ enum PasteInput {
         if var field = context.ui.filterField {
             guard field.insert(line) else { return }
             context.ui.filterField = field
-            return context.send(.filterTextChanged(field.text))
+            return context.send(.browsing(.filterTextChanged(field.text)))
         }
         switch context.ui.overlay {
         case .picker(var picker) where picker.takesQuery:
@@ -25,7 +25,7 @@ enum PasteInput {
             context.ui.overlay = .prompt(prompt)
         default:
             let filter = context.keymap.hint(.filter), picker = context.keymap.hint(.tagPicker)
-            context.send(.noticePosted(.info, "Paste ignored: only the filter (\(filter)), the tag picker (\(picker)) and prompts take pasted text"))
+            context.send(.status(.noticePosted(.info, "Paste ignored: only the filter (\(filter)), the tag picker (\(picker)) and prompts take pasted text")))
         }
     }
 

@@ -53,9 +53,9 @@ enum PickerMode: KeyMode {
     /// `a` switches the tag filter between any and all of the chosen tags; `x` clears it.
     private static func filterCommand(_ key: Key, _ context: inout InputContext) {
         switch (key, context.state.list.filter.tags) {
-        case (.character("a"), .any(let ids)): context.send(.tagFilterChanged(.all(ids)))
-        case (.character("a"), .all(let ids)): context.send(.tagFilterChanged(.any(ids)))
-        case (.character("x"), _): context.send(.tagFilterChanged(.none))
+        case (.character("a"), .any(let ids)): context.send(.browsing(.tagFilterChanged(.all(ids))))
+        case (.character("a"), .all(let ids)): context.send(.browsing(.tagFilterChanged(.any(ids))))
+        case (.character("x"), _): context.send(.browsing(.tagFilterChanged(.none)))
         default: break
         }
     }
@@ -65,11 +65,11 @@ enum PickerMode: KeyMode {
     private static func choose(_ entry: PickerEntry, in kind: UIState.Picker.Kind, _ context: inout InputContext) {
         let state = context.state
         switch (kind, entry.choice) {
-        case (.tags, .tag(let id)): context.send(.tagToggled(tagID: id))
+        case (.tags, .tag(let id)): context.send(.tags(.tagToggled(tagID: id)))
         case (.tags, .createTag(let name)):
-            context.send(.tagCreationRequested(name: name, color: nil, applyTo: state.tagTargets.map { state.library.id(at: $0) }))
+            context.send(.tags(.tagCreationRequested(name: name, color: nil, applyTo: state.tagTargets.map { state.library.id(at: $0) })))
         case (.tagFilter, .untagged):
-            context.send(.tagFilterChanged(state.list.filter.tags == .untagged ? .none : .untagged))
+            context.send(.browsing(.tagFilterChanged(state.list.filter.tags == .untagged ? .none : .untagged)))
         case (.tagFilter, .tag(let id)):
             var ids: Set<Int>, all = false
             switch state.list.filter.tags {
@@ -78,9 +78,9 @@ enum PickerMode: KeyMode {
             case .none, .untagged: ids = []
             }
             if ids.contains(id) { ids.remove(id) } else { ids.insert(id) }
-            context.send(.tagFilterChanged(ids.isEmpty ? .none : all ? .all(ids) : .any(ids)))
-        case (.variant, .variant(let size)): context.send(.downloadVariantChosen(size))
-        case (.savedSearches, .search(let query)): context.send(.filterTextChanged(query))
+            context.send(.browsing(.tagFilterChanged(ids.isEmpty ? .none : all ? .all(ids) : .any(ids))))
+        case (.variant, .variant(let size)): context.send(.downloads(.downloadVariantChosen(size)))
+        case (.savedSearches, .search(let query)): context.send(.browsing(.filterTextChanged(query)))
         case (.copy, .copy(let text)): context.outcome.clipboard = text
         default: break
         }

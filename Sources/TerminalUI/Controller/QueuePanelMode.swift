@@ -15,18 +15,18 @@ enum QueuePanelMode: KeyMode {
         if let action = context.keymap.action(for: key, in: .queue) {
             switch action {
             case .queuePause:
-                if let item { context.send(item.status == .paused ? .downloadResumed(id: item.id) : .downloadPaused(id: item.id)) }
+                if let item { context.send(item.status == .paused ? .downloads(.downloadResumed(id: item.id)) : .downloads(.downloadPaused(id: item.id))) }
             case .queueRetry:
                 // The failed item under the cursor, or else every failed item.
                 if let item, item.status.failure != nil {
-                    context.send(.downloadRetried(id: item.id))
+                    context.send(.downloads(.downloadRetried(id: item.id)))
                 } else {
-                    context.send(.failedDownloadsRetried)
+                    context.send(.downloads(.failedDownloadsRetried))
                 }
-            case .queueCancel: if let item { context.send(.downloadCancelled(id: item.id)) }
-            case .concurrencyUp: context.send(.concurrencyChanged(by: 1))
-            case .concurrencyDown: context.send(.concurrencyChanged(by: -1))
-            case .clearFinished: context.send(.finishedDownloadsCleared)
+            case .queueCancel: if let item { context.send(.downloads(.downloadCancelled(id: item.id))) }
+            case .concurrencyUp: context.send(.downloads(.concurrencyChanged(by: 1)))
+            case .concurrencyDown: context.send(.downloads(.concurrencyChanged(by: -1)))
+            case .clearFinished: context.send(.downloads(.finishedDownloadsCleared))
             default: break
             }
             return

@@ -31,11 +31,11 @@ enum TagPromptMode: KeyMode {
             switch key {
             case .character("y"), .character("Y"):
                 context.ui.overlay = nil
-                context.send(.photosEdited(changes))
+                context.send(.edits(.photosEdited(changes)))
                 context.outcome.finishedBulkEdit = file
             case .character("n"), .character("N"), .escape:
                 context.ui.overlay = nil
-                context.send(.noticePosted(.info, "Nothing was changed."))
+                context.send(.status(.noticePosted(.info, "Nothing was changed.")))
                 context.outcome.finishedBulkEdit = file
             default: break
             }
@@ -45,14 +45,14 @@ enum TagPromptMode: KeyMode {
             switch key {
             case .escape:
                 context.ui.overlay = nil
-                context.send(.noticePosted(.info, "Nothing was deleted."))
+                context.send(.status(.noticePosted(.info, "Nothing was deleted.")))
             case .enter:
                 guard prompt.field.text.trimmingCharacters(in: .whitespaces) == String(ids.count) else {
                     prompt.problem = "Type \(ids.count) to delete, or esc to keep \(ids.count == 1 ? "it" : "them")."
                     return context.ui.overlay = .prompt(prompt)
                 }
                 context.ui.overlay = nil
-                context.send(.purgeRequested(ids, keepOriginals: context.state.keepOriginals))
+                context.send(.purge(.purgeRequested(ids, keepOriginals: context.state.keepOriginals)))
             default:
                 if prompt.field.edit(key) { prompt.problem = nil }
                 context.ui.overlay = .prompt(prompt)
@@ -63,7 +63,7 @@ enum TagPromptMode: KeyMode {
             switch key {
             case .character("y"), .character("Y"):
                 context.ui.overlay = nil
-                context.send(.sharpestFramesPicked)
+                context.send(.focus(.sharpestFramesPicked))
             case .character("n"), .character("N"), .escape: context.ui.overlay = nil
             default: break
             }
@@ -73,7 +73,7 @@ enum TagPromptMode: KeyMode {
             switch key {
             case .character("y"), .character("Y"):
                 context.ui.overlay = manager
-                context.send(.tagDeletionRequested(tagID: id))
+                context.send(.tags(.tagDeletionRequested(tagID: id)))
             case .character("n"), .character("N"), .escape: context.ui.overlay = manager
             default: break
             }
@@ -107,14 +107,14 @@ enum TagPromptMode: KeyMode {
         switch prompt.purpose {
         case .newTag, .renameTag:
             guard !text.isEmpty else { return .failure(Problem(reason: "A tag needs a name.")) }
-            if case .renameTag(let id) = prompt.purpose { return .success(.tagRenameRequested(tagID: id, name: text)) }
-            return .success(.tagCreationRequested(name: text, color: nil))
+            if case .renameTag(let id) = prompt.purpose { return .success(.tags(.tagRenameRequested(tagID: id, name: text))) }
+            return .success(.tags(.tagCreationRequested(name: text, color: nil)))
         case .recolourTag(let id):
-            if text.isEmpty { return .success(.tagRecolourRequested(tagID: id, color: nil)) }
+            if text.isEmpty { return .success(.tags(.tagRecolourRequested(tagID: id, color: nil))) }
             guard let color = TagColor(hex: text) else {
                 return .failure(Problem(reason: "Write the colour as #rrggbb, like #e94b60, or leave it empty."))
             }
-            return .success(.tagRecolourRequested(tagID: id, color: color.hex))
+            return .success(.tags(.tagRecolourRequested(tagID: id, color: color.hex)))
         case .deleteTag, .pickSharpest, .purge, .applyBulkEdit: return .success(nil)
         }
     }

@@ -61,10 +61,12 @@ extension TerminalDriver {
             waiting = WireQueue()
             wire.drain()
             // The answers to the writer's queries are read here, not left for the shell to read as typed.
-            let deadline = ContinuousClock.now + .seconds(1)
-            while wire.isAwaitingAnswers, ContinuousClock.now < deadline {
+            let deadline = clock.elapsed() + .seconds(1)
+            while wire.isAwaitingAnswers, clock.elapsed() < deadline {
                 pendingInput = readInput()
-                usleep(5000)
+                // Waits for the next bytes (an answer), at most 5 ms, rather than sleeping.
+                var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                _ = poll(&poller, 1, 5)
             }
         }
         let bytes = images.clearAll()

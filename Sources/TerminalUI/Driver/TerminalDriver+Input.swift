@@ -25,12 +25,13 @@ extension TerminalDriver {
         if let wire { wire.withWire(write) } else { write() }
     }
 
-    /// The decoder's clock: time since the driver was made.
-    private var inputNow: Duration { ContinuousClock.now - inputEpoch }
+    /// The decoder's clock: the driver's.
+    private var inputNow: Duration { clock.elapsed() }
 
-    /// When the decoder must be asked again though nothing came: a lone Esc, an unfinished sequence.
-    var inputDeadline: ContinuousClock.Instant? {
-        decoder.deadline.map { inputEpoch + $0 }
+    /// When, on the driver's clock, the decoder must be asked again though nothing came: a lone Esc, an
+    /// unfinished sequence.
+    var inputDeadline: Duration? {
+        decoder.deadline
     }
 
     /// Every key, click and paste waiting, without blocking: the bytes on stdin, read and decoded.

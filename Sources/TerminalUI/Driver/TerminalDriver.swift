@@ -38,8 +38,8 @@ public final class TerminalDriver {
     var isActive = false
     /// Reads every byte from the terminal; ncurses reads none.
     var decoder = InputDecoder()
-    /// The origin of the decoder's clock.
-    let inputEpoch = ContinuousClock.now
+    /// What the decoder's deadlines, the wire's pacing and the probe's waits are timed by.
+    let clock: Timekeeper
     /// Replies that came after the probe gave up, for a late look at what the terminal can show.
     var lateReplies = TerminalReplies()
     /// Said once, when a late reply shows the terminal can show more than the mode in force.
@@ -53,8 +53,10 @@ public final class TerminalDriver {
     /// Image jobs of frames whose text has not gone out yet (the wire was busy): they follow it.
     var waiting = WireQueue()
 
-    /// A driver that has not taken the terminal yet.
-    public init() {}
+    /// A driver that has not taken the terminal yet, timed by `clock`.
+    public init(clock: Timekeeper) {
+        self.clock = clock
+    }
 
     /// What the terminal was found to show, once started: the mode previews use and the colours.
     public private(set) var graphics = Graphics.symbols(.monochrome)
@@ -74,7 +76,7 @@ public final class TerminalDriver {
         setlocale(LC_ALL, "")
         // The canvas measures names as UTF-8; under a C or POSIX locale ncursesw would garble them.
         if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
-        let findings = TerminalProbe().run(requested: requested, environment: ProcessInfo.processInfo.environment)
+        let findings = TerminalProbe(clock: clock).run(requested: requested, environment: ProcessInfo.processInfo.environment)
         self.findings = findings
         let graphics = findings.graphics
         TerminalRescue.save()
@@ -107,7 +109,7 @@ public final class TerminalDriver {
             let logger = logger, mode = images.mode
             // The probe's answers came after one round trip, when DA1 was answered before its deadline.
             let roundTrip = findings.replies?.isComplete == true ? findings.elapsed : nil
-            wire = TerminalWire(descriptor: STDOUT_FILENO, roundTrip: roundTrip) { placement, stage, link in
+            wire = TerminalWire(descriptor: STDOUT_FILENO, roundTrip: roundTrip, clock: clock) { placement, stage, link in
                 let reduced = placement.payload?.reduced.map { " (reduced, \($0.size), the whole to follow)" } ?? ""
                 logger?.debug("\(Self.placedLine(placement, mode: mode))\(stage == .reduced ? reduced : ""), \(link.summary)")
             }
@@ -247,7 +249,7 @@ public final class TerminalDriver {
         }
         wnoutrefresh(window)
         if wire != nil {
-            waiting.append(plan.jobs)
+            waiting.append(plan.jobs, at: clock.elapsed())
             flushText()
         } else {
             doupdate()
@@ -323,9 +325,9 @@ public final class TerminalDriver {
         guard isActive, output == nil else { return nil }
         logger?.debug("ctrl-z: process group \(getpgrp()), session \(getsid(0)), terminal's group \(tcgetpgrp(STDIN_FILENO))")
         if let reason = JobControl.whyNoStop() { return reason }
-        let stopped = ContinuousClock.now
+        let stopped = clock.elapsed()
         handOver { JobControl.stop() }
-        logger?.debug("continued after \(ContinuousClock.now - stopped)")
+        logger?.debug("continued after \(clock.elapsed() - stopped)")
         return nil
     }
 

@@ -36,13 +36,17 @@ public struct TerminalProbe: Sendable {
 
     /// The longest the probe waits for a terminal that does not answer.
     public var deadline: Duration = .milliseconds(900)
+    /// What the waits and the link's times are measured by.
+    let clock: Timekeeper
 
-    /// A probe with the standard deadline.
-    public init() {}
+    /// A probe with the standard deadline, timed by `clock`.
+    public init(clock: Timekeeper) {
+        self.clock = clock
+    }
 
     /// Probes the terminal (unless `requested` is symbols and nothing needs asking) and chooses.
     public func run(requested: GraphicsMode, environment: [String: String]) -> Findings {
-        let start = ContinuousClock.now
+        let start = clock.elapsed()
         let term = environment["TERM"] ?? ""
         var tmux: GraphicsChoice.Tmux?
         var passthrough: String?
@@ -73,7 +77,7 @@ public struct TerminalProbe: Sendable {
             terminfo: Self.terminfo(term)
         )
         return Findings(graphics: choice.graphics, replies: replies, tmuxPassthrough: passthrough, window: window,
-                        elapsed: ContinuousClock.now - start, requested: requested)
+                        elapsed: clock.elapsed() - start, requested: requested)
     }
 
     /// Which of these terminfo entries this system has (for `photopick doctor`).
@@ -101,7 +105,7 @@ public struct TerminalProbe: Sendable {
             if madeMemory { queries.insert(KittyCommands.sharedMemoryQuery(name: probeMemory), at: queries.count - 1) }
             defer { if madeMemory { SharedMemory.remove(probeMemory) } }
             let batch = queries.flatMap { wrapped ? TmuxPassthrough.wrap($0) : $0 }
-            return TerminalReplies.parse(Self.exchange(descriptor, batch, deadline: deadline).received)
+            return TerminalReplies.parse(exchange(descriptor, batch, deadline: deadline).received)
         }
     }
 
@@ -124,13 +128,13 @@ public struct TerminalProbe: Sendable {
 
     /// Writes `bytes`, then reads what comes back until DA1's answer is in or `deadline` has passed: every
     /// byte read, and whether DA1 answered.
-    static func exchange(_ descriptor: Int32, _ bytes: [UInt8], deadline: Duration) -> (received: [UInt8], answered: Bool) {
+    func exchange(_ descriptor: Int32, _ bytes: [UInt8], deadline: Duration) -> (received: [UInt8], answered: Bool) {
         TerminalDriver.writeAll(bytes, to: descriptor)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let end = ContinuousClock.now + deadline
-        while ContinuousClock.now < end {
-            let left = end - ContinuousClock.now
+        let end = clock.elapsed() + deadline
+        while clock.elapsed() < end {
+            let left = end - clock.elapsed()
             let milliseconds = Int32(max(1, left.milliseconds))
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, milliseconds)
@@ -198,8 +202,8 @@ extension TerminalProbe {
         defer { close(descriptor) }
         return Self.inRawMode(descriptor) {
             func answer(after bytes: [UInt8]) -> Duration? {
-                let start = ContinuousClock.now
-                return Self.exchange(descriptor, bytes + Self.deviceAttributes, deadline: .seconds(10)).answered ? ContinuousClock.now - start : nil
+                let start = clock.elapsed()
+                return exchange(descriptor, bytes + Self.deviceAttributes, deadline: .seconds(10)).answered ? clock.elapsed() - start : nil
             }
             guard let trip = answer(after: []) else { return nil }
             let padding = Array("\u{1B}_photopick link test;".utf8) + Array(repeating: UInt8(ascii: "A"), count: 256 << 10) + [0x1B, UInt8(ascii: "\\")]

@@ -10,6 +10,8 @@ final class TerminalWire: @unchecked Sendable {
     // @unchecked: every `var` below is guarded by `state`, and the descriptor is written only while
     // holding `wire`; the compiler cannot see either lock.
     private let descriptor: Int32
+    /// What the pacing and the waits for answers are timed by.
+    private let clock: Timekeeper
     private let state = NSCondition()
     private let wire = NSLock()
     private var queue = WireQueue()
@@ -27,8 +29,11 @@ final class TerminalWire: @unchecked Sendable {
     /// The query after image data: DA1, answered once what came before has been read.
     static let query = TerminalProbe.deviceAttributes
 
-    init(descriptor: Int32, roundTrip: Duration?, onShown: @escaping @Sendable (ImagePlacement, WireJob.Stage, WireWindow) -> Void) {
+    init(
+        descriptor: Int32, roundTrip: Duration?, clock: Timekeeper, onShown: @escaping @Sendable (ImagePlacement, WireJob.Stage, WireWindow) -> Void
+    ) {
         self.descriptor = descriptor
+        self.clock = clock
         self.window = WireWindow(roundTrip: roundTrip)
         // The probe's round trip alone can say the link is slow, before any image is sent.
         LinkGauge.set(slow: window.isSlow)
@@ -86,7 +91,7 @@ final class TerminalWire: @unchecked Sendable {
     func enqueue(_ jobs: [WireJob]) {
         guard !jobs.isEmpty else { return }
         state.lock()
-        queue.append(jobs)
+        queue.append(jobs, at: clock.elapsed())
         state.broadcast()
         state.unlock()
     }
@@ -94,7 +99,7 @@ final class TerminalWire: @unchecked Sendable {
     /// The terminal answered a query: what was before it has been read.
     func answered() {
         state.lock()
-        window.answered(at: .now)
+        window.answered(at: clock.elapsed())
         // Slow: a full-screen image of half a megabyte would take more than 150 ms.
         LinkGauge.set(slow: window.isSlow)
         state.broadcast()
@@ -109,6 +114,14 @@ final class TerminalWire: @unchecked Sendable {
         return peak
     }
     private var peak = (bytes: 0, window: 0)
+
+    /// Blocks until `condition` holds of the link, looking again each time the writer finishes a unit or
+    /// the terminal answers (never on a timer): for tests.
+    func waitUntil(_ condition: (WireWindow) -> Bool) {
+        state.lock()
+        while !condition(window) { state.wait() }
+        state.unlock()
+    }
 
     /// What the link looks like now.
     var link: WireWindow {
@@ -128,7 +141,7 @@ final class TerminalWire: @unchecked Sendable {
     /// Drops every job not begun and waits, at most `limit`, for the one begun to finish: before the
     /// terminal is handed back, so no image comes after.
     func drain(limit: Duration = .seconds(3)) {
-        let deadline = Date(timeIntervalSinceNow: limit.timeInterval)
+        let deadline = clock.now().addingTimeInterval(limit.timeInterval)
         state.lock()
         _ = queue.supersede(keeping: nil)
         while (!queue.isEmpty || writing) && state.wait(until: deadline) {}
@@ -147,7 +160,7 @@ final class TerminalWire: @unchecked Sendable {
         state.lock()
         stopping = true
         state.broadcast()
-        while !finished && state.wait(until: Date(timeIntervalSinceNow: 1)) {}
+        while !finished && state.wait(until: clock.now().addingTimeInterval(1)) {}
         state.unlock()
     }
 
@@ -169,15 +182,16 @@ final class TerminalWire: @unchecked Sendable {
     private func run() {
         state.lock()
         while !stopping {
-            window.expire(at: .now)
+            let now = clock.elapsed()
+            window.expire(at: now)
             // Small units (placements, hides) always go; image data waits for the window; a whole image
             // after a reduced one waits for the cursor to rest.
-            let resting = queue.restsUntil
+            let resting = queue.restsUntil(now: now)
             guard resting == nil, let unit = queue.next, unit.count < 1024 || window.allows(unit.count),
                   let next = queue.take() else {
                 // NSCondition traps on a far-off date: with nothing due, wait to be woken.
                 if let due = [window.deadline, resting].compactMap({ $0 }).min() {
-                    _ = state.wait(until: Date(timeIntervalSinceNow: max(0.001, (due - .now).timeInterval)))
+                    _ = state.wait(until: clock.now().addingTimeInterval(max(0.001, (due - now).timeInterval)))
                 } else {
                     state.wait()
                 }
@@ -192,7 +206,7 @@ final class TerminalWire: @unchecked Sendable {
             state.lock()
             // Counted before it is written, so an answer that comes at once finds it.
             let ask = window.wrote(unitBytes.count, endsImage: next.ended?.image != nil)
-            if ask { window.queried(at: .now) }
+            if ask { window.queried(at: clock.elapsed()) }
             if window.inFlight > peak.bytes { peak = (window.inFlight, window.window) }
             state.unlock()
             if ask { TerminalDriver.writeAll(Self.query, to: descriptor) }

@@ -2,14 +2,15 @@
 /// frame takes back what it no longer wants.
 struct WireQueue: Equatable, Sendable {
     private(set) var jobs: [WireJob] = []
-    /// When each job may begin, by position in `jobs`.
-    private var readyAt: [ContinuousClock.Instant] = []
+    /// When each job may begin, by position in `jobs`, on the writer's clock (`Timekeeper.elapsed`).
+    private var readyAt: [Duration] = []
     /// Whether the first job has had a unit written: it must then finish its transmission.
     private(set) var begun = false
 
     var isEmpty: Bool { jobs.isEmpty }
 
-    mutating func append(_ newJobs: [WireJob], at now: ContinuousClock.Instant = .now) {
+    /// Queues jobs given at `now`, each to begin after its rest.
+    mutating func append(_ newJobs: [WireJob], at now: Duration) {
         for job in newJobs where !job.units.isEmpty {
             jobs.append(job)
             readyAt.append(now + job.rest)
@@ -19,9 +20,9 @@ struct WireQueue: Equatable, Sendable {
     /// The next unit to write, without taking it.
     var next: WireUnit? { jobs.first?.units.first }
 
-    /// When the next unit may go, if the first job is still resting.
-    var restsUntil: ContinuousClock.Instant? {
-        guard !begun, let first = readyAt.first, first > .now else { return nil }
+    /// When the next unit may go, if the first job is still resting at `now`.
+    func restsUntil(now: Duration) -> Duration? {
+        guard !begun, let first = readyAt.first, first > now else { return nil }
         return first
     }
 
@@ -44,7 +45,7 @@ struct WireQueue: Equatable, Sendable {
     /// goes whole; the one begun keeps only what completes its transmission.
     mutating func supersede(keeping: Set<ImageLayer.Key>?) -> Superseded {
         var result = Superseded()
-        var kept: [WireJob] = [], keptReady: [ContinuousClock.Instant] = []
+        var kept: [WireJob] = [], keptReady: [Duration] = []
         // Images whose reduced version goes too: then nothing of them reaches the screen.
         var reducedGone: Set<ImageLayer.Key> = []
         for (index, job) in jobs.enumerated() {

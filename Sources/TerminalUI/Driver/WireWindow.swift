@@ -20,7 +20,7 @@ struct WireWindow: Sendable {
 
     private struct Query {
         let bytes: Int
-        let sentAt: ContinuousClock.Instant
+        let sentAt: Duration
         /// Whether the terminal had answered everything before this query when it was sent.
         let pipeWasEmpty: Bool
     }
@@ -33,7 +33,7 @@ struct WireWindow: Sendable {
     /// Image bytes written since the last query.
     private var unqueried = 0
     /// The busy stretch under way: when its first answer came, and the bytes answered since.
-    private var stretch: (start: ContinuousClock.Instant, bytes: Int)?
+    private var stretch: (start: Duration, bytes: Int)?
     /// Queries given up on: their answers never came.
     private(set) var lost = 0
 
@@ -65,13 +65,13 @@ struct WireWindow: Sendable {
     }
 
     /// Records a query written after the bytes since the last one.
-    mutating func queried(at now: ContinuousClock.Instant) {
+    mutating func queried(at now: Duration) {
         queries.append(Query(bytes: unqueried, sentAt: now, pipeWasEmpty: queries.isEmpty))
         unqueried = 0
     }
 
     /// Records the terminal's answer to the oldest query, and learns from how long it took.
-    mutating func answered(at now: ContinuousClock.Instant) {
+    mutating func answered(at now: Duration) {
         guard !queries.isEmpty else { return }
         let query = queries.removeFirst()
         let delay = now - query.sentAt
@@ -97,7 +97,7 @@ struct WireWindow: Sendable {
     }
 
     /// When the oldest query counts as lost: long past what the bytes ahead of it could take.
-    var deadline: ContinuousClock.Instant? {
+    var deadline: Duration? {
         guard let oldest = queries.first else { return nil }
         let expected: Double = rate.map { Double(inFlight) / $0 } ?? 0
         let trip: Duration = roundTrip ?? .zero
@@ -106,7 +106,7 @@ struct WireWindow: Sendable {
     }
 
     /// Gives up on the oldest query (a terminal that did not answer): its bytes no longer hold the window.
-    mutating func expire(at now: ContinuousClock.Instant) {
+    mutating func expire(at now: Duration) {
         guard let deadline, now >= deadline else { return }
         queries.removeFirst()
         lost += 1

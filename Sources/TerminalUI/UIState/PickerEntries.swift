@@ -123,7 +123,7 @@ extension UIState.Picker {
     private static func entry(for tag: PhotoPickKit.Tag, mark: String, in state: BrowserState) -> PickerEntry {
         PickerEntry(
             choice: .tag(id: tag.id), mark: mark, title: TerminalText.sanitized(tag.name),
-            detail: photoCount(state.tags.count(of: tag.id)), color: tag.color.flatMap(TagColor.init(hex:))
+            detail: photoCount(state.library.count(ofTag: tag.id)), color: tag.color.flatMap(TagColor.init(hex:))
         )
     }
 

@@ -66,6 +66,6 @@ struct HeaderView: View {
     private func rateSummary() -> String? {
         guard let limit = state.account.rateLimit, let total = limit.limit, let remaining = limit.remaining else { return nil }
         // What the budget holds back and why: "throttled 12 s", "listing paused: 45 requests kept for you".
-        return "API \(remaining)/\(total)" + (limit.heldBack().map { " · " + $0 } ?? "")
+        return "API \(remaining)/\(total)" + (limit.heldBack(now: context.now).map { " · " + $0 } ?? "")
     }
 }

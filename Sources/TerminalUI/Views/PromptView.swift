@@ -16,7 +16,7 @@ struct PromptView: View {
         case .renameTag(let id): question = "New name for “\(tagName(id))”:"
         case .recolourTag(let id): question = "Colour of “\(tagName(id))” as #rrggbb (empty for none):"
         case .deleteTag(let id):
-            let count = state.tags.count(of: id)
+            let count = state.library.count(ofTag: id)
             question = "Delete the tag “\(tagName(id))” from \(UIState.Picker.photoCount(count)) and from PhotoPick?"
         case .pickSharpest(let plan):
             question = Self.sharpestQuestion(plan)

@@ -21,13 +21,14 @@ public struct ViewContext: Sendable {
     public var graphics: Graphics
     /// The frame's moment, set by the app before each frame: views read ages and times left from it,
     /// never from the clock, so drawing the same state at the same moment gives the same cells.
-    public var now = Date()
+    public var now: Date
 
-    /// A context with a theme and keys; the home directory is written as `~` in paths.
+    /// A context with a theme and keys at the moment `now`; the home directory is written as `~` in paths.
     public init(
-        theme: Theme, keymap: Keymap = .standard, demo: Bool,
+        theme: Theme, keymap: Keymap = .standard, demo: Bool, now: Date,
         homeDirectory: String = FileManager.default.homeDirectoryForCurrentUser.path, graphics: Graphics? = nil
     ) {
+        self.now = now
         self.theme = theme
         self.graphics = graphics ?? .symbols(theme.depth)
         self.keymap = keymap

@@ -108,7 +108,7 @@ struct EditCommand: AsyncParsableCommand {
     @MainActor
     private func editInEditor(_ script: ScriptSession, photoIDs: [Int]) throws(ScriptExit) -> [PhotoFieldChange] {
         let entries = script.session.state.bulkEditEntries(photoIDs)
-        let editor = ExternalEditor(folder: script.session.stateDirectory.appending(path: "edits", directoryHint: .isDirectory))
+        let editor = ExternalEditor(folder: script.session.stateDirectory.appending(path: "edits", directoryHint: .isDirectory), clock: script.session.clock)
         switch editor.edit(entries) {
         case .unchanged:
             FileHandle.standardError.write(Data("photopick edit: nothing changed in the editor.\n".utf8))
@@ -159,7 +159,7 @@ struct EditCommand: AsyncParsableCommand {
         }
         let photoIDs = waiting
         if !changes.isEmpty {
-            script.session.send(.photosEdited(changes))
+            script.session.send(.edits(.photosEdited(changes)))
             if let warning = script.session.state.messages.current, warning.severity != .info, script.session.state.unsentPhotoEdits == 0 {
                 throw ScriptExit(code: 1, message: warning.text)
             }

@@ -85,22 +85,22 @@ struct GetCommand: AsyncParsableCommand {
             return item.id
         })
         let keptBefore = state.downloads.keptFiles.count
-        var report = GetReport(jsonl: jsonl, total: wanted.count, already: already)
+        var report = GetReport(jsonl: jsonl, total: wanted.count, clock: script.session.clock, already: already)
         guard !wanted.isEmpty else { return report.finish(done: 0, skipped: 0, failed: []) }
-        script.session.send(.scriptDownloadRequested(wanted, variant: size, root: root))
+        script.session.send(.downloads(.scriptDownloadRequested(wanted, variant: size, root: root)))
         let interrupted = InterruptFlag()
         let stopper = Task { @MainActor in
             let signals = SignalEvents([SIGINT, SIGTERM, SIGHUP])
             for await number in signals.signals {
                 interrupted.number = number
-                script.session.send(.noticePosted(.info, "interrupted"))
+                script.session.send(.status(.noticePosted(.info, "interrupted")))
                 break
             }
             signals.stop()
         }
         // The progress line is drawn again twice a second, so its speed and time left move during a stall too.
-        let ticker = Task { @MainActor in
-            while (try? await Task.sleep(for: .milliseconds(500))) != nil { script.session.wakeReader() }
+        let ticker = Task { @MainActor [clock = script.session.clock] in
+            while (try? await clock.sleep(for: .milliseconds(500))) != nil { script.session.wakeReader() }
         }
         defer {
             stopper.cancel()

@@ -20,7 +20,11 @@ struct GetReport {
     /// reports from one download, which a file that arrives in one piece never gives.
     private var samples: [(seconds: Double, bytes: Int64)] = []
 
-    init(jsonl: Bool, total: Int, already: Set<Int64> = []) {
+    /// What the speed and the pace of the progress line are measured by.
+    let clock: Timekeeper
+
+    init(jsonl: Bool, total: Int, clock: Timekeeper, already: Set<Int64> = []) {
+        self.clock = clock
         self.jsonl = jsonl
         self.total = total
         self.already = already
@@ -44,7 +48,7 @@ struct GetReport {
             default: break
             }
         }
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = clock.seconds
         guard now - lastProgress >= 0.5 else { return }
         lastProgress = now
         let finished = items.count { $0.status.isFinished || $0.status.failure != nil }

@@ -102,7 +102,7 @@ struct RemoveCommand: AsyncParsableCommand {
                 throw ScriptExit(code: 1, message: "not confirmed; nothing was deleted")
             }
         }
-        script.session.send(.purgeRequested(photoIDs, keepOriginals: folder))
+        script.session.send(.purge(.purgeRequested(photoIDs, keepOriginals: folder)))
         await script.wait { $0.purge == nil }
         guard let report = script.purgeReport else {
             throw ScriptExit(code: 1, message: script.session.state.messages.current?.text ?? "the purge did not start")

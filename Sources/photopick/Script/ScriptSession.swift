@@ -74,13 +74,15 @@ final class ScriptSession {
         } catch {
             throw .usage("\(error)")
         }
-        let logger = Launcher.makeLogger(paths: paths, level: options.logLevel)
+        // A verb's entry point: everything it opens waits on the real clock.
+        let clock = Timekeeper.continuous
+        let logger = Launcher.makeLogger(paths: paths, level: options.logLevel, clock: clock)
         let resources = Resources()
         do {
-            let connection = try await LibraryConnection.open(source, paths: paths, logger: logger, resources: resources)
+            let connection = try await LibraryConnection.open(source, paths: paths, logger: logger, clock: clock, resources: resources)
             let configuration = BrowserSession.Configuration.photopick(
                 library: connection.library, config: config, paths: paths, downloadDirectory: downloadDirectory, concurrency: concurrency,
-                logger: logger, account: connection.account, refresh: refresh
+                logger: logger, clock: clock, account: connection.account, refresh: refresh
             )
             let session = try BrowserSession(client: connection.client, configuration: configuration)
             let script = ScriptSession(session: session, config: config, logger: logger, resources: resources)
@@ -95,14 +97,14 @@ final class ScriptSession {
 
     private func saw(_ event: BrowserEvent) {
         switch event {
-        case .tagsLoaded: tagsKnown = true
-        case .tagsFailed(let reason):
+        case .tags(.tagsLoaded): tagsKnown = true
+        case .tags(.tagsFailed(let reason)):
             tagsKnown = true
             tagsFailure = reason
-        case .tagDeltasRejected(_, _, let reason): rejections.append(reason)
-        case .tagSendingDelayed(let reason), .photoEditSendingDelayed(let reason): delay = reason
-        case .photoEditsRejected(let photoID, _, let reason): editRejections.append((photoID, reason))
-        case .purgeFinished(let report): purgeReport = report
+        case .tags(.tagDeltasRejected(_, _, let reason)): rejections.append(reason)
+        case .tags(.tagSendingDelayed(let reason)), .edits(.photoEditSendingDelayed(let reason)): delay = reason
+        case .edits(.photoEditsRejected(let photoID, _, let reason)): editRejections.append((photoID, reason))
+        case .purge(.purgeFinished(let report)): purgeReport = report
         default: break
         }
     }
@@ -136,7 +138,7 @@ final class ScriptSession {
     /// Lists the photos `query` matches, as the browser's filter would; a bad term is a usage error
     /// naming it and why.
     func filter(_ query: String) throws(ScriptExit) -> [Int] {
-        session.send(.filterTextChanged(query))
+        session.send(.browsing(.filterTextChanged(query)))
         let filter = session.state.list.filter
         if let problem = (filter.query.problems + filter.unknownTags()).first {
             throw .usage("bad query term “\(TerminalText.sanitized(problem.token.text))”: \(problem.reason)")

@@ -107,7 +107,7 @@ struct SyncCommand: AsyncParsableCommand {
         forgotten += kept.map(\.path)
         try? session.forgetWrittenFiles(forgotten)
         let paths = Set(forgotten)
-        session.send(.downloadsForgotten(session.state.downloads.items.filter { $0.resultPath.map(paths.contains) ?? false }.map(\.id)))
+        session.send(.downloads(.downloadsForgotten(session.state.downloads.items.filter { $0.resultPath.map(paths.contains) ?? false }.map(\.id))))
         Self.sayKept(kept)
         Self.say("deleted \(removed) file\(removed == 1 ? "" : "s") that no longer match.")
     }

@@ -51,7 +51,7 @@ struct TagsCommand: AsyncParsableCommand {
     @MainActor
     private func printTags(_ state: BrowserState) {
         let tags = state.tags.tags.map { tag in
-            ListedTag(id: tag.id, name: tag.name, color: tag.color, photos: state.tags.count(of: tag.id), mark: state.tags.mark(ofTag: tag.id)?.configKey)
+            ListedTag(id: tag.id, name: tag.name, color: tag.color, photos: state.library.count(ofTag: tag.id), mark: state.tags.mark(ofTag: tag.id)?.configKey)
         }
         var output = OutputBuffer()
         if json {
@@ -158,9 +158,9 @@ struct TagCommand: AsyncParsableCommand {
             return
         case (nil, .add):
             // The tag's creation and its edits are one outbox write, done before this returns.
-            script.session.send(.tagCreationRequested(name: name, color: nil, applyTo: photoIDs))
+            script.session.send(.tags(.tagCreationRequested(name: name, color: nil, applyTo: photoIDs)))
         case (let tag?, _):
-            script.session.send(.tagEditRequested(tagID: tag.id, change: change, photoIDs: photoIDs))
+            script.session.send(.tags(.tagEditRequested(tagID: tag.id, change: change, photoIDs: photoIDs)))
         }
         // Photos, not edits: a mark's sibling taken off the same photo is part of one change to it.
         let after = script.session.state.photos(photoIDs, carryingTagNamed: name)
@@ -183,7 +183,7 @@ struct TagCommand: AsyncParsableCommand {
     /// Creates a tag for no photos, waiting for the server's answer.
     @MainActor
     private static func create(_ name: String, shown: String, _ script: ScriptSession) async throws(ScriptExit) {
-        script.session.send(.tagCreationRequested(name: name, color: nil, applyTo: []))
+        script.session.send(.tags(.tagCreationRequested(name: name, color: nil, applyTo: [])))
         await script.wait { state in state.tags.tags.first(named: name) != nil || state.messages.current?.severity == .error }
         guard script.session.state.tags.tags.first(named: name) != nil else {
             throw ScriptExit(code: 1, message: "could not create the tag “\(shown)”: \(script.session.state.messages.current?.text ?? "no answer")")

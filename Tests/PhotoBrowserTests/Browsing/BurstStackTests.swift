@@ -32,27 +32,27 @@ import Testing
 
     @Test func aClosedStackShowsAsItsFirstPhotoWithACountAndOpens() throws {
         var state = Sample.state(photos)
-        _ = state.apply(.stackingToggled)
+        _ = state.apply(.browsing(.stackingToggled))
         #expect(state.messages.current?.text.hasPrefix("Bursts stacked: 3 stacks") == true)
         #expect(state.listedNames == ["a1.jpg", "b1.jpg", "a4.jpg", "t1.jpg", "nocamera1.jpg", "nocamera2.jpg", "nodate.jpg"])
         #expect((0..<state.list.count).map { state.list.stackCount(at: $0) } == [3, 2, nil, 2, nil, nil, nil])
-        _ = state.apply(.stackOpened)
+        _ = state.apply(.browsing(.stackOpened))
         #expect(state.listedNames.prefix(5) == ["a1.jpg", "b1.jpg", "a2.jpg", "a3.jpg", "a4.jpg"])
         #expect(state.list.stackCount(at: 0) == nil, "an open stack lists its photos, no count")
         // Closing it from one of its later photos puts the cursor back on the cover.
-        _ = state.apply(.cursorMoved(.position(2)))
+        _ = state.apply(.browsing(.cursorMoved(.position(2))))
         #expect(state.currentName == "a2.jpg")
-        _ = state.apply(.stackOpened)
+        _ = state.apply(.browsing(.stackOpened))
         #expect(state.currentName == "a1.jpg")
         #expect(state.list.count == 7)
-        _ = state.apply(.stackingToggled)
+        _ = state.apply(.browsing(.stackingToggled))
         #expect(state.list.count == 11)
     }
 
     @Test func aMarkOnAClosedStackMarksThePhotoShown() {
         var state = MarkTests.state(photos)
-        _ = state.apply(.stackingToggled)
-        let effects = state.apply(.markChosen(.flag(.pick)))
+        _ = state.apply(.browsing(.stackingToggled))
+        let effects = state.apply(.tags(.markChosen(.flag(.pick))))
         let ids = effects.flatMap { effect -> [Int] in
             if case .recordTagDeltas(let deltas) = effect { return deltas.map(\.photoID) }
             return []
@@ -62,17 +62,17 @@ import Testing
 
     @Test func theFilterRunsFirstAndAStackOfOneIsAPhoto() {
         var state = Sample.state(photos)
-        _ = state.apply(.stackingToggled)
-        _ = state.apply(.filterTextChanged("-a1 -b1"))
+        _ = state.apply(.browsing(.stackingToggled))
+        _ = state.apply(.browsing(.filterTextChanged("-a1 -b1")))
         #expect(state.listedNames.prefix(3) == ["a2.jpg", "b2.jpg", "a4.jpg"])
         #expect(state.list.stackCount(at: 0) == 2 && state.list.stackCount(at: 1) == nil)
     }
 
     @Test func photosArrivingLaterJoinTheirStack() {
         var state = Sample.state(Array(photos.prefix(3)))
-        _ = state.apply(.stackingToggled)
+        _ = state.apply(.browsing(.stackingToggled))
         #expect(state.list.stackCount(at: 0) == 2)
-        _ = state.apply(.photosArrived(Array(photos.dropFirst(3)), nextCursor: nil))
+        _ = state.apply(.catalogue(.photosArrived(Array(photos.dropFirst(3)), nextCursor: nil)))
         #expect(state.list.stackCount(at: 0) == 3)
         #expect(state.currentName == "a1.jpg")
     }

@@ -42,11 +42,13 @@ import Testing
 
     /// The ids a query lets through, read in UTC.
     static func ids(_ query: String) -> [Int] {
-        var state = MarkTests.state(photos, tags: Array(tags.dropFirst(3)))
+        let state = MarkTests.state(photos, tags: Array(tags.dropFirst(3)))
         var filter = PhotoFilter()
         filter.setQuery(PhotoQuery(query, timeZone: TimeZone(identifier: "UTC")!))
-        _ = state.changeFilter { $0 = filter }
-        return state.list.libraryIndices.map { state.library[$0].id }.sorted()
+        filter.tagContext = QueryTags(state.tags)
+        var list = state.list
+        list.setFilter(filter, library: state.library, selection: state.selection)
+        return list.libraryIndices.map { state.library[$0].id }.sorted()
     }
 
     @Test(arguments: [
@@ -137,9 +139,9 @@ import Testing
 
     @Test func aChangedTagListIsReadAgainByAQueryThatNamesTags() {
         var state = MarkTests.state(Self.photos, tags: [])
-        _ = state.apply(.filterTextChanged("pick"))
+        _ = state.apply(.browsing(.filterTextChanged("pick")))
         #expect(state.list.count == 0, "no tag is Pick yet")
-        _ = state.apply(.tagSaved(PhotoPickKit.Tag(id: 10, name: "Pick", color: nil)))
+        _ = state.apply(.tags(.tagSaved(PhotoPickKit.Tag(id: 10, name: "Pick", color: nil))))
         #expect(state.listedNames == ["R0001.JPG"])
     }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// Culling against the embedded server: what the server holds afterwards is exactly the marks made,
 /// worked out here by a model of its own rather than read back from the session.
-@Suite struct CullingSyncTests {
+@Suite(.timeLimit(.minutes(2))) struct CullingSyncTests {
     /// Every photo's tag names on the server, by id.
     private func serverTagNames(_ server: PhotoPickServer) async throws -> [Int: Set<String>] {
         let client = APIClient.forTesting(server)
@@ -43,7 +43,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [0.0, 0.2]) @SessionTests
+    @Test(arguments: [0.0, 0.2]) @MainActor
     func afterCullingTheServersTagsAreExactlyTheMarksMade(faultRate: Double) async throws {
         try await TestServer.with(photos: 120, { configuration in
             configuration.faultRate = faultRate
@@ -51,39 +51,39 @@ import Testing
         }) { server, _ in
             let before = try await serverTagNames(server)
             let models = try await withSession(server) { session in
-                try await session.waitForLibrary(within: .seconds(60))
+                try await session.waitForLibrary()
                 var models = Dictionary(uniqueKeysWithValues: before.map { ($0.key, Model(tags: $0.value)) })
                 var random = SeededRandom(seed: 16)  // the demo generator's own, the same on every run
-                @SessionTests func current() -> Int { session.state.library[session.state.list.currentIndex!].id }
+                @MainActor func current() -> Int { session.state.library[session.state.list.currentIndex!].id }
                 for step in 0..<80 {
                     if step == 40 {
                         // A mark on a selection of five goes on all five.
-                        session.send(.visualRangeToggled)
-                        for _ in 0..<4 { session.send(.cursorMoved(.down)) }
-                        session.send(.visualRangeToggled)
+                        session.send(.selection(.visualRangeToggled))
+                        for _ in 0..<4 { session.send(.browsing(.cursorMoved(.down))) }
+                        session.send(.selection(.visualRangeToggled))
                         let chosen = session.state.selection.indices.map { session.state.library[$0].id }
                         #expect(chosen.count == 5)
-                        session.send(.markChosen(.rating(4)))
+                        session.send(.tags(.markChosen(.rating(4))))
                         for id in chosen { models[id]!.set(.rating(4)) }
-                        session.send(.selectionCleared)
+                        session.send(.selection(.selectionCleared))
                     }
                     let id = current()
                     switch random.next() % 9 {
-                    case 0: session.send(.markChosen(.flag(.pick))); models[id]!.set(.flag(.pick))
-                    case 1: session.send(.markChosen(.flag(.reject))); models[id]!.set(.flag(.reject))
-                    case 2: session.send(.markCleared(.flag)); models[id]!.clear(.flag)
+                    case 0: session.send(.tags(.markChosen(.flag(.pick)))); models[id]!.set(.flag(.pick))
+                    case 1: session.send(.tags(.markChosen(.flag(.reject)))); models[id]!.set(.flag(.reject))
+                    case 2: session.send(.tags(.markCleared(.flag))); models[id]!.clear(.flag)
                     case 3, 4:
                         let stars = Int(random.next() % 5) + 1
-                        session.send(.markChosen(.rating(stars))); models[id]!.set(.rating(stars))
-                    case 5: session.send(.markCleared(.rating)); models[id]!.clear(.rating)
+                        session.send(.tags(.markChosen(.rating(stars)))); models[id]!.set(.rating(stars))
+                    case 5: session.send(.tags(.markCleared(.rating))); models[id]!.clear(.rating)
                     default:
                         let label = Mark.ColourLabel.allCases[Int(random.next() % 5)]
-                        session.send(.labelToggled(label)); models[id]!.toggle(label)
+                        session.send(.tags(.labelToggled(label))); models[id]!.toggle(label)
                     }
                     // Now and then the same photo gets a second mark, as when a culler changes their mind.
-                    if random.next() % 4 != 0 { session.send(.cursorMoved(.down)) }
+                    if random.next() % 4 != 0 { session.send(.browsing(.cursorMoved(.down))) }
                 }
-                try await session.waitUntil("every mark to be sent", within: .seconds(120)) { state in
+                try await session.waitUntil("every mark to be sent") { state in
                     state.unsentTagDeltas == 0 && !state.hasUnfinishedWork
                 }
                 #expect(session.state.messages.all.allSatisfy { $0.severity != .error })
@@ -98,7 +98,7 @@ import Testing
         }
     }
 
-    @Test @SessionTests func marksWaitingInTheOutboxAreSentAfterARestart() async throws {
+    @Test @MainActor func marksWaitingInTheOutboxAreSentAfterARestart() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         try await TestServer.with(photos: 40) { server, _ in
@@ -111,12 +111,12 @@ import Testing
             let unreachable = try await TestServer.start(photos: 1)
             await unreachable.stop()
             try await withSession(unreachable, key: server.demoKey, state: stateDirectory, retryPolicy: .never) { session in
-                session.send(.tagsLoaded(tags))
-                session.send(.photosArrived(photos, nextCursor: nil))
-                session.send(.markChosen(.flag(.reject)))
-                session.send(.markChosen(.flag(.pick)))  // replaces the reject in the same outbox
-                session.send(.markChosen(.rating(2)))
-                session.send(.labelToggled(.green))
+                session.send(.tags(.tagsLoaded(tags)))
+                session.send(.catalogue(.photosArrived(photos, nextCursor: nil)))
+                session.send(.tags(.markChosen(.flag(.reject))))
+                session.send(.tags(.markChosen(.flag(.pick))))  // replaces the reject in the same outbox
+                session.send(.tags(.markChosen(.rating(2))))
+                session.send(.tags(.labelToggled(.green)))
                 #expect(session.state.unsentTagDeltas == 4, "one wish per photo and tag: the pick replaced the reject's add with its removal")
             }
             // Second run: sent on top of the server's tags.

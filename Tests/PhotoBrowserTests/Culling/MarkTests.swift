@@ -23,10 +23,10 @@ import Testing
     static func state(_ photos: [Photo], names: MarkNames = MarkNames(), tags: [PhotoPickKit.Tag] = markTags) -> BrowserState {
         var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-test-downloads"), markNames: names)
         _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
-        _ = state.apply(.tagsLoaded(Sample.tags + tags))
-        _ = state.apply(.photosArrived(photos, nextCursor: nil))
-        _ = state.apply(.photosFinished())
-        _ = state.apply(.viewResized(rows: 10))
+        _ = state.apply(.tags(.tagsLoaded(Sample.tags + tags)))
+        _ = state.apply(.catalogue(.photosArrived(photos, nextCursor: nil)))
+        _ = state.apply(.catalogue(.photosFinished(deleted: [], at: Sample.now)))
+        _ = state.apply(.browsing(.viewResized(rows: 10)))
         return state
     }
 
@@ -50,12 +50,12 @@ import Testing
 
     @Test func aPhotoHasOneFlagOneRatingAndOneLabelAndASiblingGoesInTheSameEdit() {
         var state = Self.state(photos)
-        _ = state.apply(.cursorMoved(.position(2)))  // c.jpg: Pick, 3 stars, Red
-        let effects = state.apply(.markChosen(.flag(.reject)))
+        _ = state.apply(.browsing(.cursorMoved(.position(2))))  // c.jpg: Pick, 3 stars, Red
+        let effects = state.apply(.tags(.markChosen(.flag(.reject))))
         #expect(changes(effects) == ["3 -10", "3 +11"])
         #expect(effects.count { if case .recordTagDeltas = $0 { true } else { false } } == 1, "one outbox write, so one read-modify-write")
-        #expect(changes(state.apply(.markChosen(.rating(5)))) == ["3 -13", "3 +15"])
-        #expect(changes(state.apply(.labelToggled(.blue))) == ["3 -20", "3 +23"])
+        #expect(changes(state.apply(.tags(.markChosen(.rating(5))))) == ["3 -13", "3 +15"])
+        #expect(changes(state.apply(.tags(.labelToggled(.blue)))) == ["3 -20", "3 +23"])
         var expected = PhotoMarks()
         expected.flag = .reject
         expected.rating = 5
@@ -63,29 +63,29 @@ import Testing
         #expect(marks(state, 3) == expected)
         #expect(Set(state.library[2].tagIDs) == [2, 11, 15, 23], "the ordinary tag stays")
         // The same mark again changes nothing; the same label again takes it off.
-        #expect(changes(state.apply(.markChosen(.rating(5)))).isEmpty)
-        #expect(changes(state.apply(.labelToggled(.blue))) == ["3 -23"])
-        #expect(changes(state.apply(.markCleared(.rating))) == ["3 -15"])
-        #expect(changes(state.apply(.markCleared(.flag))) == ["3 -11"])
+        #expect(changes(state.apply(.tags(.markChosen(.rating(5))))).isEmpty)
+        #expect(changes(state.apply(.tags(.labelToggled(.blue)))) == ["3 -23"])
+        #expect(changes(state.apply(.tags(.markCleared(.rating)))) == ["3 -15"])
+        #expect(changes(state.apply(.tags(.markCleared(.flag)))) == ["3 -11"])
         #expect(marks(state, 3).isEmpty)
     }
 
     @Test func aMarkOnASelectionGoesOnEverySelectedPhoto() {
         var state = Self.state(photos)
-        _ = state.apply(.allMatchingSelected)
-        let effects = state.apply(.markChosen(.flag(.pick)))
+        _ = state.apply(.selection(.allMatchingSelected))
+        let effects = state.apply(.tags(.markChosen(.flag(.pick))))
         #expect(changes(effects) == ["2 -11", "1 +10", "2 +10"])
         #expect(state.messages.current?.text == "Picked 3 photos.")
         #expect((1...3).allSatisfy { marks(state, $0).flag == .pick })
         // A label on three photos of which one has it is set on the others, not toggled off.
-        #expect(changes(state.apply(.labelToggled(.red))) == ["1 +20", "2 +20"])
-        #expect(changes(state.apply(.labelToggled(.red))) == ["1 -20", "2 -20", "3 -20"])
+        #expect(changes(state.apply(.tags(.labelToggled(.red)))) == ["1 +20", "2 +20"])
+        #expect(changes(state.apply(.tags(.labelToggled(.red)))) == ["1 -20", "2 -20", "3 -20"])
     }
 
     @Test func undoPutsBackTheSiblingTheMarkRemoved() {
         var state = Self.state(photos)
-        _ = state.apply(.cursorMoved(.position(2)))
-        _ = state.apply(.markChosen(.flag(.reject)))
+        _ = state.apply(.browsing(.cursorMoved(.position(2))))
+        _ = state.apply(.tags(.markChosen(.flag(.reject))))
         let undone = state.apply(.undoRequested)
         #expect(changes(undone) == ["3 -11", "3 +10"])
         #expect(undone.count { if case .recordTagDeltas = $0 { true } else { false } } == 1, "one outbox write, as the press was")
@@ -96,8 +96,8 @@ import Testing
 
     @Test func aMarkWhoseTagDoesNotExistGoesOnAtOnceWithItsCreationInTheSameOutboxWrite() {
         var state = Self.state(photos, tags: [])
-        _ = state.apply(.cursorMoved(.position(1)))
-        let effects = state.apply(.markChosen(.rating(3)))
+        _ = state.apply(.browsing(.cursorMoved(.position(1))))
+        let effects = state.apply(.tags(.markChosen(.rating(3))))
         guard case .recordTagCreation(let creations, let deltas)? = effects.first(where: { if case .recordTagCreation = $0 { true } else { false } }) else {
             Issue.record("no outbox write creating the tag: \(effects)")
             return
@@ -108,18 +108,18 @@ import Testing
         #expect(marks(state, 2).rating == 3, "shown at once")
         #expect(effects.count { if case .recordTagDeltas = $0 { true } else { false } } == 0, "one write, not two")
         // A second press uses the same pending tag.
-        _ = state.apply(.cursorMoved(.position(0)))
-        #expect(recorded(state.apply(.markChosen(.rating(3)))).map(\.tagID) == [placeholder])
+        _ = state.apply(.browsing(.cursorMoved(.position(0))))
+        #expect(recorded(state.apply(.tags(.markChosen(.rating(3))))).map(\.tagID) == [placeholder])
         // Photo 1 is given 5 stars meanwhile: its later wish replaces the 3 stars, as one wish per tag.
-        _ = state.apply(.markChosen(.rating(5)))
+        _ = state.apply(.tags(.markChosen(.rating(5))))
         #expect(state.unsentTagDeltas == 3, "photo 2: +3★; photo 1: −3★ replacing +3★, +5★")
         // The server made it: photos, waiting deltas and undo name the real id.
-        _ = state.apply(.tagCreated(PhotoPickKit.Tag(id: 40, name: "3 stars", color: "#f5b301"), placeholderID: placeholder))
+        _ = state.apply(.tags(.tagCreated(PhotoPickKit.Tag(id: 40, name: "3 stars", color: "#f5b301"), placeholderID: placeholder)))
         #expect(marks(state, 2).rating == 3 && marks(state, 1).rating == 5)
         #expect(state.library[1].tagIDs.contains(40) && !state.library[1].tagIDs.contains(placeholder))
-        #expect(state.pendingDeltas[2]?.map(\.tagID) == [40])
+        #expect(state.tagging.pending[2]?.map(\.tagID) == [40])
         #expect(state.tags.tag(id: placeholder) == nil && state.tags.tagID(of: .rating(3)) == 40)
-        #expect(state.tags.count(of: 40) == 1)
+        #expect(state.library.count(ofTag: 40) == 1)
     }
 
     @Test func aRenamedMarkTagIsTheMarkAndTheDefaultNameIsAnOrdinaryTag() {
@@ -130,20 +130,20 @@ import Testing
         #expect(state.tags.mark(ofTag: 30) == .flag(.pick))
         #expect(state.tags.mark(ofTag: 10) == nil, "“Pick” is an ordinary tag now")
         #expect(marks(state, 3).flag == nil)
-        #expect(changes(state.apply(.markChosen(.flag(.pick)))) == ["1 +30"])
+        #expect(changes(state.apply(.tags(.markChosen(.flag(.pick))))) == ["1 +30"])
         #expect(state.tags.ordinaryTags([1, 10, 30, 13]) == [1, 10])
     }
 
     @Test func aMarkTagToggledFromThePickerStillReplacesItsSibling() {
         var state = Self.state(photos)
-        _ = state.apply(.cursorMoved(.position(2)))  // c.jpg: Pick, 3 stars, Red
-        #expect(changes(state.apply(.tagToggled(tagID: 11))) == ["3 -10", "3 +11"])
-        #expect(changes(state.apply(.tagToggled(tagID: 11))) == ["3 -11"], "toggled off as any tag")
+        _ = state.apply(.browsing(.cursorMoved(.position(2))))  // c.jpg: Pick, 3 stars, Red
+        #expect(changes(state.apply(.tags(.tagToggled(tagID: 11)))) == ["3 -10", "3 +11"])
+        #expect(changes(state.apply(.tags(.tagToggled(tagID: 11)))) == ["3 -11"], "toggled off as any tag")
     }
 
     @Test func aMarkTagCreatedFromThePickerReplacesItsSibling() {
         var state = Self.state(photos, tags: Self.markTags.filter { $0.name != "Reject" })
-        let effects = state.apply(.tagCreationRequested(name: "reject", color: nil, applyTo: [3]))  // c.jpg: Pick
+        let effects = state.apply(.tags(.tagCreationRequested(name: "reject", color: nil, applyTo: [3])))  // c.jpg: Pick
         let placeholder = try! #require(state.tags.tagID(of: .flag(.reject)))
         #expect(changes(effects) == ["3 -10", "3 +\(placeholder)"])
         #expect(marks(state, 3).flag == .reject)
@@ -154,7 +154,7 @@ import Testing
         var state = Self.state(photos)
         let ids = photos.map(\.id)
         let before = state.photos(ids, carryingTagNamed: "pick")
-        _ = state.apply(.tagEditRequested(tagID: 10, change: .add, photoIDs: ids))
+        _ = state.apply(.tags(.tagEditRequested(tagID: 10, change: .add, photoIDs: ids)))
         #expect(state.unsentTagDeltas == 15, "ten adds and five Reject removals")
         #expect(before.symmetricDifference(state.photos(ids, carryingTagNamed: "pick")).count == 10, "what `tag add Pick` reports")
         #expect(state.messages.current?.text == "Picked 10 photos.")

@@ -5,25 +5,25 @@ import PhotoPickTestSupport
 import Testing
 @testable import PhotoBrowser
 
-@Suite struct DownloadQueueTests {
-    @Test @SessionTests func theSamePhotoAndVariantAreNeverQueuedTwice() async throws {
+@Suite(.timeLimit(.minutes(2))) struct DownloadQueueTests {
+    @Test @MainActor func theSamePhotoAndVariantAreNeverQueuedTwice() async throws {
         let downloads = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: downloads) }
         try await TestServer.with(photos: 10) { server, _ in
             try await withSession(server, downloads: downloads) { session in
                 try await session.waitForLibrary()
-                session.send(.selectionToggledAndAdvanced)
-                session.send(.selectionToggledAndAdvanced)
-                session.send(.downloadRequested)
-                session.send(.downloadRequested)
-                session.send(.selectionToggledAndAdvanced)
-                session.send(.downloadRequested)
+                session.send(.selection(.selectionToggledAndAdvanced))
+                session.send(.selection(.selectionToggledAndAdvanced))
+                session.send(.downloads(.downloadRequested))
+                session.send(.downloads(.downloadRequested))
+                session.send(.selection(.selectionToggledAndAdvanced))
+                session.send(.downloads(.downloadRequested))
                 try await session.waitUntil("three downloads") { $0.downloads.totals.done == 3 }
-                session.send(.downloadRequested)
+                session.send(.downloads(.downloadRequested))
                 // Their files are read off the main actor first; the answer comes when they are.
                 try await session.waitUntil("three photos already there") { $0.messages.current?.text == "Nothing new to download: 3 already downloaded." }
-                session.send(.downloadVariantChosen(.web))
-                session.send(.downloadRequested)
+                session.send(.downloads(.downloadVariantChosen(.web)))
+                session.send(.downloads(.downloadRequested))
                 try await session.waitUntil("the web variants") { $0.downloads.totals.done == 6 }
                 #expect(session.state.downloads.items.count == 6)
             }
@@ -32,23 +32,23 @@ import Testing
         }
     }
 
-    @Test @SessionTests func aDownloadedPhotoIsFetchedAgainIntoAnotherFolderOrWhenItsFileIsGone() async throws {
+    @Test @MainActor func aDownloadedPhotoIsFetchedAgainIntoAnotherFolderOrWhenItsFileIsGone() async throws {
         let first = TestServer.temporaryDirectory(), second = TestServer.temporaryDirectory()
         defer { [first, second].forEach { try? FileManager.default.removeItem(at: $0) } }
         try await TestServer.with(photos: 5) { server, _ in
             try await withSession(server, downloads: first) { session in
                 try await session.waitForLibrary()
-                session.send(.downloadRequested)
+                session.send(.downloads(.downloadRequested))
                 try await session.waitUntil("the first download") { $0.downloads.totals.done == 1 }
                 let saved = try #require(session.state.downloads.items.first?.resultPath)
                 try FileManager.default.removeItem(atPath: saved)
-                session.send(.downloadRequested)
+                session.send(.downloads(.downloadRequested))
                 try await session.waitUntil("the file fetched again") { $0.downloads.totals.done == 1 && FileManager.default.fileExists(atPath: saved) }
-                session.send(.downloadRequested)
+                session.send(.downloads(.downloadRequested))
                 // Their files are read off the main actor first; the answer comes when they are.
                 try await session.waitUntil("one photo already there") { $0.messages.current?.text == "Nothing new to download: 1 already downloaded." }
-                session.send(.downloadDirectoryChosen(second))
-                session.send(.downloadRequested)
+                session.send(.downloads(.downloadDirectoryChosen(second)))
+                session.send(.downloads(.downloadRequested))
                 try await session.waitUntil("a copy in the second folder") { $0.downloads.totals.done == 1 && $0.downloads.items.first?.directory == second }
                 #expect(session.state.downloads.items.count == 1)
             }
@@ -57,46 +57,46 @@ import Testing
         }
     }
 
-    @Test @SessionTests func aBatchThatWouldNotFitIsRefusedWithTheFigures() {
+    @Test @MainActor func aBatchThatWouldNotFitIsRefusedWithTheFigures() {
         var state = Sample.state([Sample.photo(1, "a.jpg", bytes: 3_000_000), Sample.photo(2, "b.jpg", bytes: 2_000_000)])
-        _ = state.apply(.allMatchingSelected)
-        let effects = state.apply(.downloadRequested)
+        _ = state.apply(.selection(.allMatchingSelected))
+        let effects = state.apply(.downloads(.downloadRequested))
         guard case .checkSpace(let items, _, let needed) = effects.last else {
             Issue.record("expected a space check, got \(effects)")
             return
         }
         #expect(needed == 5_000_000)
-        _ = state.apply(.downloadSpaceChecked(items, needed: needed, free: 1_000_000))
+        _ = state.apply(.downloads(.downloadSpaceChecked(items, needed: needed, free: 1_000_000)))
         #expect(state.downloads.items.isEmpty)
         #expect(state.messages.current?.text.hasPrefix("Not enough space in /tmp/photopick-test-downloads: 5 MB needed, 1 MB free.") == true)
-        let accepted = state.apply(.downloadSpaceChecked(items, needed: needed, free: 10_000_000))
+        let accepted = state.apply(.downloads(.downloadSpaceChecked(items, needed: needed, free: 10_000_000)))
         #expect(state.downloads.items.count == 2)
         #expect(accepted.filter { if case .startDownload = $0 { true } else { false } }.count == 2)
     }
 
-    @Test @SessionTests func concurrencyBoundsRunningItemsAndPauseResumeCancelWorkPerItem() {
+    @Test @MainActor func concurrencyBoundsRunningItemsAndPauseResumeCancelWorkPerItem() {
         var state = Sample.state((1...6).map { Sample.photo($0, "\($0).jpg", takenAt: Double($0)) })
-        _ = state.apply(.concurrencyChanged(by: -2))
-        _ = state.apply(.allMatchingSelected)
-        guard case .checkSpace(let items, _, let needed) = state.apply(.downloadRequested).last else { return }
-        _ = state.apply(.downloadSpaceChecked(items, needed: needed, free: nil))
+        _ = state.apply(.downloads(.concurrencyChanged(by: -2)))
+        _ = state.apply(.selection(.allMatchingSelected))
+        guard case .checkSpace(let items, _, let needed) = state.apply(.downloads(.downloadRequested)).last else { return }
+        _ = state.apply(.downloads(.downloadSpaceChecked(items, needed: needed, free: nil)))
         #expect(state.downloads.totals.running == 2)
         #expect(state.downloads.totals.queued == 4)
         let first = state.downloads.items[0].id
-        let paused = state.apply(.downloadPaused(id: first))
+        let paused = state.apply(.downloads(.downloadPaused(id: first)))
         #expect(paused.contains(.stopDownload(id: first)))
         #expect(state.downloads.totals.running == 2)  // the next queued one took its slot
         #expect(state.downloads.totals.paused == 1)
-        _ = state.apply(.downloadCancelled(id: state.downloads.items[5].id))
+        _ = state.apply(.downloads(.downloadCancelled(id: state.downloads.items[5].id)))
         #expect(state.downloads.items.count == 5)
-        _ = state.apply(.downloadResumed(id: first))
+        _ = state.apply(.downloads(.downloadResumed(id: first)))
         #expect(state.downloads.item(id: first)?.status == .queued)
         // A stale report from the paused run is ignored.
-        _ = state.apply(.downloadFailed(id: first, run: 1, reason: "cancelled"))
+        _ = state.apply(.downloads(.downloadFailed(id: first, run: 1, reason: "cancelled")))
         #expect(state.downloads.item(id: first)?.status == .queued)
     }
 
-    @Test @SessionTests func queueSurvivesAKillAndResumesFromThePartFile() async throws {
+    @Test @MainActor func queueSurvivesAKillAndResumesFromThePartFile() async throws {
         let stateDirectory = TestServer.temporaryDirectory(), downloads = TestServer.temporaryDirectory()
         defer {
             try? FileManager.default.removeItem(at: stateDirectory)
@@ -110,10 +110,10 @@ import Testing
         }
         try await withSession(stingy, state: stateDirectory, downloads: downloads, library: "same") { session in
             try await session.waitForLibrary()
-            session.send(.downloadRequested)
-            try await session.waitUntil("the first photo", within: .seconds(60)) { $0.downloads.totals.done == 1 }
-            session.send(.cursorMoved(.down))
-            session.send(.downloadRequested)
+            session.send(.downloads(.downloadRequested))
+            try await session.waitUntil("the first photo") { $0.downloads.totals.done == 1 }
+            session.send(.browsing(.cursorMoved(.down)))
+            session.send(.downloads(.downloadRequested))
             try await session.waitUntil("part of the second photo") { state in
                 state.downloads.items.count == 2 && state.downloads.items[1].receivedBytes > 0
             }
@@ -142,7 +142,7 @@ import Testing
         #expect(!listing(downloads).contains { $0.hasSuffix(".part") })
     }
 
-    @Test @SessionTests func cancellingADownloadRemovesItAndItsPartialFile() async throws {
+    @Test @MainActor func cancellingADownloadRemovesItAndItsPartialFile() async throws {
         let downloads = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: downloads) }
         try await TestServer.with(photos: 3, { configuration in
@@ -152,10 +152,10 @@ import Testing
         }) { server, _ in
             try await withSession(server, downloads: downloads) { session in
                 try await session.waitForLibrary()
-                session.send(.downloadRequested)
+                session.send(.downloads(.downloadRequested))
                 try await session.waitUntil("part of the photo") { $0.downloads.items.first.map { $0.receivedBytes > 0 } ?? false }
                 #expect(listing(downloads).contains { $0.hasSuffix(".part") })
-                session.send(.allDownloadsCancelled)
+                session.send(.downloads(.allDownloadsCancelled))
                 #expect(session.state.downloads.items.isEmpty)
                 // The file system is not part of the state, so no change wakes a wait on it: look again.
                 #expect(try await eventually(within: .seconds(30)) { listing(downloads).isEmpty }, "the partial file goes")

@@ -7,7 +7,7 @@ import Testing
 
 /// A finished download counts as already there only while its bytes are as photopick wrote them. One the
 /// user edited since is theirs: kept byte for byte, never overwritten, and the photo fetched again beside it.
-@SessionTests
+@MainActor @Suite(.timeLimit(.minutes(2)))
 struct EditedDownloadTests {
     private func editInPlace(_ path: String) throws -> (bytes: Data, modified: Date) { try FileEdits.editKeepingLengthAndDate(path) }
 
@@ -19,7 +19,7 @@ struct EditedDownloadTests {
 
     /// Asks for the photo and waits for the answer: the check done and the photo's item finished.
     private func get(_ photoID: Int, into root: URL, _ session: BrowserSession) async throws -> DownloadItem {
-        session.send(.scriptDownloadRequested([ScriptDownload(photoID: photoID)], variant: .original, root: root))
+        session.send(.downloads(.scriptDownloadRequested([ScriptDownload(photoID: photoID)], variant: .original, root: root)))
         try await session.waitUntil("the photo") { state in
             state.downloads.fileChecksUnderWay == 0 && state.downloads.item(photoID: photoID, variant: .original)?.status.isFinished == true
         }
@@ -59,11 +59,11 @@ struct EditedDownloadTests {
             let root = makeDownloadDirectory()
             try await withSession(server, downloads: root) { session in
                 try await session.waitForLibrary()
-                session.send(.downloadRequested)
+                session.send(.downloads(.downloadRequested))
                 try await session.waitUntil("the download") { $0.downloads.totals.done == 1 }
                 let path = try #require(session.state.downloads.items.first?.resultPath)
                 _ = try editInPlace(path)
-                session.send(.downloadRequested)
+                session.send(.downloads(.downloadRequested))
                 try await session.waitUntil("the photo fetched again") { $0.downloads.totals.done == 1 && $0.downloads.items.first?.resultPath == secondName(path) }
                 #expect(session.state.messages.all.contains { $0.text == "Kept \(path): it changed since it was downloaded; fetching the photo again." })
             }

@@ -8,7 +8,7 @@ import Testing
 
 /// `sync --delete` deletes only files photopick recorded writing whose bytes still hash to the record:
 /// never the user's copies, and never a download edited since, whatever its length, date or capture time.
-@SessionTests
+@MainActor @Suite(.timeLimit(.minutes(2)))
 struct SyncPlanTests {
     /// A photo's original bytes, fetched apart from the session.
     private func bytes(of id: Int, _ server: PhotoPickServer) async throws -> Data {
@@ -35,7 +35,7 @@ struct SyncPlanTests {
                 try Data("mine".utf8).write(to: mine)
 
                 let wanted = [ours, undated, copied, clashing].map { ScriptDownload(photoID: $0.id) }
-                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                session.send(.downloads(.scriptDownloadRequested(wanted, variant: .original, root: root)))
                 try await session.waitUntil("the four downloads") { state in
                     wanted.allSatisfy { state.downloads.item(photoID: $0.photoID, variant: .original)?.status.isFinished == true }
                 }
@@ -69,7 +69,7 @@ struct SyncPlanTests {
                 let wanted = [ScriptDownload(photoID: photo.id)]
                 let plan = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: [], deleting: true)
                 let planned = try #require(plan.fetches.first?.path)
-                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                session.send(.downloads(.scriptDownloadRequested(wanted, variant: .original, root: root)))
                 try await session.waitUntil("the download") { $0.downloads.item(photoID: photo.id, variant: .original)?.status.isFinished == true }
                 #expect(session.state.downloads.item(photoID: photo.id, variant: .original)?.resultPath == planned)
                 let again = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: try session.writtenFiles(under: root), deleting: true)
@@ -94,7 +94,7 @@ struct SyncPlanTests {
                 let plan = SyncPlan(wanted: wanted, variant: .original, root: root, state: session.state, written: [], deleting: true)
                 #expect(plan.fetches.first?.unlessIdentical == [copy.path])
                 #expect(plan.lines.first?.hasSuffix("(unless the server's digest shows \(copy.path) holds it already)") == true)
-                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                session.send(.downloads(.scriptDownloadRequested(wanted, variant: .original, root: root)))
                 try await session.waitUntil("the download") { $0.downloads.item(photoID: photo.id, variant: .original)?.status.isFinished == true }
                 #expect(session.state.downloads.item(photoID: photo.id, variant: .original)?.status == .skipped)
                 #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !$0.hasPrefix(".") } == [photo.filename])
@@ -110,7 +110,7 @@ struct SyncPlanTests {
                 try await session.waitForLibrary()
                 let photo = session.state.library[0]
                 let wanted = [ScriptDownload(photoID: photo.id)]
-                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                session.send(.downloads(.scriptDownloadRequested(wanted, variant: .original, root: root)))
                 try await session.waitUntil("the download") { $0.downloads.item(photoID: photo.id, variant: .original)?.status == .done }
                 let edited = root.appending(path: photo.filename)
                 let data = try FileEdits.editKeepingLengthAndDate(edited.path).bytes
@@ -120,7 +120,7 @@ struct SyncPlanTests {
                 #expect(plan.lines == ["get " + second, "keep " + edited.path], "the edit cannot be the photo: no 'unless' on the get line")
                 #expect(plan.inPlace == 0 && plan.keptAndFetchedAgain.map(\.path) == [edited.path])
 
-                session.send(.scriptDownloadRequested(wanted, variant: .original, root: root))
+                session.send(.downloads(.scriptDownloadRequested(wanted, variant: .original, root: root)))
                 try await session.waitUntil("the photo fetched again") { state in
                     state.downloads.fileChecksUnderWay == 0 && state.downloads.item(photoID: photo.id, variant: .original)?.status == .done
                         && state.downloads.item(photoID: photo.id, variant: .original)?.resultPath != edited.path

@@ -7,7 +7,7 @@ import Testing
 
 /// Photo edits go through their outbox like tag writes: shown at once, written before the key returns,
 /// sent under faults, replayed after a restart exactly once, undone by sending the old values.
-@Suite struct PhotoEditSyncTests {
+@Suite(.timeLimit(.minutes(2))) struct PhotoEditSyncTests {
     private func serverPhotos(_ server: PhotoPickServer, ids: [Int]) async throws -> [Int: Photo] {
         let client = APIClient.forTesting(server)
         defer { Task { try? await client.shutdown() } }
@@ -16,15 +16,15 @@ import Testing
         return photos
     }
 
-    @Test @SessionTests func renamesRetitlesAndShiftsUnderFaultsReachTheServerAndReorderAtOnce() async throws {
+    @Test @MainActor func renamesRetitlesAndShiftsUnderFaultsReachTheServerAndReorderAtOnce() async throws {
         try await TestServer.with(photos: 40, { configuration in
             configuration.faultRate = 0.2
             configuration.faults = [.internalError, .unavailable, .reset]
         }) { server, _ in
             let before = try await serverPhotos(server, ids: Array(1...20))
             try await withSession(server) { session in
-                try await session.waitForLibrary(within: .seconds(60))
-                session.send(.sortChosen(.captureTime))
+                try await session.waitForLibrary()
+                session.send(.browsing(.sortChosen(.captureTime)))
                 let first = session.state.list.libraryIndices.first.map { session.state.library.id(at: $0) }
                 var changes = (1...20).map { PhotoFieldChange(photoID: $0, field: .filename, value: "renamed_\($0).jpg") }
                 changes.append(PhotoFieldChange(photoID: 3, field: .title, value: "Harbour\tat dusk\n"))
@@ -32,12 +32,12 @@ import Testing
                 let last = try #require(Array(session.state.list.libraryIndices).last.map { session.state.library.id(at: $0) })
                 let lastTaken = try #require(session.state.library.photo(at: session.state.library.index(ofID: last)!).takenAt)
                 changes.append(PhotoFieldChange(photoID: last, field: .takenAt, value: ISO8601String(lastTaken.addingTimeInterval(-3650 * 86_400))))
-                session.send(.photosEdited(changes))
+                session.send(.edits(.photosEdited(changes)))
                 #expect(session.state.unsentPhotoEdits == 22)
                 #expect(session.state.list.libraryIndices.first.map { session.state.library.id(at: $0) } == last)
                 #expect(first != last)
                 #expect(session.state.currentPhoto != nil)
-                try await session.waitUntil("every edit to be sent", within: .seconds(120)) { $0.unsentPhotoEdits == 0 }
+                try await session.waitUntil("every edit to be sent") { $0.unsentPhotoEdits == 0 }
                 #expect(session.state.messages.all.allSatisfy { $0.severity != .error })
             }
             let after = try await serverPhotos(server, ids: Array(1...20))
@@ -47,7 +47,7 @@ import Testing
         }
     }
 
-    @Test @SessionTests func anEditMadeOfflineIsReplayedOnceAndWinsOverAChangeMadeElsewhere() async throws {
+    @Test @MainActor func anEditMadeOfflineIsReplayedOnceAndWinsOverAChangeMadeElsewhere() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         try await TestServer.with(photos: 10) { server, _ in
@@ -57,9 +57,9 @@ import Testing
             let unreachable = try await TestServer.start(photos: 1)
             await unreachable.stop()
             try await withSession(unreachable, key: server.demoKey, state: stateDirectory, retryPolicy: .never) { session in
-                session.send(.photosArrived([photo], nextCursor: nil))
-                session.send(.photosEdited([PhotoFieldChange(photoID: 4, field: .title, value: "first")]))
-                session.send(.photosEdited([PhotoFieldChange(photoID: 4, field: .title, value: "mine")]))
+                session.send(.catalogue(.photosArrived([photo], nextCursor: nil)))
+                session.send(.edits(.photosEdited([PhotoFieldChange(photoID: 4, field: .title, value: "first")])))
+                session.send(.edits(.photosEdited([PhotoFieldChange(photoID: 4, field: .title, value: "mine")])))
                 #expect(session.state.unsentPhotoEdits == 1)
                 #expect(session.state.currentPhoto?.title == "mine")
             }
@@ -81,21 +81,21 @@ import Testing
         }
     }
 
-    @Test @SessionTests func undoSendsTheOldValuesAndARefusedNameIsTakenBackWithOneLine() async throws {
+    @Test @MainActor func undoSendsTheOldValuesAndARefusedNameIsTakenBackWithOneLine() async throws {
         try await TestServer.with(photos: 10) { server, _ in
             let before = try await serverPhotos(server, ids: [2, 6])
             try await withSession(server) { session in
                 try await session.waitForLibrary()
-                session.send(.photosEdited([
+                session.send(.edits(.photosEdited([
                     PhotoFieldChange(photoID: 2, field: .title, value: "Harbour at dusk"),
                     PhotoFieldChange(photoID: 2, field: .description, value: "Long exposure"),
-                ]))
+                ])))
                 try await session.waitUntil("the edit sent") { $0.unsentPhotoEdits == 0 }
                 session.send(.undoRequested)
                 #expect(session.state.library.photo(at: session.state.library.index(ofID: 2)!).title == before[2]?.title)
                 try await session.waitUntil("the undo sent") { $0.unsentPhotoEdits == 0 }
                 let tooLong = String(repeating: "n", count: 300) + ".jpg"
-                session.send(.photosEdited([PhotoFieldChange(photoID: 6, field: .filename, value: tooLong)]))
+                session.send(.edits(.photosEdited([PhotoFieldChange(photoID: 6, field: .filename, value: tooLong)])))
                 #expect(session.state.library.photo(at: session.state.library.index(ofID: 6)!).filename == tooLong)
                 try await session.waitUntil("the refusal") { $0.unsentPhotoEdits == 0 }
                 let refusal = try #require(session.state.messages.all.last { $0.severity == .error })

@@ -60,7 +60,7 @@ import Testing
         #expect(bursts.count >= 20)
         let scores = await Self.scores(bursts.flatMap { $0 })
         var state = MarkTests.state(records.map(Self.photo))
-        for (id, score) in scores { _ = state.apply(.focusMeasured(photoID: Int(id), score: score)) }
+        for (id, score) in scores { _ = state.apply(.focus(.focusMeasured(photoID: Int(id), score: score))) }
         let plan = state.sharpestFrames()
         let winners = Set(plan.winners.map { state.library[$0].id })
         var found = 0

@@ -19,7 +19,7 @@ import Testing
 
     func measured(_ scores: [Int: Double]) -> BrowserState {
         var state = MarkTests.state(photos)
-        for (id, score) in scores { _ = state.apply(.focusMeasured(photoID: id, score: score)) }
+        for (id, score) in scores { _ = state.apply(.focus(.focusMeasured(photoID: id, score: score))) }
         return state
     }
 
@@ -32,21 +32,21 @@ import Testing
 
     @Test func aScoreIsKeptOnceAndSavedOnlyWhenItChanges() {
         var state = MarkTests.state(photos)
-        let first = state.apply(.focusMeasured(photoID: 2, score: 7.25))
+        let first = state.apply(.focus(.focusMeasured(photoID: 2, score: 7.25)))
         #expect(first.contains { if case .saveFocusScore(2, 7.25) = $0 { true } else { false } })
-        #expect(state.apply(.focusMeasured(photoID: 2, score: 7.25)).isEmpty, "the same score again is nothing new")
+        #expect(state.apply(.focus(.focusMeasured(photoID: 2, score: 7.25))).isEmpty, "the same score again is nothing new")
         #expect(state.library.focusScore(at: state.library.index(ofID: 2)!) == 7.25)
-        #expect(state.apply(.focusMeasured(photoID: 99, score: 1)).isEmpty, "a photo not loaded")
+        #expect(state.apply(.focus(.focusMeasured(photoID: 99, score: 1))).isEmpty, "a photo not loaded")
     }
 
     @Test func sharpFiltersOnTheScoreAndAPhotoNotMeasuredFailsIt() {
         var state = measured([1: 9, 2: 3.5, 4: 4])
-        _ = state.apply(.filterTextChanged("sharp>=4"))
+        _ = state.apply(.browsing(.filterTextChanged("sharp>=4")))
         #expect(state.listedNames.sorted() == ["a1.jpg", "b1.jpg"])
         // A new score re-runs a filter that reads scores.
-        _ = state.apply(.focusMeasured(photoID: 8, score: 12))
+        _ = state.apply(.focus(.focusMeasured(photoID: 8, score: 12)))
         #expect(state.listedNames.sorted() == ["a1.jpg", "b1.jpg", "lone.jpg"])
-        _ = state.apply(.filterTextChanged("sharp:3..4 -reject"))
+        _ = state.apply(.browsing(.filterTextChanged("sharp:3..4 -reject")))
         #expect(state.listedNames.sorted() == ["a2.jpg", "b1.jpg"])
         #expect(PhotoQuery("sharp>=soft").problems.first?.reason == "“soft” is not a number; write it like sharp>=4")
     }
@@ -57,7 +57,7 @@ import Testing
         let plan = state.sharpestFrames()
         #expect(plan.winners.map { state.library[$0].id }.sorted() == [2, 4])
         #expect(plan.partlyMeasured == 1 && plan.unmeasured == 1 && plan.alreadyPicked == 0 && plan.bursts == 3)
-        let effects = state.apply(.sharpestFramesPicked)
+        let effects = state.apply(.focus(.sharpestFramesPicked))
         #expect(picked(effects).sorted() == [2, 4])
         #expect(effects.count { if case .recordTagDeltas = $0 { true } else { false } } == 1, "one outbox write")
         #expect(state.messages.current?.text == "Picked the sharpest frame of 2 bursts. 1 burst has no frame measured yet.")
@@ -69,19 +69,19 @@ import Testing
 
     @Test func aPickReplacesARejectAndFramesOfAClosedStackStillCount() {
         var state = measured([6: 2, 7: 8])
-        _ = state.apply(.cursorMoved(.position(state.list.count - 2)))
+        _ = state.apply(.browsing(.cursorMoved(.position(state.list.count - 2))))
         #expect(state.currentName == "t2.jpg")
-        _ = state.apply(.markChosen(.flag(.reject)))
-        _ = state.apply(.stackingToggled)  // t1 covers t2 now
+        _ = state.apply(.tags(.markChosen(.flag(.reject))))
+        _ = state.apply(.browsing(.stackingToggled))  // t1 covers t2 now
         #expect(!state.listedNames.contains("t2.jpg"))
-        let effects = state.apply(.sharpestFramesPicked)
+        let effects = state.apply(.focus(.sharpestFramesPicked))
         #expect(picked(effects) == [7])
         #expect(state.marks(at: state.library.index(ofID: 7)!).flag == .pick, "the reject gave way")
     }
 
     @Test func theFilterLimitsWhichBurstsAndFramesCount() {
         var state = measured([1: 5, 2: 9, 3: 6, 4: 4, 5: 30])
-        _ = state.apply(.filterTextChanged("camera:A -a2"))
+        _ = state.apply(.browsing(.filterTextChanged("camera:A -a2")))
         let plan = state.sharpestFrames()
         #expect(plan.winners.map { state.library[$0].id } == [3], "a2 is filtered out; burst B is not listed; t unmeasured")
         #expect(plan.unmeasured == 1)
@@ -89,10 +89,10 @@ import Testing
 
     @Test func nothingMeasuredOrNoBurstsSaysSoAndPicksNothing() {
         var state = MarkTests.state(photos)
-        #expect(picked(state.apply(.sharpestFramesPicked)).isEmpty)
+        #expect(picked(state.apply(.focus(.sharpestFramesPicked))).isEmpty)
         #expect(state.messages.current?.text.hasPrefix("No frame of the 3 bursts listed is measured yet") == true)
         var lone = MarkTests.state([Sample.photo(8, "lone.jpg", takenAt: 500, camera: "A")])
-        _ = lone.apply(.sharpestFramesPicked)
+        _ = lone.apply(.focus(.sharpestFramesPicked))
         #expect(lone.messages.current?.text == "No bursts among the photos listed.")
     }
 
@@ -100,7 +100,7 @@ import Testing
         var state = measured([1: 5, 2: 9, 3: 6])
         #expect(state.focusFacts(at: state.library.index(ofID: 1)!)?.text == "5.0", "not stacked: the score alone")
         #expect(state.focusFacts(at: state.library.index(ofID: 6)!) == nil)
-        _ = state.apply(.stackingToggled)
+        _ = state.apply(.browsing(.stackingToggled))
         #expect(state.focusFacts(at: state.library.index(ofID: 3)!)?.text == "6.0 · 2nd of 3")
         #expect(state.focusFacts(at: state.library.index(ofID: 2)!)?.text == "9.0 · sharpest of 3")
         #expect(FocusFacts(score: 1, rank: 2, frames: 5, measured: 3).text == "1.0 · 2nd of 5 (3 measured)")

@@ -7,7 +7,7 @@ import Testing
 
 /// A purge against the embedded server: originals kept byte for byte before anything is deleted, every
 /// deletion logged before it is sent, and a killed purge settled exactly by asking the server.
-@Suite struct PurgeTests {
+@Suite(.timeLimit(.minutes(2))) struct PurgeTests {
     private func original(_ client: APIClient, _ id: Int) async throws -> Data {
         let folder = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -16,7 +16,7 @@ import Testing
         return try Data(contentsOf: result.fileURL)
     }
 
-    @Test @SessionTests func rejectsArePurgedUnderFaultsWithOriginalsKeptAndEveryDeletionLogged() async throws {
+    @Test @MainActor func rejectsArePurgedUnderFaultsWithOriginalsKeptAndEveryDeletionLogged() async throws {
         let state = TestServer.temporaryDirectory()
         let kept = TestServer.temporaryDirectory()
         defer {
@@ -33,10 +33,10 @@ import Testing
             var originals: [Int: Data] = [:]
             for id in doomed { originals[id] = try await original(client, id) }
             try await withSession(server, state: state) { session in
-                try await session.waitForLibrary(within: .seconds(60))
+                try await session.waitForLibrary()
                 #expect(session.state.purgeProblem(Array(1...30), limit: 20)?.contains("more than one purge deletes (20)") == true)
-                session.send(.purgeRequested(doomed, keepOriginals: kept))
-                try await session.waitUntil("the purge", within: .seconds(60)) { $0.purge == nil }
+                session.send(.purge(.purgeRequested(doomed, keepOriginals: kept)))
+                try await session.waitUntil("the purge") { $0.purge == nil }
                 for id in doomed { #expect(session.state.library.index(ofID: id) == nil) }
                 #expect(session.state.library.count == 26)
             }
@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    @Test @SessionTests func aKilledPurgeIsSettledByAskingTheServerAndReportedExactly() async throws {
+    @Test @MainActor func aKilledPurgeIsSettledByAskingTheServerAndReportedExactly() async throws {
         let state = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         try await TestServer.with(photos: 10) { server, _ in
@@ -72,9 +72,9 @@ import Testing
             }
             let library = "test"
             try log.append([
-                PurgeLog.Record(kind: .intent, purge: "p", library: library, id: 2, filename: "a"),
-                PurgeLog.Record(kind: .intent, purge: "p", library: library, id: 5, filename: "b"),
-                PurgeLog.Record(kind: .intent, purge: "p", library: "another", id: 6, filename: "c"),
+                PurgeLog.Record(kind: .intent, purge: "p", library: library, id: 2, filename: "a", at: Sample.now),
+                PurgeLog.Record(kind: .intent, purge: "p", library: library, id: 5, filename: "b", at: Sample.now),
+                PurgeLog.Record(kind: .intent, purge: "p", library: "another", id: 6, filename: "c", at: Sample.now),
             ])
             try await client.send(API.deletePhoto(id: 2)) as Void
             try await withSession(server, state: state) { session in

@@ -8,7 +8,7 @@ import Testing
 
 /// The local catalogue: a warm start shows everything before any page is asked for, a refresh
 /// reconciles, an interrupted walk resumes, and a damaged file costs a rebuild, never a crash.
-@Suite struct CatalogueTests {
+@Suite(.timeLimit(.minutes(1))) struct CatalogueTests {
     /// Page requests of the listing in a server log (`GET /api/v1/photos 200 3ms`).
     private func pages(_ log: LineLog) -> Int {
         var count = 0
@@ -19,7 +19,7 @@ import Testing
         return count
     }
 
-    @Test @SessionTests func aWarmStartShowsTheCachedLibraryAtOnceThenReconciles() async throws {
+    @Test @MainActor func aWarmStartShowsTheCachedLibraryAtOnceThenReconciles() async throws {
         let log = LineLog()
         let state = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
@@ -37,7 +37,7 @@ import Testing
             let before = pages(log)
             var atFirstSight: (photos: Int, pages: Int)?
             try await withSession(server, state: state, { event, state in
-                if case .catalogueLoaded = event { atFirstSight = (state.library.count, pages(log) - before) }
+                if case .catalogue(.catalogueLoaded) = event { atFirstSight = (state.library.count, pages(log) - before) }
             }) { session in
                 try await session.waitForLibrary()
                 #expect(atFirstSight?.photos == 250 && atFirstSight?.pages == 0, "every cached photo, no page asked for: \(String(describing: atFirstSight))")
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test @SessionTests func anInterruptedWalkResumesFromItsCursorAndARefusedOneRestarts() async throws {
+    @Test @MainActor func anInterruptedWalkResumesFromItsCursorAndARefusedOneRestarts() async throws {
         let log = LineLog()
         let state = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
@@ -66,7 +66,7 @@ import Testing
             #expect(first < 10)
             var shownAtStart = 0
             try await withSession(server, state: state, { event, state in
-                if case .catalogueLoaded = event { shownAtStart = state.library.count }
+                if case .catalogue(.catalogueLoaded) = event { shownAtStart = state.library.count }
             }) { session in
                 try await session.waitForLibrary()
                 #expect(session.state.library.count == 1_000)
@@ -76,7 +76,7 @@ import Testing
             #expect(pages(log) - first <= 10 - shownAtStart / 100 + 1, "the second session: \(pages(log) - first) pages, \(shownAtStart) kept")
 
             // A walk whose cursor the server refuses starts over and keeps every photo it has.
-            let (catalogue, _) = try Catalogue.open(library: "test", directory: state)
+            let (catalogue, _) = try Catalogue.open(library: "test", directory: state, now: Sample.now)
             try await catalogue.queue.write { db in
                 try db.execute(sql: "UPDATE walk SET in_progress = 1, cursor = 'tampered', seen = 500 WHERE id = 1")
             }
@@ -90,12 +90,12 @@ import Testing
     }
 
     @Test(arguments: ["random bytes", "truncated"])
-    @SessionTests func aDamagedCatalogueIsSetAsideAndRebuiltWithANotice(damage: String) async throws {
+    @MainActor func aDamagedCatalogueIsSetAsideAndRebuiltWithANotice(damage: String) async throws {
         let state = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }
         try await TestServer.with(photos: 120) { server, _ in
             try await withSession(server, state: state) { session in try await session.waitForLibrary() }
-            let (catalogue, _) = try Catalogue.open(library: "test", directory: state)
+            let (catalogue, _) = try Catalogue.open(library: "test", directory: state, now: Sample.now)
             let url = catalogue.url
             try await catalogue.queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
@@ -108,7 +108,7 @@ import Testing
             }
             var notice: String?
             try await withSession(server, state: state, { event, _ in
-                if case .catalogueLoaded(_, let text, _) = event { notice = text }
+                if case .catalogue(.catalogueLoaded(_, let text, _)) = event { notice = text }
             }) { session in
                 try await session.waitForLibrary()
                 #expect(session.state.library.count == 120)
@@ -116,22 +116,22 @@ import Testing
             #expect(notice?.hasPrefix("The local catalogue could not be read") == true, "\(String(describing: notice))")
             let files = try FileManager.default.contentsOfDirectory(atPath: state.path)
             #expect(files.contains { $0.contains(".sqlite.damaged-") }, "\(files)")
-            #expect(try Catalogue.open(library: "test", directory: state).0.snapshot().photos.count == 120)
+            #expect(try Catalogue.open(library: "test", directory: state, now: Sample.now).0.snapshot().photos.count == 120)
         }
     }
 
     @Test func focusScoresAreKeptAndAPageFromTheServerLeavesThemBe() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (catalogue, _) = try Catalogue.open(library: "focus", directory: directory)
+        let (catalogue, _) = try Catalogue.open(library: "focus", directory: directory, now: Sample.now)
         let walk = try catalogue.beginWalk()
-        try await catalogue.save(page: [Sample.photo(1, "a.jpg"), Sample.photo(2, "b.jpg")], nextCursor: nil, walk: walk)
+        try await catalogue.save(page: [Sample.photo(1, "a.jpg"), Sample.photo(2, "b.jpg")], nextCursor: nil, walk: walk, at: Sample.now)
         try await catalogue.save(focusScores: [(photoID: 1, score: 7.5), (photoID: 9, score: 1)])
-        try await catalogue.save(page: [Sample.photo(1, "a-renamed.jpg")], nextCursor: nil, walk: walk)
+        try await catalogue.save(page: [Sample.photo(1, "a-renamed.jpg")], nextCursor: nil, walk: walk, at: Sample.now)
         let snapshot = try catalogue.snapshot()
         #expect(snapshot.focusScores == [1: 7.5], "kept across the page; a photo not in the catalogue is not added")
         var state = BrowserState(downloadDirectory: directory)
-        _ = state.apply(.catalogueLoaded(snapshot, notice: nil))
+        _ = state.apply(.catalogue(.catalogueLoaded(snapshot, notice: nil, at: Sample.now)))
         #expect(state.library.focusScore(at: state.library.index(ofID: 1)!) == 7.5)
         #expect(state.library.focusScore(at: state.library.index(ofID: 2)!) == nil)
     }
@@ -140,7 +140,7 @@ import Testing
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let (made, _) = try Catalogue.open(library: "old", directory: directory)
+        let (made, _) = try Catalogue.open(library: "old", directory: directory, now: Sample.now)
         let url = made.url
         try FileManager.default.removeItem(at: url)
         let old = try DatabaseQueue(path: url.path)
@@ -152,7 +152,7 @@ import Testing
                 """)
         }
         try old.close()
-        let (catalogue, notice) = try Catalogue.open(library: "old", directory: directory)
+        let (catalogue, notice) = try Catalogue.open(library: "old", directory: directory, now: Sample.now)
         #expect(notice == nil)
         let photos = try catalogue.snapshot().photos
         #expect(photos.map(\.filename) == ["kept.jpg"] && photos[0].tagIDs == [1, 2])
@@ -160,15 +160,15 @@ import Testing
         #expect(indexes.contains("photo_walk"))
     }
 
-    @Test @SessionTests func freshTagsAreWrittenWithoutARead() async throws {
+    @Test @MainActor func freshTagsAreWrittenWithoutARead() async throws {
         let log = LineLog()
         try await TestServer.with(photos: 40, { $0.requestLog = { log.append($0) } }) { server, _ in
             try await withSession(server) { session in
                 try await session.waitForLibrary()
-                session.send(.cursorMoved(.top))
-                session.send(.visualRangeToggled)
-                session.send(.cursorMoved(.position(9)))
-                session.send(.tagNumberPressed(4))
+                session.send(.browsing(.cursorMoved(.top)))
+                session.send(.selection(.visualRangeToggled))
+                session.send(.browsing(.cursorMoved(.position(9))))
+                session.send(.tags(.tagNumberPressed(4)))
                 try await session.waitUntil("the edits to be sent") { $0.unsentTagDeltas == 0 }
             }
             #expect(log.requests("PUT /api/v1/photos/").count == 10)

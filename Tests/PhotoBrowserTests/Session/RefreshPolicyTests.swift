@@ -10,9 +10,9 @@ import Testing
         _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
         var snapshot = Catalogue.Snapshot()
         snapshot.photos = [Sample.photo(1, "a.jpg"), Sample.photo(2, "b.jpg")]
-        snapshot.completedAt = completedAgo.map { Date().addingTimeInterval(-$0) }
+        snapshot.completedAt = completedAgo.map { Sample.now.addingTimeInterval(-$0) }
         if unfinished { snapshot.walk = Catalogue.Walk(generation: 3, cursor: "c", seen: 2) }
-        let effects = state.apply(.catalogueLoaded(snapshot, notice: nil))
+        let effects = state.apply(.catalogue(.catalogueLoaded(snapshot, notice: nil, at: Sample.now)))
         return (state, effects)
     }
 
@@ -34,9 +34,9 @@ import Testing
         #expect(start(.onStart, completedAgo: 10).1.contains(.walkLibrary))
         var (manual, effects) = start(.manual, completedAgo: 86_400 * 3)
         #expect(!effects.contains(.walkLibrary) && manual.loadSummary == "2 photos as of 3 d ago")
-        #expect(manual.apply(.refreshDue).isEmpty, "the hourly timer does nothing under manual")
-        #expect(manual.apply(.refreshRequested).contains(.walkLibrary))
-        #expect(manual.apply(.refreshRequested).contains(.walkLibrary) == false, "one walk at a time")
+        #expect(manual.apply(.catalogue(.refreshDue)).isEmpty, "the hourly timer does nothing under manual")
+        #expect(manual.apply(.catalogue(.refreshRequested)).contains(.walkLibrary))
+        #expect(manual.apply(.catalogue(.refreshRequested)).contains(.walkLibrary) == false, "one walk at a time")
         #expect(start(.manual, completedAgo: 60, unfinished: true).1.contains(.walkLibrary), "an interrupted walk resumes")
         // Photos from a walk that never completed are a listing under way, not a library "as of".
         let (first, _) = start(.manual, completedAgo: nil, unfinished: true)
@@ -52,8 +52,8 @@ import Testing
         var snapshot = Catalogue.Snapshot()
         snapshot.photos = [Sample.photo(1, "a.jpg")]
         snapshot.completedAt = noon
-        #expect(state.apply(.catalogueLoaded(snapshot, notice: nil, at: noon.addingTimeInterval(5_400))).contains(.walkLibrary))
-        _ = state.apply(.photosFinished(deleted: [], at: noon.addingTimeInterval(5_460)))
+        #expect(state.apply(.catalogue(.catalogueLoaded(snapshot, notice: nil, at: noon.addingTimeInterval(5_400)))).contains(.walkLibrary))
+        _ = state.apply(.catalogue(.photosFinished(deleted: [], at: noon.addingTimeInterval(5_460))))
         #expect(state.loading.summary(count: 1, now: noon.addingTimeInterval(5_460 + 7_200)) == "1 photo as of 2 h ago")
     }
 }

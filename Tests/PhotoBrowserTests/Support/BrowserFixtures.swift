@@ -4,45 +4,24 @@ import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport
 
-/// The actor the session tests run on, and their sessions with them: not the main actor, which the app
-/// keeps for drawing the terminal. Like the main actor in the app it has a thread of its own (a serial
-/// dispatch queue), so a session's events are not queued behind the CPU-bound tests on the shared pool.
-@globalActor actor SessionTests {
-    static let shared = SessionTests()
-    private static let executor = QueueExecutor(label: "photopick.session-tests")
-
-    nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
-}
-
-/// Runs an actor's jobs in order on one dispatch queue.
-final class QueueExecutor: SerialExecutor {
-    private let queue: DispatchQueue
-
-    init(label: String) { queue = DispatchQueue(label: label) }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job), executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
-
-    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
-}
-
 /// A session against `server`, with its own state and download folders, started; stopped after `body`.
-/// The session lives on the caller's actor.
+/// It lives on the main actor, as in the app, and its timers (message expiry, refresh, the outboxes'
+/// backoff) run on `clock`, which stands still unless the test advances it; the client's waits are the
+/// network's own.
+@MainActor
 func withSession<Result>(
     _ server: PhotoPickServer, key: String? = nil, state: URL = TestServer.temporaryDirectory(),
-    downloads: URL = TestServer.temporaryDirectory(), library: String = "test",
-    retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, refresh: RefreshPolicy = .onStart, stampSettling: Duration = FileStamp.settling, _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil,
-    isolation: isolated (any Actor)? = #isolation, _ body: (BrowserSession) async throws -> Result
+    downloads: URL = TestServer.temporaryDirectory(), library: String = "test", clock: TestClock = TestClock(),
+    retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, refresh: RefreshPolicy = .onStart, stampSettling: Duration = FileStamp.settling,
+    _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil, _ body: (BrowserSession) async throws -> Result
 ) async throws -> Result {
     let client = APIClient.forTesting(server, key: key, retryPolicy: retryPolicy)
     var configuration = BrowserSession.Configuration(
         library: library, stateDirectory: state, downloadDirectory: downloads, concurrency: concurrency,
-        messageLifetime: .seconds(60), refresh: refresh
+        messageLifetime: .seconds(60), clock: Timekeeper(clock), refresh: refresh
     )
     configuration.stampSettling = stampSettling
-    let session = try BrowserSession(client: client, configuration: configuration, isolation: isolation)
+    let session = try BrowserSession(client: client, configuration: configuration)
     session.onEvent = observe
     do {
         try session.start()
@@ -58,38 +37,28 @@ func withSession<Result>(
 }
 
 extension BrowserSession {
-    /// Waits until `condition` holds for the state, looking again at each of `changes`' wake-ups; throws
-    /// when it still does not after `timeout`, which only guards against a hang.
-    /// Runs on the caller's actor, the session's own.
-    func waitUntil(
-        _ what: String, within timeout: Duration = .seconds(60), isolation: isolated (any Actor)? = #isolation,
-        _ condition: (BrowserState) -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        // Wakes this reader once the time is up, so a state that never changes again still ends the wait.
-        let alarm = Task { [weak self] in
-            guard (try? await Task.sleep(until: deadline)) != nil else { return }
-            self?.wakeReader()
-        }
-        defer { alarm.cancel() }
+    /// Returns once `condition` holds for the state, looking again at each of `changes`' wake-ups (never
+    /// on a timer); a state that never comes is ended by the suite's time limit. Throws when the session
+    /// stops first.
+    func waitUntil(_ what: String, _ condition: (BrowserState) -> Bool) async throws {
         if condition(state) { return }
         for await _ in changes {
             if condition(state) { return }
-            if ContinuousClock.now >= deadline { break }
         }
-        throw TimedOut(what: what, status: state.messages.current?.text)
+        throw NeverCame(what: what, status: state.messages.current?.text)
     }
 
     /// Waits for loading to finish.
-    func waitForLibrary(within timeout: Duration = .seconds(120), isolation: isolated (any Actor)? = #isolation) async throws {
-        try await waitUntil("the library to load", within: timeout) { $0.loading.phase == .complete && $0.tags.isLoaded }
+    func waitForLibrary() async throws {
+        try await waitUntil("the library to load") { $0.loading.phase == .complete && $0.tags.isLoaded }
     }
 }
 
-struct TimedOut: Error, CustomStringConvertible {
+/// The session stopped before the state waited for came.
+struct NeverCame: Error, CustomStringConvertible {
     let what: String
     let status: String?
-    var description: String { "timed out waiting for \(what); status line: \(status ?? "empty")" }
+    var description: String { "the session stopped before \(what); status line: \(status ?? "empty")" }
 }
 
 /// Photos made up for pure-logic tests.
@@ -117,13 +86,16 @@ enum Sample {
     /// A state with `photos` loaded, the sample tags, and ten rows in view.
     static func state(_ photos: [Photo]) -> BrowserState {
         var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-test-downloads"))
-        _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
-        _ = state.apply(.tagsLoaded(tags))
-        _ = state.apply(.photosArrived(photos, nextCursor: nil))
-        _ = state.apply(.photosFinished())
-        _ = state.apply(.viewResized(rows: 10))
+        state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
+        state.apply(.tags(.tagsLoaded(tags)))
+        state.apply(.catalogue(.photosArrived(photos, nextCursor: nil)))
+        state.apply(.catalogue(.photosFinished(deleted: [], at: now)))
+        state.apply(.browsing(.viewResized(rows: 10)))
         return state
     }
+
+    /// The moment pure-logic tests apply their events at: the test epoch, as a test clock's start.
+    static let now = Timekeeper.testEpoch
 }
 
 extension BrowserState {
@@ -144,7 +116,16 @@ extension BrowserState {
 }
 
 extension BrowserState {
-    /// The header's summary of the library now, on the wall clock: the views read it at the frame's
-    /// moment (`ViewContext.now`); tests read it at theirs.
-    var loadSummary: String { loading.summary(count: library.count, now: Date()) }
+    /// Applies an event at the test epoch (`Sample.now`), the moment pure-logic tests live in.
+    @discardableResult
+    mutating func apply(_ event: BrowserEvent) -> [BrowserEffect] {
+        apply(event, at: Sample.now)
+    }
+
+    /// The header's summary of the library at the test epoch: the views read it at the frame's moment
+    /// (`ViewContext.now`); tests read it at theirs.
+    var loadSummary: String { loading.summary(count: library.count, now: Sample.now) }
+
+    /// The header's summary at `now`.
+    func loadSummary(at now: Date) -> String { loading.summary(count: library.count, now: now) }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// A mark or tag whose tag must first be made is one outbox entry: written before the key's handling
 /// returns, replayed by the next session, exactly once, against the embedded server.
-@Suite struct TagCreationReplayTests {
+@Suite(.timeLimit(.minutes(2))) struct TagCreationReplayTests {
     /// Every tag on the server, and the ids of photos carrying each, by name.
     private func serverTags(_ server: PhotoPickServer, photos ids: [Int]) async throws -> (tags: [PhotoPickKit.Tag], carrying: [Int: Set<Int>]) {
         let client = APIClient.forTesting(server)
@@ -20,7 +20,7 @@ import Testing
 
     /// A session against a server that is already gone: nothing it records can be sent, as when the
     /// process is stopped before the first request leaves.
-    @SessionTests
+    @MainActor
     private func offline(_ server: PhotoPickServer, state: URL, _ body: (BrowserSession) async throws -> Void) async throws {
         let client = APIClient.forTesting(server)
         let photos = try await client.send(API.photos(limit: 5)).data
@@ -29,13 +29,13 @@ import Testing
         let gone = try await TestServer.start(photos: 1)
         await gone.stop()
         try await withSession(gone, key: server.demoKey, state: state, retryPolicy: .never) { session in
-            session.send(.tagsLoaded(tags))
-            session.send(.photosArrived(photos, nextCursor: nil))
+            session.send(.tags(.tagsLoaded(tags)))
+            session.send(.catalogue(.photosArrived(photos, nextCursor: nil)))
             try await body(session)
         }
     }
 
-    @Test @SessionTests func aMarkWhoseTagIsNotMadeSurvivesTheSessionAndIsSentExactlyOnce() async throws {
+    @Test @MainActor func aMarkWhoseTagIsNotMadeSurvivesTheSessionAndIsSentExactlyOnce() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         let log = LineLog()
@@ -43,7 +43,7 @@ import Testing
             let ids = try await APIClient.forTesting(server).send(API.photos(limit: 3)).data.map(\.id)
             #expect(try await serverTags(server, photos: []).tags.allSatisfy { $0.name != "Purple" })
             try await offline(server, state: stateDirectory) { session in
-                for id in ids { session.send(.photoMarked(.toggleLabel(.purple), photoID: id)) }
+                for id in ids { session.send(.tags(.photoMarked(.toggleLabel(.purple), photoID: id))) }
                 // Durable already: the session is torn down before anything reaches the server.
                 #expect(session.state.unsentTagDeltas == 3)
             }
@@ -67,14 +67,14 @@ import Testing
         }
     }
 
-    @Test @SessionTests func aNameTakenMeanwhileIsThatTag() async throws {
+    @Test @MainActor func aNameTakenMeanwhileIsThatTag() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         let log = LineLog()
         try await TestServer.with(photos: 40, { $0.requestLog = { log.append($0) } }) { server, _ in
             let ids = try await APIClient.forTesting(server).send(API.photos(limit: 2)).data.map(\.id)
             try await offline(server, state: stateDirectory) { session in
-                session.send(.tagCreationRequested(name: "Kyoto", color: "#123456", applyTo: ids))
+                session.send(.tags(.tagCreationRequested(name: "Kyoto", color: "#123456", applyTo: ids)))
                 #expect(session.state.unsentTagDeltas == 2)
             }
             // Elsewhere, the name is taken first.

@@ -102,7 +102,7 @@ import Testing
         }
         try queue.close()
         let database = try StateDatabase(directory: directory)
-        let folded = try database.savedState(library: "x")
+        let folded = try database.savedState(library: "x", now: Sample.now)
         #expect(folded.deltas.count == 200, "photos × tags")
         #expect(folded.deltas.allSatisfy { $0.change == .remove })
         #expect(folded.nextSequence > 20_000, "past every folded row")

@@ -5,7 +5,7 @@ import PhotoPickTestSupport
 import Testing
 @testable import PhotoBrowser
 
-@Suite struct TagSyncTests {
+@Suite(.timeLimit(.minutes(2))) struct TagSyncTests {
     /// The server's tags of every photo, by id.
     private func serverTags(_ server: PhotoPickServer, ids: [Int]) async throws -> [Int: Set<Int>] {
         let client = APIClient.forTesting(server)
@@ -15,24 +15,24 @@ import Testing
         return result
     }
 
-    @Test @SessionTests func togglingOn200PhotosUnder20PercentFaultsConvergesToTheIntendedState() async throws {
+    @Test @MainActor func togglingOn200PhotosUnder20PercentFaultsConvergesToTheIntendedState() async throws {
         try await TestServer.with(photos: 200, { configuration in
             configuration.faultRate = 0.2
             configuration.faults = [.internalError, .unavailable, .reset]
         }) { server, _ in
             let intended = try await withSession(server) { session in
-                try await session.waitForLibrary(within: .seconds(60))
-                session.send(.allMatchingSelected)
-                session.send(.tagNumberPressed(2))   // added to those that lack it
-                session.send(.selectionCleared)
+                try await session.waitForLibrary()
+                session.send(.selection(.allMatchingSelected))
+                session.send(.tags(.tagNumberPressed(2)))   // added to those that lack it
+                session.send(.selection(.selectionCleared))
                 for _ in 0..<50 {                       // then every fourth photo loses it again
-                    session.send(.tagNumberPressed(2))
-                    for _ in 0..<4 { session.send(.cursorMoved(.down)) }
+                    session.send(.tags(.tagNumberPressed(2)))
+                    for _ in 0..<4 { session.send(.browsing(.cursorMoved(.down))) }
                 }
                 let intended = Dictionary(uniqueKeysWithValues: (0..<200).map { index in
                     (session.state.library[index].id, Set(session.state.library[index].tagIDs))
                 })
-                try await session.waitUntil("every edit to be sent", within: .seconds(120)) { $0.unsentTagDeltas == 0 }
+                try await session.waitUntil("every edit to be sent") { $0.unsentTagDeltas == 0 }
                 #expect(session.state.messages.all.allSatisfy { $0.severity != .error })
                 return intended
             }
@@ -42,7 +42,7 @@ import Testing
         }
     }
 
-    @Test @SessionTests func outboxSurvivesARestartAndReadModifyWriteKeepsAChangeMadeElsewhere() async throws {
+    @Test @MainActor func outboxSurvivesARestartAndReadModifyWriteKeepsAChangeMadeElsewhere() async throws {
         let stateDirectory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         try await TestServer.with(photos: 50) { server, _ in
@@ -51,9 +51,9 @@ import Testing
             let photo = try await APIClient.forTesting(server).send(API.photo(id: 7))
             await unreachable.stop()
             try await withSession(unreachable, key: server.demoKey, state: stateDirectory, retryPolicy: .never) { session in
-                session.send(.tagsLoaded(try await APIClient.forTesting(server).send(API.tags()).data))
-                session.send(.photosArrived([photo], nextCursor: nil))
-                session.send(.tagToggled(tagID: 1))
+                session.send(.tags(.tagsLoaded(try await APIClient.forTesting(server).send(API.tags()).data)))
+                session.send(.catalogue(.photosArrived([photo], nextCursor: nil)))
+                session.send(.tags(.tagToggled(tagID: 1)))
                 #expect(session.state.unsentTagDeltas == 1)
             }
             // Meanwhile, elsewhere, the photo is tagged 3 (and loses whatever it had).
@@ -72,15 +72,15 @@ import Testing
         }
     }
 
-    @Test @SessionTests func undoSendsTheInverseDelta() async throws {
+    @Test @MainActor func undoSendsTheInverseDelta() async throws {
         try await TestServer.with(photos: 30) { server, _ in
             let before = try await serverTags(server, ids: Array(1...30))
             try await withSession(server) { session in
                 try await session.waitForLibrary()
-                session.send(.cursorMoved(.position(3)))
-                session.send(.visualRangeToggled)
-                session.send(.cursorMoved(.position(9)))
-                session.send(.tagNumberPressed(5))
+                session.send(.browsing(.cursorMoved(.position(3))))
+                session.send(.selection(.visualRangeToggled))
+                session.send(.browsing(.cursorMoved(.position(9))))
+                session.send(.tags(.tagNumberPressed(5)))
                 try await session.waitUntil("the edit to be sent") { $0.unsentTagDeltas == 0 }
                 session.send(.undoRequested)
                 try await session.waitUntil("the undo to be sent") { $0.unsentTagDeltas == 0 }
@@ -89,7 +89,7 @@ import Testing
         }
     }
 
-    @Test @SessionTests func aReadOnlyKeyDisablesTaggingAndSaysWhy() async throws {
+    @Test @MainActor func aReadOnlyKeyDisablesTaggingAndSaysWhy() async throws {
         try await TestServer.with(photos: 20, { configuration in
             configuration.keys = [try KeySpec(parsing: "pp_test_readonly=customer:read,photos:read,tags:read")]
         }) { server, _ in
@@ -98,22 +98,22 @@ import Testing
                 try await session.waitUntil("the scopes") { $0.account.scopes != nil }
                 #expect(session.state.account.disabledReason(.tagging)?.contains("photos:write") == true)
                 #expect(session.state.account.allows(.downloading))
-                session.send(.tagNumberPressed(1))
+                session.send(.tags(.tagNumberPressed(1)))
                 #expect(session.state.unsentTagDeltas == 0)
                 #expect(session.state.messages.current?.text.hasPrefix("Tagging is read-only") == true)
             }
         }
     }
 
-    @Test @SessionTests func creatingATagWhoseNameIsTakenNamesTheExistingTag() async throws {
+    @Test @MainActor func creatingATagWhoseNameIsTakenNamesTheExistingTag() async throws {
         try await TestServer.with(photos: 5) { server, _ in
             try await withSession(server) { session in
                 try await session.waitForLibrary()
-                session.send(.tagRenameRequested(tagID: 2, name: "favourite"))
+                session.send(.tags(.tagRenameRequested(tagID: 2, name: "favourite")))
                 try await session.waitUntil("the refusal") { $0.messages.current?.severity == .error }
                 #expect(session.state.messages.current?.text.hasPrefix("A tag named “Favourite” already exists") == true)
-                session.send(.messageDismissed)
-                session.send(.tagCreationRequested(name: "Night", color: "#123456"))
+                session.send(.status(.messageDismissed))
+                session.send(.tags(.tagCreationRequested(name: "Night", color: "#123456")))
                 try await session.waitUntil("the new tag") { $0.tags.tags.contains { $0.name == "Night" } }
             }
         }

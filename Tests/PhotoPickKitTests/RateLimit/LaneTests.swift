@@ -31,7 +31,7 @@ struct LaneTests {
         try await pacer.admit(lane: .listing)  // 16 left, 15 reserved: one more for the listing
         let listing = Task { try await pacer.admit(lane: .listing) }
         await state(of: pacer) { $0.pausedForReserve == [.listing] }
-        #expect(await pacer.state.heldBack() == "listing paused: 15 requests kept for you")
+        #expect(await pacer.state.heldBack(now: Timekeeper.testEpoch) == "listing paused: 15 requests kept for you")
         for _ in 0..<3 { try await pacer.admit(lane: .user) }
         #expect(clock.elapsed == .zero, "the reserve is the user's, without waiting")
         listing.cancel()

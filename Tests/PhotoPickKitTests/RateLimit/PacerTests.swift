@@ -81,11 +81,12 @@ struct PacerTests {
     }
 
     @Test func aHoldPastTheDeadlineFailsInsteadOfWaiting() async throws {
-        let pacer = RateLimitPacer()
+        let clock = TestClock()  // never advanced: the admission must fail, not wait
+        let pacer = RateLimitPacer(time: Timekeeper(clock))
         try await pacer.admit()
         await pacer.record(status: 429, headers: ["Retry-After": "120"])
         await #expect(throws: RateLimitPacer.HoldOutlastsDeadline.self) {
-            try await pacer.admit(deadline: Date().addingTimeInterval(5))
+            try await pacer.admit(deadline: Timekeeper.testEpoch.addingTimeInterval(5))
         }
     }
 }

@@ -45,18 +45,18 @@ enum Fixture {
     }
 
     /// A loaded state, sorted by name so rows have a known order.
-    static func state(_ photos: [Photo] = photos()) -> BrowserState {
-        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/home/user/Downloads/photopick"))
+    static func state(_ photos: [Photo] = photos(), apiURL: URL? = nil) -> BrowserState {
+        var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/home/user/Downloads/photopick"), apiURL: apiURL)
         _ = state.apply(.sessionStarted(outbox: [], nextSequence: 1, downloads: [], nextDownloadID: 1))
-        _ = state.apply(.tagsLoaded(tags))
-        _ = state.apply(.photosArrived(photos, nextCursor: nil))
-        _ = state.apply(.photosFinished())
-        _ = state.apply(.sortChosen(.captureTime))
+        _ = state.apply(.tags(.tagsLoaded(tags)))
+        _ = state.apply(.catalogue(.photosArrived(photos, nextCursor: nil)))
+        _ = state.apply(.catalogue(.photosFinished(deleted: [], at: Timekeeper.testEpoch)))
+        _ = state.apply(.browsing(.sortChosen(.captureTime)))
         return state
     }
 
     static func context(_ depth: Theme.Depth, demo: Bool = true) -> ViewContext {
-        var context = ViewContext(theme: Theme(depth: depth), demo: demo, homeDirectory: "/home/user")
+        var context = ViewContext(theme: Theme(depth: depth), demo: demo, now: Timekeeper.testEpoch, homeDirectory: "/home/user")
         context.presenter = MetadataPresenter(timeZone: TimeZone(identifier: "UTC")!)
         return context
     }
@@ -79,20 +79,20 @@ enum Fixture {
         var context = context(depth, demo: demo)
         context.previews = previews
         let screen = Screen(context: context)
-        _ = state.apply(.viewResized(rows: screen.layout(width: width, height: height, state: state, mode: ui.mode).pageItems))
+        _ = state.apply(.browsing(.viewResized(rows: screen.layout(width: width, height: height, state: state, mode: ui.mode).pageItems)))
         let frame = screen.frame(state, ui, width: width, height: height)
         return (frame.canvas, frame.layout, frame.wants)
     }
 
     /// Selects every photo and queues them all for download, past the free-space check; the items queued.
     static func queueEverything(_ state: inout BrowserState) -> [DownloadItem] {
-        _ = state.apply(.allMatchingSelected)
-        let effects = state.apply(.downloadRequested)
+        _ = state.apply(.selection(.allMatchingSelected))
+        let effects = state.apply(.downloads(.downloadRequested))
         guard case .checkSpace(let items, _, let needed)? = effects.first(where: { if case .checkSpace = $0 { true } else { false } }) else {
             Issue.record("no space check in \(effects)")
             return []
         }
-        _ = state.apply(.downloadSpaceChecked(items, needed: needed, free: 1 << 40))
+        _ = state.apply(.downloads(.downloadSpaceChecked(items, needed: needed, free: 1 << 40)))
         return items
     }
 

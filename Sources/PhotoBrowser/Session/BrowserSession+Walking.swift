@@ -1,0 +1,127 @@
+import Foundation
+import PhotoPickKit
+
+/// The catalogue on disk: read at the start, kept up to date by the walk over the server's pages and by
+/// what the session's edits and measurements learn.
+extension BrowserSession {
+    /// Reads the catalogue off the main actor; a file that fails to read is set aside and an empty one
+    /// takes its place.
+    func loadCatalogue() async {
+        let catalogue = self.catalogue
+        var notice = catalogueNotice
+        catalogueNotice = nil
+        var snapshot: Catalogue.Snapshot
+        do {
+            snapshot = try await Task.detached { try catalogue.snapshot() }.value
+        } catch {
+            configuration.logger.error("catalogue: \(error)")
+            do {
+                let (fresh, rebuiltNotice) = try catalogue.rebuilt(library: configuration.library, after: error, at: clock.now())
+                self.catalogue = fresh
+                await pump?.use(fresh)
+                notice = rebuiltNotice
+            } catch {
+                notice = "The local catalogue cannot be written (\(error)); photos are listed from the server and not kept."
+            }
+            snapshot = Catalogue.Snapshot()
+        }
+        if let notice { configuration.logger.warning("catalogue: \(notice)") }
+        send(.catalogue(.catalogueLoaded(snapshot, notice: notice, at: clock.now())))
+        startEditSender()
+    }
+
+    /// Walks every page at the listing's priority, keeping each page and the cursor after it in the
+    /// catalogue before showing it, so an interrupted walk resumes where it stopped. When the walk is
+    /// complete, the photos it did not see are the ones deleted on the server.
+    func walkLibrary() {
+        stopWalk()
+        let catalogue = catalogue, client = client, clock = clock
+        let deliver: @Sendable (BrowserEvent) async -> Void = { [weak self] event in await self?.send(event) }
+        loadTask = Task {
+            if let outcome = await Self.walk(catalogue: catalogue, client: client, clock: clock, deliver: deliver) { await deliver(outcome) }
+        }
+    }
+
+    /// Tells the walk under way to stop; a page it has in hand stays out.
+    func stopWalk() {
+        guard let loadTask else { return }
+        loadTask.cancel()
+        // Kept so stopping waits for it; a session stops a walk a few times at most (a pause, a refresh).
+        stoppedWalks.append(loadTask)
+        self.loadTask = nil
+    }
+
+    /// Returns once every walk told to stop has ended: nothing more of theirs arrives.
+    func stoppedWalksEnded() async {
+        let walks = stoppedWalks
+        for walk in walks { await walk.value }
+        stoppedWalks.removeAll { walks.contains($0) }
+    }
+
+    /// The walk itself, off the main actor, with the listing's task-local lane: each page goes to
+    /// `deliver` once saved; returns how it ended, or nil when it was stopped.
+    @concurrent
+    private nonisolated static func walk(
+        catalogue: Catalogue, client: APIClient, clock: Timekeeper, deliver: @escaping @Sendable (BrowserEvent) async -> Void
+    ) async -> BrowserEvent? {
+        await RequestLane.$current.withValue(.listing) {
+            var walk: Catalogue.Walk?
+            do {
+                var current = try catalogue.beginWalk()
+                walk = current
+                // Each page is asked for when the one before it is handed over (one is fetched ahead).
+                var askedAt = clock.now()
+                for try await page in PageStream<Photo>(client: client, startingAt: current.cursor) {
+                    // A page already in hand when loading was paused stays out, so "paused" means paused.
+                    guard !Task.isCancelled else { return nil }
+                    let next = page.hasNextPage ? page.pagination.nextCursor : nil
+                    current.seen += page.data.count
+                    try await catalogue.save(page: page.data, nextCursor: next, walk: current, at: askedAt)
+                    askedAt = clock.now()
+                    current.cursor = next
+                    walk = current
+                    // Saved, so shown: the next walk starts after it.
+                    await deliver(.catalogue(.photosArrived(page.data, nextCursor: next)))
+                }
+                guard !Task.isCancelled else { return nil }
+                let finished = clock.now()
+                let deleted = try await catalogue.completeWalk(current, at: finished)
+                return .catalogue(.photosFinished(deleted: deleted, at: finished))
+            } catch is InvalidCursorError {
+                if let walk { try? catalogue.restartWalk(walk) }
+                return .catalogue(.photosCursorRefused)
+            } catch APIError.cancelled {
+                return nil
+            } catch let error as APIError {
+                return .catalogue(.photosFailed(describe(error)))
+            } catch {
+                return .catalogue(.photosFailed("the catalogue could not be written (\(error))"))
+            }
+        }
+    }
+
+    /// Queues a catalogue write after those before it; stopping waits for them rather than cancelling
+    /// them, so a sent edit or a purge is in the catalogue the next photopick reads.
+    func writeCatalogue(_ write: @escaping @Sendable (Catalogue) async throws -> Void) {
+        let catalogue = catalogue
+        let previous = catalogueWriter
+        catalogueWriter = Task { [logger = configuration.logger] in
+            await previous?.value
+            do { try await write(catalogue) } catch { logger.error("catalogue: \(error)") }
+        }
+    }
+
+    /// Keeps a focus score; one writer at a time writes the waiting scores in batches.
+    func saveFocusScore(_ score: Double, photoID: Int) {
+        focusToSave[photoID] = score
+        guard focusWriter == nil else { return }
+        focusWriter = Task {
+            while !focusToSave.isEmpty {
+                let batch = focusToSave.map { (photoID: $0.key, score: $0.value) }
+                focusToSave = [:]
+                do { try await catalogue.save(focusScores: batch) } catch { configuration.logger.error("catalogue: \(error)") }
+            }
+            focusWriter = nil
+        }
+    }
+}

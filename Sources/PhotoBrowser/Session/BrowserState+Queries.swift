@@ -1,0 +1,51 @@
+import Foundation
+import PhotoPickKit
+
+/// Questions the views and the verbs ask of the whole state, answered across the rooms.
+extension BrowserState {
+    /// The marks of the photo at a library index.
+    func marks(at index: Int) -> PhotoMarks {
+        tags.marks(of: library[index].tagIDs)
+    }
+
+    /// The focus score of the photo at a library index, with its place in its burst when bursts are
+    /// stacked; nil until one of its renditions is measured.
+    public func focusFacts(at index: Int) -> FocusFacts? {
+        focusing.facts(at: index, library, list: list)
+    }
+
+    /// The sharpest frame of each burst among the photos listed now.
+    public func sharpestFrames() -> SharpestFrames {
+        focusing.sharpestFrames(library, Focusing.Context(list: list, selection: selection, burstGap: browsing.burstGap, tags: tags))
+    }
+
+    /// The frames of the burst `index` belongs to, in capture order, whether or not bursts are stacked;
+    /// nil when it is in none.
+    public func burst(containing index: Int) -> [Int]? {
+        browsing.burst(containing: index, library: library)
+    }
+
+    /// Of `photoIDs`, those that carry the tag named `name` (any case, made or still pending) as shown,
+    /// edits not yet sent included. Read before and after an edit, it says which photos the edit
+    /// changed: what a message about the edit counts.
+    public func photos(_ photoIDs: [Int], carryingTagNamed name: String) -> Set<Int> {
+        guard let tag = tags.tag(named: name) else { return [] }
+        return Set(photoIDs.filter { id in library.index(ofID: id).map { library[$0].tagIDs.contains(tag.id) } ?? false })
+    }
+
+    /// The rejected photos in the list as filtered now: what `#` offers to delete.
+    public var rejectedInList: [Int] {
+        guard let reject = tags.tag(named: tags.markNames.name(of: .flag(.reject))) else { return [] }
+        return list.libraryIndices.filter { library[$0].tagIDs.contains(reject.id) }.map { library.id(at: $0) }
+    }
+
+    /// The bytes of the originals of these photos.
+    public func bytes(ofPhotos ids: [Int]) -> Int64 {
+        Purging.bytes(ofPhotos: ids, library)
+    }
+
+    /// Why these photos cannot be purged now, or nil: the key's scope, a purge under way, the limit.
+    public func purgeProblem(_ ids: [Int], limit: Int) -> String? {
+        purging.problem(ids, account: account, limit: limit)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import PhotoPickKit
+
+/// The parent's one job: route each event to its room with what that room may read, then pass the
+/// room's news to the others (as TCA's `Scope` and isowords' parents do).
+extension BrowserState {
+    /// Applies an event that happened at `now` and returns the work it asks for.
+    public mutating func apply(_ event: BrowserEvent, at now: Date) -> [BrowserEffect] {
+        var effects = route(event, at: now)
+        effects += settle()
+        return effects
+    }
+
+    private mutating func route(_ event: BrowserEvent, at now: Date) -> [BrowserEffect] {
+        switch event {
+        case .browsing(let event):
+            return browsing.reduce(event, &shared, Browsing.Context(selection: selecting.selection, tags: tagging.tags))
+        case .selection(let event):
+            let effects = selecting.reduce(event, &shared, list: browsing.list)
+            guard case .selectionToggledAndAdvanced = event else { return effects }
+            return effects + route(.browsing(.cursorMoved(.down)), at: now)
+        case .tags(let event):
+            return tagging.reduce(event, &shared, taggingContext)
+        case .edits(let event):
+            return editing.reduce(event, &shared, Editing.Context(account: statusBar.account, isWalking: cataloguing.loading.isWalking))
+        case .purge(let event):
+            return purging.reduce(event, &shared, Purging.Context(account: statusBar.account, tags: tagging.tags))
+        case .downloads(let event):
+            let context = Downloading.Context(selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account)
+            return downloading.reduce(event, &shared, context)
+        case .catalogue(let event):
+            if case .catalogueLoaded(let snapshot, _, _) = event { tagging.restore(snapshot.tags) }
+            return cataloguing.reduce(event, &shared, Cataloguing.Context(shown: shownFromServer))
+        case .focus(let event):
+            let context = Focusing.Context(list: browsing.list, selection: selecting.selection, burstGap: browsing.burstGap, tags: tagging.tags)
+            return focusing.reduce(event, &shared, context)
+        case .status(let event):
+            return statusBar.reduce(event, &shared)
+        case .undoRequested:
+            switch shared.ledger.takeLastStep() {
+            case nil: return shared.post(.info, "Nothing to undo.")
+            case .tags(let edits)?: return tagging.undo(edits, &shared, taggingContext)
+            case .fields(let done)?:
+                return editing.undo(done, &shared, Editing.Context(account: statusBar.account, isWalking: cataloguing.loading.isWalking))
+            }
+        case .sessionStarted(let outbox, let nextSequence, let restored, let nextDownloadID):
+            shared.ledger.start(at: nextSequence)
+            tagging.restore(outbox, below: nextSequence)
+            return downloading.restore(restored, nextID: nextDownloadID, &shared)
+        }
+    }
+
+    /// Passes the news of the event just handled to the rooms that follow it, in the order the old single
+    /// reducer did the same work: photos into the list, the selection after them, the tag list into the
+    /// query, a mark decided elsewhere onto its photos.
+    private mutating func settle() -> [BrowserEffect] {
+        var effects: [BrowserEffect] = []
+        var news = shared.news
+        shared.news = News()
+        if let marking = news.marking {
+            effects += tagging.setMark(marking.mark, on: marking.photos, &shared, taggingContext)
+            effects += shared.post(.info, marking.line)
+            news.tagsChanged = news.tagsChanged || shared.news.tagsChanged
+            shared.news = News()
+        }
+        if news.walkFinished {
+            tagging.confirmed = [:]
+            editing.confirmed = [:]
+        }
+        if !news.purged.isEmpty {
+            tagging.forget(news.purged)
+            editing.forget(news.purged)
+        }
+        if news.listReshaped { selecting.endVisualRange() }
+        let changes = shared.library.takeChanges()
+        if changes.movesPhotos {
+            selecting.forget(changes.removed, library: shared.library)
+            browsing.follow(changes, library: shared.library, selection: selecting.selection)
+            selecting.reanchor(browsing.list, library: shared.library)
+        }
+        if news.cursorMoved { selecting.followCursor(browsing.list, library: shared.library) }
+        if changes.isFocusChanged { browsing.focusChanged(library: shared.library, selection: selecting.selection) }
+        if news.tagsChanged { browsing.tagsChanged(tagging.tags, library: shared.library, selection: selecting.selection) }
+        return effects
+    }
+
+    /// What the tags' room may read: what the user points at, what the key may do, whether a walk is on.
+    var taggingContext: Tagging.Context {
+        Tagging.Context(
+            selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account,
+            isWalking: cataloguing.loading.isWalking
+        )
+    }
+
+    /// How a photo from the server (a page, the catalogue) is shown: with what this walk's writes
+    /// confirmed and the edits not yet sent on top; nil while nothing waits, so it shows as it came.
+    private var shownFromServer: ((Photo) -> Photo)? {
+        let tagging = tagging, editing = editing
+        guard tagging.pending.count > 0 || !tagging.confirmed.isEmpty || editing.pending.count > 0 || !editing.confirmed.isEmpty else {
+            return nil
+        }
+        return { editing.shown(tagging.shown($0)) }
+    }
+}

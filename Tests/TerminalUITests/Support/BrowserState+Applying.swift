@@ -1,0 +1,10 @@
+import PhotoBrowser
+import PhotoPickKit
+
+extension BrowserState {
+    /// Applies an event at the test epoch: the views' tests draw one moment, not the wall clock's.
+    @discardableResult
+    mutating func apply(_ event: BrowserEvent) -> [BrowserEffect] {
+        apply(event, at: Timekeeper.testEpoch)
+    }
+}
