@@ -34,7 +34,7 @@ public enum Mark: Sendable, Hashable {
     }
 
     /// The `[cull]` key that renames its tag: `pick`, `rating_3`, `red`.
-    public var configKey: String {
+    package var configKey: String {
         switch self {
         case .flag(let flag): flag.rawValue
         case .rating(let stars): "rating_\(stars)"

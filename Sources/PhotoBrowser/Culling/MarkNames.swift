@@ -14,17 +14,17 @@ public struct MarkNames: Sendable, Equatable {
     }
 
     /// Stores a mark under another tag name.
-    public mutating func rename(_ mark: Mark, to name: String) {
+    package mutating func rename(_ mark: Mark, to name: String) {
         names[mark] = name
     }
 
     /// The mark a `[cull]` key names, such as `pick` or `rating_3`.
-    public static func mark(forConfigKey key: String) -> Mark? {
+    package static func mark(forConfigKey key: String) -> Mark? {
         Mark.all.first { $0.configKey == key }
     }
 
     /// Two marks under one tag name could not be told apart; the first pair found, if any.
-    public var clash: (Mark, Mark)? {
+    package var clash: (Mark, Mark)? {
         var seen: [String: Mark] = [:]
         for mark in Mark.all {
             let key = PhotoPickKit.Tag.nameKey(name(of: mark))

@@ -57,7 +57,7 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
     /// The finished file.
     public internal(set) var resultPath: String?
     /// Bytes kept from an earlier, interrupted run when it finished.
-    public internal(set) var resumedFrom: Int64 = 0
+    package internal(set) var resumedFrom: Int64 = 0
     /// Which run of the item progress belongs to, so reports from a stopped run are ignored.
     var run = 0
     var lastSample: (seconds: Double, bytes: Int64)?
@@ -79,7 +79,7 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
     }
 
     /// Whether it goes into `folder`, however either URL was written (a trailing slash or not).
-    public func isIn(_ folder: URL) -> Bool {
+    package func isIn(_ folder: URL) -> Bool {
         directory.standardizedFileURL.path(percentEncoded: false).trimmingSuffix("/") == folder.standardizedFileURL.path(percentEncoded: false).trimmingSuffix("/")
     }
 

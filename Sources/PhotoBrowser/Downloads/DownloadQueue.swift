@@ -9,10 +9,10 @@ public struct DownloadQueue: Sendable, Equatable {
     public private(set) var concurrency = DownloadQueue.defaultConcurrency
     var nextID: Int64 = 1
     /// Requests waiting while the files of their finished items are read (`FinishedDownloadCheck`).
-    public internal(set) var fileChecksUnderWay = 0
+    package internal(set) var fileChecksUnderWay = 0
     /// Files of ours found changed since they were downloaded, in the order found: the user's now, kept
     /// as they are, each named once.
-    public internal(set) var keptFiles: [String] = []
+    package internal(set) var keptFiles: [String] = []
     /// How many of `keptFiles` the status line has yet to count.
     var keptUntold = 0
     /// Where each item sits in `items`, by id, so bulk actions on a long queue stay linear.
@@ -28,7 +28,7 @@ public struct DownloadQueue: Sendable, Equatable {
     /// Four at a time unless the user says otherwise.
     public static let defaultConcurrency = 4
     /// The range `+` and `-` move concurrency within.
-    public static let concurrencyRange = 1...16
+    package static let concurrencyRange = 1...16
 
     /// Figures across every item, for the queue strip.
     public struct Totals: Sendable, Equatable {

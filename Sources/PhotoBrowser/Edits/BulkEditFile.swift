@@ -5,18 +5,18 @@ import Foundation
 /// Every value is escaped so a photo is always exactly one line and nothing in the file can act on the
 /// terminal or the editor. Any problem in the edited file rejects the whole edit: a file half understood
 /// must never rename half the photos.
-public struct BulkEditFile: Sendable {
+package struct BulkEditFile: Sendable {
     /// One photo as the file lists it.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The photo's id, which keys its line.
-        public var id: Int
+        package var id: Int
         /// The photo's file name.
-        public var filename: String
+        package var filename: String
         /// The photo's title; nil when it has none.
-        public var title: String?
+        package var title: String?
 
         /// Photo `id`, named `filename` and titled `title`.
-        public init(id: Int, filename: String, title: String? = nil) {
+        package init(id: Int, filename: String, title: String? = nil) {
             self.id = id
             self.filename = filename
             self.title = title
@@ -24,16 +24,16 @@ public struct BulkEditFile: Sendable {
     }
 
     /// What the edited file asks of one photo: a new file name and/or title, nil where unchanged.
-    public struct Change: Sendable, Equatable {
+    package struct Change: Sendable, Equatable {
         /// The photo's id.
-        public var id: Int
+        package var id: Int
         /// The new file name; nil when unchanged.
-        public var filename: String?
+        package var filename: String?
         /// The new title: nil when unchanged, `.some(nil)` when cleared.
-        public var title: String??
+        package var title: String??
 
         /// A change to photo `id`: nil leaves a field as it was.
-        public init(id: Int, filename: String? = nil, title: String?? = nil) {
+        package init(id: Int, filename: String? = nil, title: String?? = nil) {
             self.id = id
             self.filename = filename
             self.title = title
@@ -41,13 +41,13 @@ public struct BulkEditFile: Sendable {
     }
 
     /// Why an edited file cannot be applied: one line naming the line at fault and what to fix.
-    public struct Problem: Error, Equatable, CustomStringConvertible {
+    package struct Problem: Error, Equatable, CustomStringConvertible {
         /// The 1-based line of the edited file at fault; nil when the problem is a line that is not there.
-        public let line: Int?
+        package let line: Int?
         /// What is wrong and how to fix it.
-        public let reason: String
+        package let reason: String
         /// `line 7: reason`, or the reason alone when no line is at fault.
-        public var description: String { line.map { "line \($0): \(reason)" } ?? reason }
+        package var description: String { line.map { "line \($0): \(reason)" } ?? reason }
 
         /// A problem with `line`, or with the file as a whole when nil.
         init(line: Int?, _ reason: String) {
@@ -76,7 +76,7 @@ public struct BulkEditFile: Sendable {
         """#
 
     /// The file for `entries`: the header, then one line per photo in the order given.
-    public static func render(_ entries: [Entry]) -> String {
+    package static func render(_ entries: [Entry]) -> String {
         var text = header
         for entry in entries {
             text += "\(entry.id)\t\(escape(entry.filename))\t\(escape(entry.title ?? ""))\n"
@@ -85,7 +85,7 @@ public struct BulkEditFile: Sendable {
     }
 
     /// The changes the edited `text` asks of `original`, in the order of `original`; throws on any problem, applying nothing.
-    public static func parse(_ text: String, original: [Entry]) throws(Problem) -> [Change] {
+    package static func parse(_ text: String, original: [Entry]) throws(Problem) -> [Change] {
         let originals = Dictionary(original.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var rows: [Int: Row] = [:]
         var number = 0
@@ -107,7 +107,7 @@ public struct BulkEditFile: Sendable {
     }
 
     /// `12 renamed, 3 retitled`, leaving out a count of zero; `nothing changed` when `changes` is empty.
-    public static func summary(_ changes: [Change]) -> String {
+    package static func summary(_ changes: [Change]) -> String {
         let renamed = changes.count { $0.filename != nil }
         let retitled = changes.count { $0.title != nil }
         let parts = [(renamed, "renamed"), (retitled, "retitled")].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
@@ -115,7 +115,7 @@ public struct BulkEditFile: Sendable {
     }
 
     /// `value` as one field of the file: backslash, tab, newline and CR as `\\` `\t` `\n` `\r`, other controls as `\xHH`.
-    public static func escape(_ value: String) -> String {
+    package static func escape(_ value: String) -> String {
         var escaped = ""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -33,7 +33,7 @@ public struct EditRequest: Sendable, Equatable {
         public let description: String
 
         /// A problem told in `description`.
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
@@ -107,7 +107,7 @@ extension BrowserState {
 
 extension BulkEditFile.Change {
     /// The field changes the line asks for.
-    public var fieldChanges: [PhotoFieldChange] {
+    package var fieldChanges: [PhotoFieldChange] {
         var changes: [PhotoFieldChange] = []
         if let filename { changes.append(PhotoFieldChange(photoID: id, field: .filename, value: filename)) }
         if let title { changes.append(PhotoFieldChange(photoID: id, field: .title, value: title)) }
@@ -117,7 +117,7 @@ extension BulkEditFile.Change {
 
 extension BrowserState {
     /// The lines of a bulk edit of these photos: id, file name and title, in the order given.
-    public func bulkEditEntries(_ photoIDs: [Int]) -> [BulkEditFile.Entry] {
+    package func bulkEditEntries(_ photoIDs: [Int]) -> [BulkEditFile.Entry] {
         photoIDs.compactMap(library.index(ofID:)).map { index in
             let photo = library.photo(at: index)
             return BulkEditFile.Entry(id: photo.id, filename: photo.filename, title: photo.title)

@@ -5,24 +5,24 @@ import PhotoPickKit
 /// A photo as the scripting verbs print it: its fields as the server gave them, its tags by name and
 /// its culling marks, for `ls --json` and `--jsonl`. Text is kept exactly, hostile names included:
 /// JSON escapes what a terminal must not see.
-public struct ListedPhoto: Encodable, Sendable, Equatable {
+package struct ListedPhoto: Encodable, Sendable, Equatable {
     /// Flag, stars and label, each null when unset.
-    public struct Marks: Encodable, Sendable, Equatable {
+    package struct Marks: Encodable, Sendable, Equatable {
         /// `pick` or `reject`.
-        public var flag: String?
+        package var flag: String?
         /// 1 to 5 stars.
-        public var rating: Int?
+        package var rating: Int?
         /// The colour label's name.
-        public var label: String?
+        package var label: String?
 
         /// Marks as given.
-        public init(flag: String? = nil, rating: Int? = nil, label: String? = nil) {
+        package init(flag: String? = nil, rating: Int? = nil, label: String? = nil) {
             self.flag = flag
             self.rating = rating
             self.label = label
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(flag, forKey: .flag)
             try container.encode(rating, forKey: .rating)
@@ -32,28 +32,28 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
         private enum Keys: String, CodingKey { case flag, rating, label }
     }
 
-    public var id: Int
-    public var filename: String
-    public var bytes: Int64
-    public var takenAt: Date?
-    public var width: Int?
-    public var height: Int?
-    public var mimeType: String?
-    public var title: String?
-    public var description: String?
-    public var camera: Photo.Camera?
-    public var lens: String?
-    public var exposure: Photo.Exposure?
-    public var location: Photo.Location?
+    package var id: Int
+    package var filename: String
+    package var bytes: Int64
+    package var takenAt: Date?
+    package var width: Int?
+    package var height: Int?
+    package var mimeType: String?
+    package var title: String?
+    package var description: String?
+    package var camera: Photo.Camera?
+    package var lens: String?
+    package var exposure: Photo.Exposure?
+    package var location: Photo.Location?
     /// The names of its tags that are not marks, in the order the server lists them.
-    public var tags: [String]
-    public var marks: Marks
+    package var tags: [String]
+    package var marks: Marks
     /// The focus score, once measured (`FocusScore`).
-    public var sharpness: Double?
+    package var sharpness: Double?
 
     /// An encoder for these, and for every JSON line photopick writes (the purge log's too): keys sorted,
     /// dates as ISO 8601 UTC like the API's, slashes kept.
-    public static func encoder() -> JSONEncoder {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -63,7 +63,7 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
         return encoder
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(id, forKey: .id)
         try container.encode(filename, forKey: .filename)
@@ -90,7 +90,7 @@ public struct ListedPhoto: Encodable, Sendable, Equatable {
 
 extension BrowserState {
     /// The photo at library index `index` as the scripting verbs print it.
-    public func listedPhoto(at index: Int) -> ListedPhoto {
+    package func listedPhoto(at index: Int) -> ListedPhoto {
         let photo = library.photo(at: index)
         let marks = tags.marks(of: photo.tagIDs)
         return ListedPhoto(

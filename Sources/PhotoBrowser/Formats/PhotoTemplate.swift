@@ -3,27 +3,27 @@ import Foundation
 /// A line or a path made from a photo's fields: `{id}\t{filename}\t{taken:%Y-%m-%d}`. Fields are in
 /// braces, a time field may carry a strftime format after a colon (local time, as the browser shows
 /// it), `{{` and `}}` are braces, and `\t`, `\n`, `\\` are a tab, a newline and a backslash.
-public struct PhotoTemplate: Sendable, Equatable {
+package struct PhotoTemplate: Sendable, Equatable {
     /// A template that cannot be used: the one line names what and how to fix it.
-    public struct Problem: Error, Equatable, CustomStringConvertible {
+    package struct Problem: Error, Equatable, CustomStringConvertible {
         /// The line for the user.
-        public let description: String
+        package let description: String
     }
 
     /// The fields a template may name.
-    public static let fields = ["id", "filename", "name", "extension", "bytes", "taken", "width", "height", "title", "camera", "lens",
+    package static let fields = ["id", "filename", "name", "extension", "bytes", "taken", "width", "height", "title", "camera", "lens",
                                 "tags", "flag", "rating", "label", "sharpness", "n"]
 
-    public enum Part: Sendable, Equatable {
+    package enum Part: Sendable, Equatable {
         case text(String)
         case field(String, format: String?)
     }
 
     /// The literal text and fields, in order.
-    public let parts: [Part]
+    package let parts: [Part]
 
     /// Parses `text`; throws a `Problem` naming an unknown field or an unclosed brace.
-    public init(_ text: String) throws(Problem) {
+    package init(_ text: String) throws(Problem) {
         var parts: [Part] = []
         var literal = ""
         var index = text.startIndex
@@ -79,13 +79,13 @@ public struct PhotoTemplate: Sendable, Equatable {
     }
 
     /// The fields the template names.
-    public var fieldNames: [String] {
+    package var fieldNames: [String] {
         parts.compactMap { if case .field(let name, _) = $0 { name } else { nil } }
     }
 
     /// The text for `photo`, the `sequence`th of those rendered (`{n}`, from 1); each field's value goes
     /// through `clean` (for a line: control characters out; for a path: a safe file name).
-    public func render(_ photo: ListedPhoto, sequence: Int = 1, timeZone: TimeZone = .current, clean: (String) -> String) -> String {
+    package func render(_ photo: ListedPhoto, sequence: Int = 1, timeZone: TimeZone = .current, clean: (String) -> String) -> String {
         var output = ""
         for part in parts {
             switch part {
@@ -98,7 +98,7 @@ public struct PhotoTemplate: Sendable, Equatable {
     }
 
     /// A field's value; empty when the photo has none.
-    public static func value(_ name: String, format: String?, of photo: ListedPhoto, timeZone: TimeZone = .current) -> String {
+    package static func value(_ name: String, format: String?, of photo: ListedPhoto, timeZone: TimeZone = .current) -> String {
         switch name {
         case "id": return String(photo.id)
         case "filename": return photo.filename

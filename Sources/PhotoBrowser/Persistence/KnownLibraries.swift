@@ -4,16 +4,16 @@ import GRDB
 /// The library last opened at each API address, with its account's name, in the state database: the
 /// next start shows that library's catalogue before the server has said whose the key is. The server's
 /// `/me` then confirms it, or names another library to show instead.
-public struct KnownLibraries: Sendable {
+package struct KnownLibraries: Sendable {
     /// A library as it was last confirmed.
-    public struct Known: Sendable, Equatable {
+    package struct Known: Sendable, Equatable {
         /// The name the state database files the library under.
-        public var library: String
+        package var library: String
         /// The account's name, for the header.
-        public var name: String?
+        package var name: String?
 
         /// A library and its account's name.
-        public init(library: String, name: String?) {
+        package init(library: String, name: String?) {
             self.library = library
             self.name = name
         }
@@ -22,12 +22,12 @@ public struct KnownLibraries: Sendable {
     private let database: StateDatabase
 
     /// Opens the state database in `directory`.
-    public init(stateDirectory directory: URL) throws {
+    package init(stateDirectory directory: URL) throws {
         database = try StateDatabase(directory: directory)
     }
 
     /// The library last confirmed at `apiURL`, if any.
-    public func library(at apiURL: String) throws -> Known? {
+    package func library(at apiURL: String) throws -> Known? {
         try database.queue.read { db in
             try Row.fetchOne(db, sql: "SELECT library, name FROM known_library WHERE api_url = ?", arguments: [apiURL]).map {
                 Known(library: $0["library"], name: $0["name"])
@@ -36,7 +36,7 @@ public struct KnownLibraries: Sendable {
     }
 
     /// Remembers `known` as the library at `apiURL`.
-    public func remember(_ known: Known, at apiURL: String) throws {
+    package func remember(_ known: Known, at apiURL: String) throws {
         try database.queue.write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO known_library (api_url, library, name) VALUES (?, ?, ?)",

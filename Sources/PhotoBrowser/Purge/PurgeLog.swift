@@ -7,11 +7,11 @@ import Darwin
 #endif
 
 /// Every deletion, recorded as a JSON line before its DELETE is sent and again after, so a purge killed at any moment can say what was deleted.
-public struct PurgeLog: Sendable {
+struct PurgeLog: Sendable {
     /// One line of the log.
-    public struct Record: Codable, Sendable, Equatable {
+    struct Record: Codable, Sendable, Equatable {
         /// What the line says happened to the photo.
-        public enum Kind: String, Codable, Sendable {
+        enum Kind: String, Codable, Sendable {
             /// The DELETE is about to be sent.
             case intent
             /// The server answered 204, or 404 after an intent.
@@ -27,30 +27,30 @@ public struct PurgeLog: Sendable {
         }
 
         /// What happened.
-        public var kind: Kind
+        var kind: Kind
         /// The purge's id, the same on every line of one purge.
-        public var purge: String
+        var purge: String
         /// The library (account) the photo belongs to.
-        public var library: String
+        var library: String
         /// The photo's id.
-        public var id: Int
+        var id: Int
         /// The photo's file name.
-        public var filename: String?
+        var filename: String?
         /// The photo's capture time.
-        public var takenAt: Date?
+        var takenAt: Date?
         /// The photo's tag names.
-        public var tags: [String]?
+        var tags: [String]?
         /// The original's size.
-        public var bytes: Int64?
+        var bytes: Int64?
         /// Where a kept original was written.
-        public var path: String?
+        var path: String?
         /// Why a photo was not deleted.
-        public var reason: String?
+        var reason: String?
         /// When the line was written.
-        public var at: Date
+        var at: Date
 
         /// A line written at `at`.
-        public init(kind: Kind, purge: String, library: String, id: Int, filename: String? = nil, takenAt: Date? = nil,
+        init(kind: Kind, purge: String, library: String, id: Int, filename: String? = nil, takenAt: Date? = nil,
                     tags: [String]? = nil, bytes: Int64? = nil, path: String? = nil, reason: String? = nil, at: Date) {
             self.kind = kind
             self.purge = purge
@@ -67,26 +67,26 @@ public struct PurgeLog: Sendable {
     }
 
     /// A log that could not be written or read: one line naming the file, what went wrong and what to do.
-    public struct Problem: Error, CustomStringConvertible {
+    struct Problem: Error, CustomStringConvertible {
         /// The line to show.
-        public let description: String
+        let description: String
     }
 
     /// Where the log lives: `<state folder>/purge-log.jsonl`.
-    public let url: URL
+    let url: URL
 
     /// The log at `url`; nothing is opened until it is used.
-    public init(url: URL) {
+    init(url: URL) {
         self.url = url
     }
 
     /// Appends `record` and makes it durable before returning.
-    public func append(_ record: Record) throws {
+    func append(_ record: Record) throws {
         try append([record])
     }
 
     /// Appends `records` with one write and one fsync, durable before returning.
-    public func append(_ records: [Record]) throws {
+    func append(_ records: [Record]) throws {
         guard !records.isEmpty else { return }
         let encoder = ListedPhoto.encoder()
         var lines = Data()
@@ -118,7 +118,7 @@ public struct PurgeLog: Sendable {
     }
 
     /// Every record, in order; a torn last line is left out, and a missing file is an empty log.
-    public func records() throws -> [Record] {
+    func records() throws -> [Record] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         let data = try Data(contentsOf: url)
         var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -139,7 +139,7 @@ public struct PurgeLog: Sendable {
     }
 
     /// The latest intent of each photo of `library` with no outcome after it: a purge interrupted between the two, in log order.
-    public func unsettled(library: String) throws -> [Record] {
+    func unsettled(library: String) throws -> [Record] {
         var pending: [Int: (order: Int, record: Record)] = [:]
         for (order, record) in try records().enumerated() where record.library == library {
             switch record.kind {
@@ -154,7 +154,7 @@ public struct PurgeLog: Sendable {
     /// Marks a purge as running for as long as the returned lock is held (it is let go when the process
     /// ends, killed or not): a purge with no `finished` line is one a kill stopped only when no lock is
     /// held on it (`isRunning`).
-    public func markRunning(_ purge: String) -> Int32? {
+    func markRunning(_ purge: String) -> Int32? {
         let descriptor = open(lockURL(purge).path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return nil }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
@@ -165,13 +165,13 @@ public struct PurgeLog: Sendable {
     }
 
     /// Ends a running mark: the lock file goes, then the lock.
-    public func markStopped(_ purge: String, _ descriptor: Int32) {
+    func markStopped(_ purge: String, _ descriptor: Int32) {
         unlink(lockURL(purge).path)
         close(descriptor)
     }
 
     /// Whether another process (or this one) is running the purge now.
-    public func isRunning(_ purge: String) -> Bool {
+    func isRunning(_ purge: String) -> Bool {
         let descriptor = open(lockURL(purge).path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -179,7 +179,7 @@ public struct PurgeLog: Sendable {
     }
 
     /// Forgets the lock file of a purge settled after a kill.
-    public func forgetLock(_ purge: String) {
+    func forgetLock(_ purge: String) {
         unlink(lockURL(purge).path)
     }
 
@@ -188,7 +188,7 @@ public struct PurgeLog: Sendable {
     }
 
     /// The purges of `library` that never finished (killed), each with its records, oldest first.
-    public func interrupted(library: String) throws -> [(purge: String, records: [Record])] {
+    func interrupted(library: String) throws -> [(purge: String, records: [Record])] {
         var order: [String] = []
         var byPurge: [String: [Record]] = [:]
         for record in try records() where record.library == library {

@@ -2,14 +2,14 @@ import Foundation
 import PhotoPickKit
 
 /// One photo a purge deletes, with what the purge log keeps of it.
-public struct PurgeItem: Sendable, Hashable {
+package struct PurgeItem: Sendable, Hashable {
     /// The photo as last seen: its id, name, capture time and size.
-    public let photo: Photo
+    package let photo: Photo
     /// The names of its tags.
-    public let tags: [String]
+    package let tags: [String]
 
     /// A photo to delete.
-    public init(photo: Photo, tags: [String]) {
+    package init(photo: Photo, tags: [String]) {
         self.photo = photo
         self.tags = tags
     }
@@ -18,18 +18,18 @@ public struct PurgeItem: Sendable, Hashable {
 /// What a purge did, photo by photo.
 public struct PurgeReport: Sendable, Equatable {
     /// Deleted on the server.
-    public var deleted: [Int] = []
+    package var deleted: [Int] = []
     /// Not deleted, with why.
-    public var failed: [Int: String] = [:]
+    package var failed: [Int: String] = [:]
     /// Where each deleted photo's original was kept.
-    public var kept: [Int: String] = [:]
+    package var kept: [Int: String] = [:]
 
     /// An empty report.
-    public init() {}
+    package init() {}
 
     /// What a killed purge came to: “4 photos deleted; 36 not deleted, still on the server (65, 66, 67,
     /// …).”
-    public var interruptionSummary: String {
+    package var interruptionSummary: String {
         let gone = deleted.count == 1 ? "1 photo deleted" : "\(deleted.count.formatted()) photos deleted"
         guard !failed.isEmpty else { return gone + "." }
         let ids = failed.keys.sorted()
@@ -38,7 +38,7 @@ public struct PurgeReport: Sendable, Equatable {
     }
 
     /// “Deleted 37 photos (412 MB); 2 were not deleted: …”.
-    public func summary(bytes: Int64) -> String {
+    package func summary(bytes: Int64) -> String {
         var text = "Deleted \(deleted.count == 1 ? "1 photo" : "\(deleted.count.formatted()) photos") (\(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)))"
         if !kept.isEmpty { text += ", originals kept" }
         if let (id, reason) = failed.min(by: { $0.key < $1.key }) {
@@ -53,7 +53,7 @@ public struct PurgeReport: Sendable, Equatable {
 /// cannot be kept is not deleted. Every deletion is in the purge log before its `DELETE` is sent and
 /// its outcome after, so a purge killed at any moment can say exactly what went. Nothing is queued:
 /// a photo the server cannot be asked to delete now is reported, not retried later.
-public struct Purger: Sendable {
+struct Purger: Sendable {
     let client: APIClient
     let log: PurgeLog
     let library: String
@@ -63,7 +63,7 @@ public struct Purger: Sendable {
 
     /// A purger for `library`, logging to `log` with dates from `clock`, keeping originals in
     /// `keepOriginals` when given.
-    public init(client: APIClient, log: PurgeLog, library: String, keepOriginals: URL?, clock: Timekeeper) {
+    init(client: APIClient, log: PurgeLog, library: String, keepOriginals: URL?, clock: Timekeeper) {
         self.client = client
         self.log = log
         self.library = library
@@ -72,7 +72,7 @@ public struct Purger: Sendable {
     }
 
     /// Deletes the items in order, calling `progress` after each with the report so far.
-    public func run(_ items: [PurgeItem], progress: @Sendable (PurgeReport) async -> Void = { _ in }) async -> PurgeReport {
+    func run(_ items: [PurgeItem], progress: @Sendable (PurgeReport) async -> Void = { _ in }) async -> PurgeReport {
         let purge = UUID().uuidString
         var report = PurgeReport()
         // Held while this purge runs, so no other photopick settles it as killed (`settleInterrupted`).
@@ -183,7 +183,7 @@ public struct Purger: Sendable {
     /// asking the server whether the photo is still there; then each purge is marked finished. The report
     /// says, of every photo those purges were to delete, which went and which are still on the server.
     /// A purge whose deletion in flight the server cannot be asked about now stays for the next time.
-    public func settleInterrupted() async throws -> PurgeReport {
+    func settleInterrupted() async throws -> PurgeReport {
         var report = PurgeReport()
         for (purge, records) in try log.interrupted(library: library) where !log.isRunning(purge) {
             var outcome: [Int: PurgeLog.Record.Kind] = [:]

@@ -2,7 +2,7 @@ import Foundation
 import PhotoPickKit
 
 /// Work an event asks for, run by `BrowserSession`; its results come back as events.
-public enum BrowserEffect: Sendable, Equatable {
+package enum BrowserEffect: Sendable, Equatable {
     /// Walks the library's pages into the catalogue, resuming the walk under way if there is one.
     case walkLibrary
     /// Sends `.refreshDue` after this long.

@@ -27,22 +27,22 @@ extension BrowserSession {
         /// is: its catalogue and edits show at once, and nothing is sent to the server (no walk, tag edit,
         /// download or `/me`) until `confirm(_:)`. If the key turns out to be another account's, the
         /// caller stops this session and opens that account's library instead.
-        public var isProvisional = false
+        package var isProvisional = false
         /// When the catalogue is checked against the server.
         var refresh: RefreshPolicy
         /// How recently a page or read must have seen a photo's tags for a tag edit to be written
         /// without reading them first; zero always reads.
         var tagFreshness: Duration
         /// The tag names of the culling marks (`[cull]`).
-        public var markNames = MarkNames()
+        package var markNames = MarkNames()
         /// Seconds between frames of one burst at most (`burst_gap`).
-        public var burstGap: Double = 2
+        package var burstGap: Double = 2
         /// The config's `[searches]`.
-        public var savedSearches: [SavedSearch] = []
+        package var savedSearches: [SavedSearch] = []
         /// Photos one purge may delete at most (`purge_limit`).
-        public var purgeLimit = 500
+        package var purgeLimit = 500
         /// Where `#` keeps originals before deleting them (`keep_originals`).
-        public var keepOriginals: URL?
+        package var keepOriginals: URL?
         /// How long before a check a finished download must have last changed for its stamp to be kept
         /// (`FileStamp.settling`); a test shortens it rather than wait two seconds.
         var stampSettling = FileStamp.settling

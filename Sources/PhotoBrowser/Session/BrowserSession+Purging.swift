@@ -8,7 +8,7 @@ extension BrowserSession {
     }
 
     /// The photos of this library a purge deleted, by the purge log: a repeated `rm` skips them.
-    public func purgedPhotoIDs() throws -> Set<Int> {
+    package func purgedPhotoIDs() throws -> Set<Int> {
         Set(try purgeLog.records().filter { $0.library == configuration.library && $0.kind == .deleted }.map(\.id))
     }
 

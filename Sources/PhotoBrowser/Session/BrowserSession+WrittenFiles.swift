@@ -9,17 +9,17 @@ extension BrowserSession {
     }
 
     /// The files photopick wrote in `folder` or below it, as recorded when each was written.
-    public func writtenFiles(under folder: URL) throws -> [WrittenFile] {
+    package func writtenFiles(under folder: URL) throws -> [WrittenFile] {
         try downloadStore.writtenFiles(under: folder)
     }
 
     /// Records a file photopick wrote itself outside a download, such as a sidecar.
-    public func recordWrittenFile(_ file: WrittenFile) throws {
+    package func recordWrittenFile(_ file: WrittenFile) throws {
         try downloadStore.recordWritten(file)
     }
 
     /// Forgets the records of these paths: deleted, gone, or the user's now.
-    public func forgetWrittenFiles(_ paths: [String]) throws {
+    package func forgetWrittenFiles(_ paths: [String]) throws {
         try downloadStore.forgetWritten(paths)
     }
 }

@@ -16,7 +16,7 @@ public final class BrowserSession {
     /// Yields after every change, coalesced: a slow reader sees one wake-up for many changes.
     public let changes: AsyncStream<Void>
     /// Called after each event with the state it produced; tests watch transitions through it.
-    public var onEvent: ((BrowserEvent, BrowserState) -> Void)?
+    package var onEvent: ((BrowserEvent, BrowserState) -> Void)?
 
     let client: APIClient
     let configuration: Configuration
@@ -103,7 +103,7 @@ public final class BrowserSession {
 
     /// Wakes the reader of `changes` with nothing changed, so something drawn from the clock as well as
     /// the state (a script's speed and time left) is drawn again while nothing arrives.
-    public func wakeReader() {
+    package func wakeReader() {
         changed.yield()
     }
 
@@ -125,7 +125,7 @@ public final class BrowserSession {
     }
 
     /// A one-line message for an error: its `userMessage` when it has one, else its description.
-    public nonisolated static func describe(_ error: any Error) -> String {
+    package nonisolated static func describe(_ error: any Error) -> String {
         (error as? any UserFacingError)?.userMessage ?? String(describing: error)
     }
 }

@@ -28,7 +28,7 @@ extension BrowserState {
     /// Of `photoIDs`, those that carry the tag named `name` (any case, made or still pending) as shown,
     /// edits not yet sent included. Read before and after an edit, it says which photos the edit
     /// changed: what a message about the edit counts.
-    public func photos(_ photoIDs: [Int], carryingTagNamed name: String) -> Set<Int> {
+    package func photos(_ photoIDs: [Int], carryingTagNamed name: String) -> Set<Int> {
         guard let tag = tags.tag(named: name) else { return [] }
         return Set(photoIDs.filter { id in library.index(ofID: id).map { library[$0].tagIDs.contains(tag.id) } ?? false })
     }

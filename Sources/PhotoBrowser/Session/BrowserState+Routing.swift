@@ -5,7 +5,7 @@ import PhotoPickKit
 /// room's news to the others (as TCA's `Scope` and isowords' parents do).
 extension BrowserState {
     /// Applies an event that happened at `now` and returns the work it asks for.
-    public mutating func apply(_ event: BrowserEvent, at now: Date) -> [BrowserEffect] {
+    package mutating func apply(_ event: BrowserEvent, at now: Date) -> [BrowserEffect] {
         var effects = route(event, at: now)
         effects += settle()
         return effects

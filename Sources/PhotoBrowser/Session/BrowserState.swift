@@ -68,7 +68,7 @@ public struct BrowserState: Sendable {
     /// Where `#` keeps originals before deleting them (`keep_originals`), if anywhere.
     public var keepOriginals: URL? { purging.keepOriginals }
     /// What the server said of deletions a killed purge left unanswered; nil until the log is checked.
-    public var interruptedPurge: PurgeReport? { purging.interrupted }
+    package var interruptedPurge: PurgeReport? { purging.interrupted }
 
     /// The photo under the cursor, with every field.
     public var currentPhoto: Photo? {
@@ -80,7 +80,7 @@ public struct BrowserState: Sendable {
     /// How many photo edits are unconfirmed.
     public var unsentPhotoEdits: Int { editing.pending.count }
     /// The photos with edits not yet confirmed.
-    public var photosWithUnsentEdits: Set<Int> { editing.pending.photoIDs }
+    package var photosWithUnsentEdits: Set<Int> { editing.pending.photoIDs }
 
     /// Whether quitting now leaves work for the next start: downloads in progress, edits unsent (those
     /// waiting for a tag to be created included; the outboxes keep them all) or a purge under way.

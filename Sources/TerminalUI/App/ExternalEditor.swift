@@ -6,23 +6,23 @@ import PhotoBrowser
 /// and vidir do, and reads back what changed. The file lives under photopick's state folder, readable
 /// by the user alone; when the edit cannot be applied it stays there, named in the message, so the
 /// work is not lost.
-public struct ExternalEditor: Sendable {
+package struct ExternalEditor: Sendable {
     /// Where the files go.
-    public let folder: URL
+    package let folder: URL
     /// Where `VISUAL` and `EDITOR` are read.
-    public let environment: [String: String]
+    package let environment: [String: String]
     /// What a file is named for.
     let now: @Sendable () -> Date
 
     /// An editor for files in `folder`, named for the moments `clock` gives.
-    public init(folder: URL, clock: Timekeeper, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(folder: URL, clock: Timekeeper, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.folder = folder
         self.environment = environment
         now = clock.now
     }
 
     /// How an edit ended.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The changes asked for; `file` is removed once they are applied or declined (`discard`).
         case changes([BulkEditFile.Change], file: URL)
         /// The file came back as it went out.
@@ -32,7 +32,7 @@ public struct ExternalEditor: Sendable {
     }
 
     /// The command run, with the file's path as its last argument.
-    public var command: String {
+    package var command: String {
         for name in ["VISUAL", "EDITOR"] {
             if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
         }
@@ -41,7 +41,7 @@ public struct ExternalEditor: Sendable {
 
     /// Writes `entries`, runs the editor on them with the terminal, waits for it and parses the result.
     /// Blocks until the editor exits: the caller has handed the terminal over.
-    public func edit(_ entries: [BulkEditFile.Entry]) -> Outcome {
+    package func edit(_ entries: [BulkEditFile.Entry]) -> Outcome {
         let file: URL
         do {
             file = try write(BulkEditFile.render(entries))
@@ -77,7 +77,7 @@ public struct ExternalEditor: Sendable {
     }
 
     /// Removes a file whose changes were applied, or declined.
-    public func discard(_ file: URL) {
+    package func discard(_ file: URL) {
         try? FileManager.default.removeItem(at: file)
     }
 

@@ -6,7 +6,7 @@ public struct SavedSearch: Sendable, Equatable {
     public let query: String
 
     /// A search named `name`.
-    public init(name: String, query: String) {
+    package init(name: String, query: String) {
         self.name = name
         self.query = query
     }
