@@ -109,9 +109,9 @@ enum BudgetRun {
         var toggleSeconds: [Double] = []
         session.onEvent = { event, state in
             switch event {
-            case .catalogue(.photosArrived) where firstRows == nil && state.list.count > 0: firstRows = (clock.elapsed() - started).inSeconds
-            case .catalogue(.photosFinished): complete = (clock.elapsed() - started).inSeconds
-            case .tags(.tagDeltasSent(let photoID, _, _)):
+            case .report(.catalogue(.photosArrived)) where firstRows == nil && state.list.count > 0: firstRows = (clock.elapsed() - started).inSeconds
+            case .report(.catalogue(.photosFinished)): complete = (clock.elapsed() - started).inSeconds
+            case .report(.tags(.tagDeltasSent(let photoID, _, _))):
                 if let pressed = toggles.removeValue(forKey: photoID) { toggleSeconds.append((clock.elapsed() - pressed).inSeconds) }
             default: break
             }
@@ -154,8 +154,8 @@ enum BudgetRun {
         var refreshed: Double?
         session.onEvent = { event, state in
             switch event {
-            case .catalogue(.catalogueLoaded): browsable = (clock.elapsed() - started).inSeconds
-            case .catalogue(.photosFinished): refreshed = (clock.elapsed() - started).inSeconds
+            case .report(.catalogue(.catalogueLoaded)): browsable = (clock.elapsed() - started).inSeconds
+            case .report(.catalogue(.photosFinished)): refreshed = (clock.elapsed() - started).inSeconds
             default: break
             }
         }

@@ -103,12 +103,12 @@ struct ModelHelper: AsyncParsableCommand {
         // Marks as a culled library has them (the demo starts with Reject only).
         let marks = [PhotoPickKit.Tag(id: 900_001, name: "3 stars", color: nil), PhotoPickKit.Tag(id: 900_002, name: "Pick", color: nil),
                      PhotoPickKit.Tag(id: 900_003, name: "Red", color: nil)]
-        session.send(.tags(.tagsLoaded(tags + marks)))
+        session.report(.tags(.tagsLoaded(tags + marks)))
         let baseline = residentBytes()
         for try await page in PhotoStream(client: client).pages {
-            session.send(.catalogue(.photosArrived(page.data, nextCursor: page.pagination.nextCursor)))
+            session.report(.catalogue(.photosArrived(page.data, nextCursor: page.pagination.nextCursor)))
         }
-        session.send(.catalogue(.photosFinished(deleted: [], at: benchClock.now())))
+        session.report(.catalogue(.photosFinished(deleted: [], at: benchClock.now())))
         guard session.state.library.count == expect else { throw BenchError("loaded \(session.state.library.count) photos, expected \(expect)") }
         let loaded = residentBytes()
 

@@ -8,13 +8,13 @@ import PhotoPreviews
 ///
 /// It is a cache: a file that cannot be opened or read is set aside (renamed, never deleted) and a
 /// new one started, with a notice; a schema change migrates it.
-public final class Catalogue: Sendable {
+package final class Catalogue: Sendable {
     let queue: DatabaseQueue
     /// The file.
     let url: URL
 
     /// What the catalogue holds when a session starts.
-    public struct Snapshot: Sendable {
+    package struct Snapshot: Sendable {
         /// Every photo, as last seen, with the server's tags.
         var photos: [Photo] = []
         /// Every tag, in the server's order.

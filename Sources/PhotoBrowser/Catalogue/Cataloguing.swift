@@ -1,12 +1,17 @@
 import Foundation
 import PhotoPickKit
 
-/// What the catalogue and the walk over the server's pages report, and the user's say over the walk.
+/// The user's say over the walk that checks the library against the server.
 public enum CatalogueEvent: Sendable {
     case loadingCancelled
     case loadingRetried
     /// `R`: check the library against the server now (or resume a stopped check).
     case refreshRequested
+}
+
+/// What the catalogue, the walk over the server's pages and the refresh timer report: only the
+/// session's own effects send these.
+package enum CatalogueReport: Sendable {
     /// The hourly refresh came due.
     case refreshDue
     /// What the catalogue held at the start; `notice` says when it was damaged and set aside. `at` is
@@ -40,7 +45,7 @@ struct Cataloguing: Sendable {
         self.refreshPolicy = refreshPolicy
     }
 
-    mutating func reduce(_ event: CatalogueEvent, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
+    mutating func reduce(_ event: CatalogueEvent, _ shared: inout Shared) -> [BrowserEffect] {
         switch event {
         case .loadingCancelled:
             guard loading.phase == .loading else { return [] }
@@ -51,6 +56,11 @@ struct Cataloguing: Sendable {
             loading.phase = .loading
             return [.walkLibrary]
         case .refreshRequested: return refresh(asked: true, &shared)
+        }
+    }
+
+    mutating func receive(_ report: CatalogueReport, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
+        switch report {
         case .refreshDue: return refreshPolicy == .hourly ? refresh(asked: false, &shared) : []
         case .catalogueLoaded(let snapshot, let notice, let now): return loaded(snapshot, notice: notice, at: now, &shared, context)
         case .photosArrived(let photos, _):

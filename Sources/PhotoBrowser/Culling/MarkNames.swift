@@ -6,7 +6,7 @@ public struct MarkNames: Sendable, Equatable {
     private var names: [Mark: String] = [:]
 
     /// The default names.
-    public init() {}
+    package init() {}
 
     /// The tag name of a mark.
     public func name(of mark: Mark) -> String {

@@ -34,7 +34,7 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
     /// The size asked for.
     let variant: DownloadSize
     /// The folder it goes into.
-    public let directory: URL
+    package let directory: URL
     /// The folder asked for, when `directory` is below it (a script's template): folders between the
     /// two are never reached through a link. Nil when `directory` is the folder asked for.
     internal(set) var root: URL?

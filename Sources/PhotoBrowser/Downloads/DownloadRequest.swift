@@ -3,7 +3,7 @@ import PhotoPickKit
 
 /// A download the user or a script asked for, held as asked while the files of its finished items are
 /// checked: the selection or the folder may change meanwhile, the request does not.
-public struct DownloadRequest: Sendable, Equatable {
+package struct DownloadRequest: Sendable, Equatable {
     /// Who asked: the browser's `d` and a script's `get` differ in what they say and in what they resume.
     enum Origin: Sendable, Equatable {
         case browser

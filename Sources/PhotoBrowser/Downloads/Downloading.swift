@@ -1,9 +1,8 @@
 import Foundation
 import PhotoPickKit
 
-/// What the user and the scripts ask of downloads, and what the disk and the transfers report.
+/// What the user and the scripts ask of downloads.
 public enum DownloadEvent: Sendable {
-    // MARK: Asked
     case downloadRequested
     /// A script's `get`: these photos in this variant, each into `root` joined with its relative folder
     /// (already made safe) and under its name, whatever the selection.
@@ -22,8 +21,10 @@ public enum DownloadEvent: Sendable {
     /// `sync --delete` removed these finished downloads' files: the queue forgets them.
     case downloadsForgotten([Int64])
     case concurrencyChanged(by: Int)
+}
 
-    // MARK: Reported
+/// What the disk and the transfers report: only the session's own effects send these.
+package enum DownloadReport: Sendable {
     case downloadSpaceChecked([DownloadItem], needed: Int64, free: Int64?)
     /// The files of a request's finished downloads were read: the request goes on with what was found.
     case finishedDownloadsChecked(FinishedDownloadCheck, then: DownloadRequest)
@@ -86,6 +87,11 @@ struct Downloading: Sendable {
         case .concurrencyChanged(let delta):
             queue.setConcurrency(queue.concurrency + delta)
             return startNext() + shared.post(.info, "Downloading \(queue.concurrency) at a time.")
+        }
+    }
+
+    mutating func receive(_ report: DownloadReport, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
+        switch report {
         case .downloadSpaceChecked(let items, let needed, let free): return spaceChecked(items, needed: needed, free: free, &shared)
         case .finishedDownloadsChecked(let check, let request): return finishedDownloadsChecked(check, then: request, &shared, context)
         case .downloadProgressed(let id, let run, let received, let expected, let seconds):

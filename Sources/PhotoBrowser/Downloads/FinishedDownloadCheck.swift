@@ -3,7 +3,7 @@ import Foundation
 /// What the session found when it read the files of finished downloads a request named. Only a file
 /// photopick recorded writing, whose bytes still hash to the record, is "already there"; a file of ours
 /// changed since is the user's from then on: kept as it is, and the photo fetched again beside it.
-public struct FinishedDownloadCheck: Sendable, Equatable {
+package struct FinishedDownloadCheck: Sendable, Equatable {
     /// Every item looked at.
     var checked: Set<Int64> = []
     /// Items whose files are exactly as photopick wrote them.

@@ -23,7 +23,7 @@ struct EditSender: OutboxSender {
         { [client] photoID, edits in await Self.send(edits, of: photoID, client: client) }
     }
 
-    func settle(_ edits: [PhotoEdit], of photoID: Int, _ delivery: Delivery<Written>) throws -> BrowserEvent? {
+    func settle(_ edits: [PhotoEdit], of photoID: Int, _ delivery: Delivery<Written>) throws -> BrowserReport? {
         let sequences = edits.map(\.sequence)
         switch delivery {
         case .sent(let written):
@@ -37,7 +37,7 @@ struct EditSender: OutboxSender {
         }
     }
 
-    func delayed(_ reason: String) -> BrowserEvent {
+    func delayed(_ reason: String) -> BrowserReport {
         .edits(.photoEditSendingDelayed(reason: reason))
     }
 

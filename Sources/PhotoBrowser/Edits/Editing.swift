@@ -1,10 +1,14 @@
 import Foundation
 import PhotoPickKit
 
-/// What the user asks of photos' fields, and what the outbox and the server answer.
+/// What the user asks of photos' fields.
 public enum EditEvent: Sendable {
     /// `E`, the editor, a time shift or a script's `edit`: these fields get these values.
     case photosEdited([PhotoFieldChange], summary: String? = nil)
+}
+
+/// What the outbox and the server report of field edits: only the session's own effects send these.
+package enum EditReport: Sendable {
     /// Photo edits the outbox held from the last session, sent before `sessionStarted`.
     case photoEditsRestored([PhotoEdit])
     case photoEditsNotRecorded([PhotoEdit], reason: String)
@@ -33,6 +37,11 @@ struct Editing: Sendable {
     mutating func reduce(_ event: EditEvent, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         switch event {
         case .photosEdited(let changes, let summary): return editPhotos(changes, summary: summary, &shared, context)
+        }
+    }
+
+    mutating func receive(_ report: EditReport, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
+        switch report {
         case .photoEditsRestored(let edits): return restore(edits, &shared)
         case .photoEditsNotRecorded(let edits, let reason): return notRecorded(edits, reason: reason, &shared)
         case .photoEditsSent(let photoID, let sequences, let photo, let overwritten):

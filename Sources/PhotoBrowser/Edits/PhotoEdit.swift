@@ -27,7 +27,7 @@ public enum PhotoField: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// `photo` with the field set to `value` (nil clears it; a file name is never cleared).
-    public func set(_ value: String?, on photo: inout Photo) {
+    func set(_ value: String?, on photo: inout Photo) {
         switch self {
         case .filename: if let value { photo.filename = value }
         case .title: photo.title = value
@@ -56,7 +56,7 @@ public struct PhotoFieldChange: Sendable, Hashable {
 
 /// One recorded edit, as the outbox keeps it: the latest wish for one field of one photo, and the value
 /// the user saw before their first unsent wish for it, to tell whether the server's changed meanwhile.
-public struct PhotoEdit: Sendable, Hashable {
+package struct PhotoEdit: Sendable, Hashable {
     /// Order of recording, unique across the state database.
     let sequence: Int64
     /// The photo.

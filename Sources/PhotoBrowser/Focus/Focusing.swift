@@ -1,9 +1,13 @@
-/// What looking closely at photos reports, and asks for.
+/// What the user asks of looking closely.
 public enum FocusEvent: Sendable {
-    /// A rendition of the photo was decoded and its focus measured (`FocusScore`).
-    case focusMeasured(photoID: Int, score: Double)
     /// Pick the sharpest frame of each burst listed (`SharpestFrames`).
     case sharpestFramesPicked
+}
+
+/// What the previews report of the photos they decoded: only the session sends these.
+package enum FocusReport: Sendable {
+    /// A rendition of the photo was decoded and its focus measured (`FocusScore`).
+    case focusMeasured(photoID: Int, score: Double)
 }
 
 /// Looking closely: each photo's focus score, and the sharpest frame of each burst. A room of its own
@@ -18,13 +22,18 @@ struct Focusing: Sendable {
         let tags: TagCatalog
     }
 
-    func reduce(_ event: FocusEvent, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
-        switch event {
+    func receive(_ report: FocusReport, _ shared: inout Shared) -> [BrowserEffect] {
+        switch report {
         case .focusMeasured(let photoID, let score):
             // Kept, in the catalogue too when it changed; a query that reads scores filters again (the
             // parent sees the library's change).
             guard let index = shared.library.index(ofID: photoID), shared.library.setFocusScore(score, at: index) else { return [] }
             return [.saveFocusScore(photoID: photoID, score: score)]
+        }
+    }
+
+    func reduce(_ event: FocusEvent, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
+        switch event {
         case .sharpestFramesPicked:
             // The winners are picked as one undoable edit, by the tags' room; the line comes after its own.
             let plan = sharpestFrames(shared.library, context)

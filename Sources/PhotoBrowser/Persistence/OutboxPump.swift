@@ -41,9 +41,9 @@ protocol OutboxSender: Sendable {
     /// What delivers one photo's rows of `batch`, made ready once for the batch.
     func courier(for batch: [Item]) async -> @Sendable (_ photoID: Int, _ items: [Item]) async -> Delivery<Answer>
     /// Writes a sent or refused photo's outcome to the outbox and returns the event that tells it.
-    func settle(_ items: [Item], of photoID: Int, _ delivery: Delivery<Answer>) throws -> BrowserEvent?
+    func settle(_ items: [Item], of photoID: Int, _ delivery: Delivery<Answer>) throws -> BrowserReport?
     /// The event that tells why rows wait.
-    func delayed(_ reason: String) -> BrowserEvent
+    func delayed(_ reason: String) -> BrowserReport
 }
 
 /// Sends both outboxes in one loop, with one statement of what happens when something fails:
@@ -62,13 +62,13 @@ actor OutboxPump {
     private let edits: EditSender
     private var sendsEdits = false
     private let clock: Timekeeper
-    private let report: @Sendable (BrowserEvent) async -> Void
+    private let report: @Sendable (BrowserReport) async -> Void
     private let nudges: AsyncStream<Void>
     private let nudger: AsyncStream<Void>.Continuation
     /// Photos written at once; the client's pacer spaces them further when the budget runs low.
     private let width = 4
 
-    init(tags: TagSender, edits: EditSender, clock: Timekeeper, report: @escaping @Sendable (BrowserEvent) async -> Void) {
+    init(tags: TagSender, edits: EditSender, clock: Timekeeper, report: @escaping @Sendable (BrowserReport) async -> Void) {
         self.tags = tags
         self.edits = edits
         self.clock = clock
@@ -99,7 +99,7 @@ actor OutboxPump {
         /// Sent what it could.
         case sent
         /// Something had to wait; the event that says why.
-        case delayed(BrowserEvent)
+        case delayed(BrowserReport)
     }
 
     /// Sends until cancelled or the nudges end.
@@ -126,7 +126,7 @@ actor OutboxPump {
         let creation = await tags.createPendingTags(report: report)
         if Task.isCancelled { return .idle }
         var sentAny = false
-        var delay: BrowserEvent?
+        var delay: BrowserReport?
         for sender in sendsEdits ? [AnyOutbox(tags), AnyOutbox(edits)] : [AnyOutbox(tags)] {
             switch await sender.sendBatch(width, report) {
             case .idle: continue
@@ -142,8 +142,8 @@ actor OutboxPump {
 
 /// An outbox sender whatever its rows, for the pump's one loop.
 private struct AnyOutbox: Sendable {
-    let sendBatch: @Sendable (_ width: Int, _ report: @escaping @Sendable (BrowserEvent) async -> Void) async -> BatchOutcome
-    let delayed: @Sendable (String) -> BrowserEvent
+    let sendBatch: @Sendable (_ width: Int, _ report: @escaping @Sendable (BrowserReport) async -> Void) async -> BatchOutcome
+    let delayed: @Sendable (String) -> BrowserReport
 
     init<Sender: OutboxSender>(_ sender: Sender) {
         sendBatch = { width, report in await sender.sendBatch(width: width, report: report) }
@@ -161,7 +161,7 @@ enum BatchOutcome: Sendable {
 extension OutboxSender {
     /// Sends one batch, `width` photos at a time, settling each as it lands; stops starting photos once
     /// one had to wait, and returns why.
-    func sendBatch(width: Int, report: @escaping @Sendable (BrowserEvent) async -> Void) async -> BatchOutcome {
+    func sendBatch(width: Int, report: @escaping @Sendable (BrowserReport) async -> Void) async -> BatchOutcome {
         let batch: [Item]
         do { batch = try nextBatch() } catch { return .delayed("the state database cannot be read (\(error)).") }
         guard !batch.isEmpty else { return .idle }

@@ -60,7 +60,7 @@ struct TagOutbox: Sendable {
     }
 
     private static func delta(_ row: Row) -> TagDelta? {
-        TagDelta.Change(rawValue: row[3]).map { TagDelta(sequence: row[0], photoID: row[1], tagID: row[2], change: $0) }
+        TagChange(rawValue: row[3]).map { TagDelta(sequence: row[0], photoID: row[1], tagID: row[2], change: $0) }
     }
 
     /// Drops the deltas of a tag that no longer exists, or of a tag not created yet, with its creation.

@@ -16,7 +16,7 @@ package struct PurgeItem: Sendable, Hashable {
 }
 
 /// What a purge did, photo by photo.
-public struct PurgeReport: Sendable, Equatable {
+package struct PurgeSummary: Sendable, Equatable {
     /// Deleted on the server.
     package var deleted: [Int] = []
     /// Not deleted, with why.
@@ -72,9 +72,9 @@ struct Purger: Sendable {
     }
 
     /// Deletes the items in order, calling `progress` after each with the report so far.
-    func run(_ items: [PurgeItem], progress: @Sendable (PurgeReport) async -> Void = { _ in }) async -> PurgeReport {
+    func run(_ items: [PurgeItem], progress: @Sendable (PurgeSummary) async -> Void = { _ in }) async -> PurgeSummary {
         let purge = UUID().uuidString
-        var report = PurgeReport()
+        var report = PurgeSummary()
         // Held while this purge runs, so no other photopick settles it as killed (`settleInterrupted`).
         guard let running = log.markRunning(purge) else {
             for item in items { report.failed[item.photo.id] = "the purge could not be marked as running in the state folder, so it was not deleted" }
@@ -100,7 +100,7 @@ struct Purger: Sendable {
         return report
     }
 
-    private func delete(_ item: PurgeItem, purge: String, into report: inout PurgeReport) async {
+    private func delete(_ item: PurgeItem, purge: String, into report: inout PurgeSummary) async {
         let photo = item.photo
         func record(_ kind: PurgeLog.Record.Kind, path: String? = nil, reason: String? = nil) throws {
             try log.append(self.record(kind, photo, tags: item.tags, purge: purge, path: path, reason: reason))
@@ -183,8 +183,8 @@ struct Purger: Sendable {
     /// asking the server whether the photo is still there; then each purge is marked finished. The report
     /// says, of every photo those purges were to delete, which went and which are still on the server.
     /// A purge whose deletion in flight the server cannot be asked about now stays for the next time.
-    func settleInterrupted() async throws -> PurgeReport {
-        var report = PurgeReport()
+    func settleInterrupted() async throws -> PurgeSummary {
+        var report = PurgeSummary()
         for (purge, records) in try log.interrupted(library: library) where !log.isRunning(purge) {
             var outcome: [Int: PurgeLog.Record.Kind] = [:]
             var unanswered: [Int: PurgeLog.Record] = [:]

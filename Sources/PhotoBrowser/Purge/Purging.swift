@@ -1,16 +1,20 @@
 import Foundation
 import PhotoPickKit
 
-/// Deleting photos from the server, asked for and reported.
+/// Deleting photos from the server, as asked.
 public enum PurgeEvent: Sendable {
     /// `#` confirmed, or a script's `rm`: these photos are deleted from the server, their originals
     /// kept in the folder first when one is given.
     case purgeRequested([Int], keepOriginals: URL?)
+}
+
+/// How a purge goes, as the purger reports it: only the session's own effects send these.
+package enum PurgeReport: Sendable {
     /// A purge deleted (or failed to delete) one more photo.
-    case purgeProgressed(PurgeReport)
-    case purgeFinished(PurgeReport)
+    case purgeProgressed(PurgeSummary)
+    case purgeFinished(PurgeSummary)
     /// Deletions a killed purge left unanswered, settled by asking the server.
-    case interruptedPurgeSettled(PurgeReport)
+    case interruptedPurgeSettled(PurgeSummary)
 }
 
 /// A purge under way: how far it has got.
@@ -18,7 +22,11 @@ public struct PurgeProgress: Sendable, Equatable {
     /// Photos the purge was asked to delete.
     public let total: Int
     /// What it did so far.
-    public var report = PurgeReport()
+    package var report = PurgeSummary()
+    /// Photos deleted so far.
+    public var deleted: Int { report.deleted.count }
+    /// Photos it could not delete so far.
+    public var failed: Int { report.failed.count }
 }
 
 /// Purging: deleting rejected photos from the server, their originals kept first. A room of its own
@@ -31,7 +39,7 @@ struct Purging: Sendable {
     /// Where `#` keeps originals before deleting them (`keep_originals`), if anywhere.
     let keepOriginals: URL?
     /// What the server said of deletions a killed purge left unanswered; nil until the log is checked.
-    private(set) var interrupted: PurgeReport?
+    private(set) var interrupted: PurgeSummary?
 
     /// What the parent passes: what the key may do, and the tag list, to name each photo's tags in the log.
     struct Context {
@@ -47,6 +55,11 @@ struct Purging: Sendable {
     mutating func reduce(_ event: PurgeEvent, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         switch event {
         case .purgeRequested(let ids, let keepOriginals): return request(ids, keepOriginals: keepOriginals, &shared, context)
+        }
+    }
+
+    mutating func receive(_ report: PurgeReport, _ shared: inout Shared) -> [BrowserEffect] {
+        switch report {
         case .purgeProgressed(let report):
             purge?.report = report
             return []

@@ -20,14 +20,14 @@ extension BrowserSession {
         startEditSender()
         settleInterruptedPurges()
         if let me = account {
-            send(.status(.accountLoaded(me)))
+            report(.status(.accountLoaded(me)))
         } else {
             background { [client] in
                 do {
                     let me = try await client.send(API.me())
-                    self.send(.status(.accountLoaded(me)))
+                    self.report(.status(.accountLoaded(me)))
                 } catch {
-                    self.send(.status(.accountFailed(Self.describe(error))))
+                    self.report(.status(.accountFailed(Self.describe(error))))
                 }
             }
         }
@@ -40,9 +40,9 @@ extension BrowserSession {
                     return tags
                 }
                 try? await self.catalogue.save(tags: tags)
-                self.send(.tags(.tagsLoaded(tags)))
+                self.report(.tags(.tagsLoaded(tags)))
             } catch {
-                self.send(.tags(.tagsFailed(Self.describe(error))))
+                self.report(.tags(.tagsFailed(Self.describe(error))))
             }
         }
     }

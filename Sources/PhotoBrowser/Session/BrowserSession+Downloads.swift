@@ -8,7 +8,7 @@ extension BrowserSession {
             try downloadStore.insert(items)
         } catch {
             configuration.logger.error("download queue: \(error)")
-            send(.status(.stateNotSaved("The download queue could not be saved (\(error)); it will not survive a restart.")))
+            report(.status(.stateNotSaved("The download queue could not be saved (\(error)); it will not survive a restart.")))
         }
     }
 
@@ -33,20 +33,20 @@ extension BrowserSession {
         let id = item.id, run = item.run
         let throttle = ProgressThrottle(clock: clock)
         let record = writtenFileRecorder
-        let report: @Sendable (DownloadProgress) -> Void = { progress in
+        let progressed: @Sendable (DownloadProgress) -> Void = { progress in
             guard throttle.shouldReport() else { return }
             let seconds = clock.seconds
             Task { [weak self] in
-                await self?.send(.downloads(.downloadProgressed(
+                await self?.report(.downloads(.downloadProgressed(
                     id: id, run: run, received: progress.receivedBytes, expected: progress.expectedBytes, at: seconds
                 )))
             }
         }
         downloadRuns[id] = DownloadRun(number: run, task: Task {
-            let outcome: BrowserEvent = await RequestLane.$current.withValue(.download) {
+            let outcome: BrowserReport = await RequestLane.$current.withValue(.download) {
                 do {
                     return .downloads(.downloadFinished(id: id, run: run, try await client.download(
-                        photo: item.photo, size: item.variant, into: item.directory, within: item.root, progress: report, willPlace: record
+                        photo: item.photo, size: item.variant, into: item.directory, within: item.root, progress: progressed, willPlace: record
                     )))
                 } catch {
                     return .downloads(.downloadFailed(id: id, run: run, reason: Self.describe(error)))
@@ -55,7 +55,7 @@ extension BrowserSession {
             // A later run of the same item may have taken the slot; only this run's own entry goes.
             if downloadRuns[id]?.number == run { downloadRuns[id] = nil }
             // A stopped run's ending, success or failure, is not news: the user paused or cancelled it.
-            if !Task.isCancelled { send(outcome) }
+            if !Task.isCancelled { self.report(outcome) }
         })
     }
 }

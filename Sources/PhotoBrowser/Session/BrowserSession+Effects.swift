@@ -11,7 +11,7 @@ extension BrowserSession {
         case .scheduleRefresh(let delay):
             background { [clock] in
                 guard (try? await clock.sleep(for: delay)) != nil else { return }
-                self.send(.catalogue(.refreshDue))
+                self.report(.catalogue(.refreshDue))
             }
         case .cancelLoading: stopWalk()
         case .recordTagDeltas(let deltas): record(deltas)
@@ -40,7 +40,7 @@ extension BrowserSession {
             saveTag(named: nil) { client async throws(APIError) in try await client.send(API.updateTag(id: id, TagUpdate(color: .some(color)))) }
         case .deleteTag(let id): deleteTag(id: id)
         case .checkSpace(let items, let directory, let needed):
-            send(.downloads(.downloadSpaceChecked(items, needed: needed, free: DownloadLocation.freeSpace(for: directory))))
+            report(.downloads(.downloadSpaceChecked(items, needed: needed, free: DownloadLocation.freeSpace(for: directory))))
         case .checkFinishedDownloads(let items, let request): checkFinishedDownloads(items, then: request)
         case .forgetWrittenFiles(let paths):
             // Files that changed since photopick wrote them are the user's now.
@@ -53,7 +53,7 @@ extension BrowserSession {
         case .expireMessage(let id):
             background { [clock, lifetime = configuration.messageLifetime] in
                 guard (try? await clock.sleep(for: lifetime)) != nil else { return }
-                self.send(.status(.messageExpired(id: id)))
+                self.report(.status(.messageExpired(id: id)))
             }
         }
     }
@@ -66,7 +66,7 @@ extension BrowserSession {
             pump?.nudge()
         } catch {
             configuration.logger.error("edit outbox: \(error)")
-            send(.edits(.photoEditsNotRecorded(edits, reason: String(describing: error))))
+            report(.edits(.photoEditsNotRecorded(edits, reason: String(describing: error))))
         }
     }
 
@@ -78,7 +78,7 @@ extension BrowserSession {
             pump?.nudge()
         } catch {
             configuration.logger.error("outbox: \(error)")
-            send(.tags(.tagDeltasNotRecorded(deltas, reason: String(describing: error))))
+            report(.tags(.tagDeltasNotRecorded(deltas, reason: String(describing: error))))
         }
     }
 
@@ -91,9 +91,9 @@ extension BrowserSession {
             do throws(APIError) {
                 let tag = try await request(client)
                 try? await catalogue.save(tag: tag)
-                send(.tags(.tagSaved(tag)))
+                report(.tags(.tagSaved(tag)))
             } catch {
-                send(.tags(.tagOperationFailed(describe(error, savingName: name))))
+                report(.tags(.tagOperationFailed(describe(error, savingName: name))))
             }
         }
     }
@@ -106,10 +106,10 @@ extension BrowserSession {
             } catch where error.status == 404 {
                 // Already gone: the result the user wanted.
             } catch {
-                return send(.tags(.tagOperationFailed("Could not delete the tag: \(error.userMessage)")))
+                return report(.tags(.tagOperationFailed("Could not delete the tag: \(error.userMessage)")))
             }
             try? await catalogue.remove(tagID: id)
-            send(.tags(.tagDeleted(id: id)))
+            report(.tags(.tagDeleted(id: id)))
         }
     }
 

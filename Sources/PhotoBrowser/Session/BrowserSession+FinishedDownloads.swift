@@ -9,7 +9,7 @@ extension BrowserSession {
         let store = downloadStore, logger = configuration.logger, settling = configuration.stampSettling
         background {
             let check = await Self.check(items, store: store, settling: settling, logger: logger)
-            self.send(.downloads(.finishedDownloadsChecked(check, then: request)))
+            self.report(.downloads(.finishedDownloadsChecked(check, then: request)))
         }
     }
 

@@ -5,7 +5,7 @@ extension BrowserSession {
     /// from the loader to the session, not through the front end.
     public func measureFocus(with loader: PreviewLoader) {
         background { [weak self] in
-            for await (photoID, score) in loader.focusScores { self?.send(.focus(.focusMeasured(photoID: photoID, score: score))) }
+            for await (photoID, score) in loader.focusScores { self?.report(.focus(.focusMeasured(photoID: photoID, score: score))) }
         }
     }
 }

@@ -20,14 +20,14 @@ extension BrowserSession {
     /// (the last run's, shown before the key is checked) may be another account's: nothing is deleted.
     func purge(_ items: [PurgeItem], keepOriginals: URL?) {
         guard isConfirmed else {
-            var report = PurgeReport()
-            for item in items { report.failed[item.photo.id] = "the server has not confirmed this library yet; purge again in a moment" }
-            return send(.purge(.purgeFinished(report)))
+            var summary = PurgeSummary()
+            for item in items { summary.failed[item.photo.id] = "the server has not confirmed this library yet; purge again in a moment" }
+            return report(.purge(.purgeFinished(summary)))
         }
         let purger = purger(keepOriginals: keepOriginals)
         background {
-            let report = await purger.run(items) { [weak self] report in await self?.send(.purge(.purgeProgressed(report))) }
-            self.send(.purge(.purgeFinished(report)))
+            let summary = await purger.run(items) { [weak self] summary in await self?.report(.purge(.purgeProgressed(summary))) }
+            self.report(.purge(.purgeFinished(summary)))
         }
     }
 
@@ -37,10 +37,10 @@ extension BrowserSession {
         let purger = purger(keepOriginals: nil)
         background {
             do {
-                self.send(.purge(.interruptedPurgeSettled(try await purger.settleInterrupted())))
+                self.report(.purge(.interruptedPurgeSettled(try await purger.settleInterrupted())))
             } catch {
                 self.send(.status(.noticePosted(.error, "The purge log cannot be read: \(error)")))
-                self.send(.purge(.interruptedPurgeSettled(PurgeReport())))
+                self.report(.purge(.interruptedPurgeSettled(PurgeSummary())))
             }
         }
     }

@@ -26,7 +26,7 @@ extension BrowserSession {
             snapshot = Catalogue.Snapshot()
         }
         if let notice { configuration.logger.warning("catalogue: \(notice)") }
-        send(.catalogue(.catalogueLoaded(snapshot, notice: notice, at: clock.now())))
+        report(.catalogue(.catalogueLoaded(snapshot, notice: notice, at: clock.now())))
         startEditSender()
     }
 
@@ -36,7 +36,7 @@ extension BrowserSession {
     func walkLibrary() {
         stopWalk()
         let catalogue = catalogue, client = client, clock = clock
-        let deliver: @Sendable (BrowserEvent) async -> Void = { [weak self] event in await self?.send(event) }
+        let deliver: @Sendable (BrowserReport) async -> Void = { [weak self] report in await self?.report(report) }
         loadTask = Task {
             if let outcome = await Self.walk(catalogue: catalogue, client: client, clock: clock, deliver: deliver) { await deliver(outcome) }
         }
@@ -62,8 +62,8 @@ extension BrowserSession {
     /// `deliver` once saved; returns how it ended, or nil when it was stopped.
     @concurrent
     private nonisolated static func walk(
-        catalogue: Catalogue, client: APIClient, clock: Timekeeper, deliver: @escaping @Sendable (BrowserEvent) async -> Void
-    ) async -> BrowserEvent? {
+        catalogue: Catalogue, client: APIClient, clock: Timekeeper, deliver: @escaping @Sendable (BrowserReport) async -> Void
+    ) async -> BrowserReport? {
         await RequestLane.$current.withValue(.listing) {
             var walk: Catalogue.Walk?
             do {

@@ -15,8 +15,9 @@ public final class BrowserSession {
     public private(set) var state: BrowserState
     /// Yields after every change, coalesced: a slow reader sees one wake-up for many changes.
     public let changes: AsyncStream<Void>
-    /// Called after each event with the state it produced; tests watch transitions through it.
-    package var onEvent: ((BrowserEvent, BrowserState) -> Void)?
+    /// Called after each event or report with the state it produced; tests and the verbs watch
+    /// transitions through it.
+    package var onEvent: ((BrowserInput, BrowserState) -> Void)?
 
     let client: APIClient
     let configuration: Configuration
@@ -49,7 +50,7 @@ public final class BrowserSession {
     var held: [BrowserEffect] = []
 
     /// The clock the session's timers run on and its events are dated by.
-    public var clock: Timekeeper { configuration.clock }
+    package var clock: Timekeeper { configuration.clock }
     /// Where the session keeps its state: the editor's files go under it.
     public var stateDirectory: URL { configuration.stateDirectory }
 
@@ -74,29 +75,38 @@ public final class BrowserSession {
     public func start() throws {
         try outbox.settleMadeTags()
         let saved = try outbox.database.savedState(library: configuration.library, now: clock.now())
-        if !saved.pendingTags.isEmpty { send(.tags(.pendingTagsRestored(saved.pendingTags))) }
-        if !saved.edits.isEmpty { send(.edits(.photoEditsRestored(saved.edits))) }
-        send(.sessionStarted(
+        if !saved.pendingTags.isEmpty { report(.tags(.pendingTagsRestored(saved.pendingTags))) }
+        if !saved.edits.isEmpty { report(.edits(.photoEditsRestored(saved.edits))) }
+        report(.sessionStarted(
             outbox: saved.deltas, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
         ))
         pump = OutboxPump(
             tags: TagSender(client: client, outbox: outbox, catalogue: catalogue, freshness: configuration.tagFreshness, clock: clock),
             edits: EditSender(client: client, outbox: editOutbox), clock: clock
-        ) { [weak self] event in
-            await self?.send(event)
+        ) { [weak self] report in
+            await self?.report(report)
         }
         background { await self.loadCatalogue() }
         background { [client] in
-            for await limit in await client.rateLimitUpdates() { self.send(.status(.rateLimitChanged(limit))) }
+            for await limit in await client.rateLimitUpdates() { self.report(.status(.rateLimitChanged(limit))) }
         }
         if isConfirmed { connect(account: configuration.account) }
     }
 
-    /// Applies an event and runs what it asks for.
+    /// Applies what the user did and runs what it asks for.
     public func send(_ event: BrowserEvent) {
+        take(.event(event))
+    }
+
+    /// Applies what an effect reported (or a test, feeding the session by hand) and runs what it asks for.
+    package func report(_ report: BrowserReport) {
+        take(.report(report))
+    }
+
+    private func take(_ input: BrowserInput) {
         guard !isStopped else { return }
-        let effects = state.apply(event, at: clock.now())
-        onEvent?(event, state)
+        let effects = state.apply(input, at: clock.now())
+        onEvent?(input, state)
         for effect in effects { perform(effect) }
         changed.yield()
     }

@@ -45,7 +45,7 @@ extension BrowserState {
     }
 
     /// Why these photos cannot be purged now, or nil: the key's scope, a purge under way, the limit.
-    public func purgeProblem(_ ids: [Int], limit: Int) -> String? {
-        purging.problem(ids, account: account, limit: limit)
+    public func purgeProblem(_ ids: [Int]) -> String? {
+        purging.problem(ids, account: account, limit: purging.limit)
     }
 }

@@ -4,11 +4,26 @@ import PhotoPickKit
 /// The parent's one job: route each event to its room with what that room may read, then pass the
 /// room's news to the others (as TCA's `Scope` and isowords' parents do).
 extension BrowserState {
-    /// Applies an event that happened at `now` and returns the work it asks for.
+    /// Applies what the user did at `now` and returns the work it asks for.
     package mutating func apply(_ event: BrowserEvent, at now: Date) -> [BrowserEffect] {
         var effects = route(event, at: now)
         effects += settle()
         return effects
+    }
+
+    /// Applies what the world reported at `now` and returns the work it asks for.
+    package mutating func apply(_ report: BrowserReport, at now: Date) -> [BrowserEffect] {
+        var effects = route(report, at: now)
+        effects += settle()
+        return effects
+    }
+
+    /// Either.
+    package mutating func apply(_ input: BrowserInput, at now: Date) -> [BrowserEffect] {
+        switch input {
+        case .event(let event): apply(event, at: now)
+        case .report(let report): apply(report, at: now)
+        }
     }
 
     private mutating func route(_ event: BrowserEvent, at now: Date) -> [BrowserEffect] {
@@ -29,8 +44,7 @@ extension BrowserState {
             let context = Downloading.Context(selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account)
             return downloading.reduce(event, &shared, context)
         case .catalogue(let event):
-            if case .catalogueLoaded(let snapshot, _, _) = event { tagging.restore(snapshot.tags) }
-            return cataloguing.reduce(event, &shared, Cataloguing.Context(shown: shownFromServer))
+            return cataloguing.reduce(event, &shared)
         case .focus(let event):
             let context = Focusing.Context(list: browsing.list, selection: selecting.selection, burstGap: browsing.burstGap, tags: tagging.tags)
             return focusing.reduce(event, &shared, context)
@@ -43,6 +57,27 @@ extension BrowserState {
             case .fields(let done)?:
                 return editing.undo(done, &shared, Editing.Context(account: statusBar.account, isWalking: cataloguing.loading.isWalking))
             }
+        }
+    }
+
+    private mutating func route(_ report: BrowserReport, at now: Date) -> [BrowserEffect] {
+        switch report {
+        case .tags(let report):
+            return tagging.receive(report, &shared, taggingContext)
+        case .edits(let report):
+            return editing.receive(report, &shared, Editing.Context(account: statusBar.account, isWalking: cataloguing.loading.isWalking))
+        case .purge(let report):
+            return purging.receive(report, &shared)
+        case .downloads(let report):
+            let context = Downloading.Context(selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account)
+            return downloading.receive(report, &shared, context)
+        case .catalogue(let report):
+            if case .catalogueLoaded(let snapshot, _, _) = report { tagging.restore(snapshot.tags) }
+            return cataloguing.receive(report, &shared, Cataloguing.Context(shown: shownFromServer))
+        case .focus(let report):
+            return focusing.receive(report, &shared)
+        case .status(let report):
+            return statusBar.receive(report, &shared)
         case .sessionStarted(let outbox, let nextSequence, let restored, let nextDownloadID):
             shared.ledger.start(at: nextSequence)
             tagging.restore(outbox, below: nextSequence)

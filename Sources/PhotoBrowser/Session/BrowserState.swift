@@ -22,7 +22,7 @@ public struct BrowserState: Sendable {
 
     /// A state that will download `downloadVariant` into `downloadDirectory`, `concurrency` at a time,
     /// with the config's marks, bursts, searches and purge settings.
-    public init(
+    package init(
         downloadDirectory: URL, downloadVariant: DownloadSize = .original, concurrency: Int = DownloadQueue.defaultConcurrency,
         refreshPolicy: RefreshPolicy = .hourly, markNames: MarkNames = MarkNames(), burstGap: Double = 2, savedSearches: [SavedSearch] = [],
         purgeLimit: Int = 500, keepOriginals: URL? = nil, apiURL: URL? = nil
@@ -58,17 +58,19 @@ public struct BrowserState: Sendable {
     /// The key's name, scopes and rate limit.
     public var account: AccountStatus { statusBar.account }
     /// The status line's messages.
-    public var messages: StatusMessages { shared.messages }
+    package var messages: StatusMessages { shared.messages }
+    /// What the status line shows: the newest error while any is pending, else the newest message.
+    public var message: StatusMessage? { shared.messages.current }
     /// The config's `[searches]`, in its order.
     public var savedSearches: [SavedSearch] { browsing.savedSearches }
     /// The purge under way, if any.
     public var purge: PurgeProgress? { purging.purge }
     /// Photos one purge may delete at most (`purge_limit`).
-    public var purgeLimit: Int { purging.limit }
+    package var purgeLimit: Int { purging.limit }
     /// Where `#` keeps originals before deleting them (`keep_originals`), if anywhere.
     public var keepOriginals: URL? { purging.keepOriginals }
     /// What the server said of deletions a killed purge left unanswered; nil until the log is checked.
-    package var interruptedPurge: PurgeReport? { purging.interrupted }
+    package var interruptedPurge: PurgeSummary? { purging.interrupted }
 
     /// The photo under the cursor, with every field.
     public var currentPhoto: Photo? {

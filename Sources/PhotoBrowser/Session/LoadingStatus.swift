@@ -22,7 +22,7 @@ public struct LoadingStatus: Sendable, Equatable {
     /// Photos the walk under way has seen.
     internal(set) var walked = 0
     /// Whether the catalogue has been read (or there was none to read).
-    public internal(set) var isCatalogueRead = false
+    package internal(set) var isCatalogueRead = false
 
     /// Whether a retry can resume it.
     public var canRetry: Bool {

@@ -14,7 +14,7 @@ public struct AccountStatus: Sendable, Equatable {
     init() {}
 
     /// The status a key's `/me` answer gives.
-    public init(_ me: Me) {
+    package init(_ me: Me) {
         update(with: me)
     }
 

@@ -1,10 +1,14 @@
 import PhotoPickKit
 
-/// What the status bar shows besides the photos: messages, the key's account and its budget.
+/// What the front end asks of the status line.
 public enum StatusEvent: Sendable {
     case messageDismissed
     /// Something the front end wants on the status line, such as a warning about the config file.
     case noticePosted(StatusMessage.Severity, String)
+}
+
+/// What the timers, the state database, `/me` and the pacer report: only the session sends these.
+package enum StatusReport: Sendable {
     case messageExpired(id: Int)
     /// The state database refused a write; the reason is a line for the user.
     case stateNotSaved(String)
@@ -25,6 +29,11 @@ struct StatusBar: Sendable {
             shared.messages.dismissCurrent()
             return []
         case .noticePosted(let severity, let text): return shared.post(severity, text)
+        }
+    }
+
+    mutating func receive(_ report: StatusReport, _ shared: inout Shared) -> [BrowserEffect] {
+        switch report {
         case .messageExpired(let id):
             shared.messages.expire(id)
             return []

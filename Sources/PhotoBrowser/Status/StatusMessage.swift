@@ -28,13 +28,13 @@ public struct StatusMessage: Sendable, Equatable, Identifiable {
 }
 
 /// The messages on show: errors until dismissed, the rest until they expire.
-public struct StatusMessages: Sendable, Equatable {
+package struct StatusMessages: Sendable, Equatable {
     /// Oldest first.
     private(set) var all: [StatusMessage] = []
     private var nextID = 1
 
     /// What the status line shows: the newest error while any is pending, else the newest message.
-    public var current: StatusMessage? {
+    package var current: StatusMessage? {
         all.last { $0.severity == .error } ?? all.last
     }
 

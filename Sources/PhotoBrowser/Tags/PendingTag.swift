@@ -1,7 +1,7 @@
 /// A tag asked for by name that the server has not made yet. Until it exists, edits name it by a
 /// negative placeholder id; the outbox keeps the creation and those edits together, and rewrites them
 /// to the real id once the server has made (or already had) the tag.
-public struct PendingTag: Sendable, Hashable {
+package struct PendingTag: Sendable, Hashable {
     /// Negative, unique in the state database: a sequence number taken for it, negated.
     let placeholderID: Int
     /// The name to create it under.

@@ -24,7 +24,7 @@ public struct TagCatalog: Sendable {
     }
 
     /// The mark a tag stands for, or nil for an ordinary tag.
-    public func mark(ofTag id: Int) -> Mark? {
+    package func mark(ofTag id: Int) -> Mark? {
         marksByTag[id]
     }
 

@@ -1,12 +1,15 @@
+/// Whether a tag goes on or comes off.
+public enum TagChange: String, Sendable, Hashable {
+    case add, remove
+
+    var inverse: TagChange { self == .add ? .remove : .add }
+}
+
 /// One change to one photo's tags: add or remove one tag. Edits are stored and sent as deltas, never
 /// as whole sets, so a change made elsewhere in the meantime survives.
-public struct TagDelta: Sendable, Hashable {
+package struct TagDelta: Sendable, Hashable {
     /// Adding or removing.
-    public enum Change: String, Sendable, Hashable {
-        case add, remove
-
-        var inverse: Change { self == .add ? .remove : .add }
-    }
+    package typealias Change = TagChange
 
     /// Order of recording, unique across the state database.
     let sequence: Int64
@@ -36,7 +39,7 @@ struct TagEdit: Sendable, Hashable {
     /// The tag.
     let tagID: Int
     /// Added or removed.
-    let change: TagDelta.Change
+    let change: TagChange
     /// The photos it changed; ones that already had (or lacked) the tag are not here.
     let photoIDs: [Int]
 

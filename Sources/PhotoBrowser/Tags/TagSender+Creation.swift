@@ -14,7 +14,7 @@ extension TagSender {
     }
 
     /// Creates the waiting tags, oldest first, telling `report` of each; returns a reason when one has to wait.
-    func createPendingTags(report: @Sendable (BrowserEvent) async -> Void) async -> String? {
+    func createPendingTags(report: @Sendable (BrowserReport) async -> Void) async -> String? {
         let pending: [PendingTag]
         do {
             pending = try outbox.pendingTags()

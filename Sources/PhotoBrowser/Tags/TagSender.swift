@@ -32,7 +32,7 @@ struct TagSender: OutboxSender {
         }
     }
 
-    func settle(_ deltas: [TagDelta], of photoID: Int, _ delivery: Delivery<[Int]>) throws -> BrowserEvent? {
+    func settle(_ deltas: [TagDelta], of photoID: Int, _ delivery: Delivery<[Int]>) throws -> BrowserReport? {
         let sequences = deltas.map(\.sequence)
         switch delivery {
         case .sent(let serverTagIDs):
@@ -46,7 +46,7 @@ struct TagSender: OutboxSender {
         }
     }
 
-    func delayed(_ reason: String) -> BrowserEvent {
+    func delayed(_ reason: String) -> BrowserReport {
         .tags(.tagSendingDelayed(reason: reason))
     }
 

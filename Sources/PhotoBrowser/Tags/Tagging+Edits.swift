@@ -21,7 +21,7 @@ extension Tagging {
         let everyTargetHasIt = targets.allSatisfy { shared.library[$0].tagIDs.contains(tagID) }
         // A mark's tag from the picker or a number key is still a mark: adding it replaces its sibling.
         if !everyTargetHasIt, let mark = tags.mark(ofTag: tagID) { return setMark(mark, &shared, context) }
-        let change: TagDelta.Change = everyTargetHasIt ? .remove : .add
+        let change: TagChange = everyTargetHasIt ? .remove : .add
         let changing = everyTargetHasIt ? targets : targets.filter { !shared.library[$0].tagIDs.contains(tagID) }
         let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { shared.library[$0].id })
         shared.ledger.remember(.tags([edit]))
@@ -29,7 +29,7 @@ extension Tagging {
     }
 
     /// Adds or removes a tag on the photos with these ids, whatever the selection: for scripts.
-    mutating func editTag(_ tagID: Int, _ change: TagDelta.Change, photoIDs: [Int], _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
+    mutating func editTag(_ tagID: Int, _ change: TagChange, photoIDs: [Int], _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         if let reason = context.account.disabledReason(.tagging) { return shared.post(.warning, reason) }
         guard let tag = tags.tag(id: tagID) else { return shared.post(.warning, "That tag no longer exists.", remedy: .pickTag) }
         let indices = photoIDs.compactMap(shared.library.index(ofID:))

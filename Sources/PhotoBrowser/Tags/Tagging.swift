@@ -1,13 +1,12 @@
 import PhotoPickKit
 
-/// What the user does with tags and culling marks, and what the server and the outbox answer.
+/// What the user does with tags and culling marks.
 public enum TagEvent: Sendable {
-    // MARK: The user
     case tagToggled(tagID: Int)
     case tagNumberPressed(Int)
     /// A script's `tag add` or `tag rm`: the tag goes on (or comes off) exactly these photos, those that
     /// already have it (or lack it) left as they are; a mark's tag replaces its sibling.
-    case tagEditRequested(tagID: Int, change: TagDelta.Change, photoIDs: [Int])
+    case tagEditRequested(tagID: Int, change: TagChange, photoIDs: [Int])
     /// Creates a tag, then adds it to the photos with these ids once the server has made it.
     case tagCreationRequested(name: String, color: String?, applyTo: [Int] = [])
     case tagRenameRequested(tagID: Int, name: String)
@@ -21,8 +20,10 @@ public enum TagEvent: Sendable {
     case markCleared(Mark.Family)
     /// A label key: sets the label, or takes it off when every target already has it.
     case labelToggled(Mark.ColourLabel)
+}
 
-    // MARK: The world
+/// What the server and the outbox report of tags: only the session's own effects send these.
+package enum TagReport: Sendable {
     /// Tags the outbox still waits to create, sent before `sessionStarted` so its deltas find them.
     case pendingTagsRestored([PendingTag])
     case tagsLoaded([PhotoPickKit.Tag])
@@ -91,6 +92,11 @@ struct Tagging: Sendable {
         case .photoMarked(let key, let photoID): return mark(key, photoID: photoID, &shared, context)
         case .markCleared(let family): return clearMarks(family, &shared, context)
         case .labelToggled(let label): return toggleLabel(label, &shared, context)
+        }
+    }
+
+    mutating func receive(_ report: TagReport, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
+        switch report {
         case .pendingTagsRestored(let restored):
             for tag in restored { tags.addPending(tag) }
             shared.news.tagsChanged = true

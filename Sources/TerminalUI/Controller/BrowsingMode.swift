@@ -102,7 +102,7 @@ enum BrowsingMode: KeyMode {
                 context.send(.selection(.visualRangeCancelled))
             } else if !state.selection.isEmpty {
                 context.send(.selection(.selectionCleared))
-            } else if state.messages.current != nil {
+            } else if state.message != nil {
                 context.send(.status(.messageDismissed))
             } else if !state.list.filter.isEmpty {
                 context.send(.browsing(.filtersCleared))
@@ -126,7 +126,7 @@ enum BrowsingMode: KeyMode {
             }
         case .purgeRejects:
             let rejected = state.rejectedInList
-            if let problem = state.purgeProblem(rejected, limit: state.purgeLimit) {
+            if let problem = state.purgeProblem(rejected) {
                 let why = rejected.isEmpty ? "No rejected photos in the list: mark them with \(context.keymap.hint(.reject)) first." : problem
                 context.send(.status(.noticePosted(.info, why)))
             } else {

@@ -17,7 +17,7 @@ struct ConfirmQuitView: View {
         let edits = state.unsentPhotoEdits
         if edits > 0 { work.append("\(edits) field edit\(edits == 1 ? " is" : "s are") not sent yet") }
         if let purge = state.purge {
-            work.append("a purge is deleting photos (\(purge.report.deleted.count) of \(purge.total) so far; the rest stay, and the next start says which)")
+            work.append("a purge is deleting photos (\(purge.deleted) of \(purge.total) so far; the rest stay, and the next start says which)")
         }
         let text = work.isEmpty
             ? "Everything has finished meanwhile; nothing is left for next time."

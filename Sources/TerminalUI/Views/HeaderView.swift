@@ -27,7 +27,7 @@ struct HeaderView: View {
         if unsent > 0 { details.append("\(unsent.formatted()) tag edit\(unsent == 1 ? "" : "s") to send") }
         let unsentEdits = state.unsentPhotoEdits
         if unsentEdits > 0 { details.append("\(unsentEdits.formatted()) field edit\(unsentEdits == 1 ? "" : "s") to send") }
-        if let purge = state.purge { details.append("deleting \(purge.report.deleted.count + purge.report.failed.count) of \(purge.total)") }
+        if let purge = state.purge { details.append("deleting \(purge.deleted + purge.failed) of \(purge.total)") }
         let rate = rateSummary()
         let rateWidth = rate.map { DisplayWidth.of($0) + 2 } ?? 0
         for (index, candidate) in name.enumerated() {

@@ -14,12 +14,12 @@ struct StatusLineView: View {
             let used = canvas.drawField("/", field.text, x: rect.x, y: rect.y, style: theme.input, width: rect.width)
             let problems = field.text == state.list.filter.text ? state.list.filter.query.problems + state.list.filter.unknownTags() : []
             for problem in problems {
-                let before = TerminalText.sanitized(String(field.text.prefix(problem.token.offset)))
-                let term = TerminalText.sanitized(String(field.text.dropFirst(problem.token.offset).prefix(problem.token.length)))
+                let before = TerminalText.sanitized(String(field.text.prefix(problem.offset)))
+                let term = TerminalText.sanitized(String(field.text.dropFirst(problem.offset).prefix(problem.length)))
                 let x = rect.x + 1 + DisplayWidth.of(before)
                 canvas.draw(term, x: x, y: rect.y, style: theme.badTerm, limit: max(0, rect.x + used - x))
             }
-            let hint = problems.first.map { "\($0.token.text): \($0.reason)" } ?? "enter keep · esc clear"
+            let hint = problems.first.map { "\($0.term): \($0.reason)" } ?? "enter keep · esc clear"
             if used + 2 < rect.width {
                 canvas.drawRight(
                     TerminalText.sanitized(hint), maxX: rect.maxX, y: rect.y, style: problems.isEmpty ? theme.hint : theme.warning,
@@ -35,7 +35,7 @@ struct StatusLineView: View {
         if ui.zoom != nil { position = "100% · " + position }
         let hints = hintText(state, ui)
         var right = position
-        if let message = state.messages.current {
+        if let message = state.message {
             let style = message.severity == .error ? theme.error : message.severity == .warning ? theme.warning : theme.info
             // A column of space between the message and the position.
             let reserve = DisplayWidth.of(right) + 2

@@ -111,7 +111,7 @@ struct GetCommand: AsyncParsableCommand {
             if interrupted.number != nil { return true }
             // Until the finished files are checked, the items in the queue are not yet the request's answer.
             if state.downloads.fileChecksUnderWay > 0 { return false }
-            if let message = state.messages.current, message.severity == .error,
+            if let message = state.message, message.severity == .error,
                photoIDs.contains(where: { state.downloads.item(photoID: $0, variant: size) == nil }) {
                 refused = message.text
                 return true

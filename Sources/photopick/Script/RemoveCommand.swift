@@ -88,7 +88,7 @@ struct RemoveCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("photopick rm: no photos matched; nothing was deleted.\n".utf8))
             return
         }
-        if let problem = state.purgeProblem(photoIDs, limit: state.purgeLimit) { throw ScriptExit(code: 1, message: problem) }
+        if let problem = state.purgeProblem(photoIDs) { throw ScriptExit(code: 1, message: problem) }
         let folder = keepOriginals.map { URL(fileURLWithPath: NSString(string: $0).expandingTildeInPath, isDirectory: true).standardizedFileURL }
             ?? script.config.keepOriginals
         if !yes {
@@ -105,7 +105,7 @@ struct RemoveCommand: AsyncParsableCommand {
         script.session.send(.purge(.purgeRequested(photoIDs, keepOriginals: folder)))
         await script.wait { $0.purge == nil }
         guard let report = script.purgeReport else {
-            throw ScriptExit(code: 1, message: script.session.state.messages.current?.text ?? "the purge did not start")
+            throw ScriptExit(code: 1, message: script.session.state.message?.text ?? "the purge did not start")
         }
         if jsonl { Self.print(report, photoIDs: photoIDs, state: state) }
         FileHandle.standardError.write(Data("photopick rm: \(TerminalText.sanitized(report.summary(bytes: state.bytes(ofPhotos: report.deleted))))\n".utf8))
@@ -116,7 +116,7 @@ struct RemoveCommand: AsyncParsableCommand {
 
     /// One JSON line per photo, then the summary.
     @MainActor
-    private static func print(_ report: PurgeReport, photoIDs: [Int], state: BrowserState) {
+    private static func print(_ report: PurgeSummary, photoIDs: [Int], state: BrowserState) {
         var output = OutputBuffer(lineByLine: true)
         let deleted = Set(report.deleted)
         for id in photoIDs {

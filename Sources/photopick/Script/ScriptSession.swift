@@ -49,7 +49,7 @@ final class ScriptSession {
     /// Photo edits the server refused, with why.
     private(set) var editRejections: [(photoID: Int, reason: String)] = []
     /// How the last purge ended.
-    private(set) var purgeReport: PurgeReport?
+    private(set) var purgeReport: PurgeSummary?
     /// The last reason sending was put off (the network, the rate limit).
     private(set) var delay: String?
 
@@ -95,16 +95,16 @@ final class ScriptSession {
         }
     }
 
-    private func saw(_ event: BrowserEvent) {
+    private func saw(_ event: BrowserInput) {
         switch event {
-        case .tags(.tagsLoaded): tagsKnown = true
-        case .tags(.tagsFailed(let reason)):
+        case .report(.tags(.tagsLoaded)): tagsKnown = true
+        case .report(.tags(.tagsFailed(let reason))):
             tagsKnown = true
             tagsFailure = reason
-        case .tags(.tagDeltasRejected(_, _, let reason)): rejections.append(reason)
-        case .tags(.tagSendingDelayed(let reason)), .edits(.photoEditSendingDelayed(let reason)): delay = reason
-        case .edits(.photoEditsRejected(let photoID, _, let reason)): editRejections.append((photoID, reason))
-        case .purge(.purgeFinished(let report)): purgeReport = report
+        case .report(.tags(.tagDeltasRejected(_, _, let reason))): rejections.append(reason)
+        case .report(.tags(.tagSendingDelayed(let reason))), .report(.edits(.photoEditSendingDelayed(let reason))): delay = reason
+        case .report(.edits(.photoEditsRejected(let photoID, _, let reason))): editRejections.append((photoID, reason))
+        case .report(.purge(.purgeFinished(let report))): purgeReport = report
         default: break
         }
     }
@@ -141,7 +141,7 @@ final class ScriptSession {
         session.send(.browsing(.filterTextChanged(query)))
         let filter = session.state.list.filter
         if let problem = (filter.query.problems + filter.unknownTags()).first {
-            throw .usage("bad query term “\(TerminalText.sanitized(problem.token.text))”: \(problem.reason)")
+            throw .usage("bad query term “\(TerminalText.sanitized(problem.term))”: \(problem.reason)")
         }
         return Array(session.state.list.libraryIndices)
     }

@@ -123,7 +123,7 @@ struct TagCommand: AsyncParsableCommand {
     }
 
     @MainActor
-    static func edit(_ choice: Choice, _ change: TagDelta.Change) async throws {
+    static func edit(_ choice: Choice, _ change: TagChange) async throws {
         let verb = change == .add ? "tag add" : "tag rm"
         try await runScript(verb) { () async throws(ScriptExit) in
             try await ScriptSession.withLibrary(choice.library, refresh: .manual) { script throws(ScriptExit) in
@@ -133,7 +133,7 @@ struct TagCommand: AsyncParsableCommand {
     }
 
     @MainActor
-    private static func apply(_ choice: Choice, _ change: TagDelta.Change, _ script: ScriptSession) async throws(ScriptExit) {
+    private static func apply(_ choice: Choice, _ change: TagChange, _ script: ScriptSession) async throws(ScriptExit) {
         let state = script.session.state
         let photoIDs: [Int]
         if let ids = choice.ids.flatMap(Choice.parse) {
@@ -165,7 +165,7 @@ struct TagCommand: AsyncParsableCommand {
         // Photos, not edits: a mark's sibling taken off the same photo is part of one change to it.
         let after = script.session.state.photos(photoIDs, carryingTagNamed: name)
         let changed = before.symmetricDifference(after).count
-        if let warning = script.session.state.messages.current, warning.severity != .info, changed == 0 {
+        if let warning = script.session.state.message, warning.severity != .info, changed == 0 {
             throw ScriptExit(code: 1, message: warning.text)
         }
         // Sent as the browser sends them: read-modify-write per photo, through the pacer; kept in the
@@ -184,9 +184,9 @@ struct TagCommand: AsyncParsableCommand {
     @MainActor
     private static func create(_ name: String, shown: String, _ script: ScriptSession) async throws(ScriptExit) {
         script.session.send(.tags(.tagCreationRequested(name: name, color: nil, applyTo: [])))
-        await script.wait { state in state.tags.tags.first(named: name) != nil || state.messages.current?.severity == .error }
+        await script.wait { state in state.tags.tags.first(named: name) != nil || state.message?.severity == .error }
         guard script.session.state.tags.tags.first(named: name) != nil else {
-            throw ScriptExit(code: 1, message: "could not create the tag “\(shown)”: \(script.session.state.messages.current?.text ?? "no answer")")
+            throw ScriptExit(code: 1, message: "could not create the tag “\(shown)”: \(script.session.state.message?.text ?? "no answer")")
         }
     }
 }

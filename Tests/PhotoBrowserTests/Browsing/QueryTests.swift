@@ -95,7 +95,7 @@ import Testing
         let problem = try #require(query.problems.first)
         #expect(query.problems.count == 1)
         #expect(problem.reason == reason)
-        #expect(problem.token.offset == 10 && problem.token.text == term)
+        #expect(problem.offset == 10 && problem.term == term)
         #expect(Self.ids("camera:gr " + term) == [1], "the term it could read still filters")
     }
 
@@ -128,7 +128,7 @@ import Testing
             let text = (0..<count).map { _ in pieces.randomElement(using: &random)! }.joined()
             let query = PhotoQuery(text)
             for problem in query.problems {
-                #expect(problem.token.offset + problem.token.length <= text.count)
+                #expect(problem.offset + problem.length <= text.count)
             }
             _ = Self.ids(text)
         }

@@ -111,8 +111,8 @@ import Testing
             let unreachable = try await TestServer.start(photos: 1)
             await unreachable.stop()
             try await withSession(unreachable, key: server.demoKey, state: stateDirectory, retryPolicy: .never) { session in
-                session.send(.tags(.tagsLoaded(tags)))
-                session.send(.catalogue(.photosArrived(photos, nextCursor: nil)))
+                session.report(.tags(.tagsLoaded(tags)))
+                session.report(.catalogue(.photosArrived(photos, nextCursor: nil)))
                 session.send(.tags(.markChosen(.flag(.reject))))
                 session.send(.tags(.markChosen(.flag(.pick))))  // replaces the reject in the same outbox
                 session.send(.tags(.markChosen(.rating(2))))

@@ -57,7 +57,7 @@ import Testing
             let unreachable = try await TestServer.start(photos: 1)
             await unreachable.stop()
             try await withSession(unreachable, key: server.demoKey, state: stateDirectory, retryPolicy: .never) { session in
-                session.send(.catalogue(.photosArrived([photo], nextCursor: nil)))
+                session.report(.catalogue(.photosArrived([photo], nextCursor: nil)))
                 session.send(.edits(.photosEdited([PhotoFieldChange(photoID: 4, field: .title, value: "first")])))
                 session.send(.edits(.photosEdited([PhotoFieldChange(photoID: 4, field: .title, value: "mine")])))
                 #expect(session.state.unsentPhotoEdits == 1)

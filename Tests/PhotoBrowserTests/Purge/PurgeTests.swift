@@ -34,7 +34,7 @@ import Testing
             for id in doomed { originals[id] = try await original(client, id) }
             try await withSession(server, state: state) { session in
                 try await session.waitForLibrary()
-                #expect(session.state.purgeProblem(Array(1...30), limit: 20)?.contains("more than one purge deletes (20)") == true)
+                #expect(session.state.purging.problem(Array(1...30), account: session.state.account, limit: 20)?.contains("more than one purge deletes (20)") == true)
                 session.send(.purge(.purgeRequested(doomed, keepOriginals: kept)))
                 try await session.waitUntil("the purge") { $0.purge == nil }
                 for id in doomed { #expect(session.state.library.index(ofID: id) == nil) }
@@ -53,7 +53,7 @@ import Testing
             // The next session finds nothing unsettled.
             try await withSession(server, state: state) { session in
                 try await session.waitUntil("the log checked") { $0.interruptedPurge != nil }
-                #expect(session.state.interruptedPurge == PurgeReport())
+                #expect(session.state.interruptedPurge == PurgeSummary())
             }
         }
     }

@@ -37,7 +37,7 @@ import Testing
             let before = pages(log)
             var atFirstSight: (photos: Int, pages: Int)?
             try await withSession(server, state: state, { event, state in
-                if case .catalogue(.catalogueLoaded) = event { atFirstSight = (state.library.count, pages(log) - before) }
+                if case .report(.catalogue(.catalogueLoaded)) = event { atFirstSight = (state.library.count, pages(log) - before) }
             }) { session in
                 try await session.waitForLibrary()
                 #expect(atFirstSight?.photos == 250 && atFirstSight?.pages == 0, "every cached photo, no page asked for: \(String(describing: atFirstSight))")
@@ -66,7 +66,7 @@ import Testing
             #expect(first < 10)
             var shownAtStart = 0
             try await withSession(server, state: state, { event, state in
-                if case .catalogue(.catalogueLoaded) = event { shownAtStart = state.library.count }
+                if case .report(.catalogue(.catalogueLoaded)) = event { shownAtStart = state.library.count }
             }) { session in
                 try await session.waitForLibrary()
                 #expect(session.state.library.count == 1_000)
@@ -108,7 +108,7 @@ import Testing
             }
             var notice: String?
             try await withSession(server, state: state, { event, _ in
-                if case .catalogue(.catalogueLoaded(_, let text, _)) = event { notice = text }
+                if case .report(.catalogue(.catalogueLoaded(_, let text, _))) = event { notice = text }
             }) { session in
                 try await session.waitForLibrary()
                 #expect(session.state.library.count == 120)

@@ -10,7 +10,7 @@ import Testing
         try await TestServer.with(photos: 5_000) { server, _ in
             var firstPage: BrowserState?
             try await withSession(server, { event, state in
-                if case .catalogue(.photosArrived) = event, firstPage == nil { firstPage = state }
+                if case .report(.catalogue(.photosArrived)) = event, firstPage == nil { firstPage = state }
             }) { session in
                 try await session.waitForLibrary()
                 #expect(session.state.library.count == 5_000)

@@ -13,7 +13,7 @@ func withSession<Result>(
     _ server: PhotoPickServer, key: String? = nil, state: URL = TestServer.temporaryDirectory(),
     downloads: URL = TestServer.temporaryDirectory(), library: String = "test", clock: TestClock = TestClock(),
     retryPolicy: RetryPolicy = .fast, concurrency: Int = 4, refresh: RefreshPolicy = .onStart, stampSettling: Duration = FileStamp.settling,
-    _ observe: ((BrowserEvent, BrowserState) -> Void)? = nil, _ body: (BrowserSession) async throws -> Result
+    _ observe: ((BrowserInput, BrowserState) -> Void)? = nil, _ body: (BrowserSession) async throws -> Result
 ) async throws -> Result {
     let client = APIClient.forTesting(server, key: key, retryPolicy: retryPolicy)
     var configuration = BrowserSession.Configuration(
@@ -120,6 +120,12 @@ extension BrowserState {
     @discardableResult
     mutating func apply(_ event: BrowserEvent) -> [BrowserEffect] {
         apply(event, at: Sample.now)
+    }
+
+    /// Applies a report at the test epoch, as the session's effects would send it.
+    @discardableResult
+    mutating func apply(_ report: BrowserReport) -> [BrowserEffect] {
+        apply(report, at: Sample.now)
     }
 
     /// The header's summary of the library at the test epoch: the views read it at the frame's moment

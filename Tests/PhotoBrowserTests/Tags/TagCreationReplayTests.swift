@@ -29,8 +29,8 @@ import Testing
         let gone = try await TestServer.start(photos: 1)
         await gone.stop()
         try await withSession(gone, key: server.demoKey, state: state, retryPolicy: .never) { session in
-            session.send(.tags(.tagsLoaded(tags)))
-            session.send(.catalogue(.photosArrived(photos, nextCursor: nil)))
+            session.report(.tags(.tagsLoaded(tags)))
+            session.report(.catalogue(.photosArrived(photos, nextCursor: nil)))
             try await body(session)
         }
     }

@@ -51,8 +51,8 @@ import Testing
             let photo = try await APIClient.forTesting(server).send(API.photo(id: 7))
             await unreachable.stop()
             try await withSession(unreachable, key: server.demoKey, state: stateDirectory, retryPolicy: .never) { session in
-                session.send(.tags(.tagsLoaded(try await APIClient.forTesting(server).send(API.tags()).data)))
-                session.send(.catalogue(.photosArrived([photo], nextCursor: nil)))
+                session.report(.tags(.tagsLoaded(try await APIClient.forTesting(server).send(API.tags()).data)))
+                session.report(.catalogue(.photosArrived([photo], nextCursor: nil)))
                 session.send(.tags(.tagToggled(tagID: 1)))
                 #expect(session.state.unsentTagDeltas == 1)
             }

@@ -7,4 +7,10 @@ extension BrowserState {
     mutating func apply(_ event: BrowserEvent) -> [BrowserEffect] {
         apply(event, at: Timekeeper.testEpoch)
     }
+
+    /// Applies a report at the test epoch, as the session's effects would send it.
+    @discardableResult
+    mutating func apply(_ report: BrowserReport) -> [BrowserEffect] {
+        apply(report, at: Timekeeper.testEpoch)
+    }
 }

@@ -8,9 +8,15 @@ public struct PhotoQuery: Sendable, Equatable {
     /// A term that could not be read, and why.
     public struct Problem: Sendable, Equatable {
         /// The term as typed.
-        public let token: QueryToken
+        package let token: QueryToken
         /// Why, as a line for the user.
         public let reason: String
+        /// The term as typed, quotes removed.
+        public var term: String { token.text }
+        /// Where the term begins in the query, in characters.
+        public var offset: Int { token.offset }
+        /// How long the term is in the query, in characters, quotes included.
+        public var length: Int { token.length }
     }
 
     /// The text as typed.
@@ -33,7 +39,7 @@ public struct PhotoQuery: Sendable, Equatable {
     static let fields = ["camera", "lens", "iso", "f", "focal", "taken", "size", "rating", "label", "has", "sharp"]
 
     /// Reads `text`; dates are days in `timeZone`, the one capture times are shown in.
-    public init(_ text: String, timeZone: TimeZone = .current) {
+    package init(_ text: String, timeZone: TimeZone = .current) {
         self.text = text
         var conditions: [QueryCondition] = []
         var problems: [Problem] = []

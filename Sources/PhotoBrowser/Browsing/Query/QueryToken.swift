@@ -1,11 +1,11 @@
 /// One word of a typed query, with where it sits in the text so the prompt can colour it.
-public struct QueryToken: Sendable, Equatable {
+package struct QueryToken: Sendable, Equatable {
     /// The word as typed, quotes removed.
-    public let text: String
+    package let text: String
     /// Its first character's offset in the query, in characters.
-    public let offset: Int
+    package let offset: Int
     /// Its length in the query, in characters, quotes included.
-    public let length: Int
+    package let length: Int
     /// Whether it starts with a quote, which makes it free text whatever it holds (`camera:"om digital"`
     /// is a term with a quoted value; `"12:30"` is text).
     let isQuoted: Bool
