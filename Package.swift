@@ -104,6 +104,9 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // What a user can name in the config and on the command line: keys, actions and the key map,
+        // graphics modes and themes. Values the terminal front end reads; no terminal here.
+        .target(name: "PhotoPickSettings", dependencies: ["PhotoBrowser"]),
         // The ncurses front end: views draw into a canvas of cells; only the driver calls ncurses.
         .target(
             name: "TerminalUI",
@@ -111,6 +114,7 @@ let package = Package(
                 "CChafa",
                 "CNcursesw",
                 "PhotoBrowser",
+                "PhotoPickSettings",
                 "PhotoImaging",
                 "PhotoPickFormats",
                 "PhotoPickKit",
@@ -120,13 +124,13 @@ let package = Package(
             ]
         ),
         // Settings: config.toml through TOMLKit, the XDG paths and where the key comes from. TerminalUI
-        // gets typed values from it and never sees TOML.
+        // gets typed values from it and never sees TOML; it sees no terminal either.
         .target(
             name: "PhotoPickConfig",
             dependencies: [
                 "PhotoBrowser",
                 "PhotoPickKit",
-                "TerminalUI",
+                "PhotoPickSettings",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -149,10 +153,13 @@ let package = Package(
             ],
             plugins: ["EmbedResources"]
         ),
-        .executableTarget(
-            name: "photopick",
+        // The verbs: the browser's launcher, the scripting verbs, serve and doctor. A library, so their
+        // tests reach them; the executable is only their entry point.
+        .target(
+            name: "PhotoPickCommands",
             dependencies: [
                 "PhotoPickConfig",
+                "PhotoPickSettings",
                 "TerminalUI",
                 "PhotoBrowser",
                 "PhotoPickFormats",
@@ -163,14 +170,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            // The commit it is built from, for --version.
+            // The commit they are built from, for --version.
             plugins: ["EmbedResources"]
         ),
+        .executableTarget(name: "photopick", dependencies: ["PhotoPickCommands"]),
         // Benchmarks against reference tools; built in release, never part of `swift test`.
         .executableTarget(
             name: "photopick-bench",
             dependencies: [
                 "TerminalUI",
+                "PhotoPickSettings",
                 "PhotoBrowser",
                 "PhotoImaging",
                 "PhotoPickKit",
@@ -225,8 +234,8 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "PhotoBrowser",
-                // SyncPlan, the sync verb's plan, lives in the executable; its tests drive a session here.
-                "photopick",
+                // SyncPlan, the sync verb's plan, and the library connection; their tests drive a session here.
+                "PhotoPickCommands",
                 "PhotoPickConfig",
                 .product(name: "Logging", package: "swift-log"),
                 "PhotoImaging",
@@ -235,9 +244,9 @@ let package = Package(
                 "PhotoPickTestSupport",
             ]
         ),
-        .testTarget(name: "PhotoPickConfigTests", dependencies: ["PhotoPickConfig", "PhotoBrowser", "PhotoPickKit", "TerminalUI"]),
-        // The command-line verbs' output, through `@testable import` of the executable.
-        .testTarget(name: "photopickTests", dependencies: ["photopick", "PhotoBrowser", "PhotoPickKit"]),
+        .testTarget(name: "PhotoPickConfigTests", dependencies: ["PhotoPickConfig", "PhotoBrowser", "PhotoPickKit", "PhotoPickSettings"]),
+        // The command-line verbs' output, through `@testable import` of the commands.
+        .testTarget(name: "PhotoPickCommandsTests", dependencies: ["PhotoPickCommands", "PhotoBrowser", "PhotoPickKit", "PhotoPickSettings"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: [
@@ -246,6 +255,7 @@ let package = Package(
                 "PhotoBrowser",
                 "PhotoImaging",
                 "PhotoPickKit",
+                "PhotoPickSettings",
                 "PhotoPickTestSupport",
                 "PhotoPreviews",
             ]

@@ -2,11 +2,11 @@ import Foundation
 import PackagePlugin
 
 /// Embeds the package's `Resources/` files that a target ships as Swift string constants; for the
-/// executable, the commit it is built from (`photopick --version`).
+/// commands, the commit they are built from (`photopick --version`).
 @main
 struct EmbedResourcesPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        if target.name == "photopick" { return [try commitCommand(context)] }
+        if target.name == "PhotoPickCommands" { return [try commitCommand(context)] }
         let resources = context.package.directoryURL.appending(path: "Resources")
         let inputs = ["openapi.yaml"].map { resources.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedResources.swift")

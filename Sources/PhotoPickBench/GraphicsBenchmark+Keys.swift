@@ -6,6 +6,7 @@ import PhotoPickKit
 import PhotoPickServer
 import PhotoPreviews
 import TerminalUI
+import PhotoPickSettings
 
 /// From a key press to the next photo's image bytes written, through a headless driver.
 extension GraphicsBenchmark {

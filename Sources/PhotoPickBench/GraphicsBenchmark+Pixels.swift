@@ -6,6 +6,7 @@ import PhotoPickKit
 import PhotoPickServer
 import PhotoPreviews
 import TerminalUI
+import PhotoPickSettings
 
 /// Pixel modes: kitty, sixel and iTerm2 bytes from decoded pixels, beside img2sixel and chafa.
 extension GraphicsBenchmark {

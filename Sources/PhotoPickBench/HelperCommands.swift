@@ -6,6 +6,7 @@ import PhotoPickKit
 import PhotoPickServer
 import PhotoPreviews
 import TerminalUI
+import PhotoPickSettings
 
 /// `_server`: the embedded server for a benchmark; prints `READY <base URL> <key>` and serves until killed.
 struct ServerHelper: AsyncParsableCommand {

@@ -6,6 +6,7 @@ import PhotoPickKit
 import PhotoPickServer
 import PhotoPreviews
 import TerminalUI
+import PhotoPickSettings
 
 /// `_loupe`: reads a JPEG, then (unless `--baseline`) opens the loupe on it at the viewport's size and
 /// pans it every way, as the app does; run as its own process so its peak RSS, less the baseline's, is

@@ -1,4 +1,4 @@
-import TerminalUI
+import PhotoPickSettings
 
 /// One `[keys]` line: an action and the keys the file gives it.
 struct KeyRebinding {

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoBrowser
 import PhotoPickKit
-import TerminalUI
+import PhotoPickSettings
 
 /// photopick's settings from `$XDG_CONFIG_HOME/photopick/config.toml`. Every key is optional; a
 /// setting that is wrong is refused with the file, line and key, never guessed at.
@@ -19,7 +19,7 @@ public struct Config: Sendable, Equatable {
     /// `concurrency`: downloads at once.
     public var concurrency: Int?
     /// `theme`: the colours.
-    public var theme: Theme.Name?
+    public var theme: ThemeName?
     /// `graphics`: how previews are drawn; nil is `auto`.
     public var graphics: GraphicsMode?
     /// The bound of the preview cache on disk, in MB; 0 keeps no previews on disk.
@@ -124,8 +124,8 @@ public struct Config: Sendable, Equatable {
                 tagFreshnessSeconds = value
             case ["theme"]:
                 let value = try string()
-                guard let name = Theme.Name(rawValue: value) else {
-                    throw fail("unknown theme \"\(value)\"; use one of \(Theme.Name.allCases.map(\.rawValue).joined(separator: ", "))")
+                guard let name = ThemeName(rawValue: value) else {
+                    throw fail("unknown theme \"\(value)\"; use one of \(ThemeName.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 theme = name
             case ["graphics"]:

@@ -59,7 +59,7 @@ public struct ServerConfiguration: Sendable {
         originalMegapixels: Double = 12,
         signedURLLifetime: Duration = .seconds(300),
         requestLog: (@Sendable (String) -> Void)? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ServerConfiguration.realClock
     ) {
         self.host = host
         self.port = port

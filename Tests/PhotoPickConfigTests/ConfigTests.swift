@@ -3,7 +3,7 @@ import Foundation
 @testable import PhotoBrowser
 import PhotoPickKit
 import Testing
-@testable import TerminalUI
+@testable import PhotoPickSettings
 
 @Suite struct ConfigTests {
     @Test func aFullConfigIsRead() throws {

@@ -3,6 +3,7 @@ import Foundation
 import PhotoPickKit
 import Testing
 @testable import TerminalUI
+import PhotoPickSettings
 
 /// Keys and clicks in, browser events and UI changes out, against a real state.
 @Suite struct ControllerTests {

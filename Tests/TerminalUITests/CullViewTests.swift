@@ -3,6 +3,7 @@ import Foundation
 import PhotoPickKit
 import Testing
 @testable import TerminalUI
+import PhotoPickSettings
 
 /// Culling on screen: marks in the list, grid, full screen and side pane in colour and monochrome,
 /// cull mode's keys and status, the query prompt's bad terms, and burst stacks.

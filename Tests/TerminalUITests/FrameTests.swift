@@ -6,6 +6,7 @@ import PhotoPickKit
 import PhotoPickTestSupport
 import Testing
 @testable import TerminalUI
+import PhotoPickSettings
 
 /// The one-way frame, messages that name the live keys, and the terminals that are refused.
 @Suite struct FrameTests {

@@ -4,6 +4,7 @@ import PhotoPreviews
 import PhotoImaging
 import Testing
 @testable import TerminalUI
+import PhotoPickSettings
 
 /// The bytes of the image protocols, tmux's wrapping, and reading the terminal's replies.
 struct ImageProtocolTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TerminalUI
+import PhotoPickSettings
 
 /// The input decoder: keys, clicks and pastes out; every reply a terminal sends consumed whole, however
 /// it is split and whenever it comes.

@@ -1,5 +1,6 @@
 import Testing
 @testable import TerminalUI
+@testable import PhotoPickSettings
 
 @Suite struct KeymapTests {
     @Test func keyNamesRoundTrip() {

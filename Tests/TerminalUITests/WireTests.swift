@@ -4,6 +4,7 @@ import PhotoImaging
 import PhotoPickKit
 import Testing
 @testable import TerminalUI
+import PhotoPickSettings
 
 /// The image queue's rules: what a newer frame takes back, and what must finish once begun.
 struct WireQueueTests {

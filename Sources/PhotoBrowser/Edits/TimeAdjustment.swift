@@ -7,11 +7,9 @@ public enum TimeAdjustment: Sendable, Equatable {
     /// Reads times stored as if UTC as the camera's local time in the zone, DST included: 14:00 in a Prague summer becomes 12:00 UTC.
     case zone(TimeZone)
 
-    /// Typed text that is not an adjustment: one line naming it and an example that works.
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        /// The line to show.
-        public let description: String
-    }
+    /// Typed text that is not an adjustment: one line naming it and an example that works, as any
+    /// problem with an edit is told.
+    typealias Problem = EditRequest.Problem
 
     /// The longest shift accepted, 366 days, in seconds.
     static let longestShift = 366 * 86_400
@@ -19,7 +17,7 @@ public enum TimeAdjustment: Sendable, Equatable {
     private static let unitSeconds = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
 
     /// Parses a signed shift (`+1h30m`, `-00:14:30`) or a zone (`Europe/Prague`, `zone Europe/Prague`, `tz=Europe/Prague`, `UTC+2`).
-    public init(parsing text: String) throws(Problem) {
+    public init(parsing text: String) throws(EditRequest.Problem) {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let first = text.first else {
             throw Problem(description: "nothing typed; write a shift like +1h or a zone like Europe/Prague")

@@ -52,7 +52,7 @@ public final class BrowserSession {
     /// The clock the session's timers run on and its events are dated by.
     package var clock: Timekeeper { configuration.clock }
     /// Where the session keeps its state: the editor's files go under it.
-    public var stateDirectory: URL { configuration.stateDirectory }
+    package var stateDirectory: URL { configuration.stateDirectory }
 
     /// Opens the state database and the catalogue (once each); nothing is sent until `start()`.
     public init(client: APIClient, configuration: Configuration) throws {

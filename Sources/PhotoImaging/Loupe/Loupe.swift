@@ -5,8 +5,10 @@
 public struct Loupe: Sendable, Equatable {
     /// A rectangle of image pixels.
     public struct Region: Sendable, Hashable {
+        /// Its top left corner and size, in image pixels.
         public var x, y, width, height: Int
 
+        /// The rectangle at (`x`, `y`) of `width` × `height` pixels.
         public init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x
             self.y = y
@@ -22,7 +24,9 @@ public struct Loupe: Sendable, Equatable {
 
     /// Decoded pixels and where they are in the image.
     public struct Band: Sendable, Equatable {
+        /// Where the pixels are in the image.
         public let region: Region
+        /// The pixels.
         public let image: PreviewImage
     }
 

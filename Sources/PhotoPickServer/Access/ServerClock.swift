@@ -33,3 +33,8 @@ struct ServerClock: Sendable {
     /// Unix seconds now.
     func now() -> Int64 { seconds() }
 }
+
+extension ServerConfiguration {
+    /// The real clock: a server that serves people runs on it unless a test gives its own.
+    public static let realClock: any Clock<Duration> = ContinuousClock()
+}

@@ -5,7 +5,9 @@ import PhotoPickKit
 
 /// A point of a picture as fractions of its upright width and height; (0.5, 0.5) is its centre.
 public struct UnitPoint: Sendable, Hashable {
+    /// Across, from 0 at the left edge to 1 at the right.
     public var x: Double
+    /// Down, from 0 at the top edge to 1 at the bottom.
     public var y: Double
 
     /// A point, kept inside the picture.
@@ -28,6 +30,7 @@ public struct LoupeRequest: Hashable, Sendable {
     /// The screen's pixels for the view, as a preview's box.
     public var box: PixelSize
 
+    /// The view of `photo` around `centre`, fitted to `box`.
     public init(photo: Photo, centre: UnitPoint, box: PixelSize) {
         self.photo = photo
         self.centre = centre
@@ -62,6 +65,7 @@ public struct LoupeFrame: Sendable {
     public let view: Loupe.Region
     /// The original's upright size (estimated from the photo's metadata while a stand-in shows).
     public let imageSize: PixelSize
+    /// Whether the original or a stand-in rendition made it.
     public let source: LoupeSource
     /// The pixels made ready for the terminal (symbols or a protocol's bytes).
     public let rendering: (any PreviewRendering)?
@@ -85,6 +89,7 @@ public final class LoupeStore: Sendable {
 
     private let entries = NIOLockedValueBox<[Int: Entry]>([:])
 
+    /// An empty store.
     public init() {}
 
     /// The newest frame of the photo, which may answer an earlier request while a newer one is made.

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 
 /// No overlay: the keys move through the list, the grid or the full-screen preview, and act on the
 /// photos.

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 
 /// Compare: h and l (and the arrows) choose the active photo, the mark keys mark it, in cull mode's
 /// digits too, and Esc or `C` returns to where compare was opened.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoPickSettings
 
 /// Turns keys and clicks into browser events and UI changes. It holds no terminal and no session, so
 /// every key can be tested by feeding it a state. Keys that mean the same everywhere are handled here;

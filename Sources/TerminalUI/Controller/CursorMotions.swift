@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 
 /// How actions move the cursor through the list and the grid.
 enum CursorMotions {

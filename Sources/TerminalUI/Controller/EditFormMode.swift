@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 
 /// `E`: Tab and the arrows move between the fields, typing edits the one in focus, Enter applies
 /// what changed, Esc leaves everything as it was.

@@ -1,3 +1,5 @@
+import PhotoPickSettings
+
 /// `/`: the filter is typed into the status line and applied as it changes; arrows still move.
 enum FilterPromptMode: KeyMode {
     static func handle(_ key: Key, _ context: inout InputContext) {

@@ -1,6 +1,7 @@
 import PhotoBrowser
 import PhotoImaging
 import PhotoPreviews
+import PhotoPickSettings
 
 /// What a mode reads and changes while it handles one input: the UI state it may change, the browser
 /// state and layout it reads, and the outcome it builds.

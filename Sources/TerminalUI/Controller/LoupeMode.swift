@@ -1,5 +1,6 @@
 import PhotoBrowser
 import PhotoImaging
+import PhotoPickSettings
 
 /// The loupe: h, j, k, l and the arrows pan by a third of the view (every photo of compare together),
 /// the mark keys mark the photo shown (compare's active one), and `z` or Esc returns.

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 
 /// Help and details: panels that scroll with the movement keys and close with anything else.
 enum ScrollingPanelMode: KeyMode {

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 
 /// `t`, `f` and `o`: a list to choose from. The tag picker types into its query; the others take
 /// letters as commands.

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 
 /// `D`: the download queue; its own keys act on the item under the cursor.
 enum QueuePanelMode: KeyMode {

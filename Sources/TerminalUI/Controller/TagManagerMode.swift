@@ -1,6 +1,7 @@
 import Foundation
 import PhotoBrowser
 import PhotoPickKit
+import PhotoPickSettings
 
 /// `T`: the tags, with letters to create (`n`), rename (`r`), recolour (`c`) and delete (`x`, `d`,
 /// Delete) them; each opens a prompt.

@@ -1,5 +1,6 @@
 import PhotoBrowser
 import PhotoImaging
+import PhotoPickSettings
 
 /// Which images are on the terminal, and the bytes that turn that into what a frame shows. Pure, so
 /// its plans are tested without a terminal: the driver repaints the rectangles it names through

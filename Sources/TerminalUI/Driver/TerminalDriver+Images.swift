@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import PhotoPickSettings
 
 /// Images on an ncurses screen: their bytes go out after ncurses has written the frame, and cells an
 /// image leaves are repainted, since ncurses believes they already show what the canvas says.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickSettings
 
 /// Input: every byte from the terminal goes through one `InputDecoder`; only keys, clicks and pastes
 /// come out. Replies are logged, and a late one that shows the terminal can show more is said once.

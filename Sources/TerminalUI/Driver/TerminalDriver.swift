@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PhotoBrowser
 import PhotoPickKit
+import PhotoPickSettings
 
 /// Why the terminal could not be used.
 public struct TerminalError: Error, CustomStringConvertible {

@@ -3,6 +3,7 @@ import Foundation
 import PhotoPickKit
 import PhotoBrowser
 import PhotoImaging
+import PhotoPickSettings
 
 /// Asks the terminal what it can show, before ncurses starts: one batch of queries on `/dev/tty` in raw
 /// mode (XTVERSION, the kitty graphics query, XTSMGRAPHICS, `CSI 16t`, OSC 11's background, and DA1 last, which every
@@ -184,6 +185,7 @@ public struct LinkEstimate: Sendable, CustomStringConvertible {
         return window
     }
 
+    /// The rate, the round trip and what they mean for images, in a line for `photopick doctor`.
     public var description: String {
         let speed = rate.map { String(format: "%.1f MB/s", $0 / 1e6) } ?? "rate not measured"
         let trip = String(format: "%.0f ms", roundTrip.timeInterval * 1000)

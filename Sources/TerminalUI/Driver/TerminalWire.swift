@@ -1,6 +1,7 @@
 import ExtrasBase64
 import Foundation
 import PhotoPickKit
+import PhotoPickSettings
 
 /// Everything written to the terminal goes through here: a frame's text at once, from the main actor,
 /// and images unit by unit from a thread of its own, under the window the terminal's answers allow.

@@ -1,4 +1,5 @@
 import PhotoImaging
+import PhotoPickSettings
 
 /// Bytes written to the terminal whole: a frame's text may come before or after a unit, never inside it.
 struct WireUnit: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import PhotoPickSettings
+
 /// The image jobs waiting for the terminal, in order. Pure: the writer takes units from it, and each
 /// frame takes back what it no longer wants.
 struct WireQueue: Equatable, Sendable {

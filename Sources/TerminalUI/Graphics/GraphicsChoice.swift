@@ -1,5 +1,6 @@
 import PhotoBrowser
 import PhotoImaging
+import PhotoPickSettings
 
 /// Chooses how previews are drawn from what is known about the terminal: the mode asked for, the
 /// environment, what the terminal answered, and terminfo. Pure, so every terminal's case is a test.

@@ -135,8 +135,10 @@ private extension String {
 /// A terminal's default background as OSC 11 reports it (`rgb:RRRR/GGGG/BBBB`, 1 to 4 hex digits a
 /// channel), each channel from 0 to 1.
 public struct BackgroundColor: Sendable, Equatable, CustomStringConvertible {
+    /// The channels, each from 0 to 1.
     public let red: Double, green: Double, blue: Double
 
+    /// A colour of these channels.
     public init(red: Double, green: Double, blue: Double) {
         (self.red, self.green, self.blue) = (red, green, blue)
     }

@@ -1,3 +1,5 @@
+import PhotoPickSettings
+
 /// Which sequences are keys, clicks and replies: xterm's, with the VT220, rxvt and Linux console variants.
 extension InputDecoder {
     /// A control byte as a key: Enter, Tab, Backspace, Ctrl-letters; nil for the rest (Ctrl-Space, Ctrl-\ …).

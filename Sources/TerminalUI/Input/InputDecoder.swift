@@ -1,3 +1,5 @@
+import PhotoPickSettings
+
 /// What the terminal sent, as `InputDecoder` reads it. Only keys, clicks and pastes reach the controller;
 /// replies and dropped bytes are for the driver's log and its late look at the probe.
 enum TerminalInput: Sendable, Equatable {

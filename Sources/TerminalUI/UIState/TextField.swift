@@ -1,3 +1,5 @@
+import PhotoPickSettings
+
 /// A one-line text input with a cursor at the end: what `/`, the tag picker and prompts type into.
 struct TextField: Sendable, Equatable {
     private(set) var text: String

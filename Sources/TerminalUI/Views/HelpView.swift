@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 
 /// The live key map, grouped, in a box over the list; it scrolls when the window is short.
 struct HelpView: View {

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 
 /// The status line: the filter being typed with its problems underlined, else the newest message,
 /// the loading note and the keys that matter now.

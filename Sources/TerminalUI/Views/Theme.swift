@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickSettings
 import PhotoPickKit
 
 /// The colours of every part of the screen, for what the terminal can show: 24-bit or 256 colours, 8, or
@@ -26,14 +27,8 @@ public struct Theme: Sendable, Equatable {
     }
 
     /// The look chosen in the config file.
-    public enum Name: String, Sendable, CaseIterable {
-        case dark, light, mono
-
-        /// The config's theme, else light or dark by the terminal's background (OSC 11), dark when unknown.
-        public static func chosen(config: Name?, background: BackgroundColor?) -> Name {
-            config ?? (background?.isLight == true ? .light : .dark)
-        }
-    }
+    /// The themes by name, as the config names them.
+    public typealias Name = ThemeName
 
     let depth: Depth
     let name: Name

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoBrowser
 import PhotoPreviews
+import PhotoPickSettings
 
 /// What views need besides the state: the look, the keys, and where the photos come from.
 public struct ViewContext: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 @testable import PhotoBrowser
-@testable import photopick
+@testable import PhotoPickCommands
 import PhotoPickKit
 import PhotoPickServer
 import PhotoPickTestSupport

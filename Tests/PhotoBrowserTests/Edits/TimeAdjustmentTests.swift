@@ -50,7 +50,7 @@ import Testing
             ("UTC", "changes nothing"),
         ]
         for (text, says) in cases {
-            let problem = #expect(throws: TimeAdjustment.Problem.self, "\(text)") { try TimeAdjustment(parsing: text) }
+            let problem = #expect(throws: EditRequest.Problem.self, "\(text)") { try TimeAdjustment(parsing: text) }
             #expect(problem?.description.contains("“\(text)”") == true, "\(problem?.description ?? text) names the input")
             #expect(problem?.description.contains(says) == true, "\(problem?.description ?? text)")
         }

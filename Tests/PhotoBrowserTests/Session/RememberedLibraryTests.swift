@@ -7,7 +7,7 @@ import PhotoPickServer
 import PhotoPickTestSupport
 import Synchronization
 import Testing
-@testable import photopick
+@testable import PhotoPickCommands
 
 /// A library opened before shows from its catalogue before the server answers anything; `/me` then
 /// confirms it, names another account's library in its place, or refuses the key.

@@ -4,6 +4,7 @@ import PhotoBrowser
 import PhotoPickConfig
 import PhotoPickKit
 import TerminalUI
+import PhotoPickSettings
 
 /// `photopick doctor`: one screen of facts for a bug report about how photopick draws here: the
 /// terminal, what it answered, the mode chosen and why, and where photopick keeps things. Never the key.
@@ -59,7 +60,7 @@ struct DoctorCommand: ParsableCommand {
                 lines.append(("sixel registers", replies.sixelRegisters.map(String.init) ?? "no answer"))
                 lines.append(("sixel limit", replies.sixelLimit?.description ?? "no answer"))
                 lines.append(("cell (CSI 16t)", replies.cell?.description ?? "no answer"))
-                let chosen = Theme.Name.chosen(config: loaded?.theme, background: replies.background).rawValue
+                let chosen = ThemeName.chosen(config: loaded?.theme, backgroundIsLight: replies.background?.isLight).rawValue
                 let theme = chosen + (loaded?.theme != nil ? " (the config's)" : " (chosen by the background; theme = … in the config sets one)")
                 lines.append(("background (OSC 11)", (replies.background.map { "\($0), \($0.isLight ? "light" : "dark")" } ?? "no answer") + "; theme \(theme)"))
             } else {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import photopick
+@testable import PhotoPickCommands
 @testable import PhotoBrowser
 import PhotoPickKit
 import Testing

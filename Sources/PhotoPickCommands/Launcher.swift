@@ -6,6 +6,7 @@ import PhotoPickKit
 import PhotoPickServer
 import PhotoPreviews
 import TerminalUI
+import PhotoPickSettings
 
 /// How the program ends: a code, and a line for stderr printed after the terminal is restored.
 struct ExitStatus {
@@ -65,7 +66,7 @@ struct Launcher {
             logger.info("graphics: \(graphics.mode.rawValue) (\(graphics.reason)), colours \(graphics.depth), cell \(graphics.cell?.description ?? "unknown"), probe \(findings.elapsed.formatted(.units(allowed: [.milliseconds])))")
         }
         let context = ViewContext(
-            theme: Theme(name: .chosen(config: config.theme, background: driver.findings?.replies?.background), depth: driver.depth), keymap: config.keymap, demo: source.isDemo,
+            theme: Theme(name: .chosen(config: config.theme, backgroundIsLight: driver.findings?.replies?.background?.isLight), depth: driver.depth), keymap: config.keymap, demo: source.isDemo,
             now: clock.now(), graphics: graphics
         )
         let app = TerminalApp(driver: driver, screen: Screen(context: context), controller: Controller(keymap: config.keymap), logger: logger, clock: clock)

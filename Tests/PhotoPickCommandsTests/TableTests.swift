@@ -1,6 +1,6 @@
 @testable import PhotoBrowser
 import Testing
-@testable import photopick
+@testable import PhotoPickCommands
 
 struct TableTests {
     @Test func tagsTableLinesUpWideNamesByDisplayWidth() {

@@ -76,7 +76,7 @@ public struct Keymap: Sendable, Equatable {
     }
 
     /// Whether any context binds `key`.
-    func binds(_ key: Key) -> Bool {
+    package func binds(_ key: Key) -> Bool {
         lookup.values.contains { $0[key] != nil }
     }
 
@@ -86,12 +86,12 @@ public struct Keymap: Sendable, Equatable {
     }
 
     /// The first key of an action as hints show it, or nil when it has none.
-    func label(_ action: Action) -> String? {
+    package func label(_ action: Action) -> String? {
         bindings[action]?.first?.label
     }
 
     /// The first key of an action, for hints: `?`, or `—` when it has none.
-    func hint(_ action: Action) -> String {
+    package func hint(_ action: Action) -> String {
         label(action) ?? "—"
     }
 }

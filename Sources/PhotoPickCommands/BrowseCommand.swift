@@ -3,6 +3,7 @@ import Foundation
 import PhotoBrowser
 import PhotoPickConfig
 import TerminalUI
+import PhotoPickSettings
 
 /// The levels `--log-level` takes.
 enum LogLevelName: String {

@@ -44,7 +44,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     }
 
     /// The mark a culling action sets, or nil for the others (`rate-0` clears, see `clearedFamily`).
-    var mark: Mark? {
+    package var mark: Mark? {
         switch self {
         case .pick: .flag(.pick)
         case .reject: .flag(.reject)
@@ -59,14 +59,14 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     }
 
     /// What a marking action does to one photo; nil for the others.
-    var markKey: MarkKey? {
+    package var markKey: MarkKey? {
         if let family = clearedFamily { return .clear(family) }
         if case .label(let label)? = mark { return .toggleLabel(label) }
         return mark.map { .set($0) }
     }
 
     /// The family a clearing action empties: `unflag`, `rate-0`.
-    var clearedFamily: Mark.Family? {
+    package var clearedFamily: Mark.Family? {
         switch self {
         case .unflag: .flag
         case .rate0: .rating
@@ -75,7 +75,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     }
 
     /// A short description for the help screen.
-    var summary: String {
+    package var summary: String {
         switch self {
         case .down: "move down"
         case .up: "move up"

@@ -4,12 +4,15 @@ import ArgumentParser
 import Foundation
 
 /// The photopick program: the browser by default, `photopick serve` for the embedded server alone.
-@main
-struct PhotoPickCommand: AsyncParsableCommand {
+public struct PhotoPickCommand: AsyncParsableCommand {
+    /// A command as parsed; argument-parser makes it.
+    public init() {}
+
     /// `0.1.0 (commit 3f2a9c1e0b7d)`: the version and the commit built, for bug reports.
     static let version = "\(PhotoPickVersion.current) (commit \(BuildCommit.id))"
 
-    static let configuration = CommandConfiguration(
+    /// The verbs, the browser first.
+    public static let configuration = CommandConfiguration(
         commandName: "photopick",
         abstract: "A fast, keyboard-driven terminal browser for PhotoPick photo libraries.",
         version: version,
@@ -17,9 +20,9 @@ struct PhotoPickCommand: AsyncParsableCommand {
         defaultSubcommand: BrowseCommand.self
     )
 
-    /// Exit codes: 0 ok, 2 usage (argument-parser's default for that is 64), 1 when the server cannot start
-    /// for reasons other than its options.
-    static func main() async {
+    /// The program: parses the arguments and runs the verb. Exit codes: 0 ok, 2 usage (argument-parser's
+    /// default for that is 64), 1 when the server cannot start for reasons other than its options.
+    public static func runAsProgram() async {
         var commandName: String?
         do {
             var command = try parseAsRoot()

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoPickConfig
 import Testing
-@testable import photopick
+@testable import PhotoPickCommands
 
 /// `photopick doctor` names what is missing at run time, each with its fix.
 @Suite struct DoctorTests {

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import PhotoPickKit
+
+/// The walk over every page of the server, kept page by page, and what sent edits and measurements learn.
+extension Catalogue {
+    /// Starts a walk from the first page, or returns the one in progress.
+    func beginWalk() throws -> Walk {
+        try queue.write { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT * FROM walk WHERE id = 1"), row["in_progress"] as Bool {
+                return Walk(generation: row["generation"], cursor: row["cursor"], seen: row["seen"])
+            }
+            let generation = (try Int64.fetchOne(db, sql: "SELECT generation FROM walk WHERE id = 1") ?? 0) + 1
+            try db.execute(sql: """
+                INSERT INTO walk (id, generation, cursor, seen, in_progress) VALUES (1, ?, NULL, 0, 1)
+                ON CONFLICT (id) DO UPDATE SET generation = excluded.generation, cursor = NULL, seen = 0, in_progress = 1
+                """, arguments: [generation])
+            return Walk(generation: generation, cursor: nil, seen: 0)
+        }
+    }
+
+    /// Keeps a page and where the walk goes next, in one transaction: a kill between pages loses nothing.
+    /// `date` is when the page was asked for.
+    func save(page photos: [Photo], nextCursor: String?, walk: Walk, at date: Date) async throws {
+        try await queue.write { db in
+            // A read or write of a photo's tags newer than the page's request (`date`) keeps its tags: the
+            // page was on its way before they changed.
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO photo (\(Self.photoColumns), seen_at, walk)
+                VALUES (\(Array(repeating: "?", count: Self.photoColumnCount + 2).joined(separator: ", ")))
+                ON CONFLICT (id) DO UPDATE SET filename = excluded.filename, bytes = excluded.bytes,
+                    taken_at = excluded.taken_at, created_at = excluded.created_at, width = excluded.width,
+                    height = excluded.height, mime_type = excluded.mime_type, camera_make = excluded.camera_make,
+                    camera_model = excluded.camera_model, lens = excluded.lens, iso = excluded.iso,
+                    f_number = excluded.f_number, exposure_time = excluded.exposure_time,
+                    focal_length = excluded.focal_length, latitude = excluded.latitude, longitude = excluded.longitude,
+                    title = excluded.title, description = excluded.description, extra = excluded.extra,
+                    tag_ids = CASE WHEN photo.seen_at > excluded.seen_at THEN photo.tag_ids ELSE excluded.tag_ids END,
+                    seen_at = MAX(photo.seen_at, excluded.seen_at), walk = excluded.walk
+                """)
+            for photo in photos {
+                try statement.execute(arguments: Self.arguments(photo, seenAt: date, walk: walk.generation))
+            }
+            try db.execute(
+                sql: "UPDATE walk SET cursor = ?, seen = ? WHERE id = 1 AND generation = ?",
+                arguments: [nextCursor, walk.seen, walk.generation]
+            )
+        }
+    }
+
+    /// The server refused the walk's cursor: it goes on from the first page, and what it saw still counts.
+    func restartWalk(_ walk: Walk) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE walk SET cursor = NULL WHERE id = 1 AND generation = ?", arguments: [walk.generation])
+        }
+    }
+
+    /// Ends a complete walk: the photos it did not see are gone from the server, and go from here.
+    /// Returns their ids.
+    func completeWalk(_ walk: Walk, at date: Date) async throws -> [Int] {
+        try await queue.write { db in
+            let gone = try Int.fetchAll(db, sql: "SELECT id FROM photo WHERE walk < ?", arguments: [walk.generation])
+            try db.execute(sql: "DELETE FROM photo WHERE walk < ?", arguments: [walk.generation])
+            try db.execute(
+                sql: "UPDATE walk SET in_progress = 0, cursor = NULL, completed_at = ? WHERE id = 1",
+                arguments: [date.timeIntervalSince1970]
+            )
+            return gone
+        }
+    }
+
+    /// Keeps focus scores of photos the catalogue holds.
+    func save(focusScores: [(photoID: Int, score: Double)]) async throws {
+        try await queue.write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE photo SET focus = ? WHERE id = ?")
+            for (photoID, score) in focusScores { try statement.execute(arguments: [score, photoID]) }
+        }
+    }
+
+    // MARK: Tags
+
+    /// Replaces the tag list, in the server's order.
+    func save(tags: [PhotoPickKit.Tag]) async throws {
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM tag")
+            let statement = try db.cachedStatement(sql: "INSERT INTO tag (id, name, color, position) VALUES (?, ?, ?, ?)")
+            for (position, tag) in tags.enumerated() { try statement.execute(arguments: [tag.id, tag.name, tag.color, position]) }
+        }
+    }
+
+    /// A tag made or changed; a new one goes last.
+    func save(tag: PhotoPickKit.Tag) async throws {
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO tag (id, name, color, position) VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM tag))
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, color = excluded.color
+                """, arguments: [tag.id, tag.name, tag.color])
+        }
+    }
+
+    /// A deleted tag, which the server also took off every photo.
+    func remove(tagID: Int) async throws {
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [tagID])
+            let rows = try Row.fetchAll(db, sql: "SELECT id, tag_ids FROM photo WHERE tag_ids != ''")
+            let statement = try db.cachedStatement(sql: "UPDATE photo SET tag_ids = ? WHERE id = ?")
+            for row in rows {
+                let ids = Self.tagIDs(row["tag_ids"])
+                guard ids.contains(tagID) else { continue }
+                try statement.execute(arguments: [Self.text(ids.filter { $0 != tagID }), row["id"] as Int])
+            }
+        }
+    }
+
+    /// Forgets photos deleted from the server by photopick itself.
+    func remove(photoIDs: [Int]) async throws {
+        try await queue.write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM photo WHERE id = ?")
+            for id in photoIDs { try statement.execute(arguments: [id]) }
+        }
+    }
+
+    /// A photo's fields as the server just answered an edit; its tags are left to the tag writes.
+    func save(photo: Photo) async throws {
+        try await queue.write { db in
+            try db.execute(
+                sql: "UPDATE photo SET filename = ?, title = ?, description = ?, taken_at = ? WHERE id = ?",
+                arguments: [photo.filename, photo.title, photo.description, photo.takenAt?.timeIntervalSince1970, photo.id]
+            )
+        }
+    }
+
+    /// A photo's tags as the server just said they are, by a read or a write.
+    func save(tagIDs: [Int], ofPhoto id: Int, at date: Date) async throws {
+        try await queue.write { db in
+            try db.execute(
+                sql: "UPDATE photo SET tag_ids = ?, seen_at = ? WHERE id = ?",
+                arguments: [Self.text(tagIDs), date.timeIntervalSince1970, id]
+            )
+        }
+    }
+}
