@@ -6,15 +6,43 @@ import PhotoPickServer
 
 /// Lines a test server or client wrote, for counting requests and grepping for secrets.
 public final class LineLog: Sendable {
-    private let storage = NIOLockedValueBox<[String]>([])
+    private struct Storage {
+        var lines: [String] = []
+        var waiters: [(condition: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let storage = NIOLockedValueBox(Storage())
 
     /// An empty log.
     public init() {}
 
     /// Every line so far, oldest first.
-    public var lines: [String] { storage.withLockedValue { $0 } }
-    /// Adds a line.
-    public func append(_ line: String) { storage.withLockedValue { $0.append(line) } }
+    public var lines: [String] { storage.withLockedValue { $0.lines } }
+
+    /// Adds a line, waking those whose condition it makes hold.
+    public func append(_ line: String) {
+        let due = storage.withLockedValue { storage in
+            storage.lines.append(line)
+            let lines = storage.lines
+            let due = storage.waiters.filter { $0.condition(lines) }
+            storage.waiters.removeAll { $0.condition(lines) }
+            return due.map(\.continuation)
+        }
+        for continuation in due { continuation.resume() }
+    }
+
+    /// Returns once `condition` holds of the lines, looking again at each line added (never on a timer);
+    /// a line that never comes is ended by the test's time limit.
+    public func waitUntil(_ condition: @escaping @Sendable ([String]) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = storage.withLockedValue { storage in
+                if condition(storage.lines) { return true }
+                storage.waiters.append((condition, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
 
     /// Server request-log lines (`GET /api/v1/photos 200 3ms`) that start with `prefix`.
     public func requests(_ prefix: String) -> [String] { lines.filter { $0.hasPrefix(prefix) } }
@@ -76,14 +104,3 @@ public func listing(_ directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
 }
 
-/// Waits until `condition` holds, polling; false if it still does not after `timeout`.
-public func eventually(
-    isolation: isolated (any Actor)? = #isolation, within timeout: Duration = .seconds(5), _ condition: () -> Bool
-) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}

@@ -36,14 +36,14 @@ public final class TestClock: Clock, Sendable {
         var activity = 0
         /// Once set, every sleep ends at once, moving the clock to its deadline.
         var isRunningFree = false
-        /// Those waiting for this many sleepers (`sleepers(atLeast:)`).
-        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Those waiting for this many sleepers (`sleepers(atLeast:)`), by id.
+        var watchers: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
 
         /// The watchers whose count of sleepers is reached, taken out.
         mutating func dueWatchers() -> [CheckedContinuation<Void, Never>] {
-            let due = watchers.filter { $0.count <= sleepers.count }
-            watchers.removeAll { $0.count <= sleepers.count }
-            return due.map(\.continuation)
+            let due = watchers.filter { $0.value.count <= sleepers.count }
+            for id in due.keys { watchers[id] = nil }
+            return due.values.map(\.continuation)
         }
     }
 
@@ -154,15 +154,42 @@ public final class TestClock: Clock, Sendable {
 
 extension TestClock {
     /// Returns once at least `count` tasks sleep on this clock, woken as each sleep begins (never on a
-    /// timer): a test advances the clock only once what it waits for has started waiting.
+    /// timer): a test advances the clock only once what it waits for has started waiting. Returns at
+    /// once when the waiting task is cancelled.
     public func sleepers(atLeast count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now: Bool = state.withLockedValue { state in
-                guard state.sleepers.count < count else { return true }
-                state.watchers.append((count, continuation))
-                return false
-            }
-            if now { continuation.resume() }
+        let id = state.withLockedValue { state in
+            state.lastID += 1
+            return state.lastID
         }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now: Bool = state.withLockedValue { state in
+                    guard state.sleepers.count < count, !Task.isCancelled else { return true }
+                    state.watchers[id] = (count, continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let watcher = state.withLockedValue { $0.watchers.removeValue(forKey: id) }
+            watcher?.continuation.resume()
+        }
+    }
+
+    /// Runs `body` while time jumps to each sleeper's deadline as soon as it begins to sleep, the earliest
+    /// first: for a test whose one task waits on the clock at a time (a retry, a window's reset), where a
+    /// wait ends exactly when it should on the clock, and takes no real time.
+    public func advancingOnEachSleep<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+    ) async throws -> Result {
+        let driver = Task { [self] in
+            while !Task.isCancelled {
+                await sleepers(atLeast: 1)
+                guard !Task.isCancelled, let next = state.withLockedValue({ $0.sleepers.values.map(\.deadline).min() }) else { continue }
+                advance(to: next)
+            }
+        }
+        defer { driver.cancel() }
+        return try await body()
     }
 }

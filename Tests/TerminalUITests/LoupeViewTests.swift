@@ -58,11 +58,11 @@ import Testing
         // The views a frame wants depend on the state, the UI state and the layout alone, not on the store.
         let wants = screen.frame(state, ui, width: width, height: height).loupeWants
         await loader.want(wants)
-        for _ in 0..<300 {
-            if done(loader.store, wants) { return screen.frame(state, ui, width: width, height: height) }
-            try await Task.sleep(for: .milliseconds(50))
+        // Looked at again at each of the loader's updates, never on a timer.
+        if !done(loader.store, wants) {
+            for await _ in loader.updates where done(loader.store, wants) { break }
         }
-        Issue.record("the loupe never settled")
+        if !done(loader.store, wants) { Issue.record("the loupe stopped before it settled") }
         return screen.frame(state, ui, width: width, height: height)
     }
 

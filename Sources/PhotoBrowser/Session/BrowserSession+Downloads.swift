@@ -19,12 +19,22 @@ extension BrowserSession {
             configuration.logger.error("download queue: \(error)")
         }
         guard discardPartials else { return }
-        let client = client
-        // A run told to stop may still hold its partial file; the Kit waits for it to let go.
-        Task {
+        let client = client, previous = partialDiscards
+        // A run told to stop may still hold its partial file; the Kit waits for it to let go. Each discard
+        // goes after the one before, and stopping waits for them.
+        partialDiscards = Task {
+            await previous?.value
             for item in items {
                 try? await client.discardPartialDownload(photo: item.photo, size: item.variant, in: item.directory)
             }
+        }
+    }
+
+    /// Returns once every partial file asked to go has gone.
+    func partialDiscardsEnded() async {
+        while let discards = partialDiscards {
+            await discards.value
+            if partialDiscards == discards { partialDiscards = nil }
         }
     }
 

@@ -32,6 +32,8 @@ public final class BrowserSession {
     var focusWriter: Task<Void, Never>?
     /// The last of the catalogue writes of sent edits and purges, each after the one before.
     var catalogueWriter: Task<Void, Never>?
+    /// The last of the discards of cancelled downloads' partial files, each after the one before.
+    var partialDiscards: Task<Void, Never>?
     /// Why the catalogue was set aside at opening, told once the session starts.
     var catalogueNotice: String?
     let changed: AsyncStream<Void>.Continuation
@@ -123,6 +125,7 @@ public final class BrowserSession {
         isStopped = true
         await focusWriter?.value  // scores measured this session are kept
         await catalogueWriter?.value  // so are sent edits and purges
+        await partialDiscardsEnded()  // and no partial file is left half-discarded
         let tasks = [loadTask].compactMap { $0 } + stoppedWalks + downloadRuns.values.map(\.task) + backgroundTasks
         tasks.forEach { $0.cancel() }
         for task in tasks { await task.value }

@@ -32,6 +32,11 @@ public struct ItemStream<Item: PagedItem>: AsyncSequence, Sendable {
             self.pages = pages
         }
 
+        /// Returns once the page fetched ahead (if any) has been answered: for tests.
+        package func fetchAheadAnswered() async {
+            await pages.fetchAheadAnswered()
+        }
+
         /// The next item, or nil after the last; throws what the page stream throws.
         public mutating func next() async throws -> Item? {
             while index == items.count {

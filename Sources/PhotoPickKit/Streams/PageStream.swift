@@ -71,6 +71,12 @@ public struct PageStream<Item: PagedItem>: AsyncSequence, Sendable {
             return page
         }
 
+        /// Returns once the page fetched ahead (if any) has been answered, without taking it: for tests,
+        /// which then know every request the walk has made so far.
+        package func fetchAheadAnswered() async {
+            _ = await prefetch.peek()?.result
+        }
+
         private func fetch(_ cursor: String?) -> Task<Page<Item>, any Error> {
             let client = client
             let request = Item.pageRequest(limit: pageSize, cursor: cursor)
@@ -94,6 +100,10 @@ final class Prefetch<Value: Sendable>: Sendable {
             defer { task = nil }
             return task
         }
+    }
+
+    func peek() -> Task<Value, any Error>? {
+        slot.withLockedValue { $0 }
     }
 
     func store(_ task: Task<Value, any Error>) {

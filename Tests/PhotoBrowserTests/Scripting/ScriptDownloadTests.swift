@@ -105,7 +105,7 @@ struct DownloadFolderTests {
                 session.send(.downloads(.scriptDownloadRequested(wanted, variant: .original, root: good)))
                 try await session.waitUntil("the download") { $0.downloads.item(photoID: photo.id, variant: .original)?.status.isFinished == true }
                 #expect(session.state.downloads.item(photoID: photo.id, variant: .original)?.resultPath == good.appending(path: photo.filename).path)
-                try await Task.sleep(for: .milliseconds(100))  // the old partial's discarding, had it made anything
+                await session.partialDiscardsEnded()  // the old partial's discarding, had it made anything
                 #expect(!FileManager.default.fileExists(atPath: blocker.path), "the old folder is not made again")
                 #expect(listing(base) == ["good"])
             }

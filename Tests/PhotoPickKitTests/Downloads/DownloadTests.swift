@@ -61,7 +61,8 @@ struct DownloadTests {
         let faults: Set<FaultKind> = [.internalError, .unavailable, .rateLimited, .reset, .truncate]
         // Each injected 429 holds every download for a second: on a test clock, moved on when all are waiting.
         let clock = TestClock()
-        try await withKitServer(photos: 200, { $0.faultRate = 0.2; $0.faults = faults }, clock: clock) { server, client, log in
+        // Small originals: the faults are what is tested, not the server's rendering of 12 MP scenes.
+        try await withKitServer(photos: 200, { $0.faultRate = 0.2; $0.faults = faults; $0.originalMegapixels = 0.5 }, clock: clock) { server, client, log in
             let directory = makeDownloadDirectory()
             let results = try await clock.advancingWhenIdle {
                 let photos = try await PhotoStream(client: client).reduce(into: [Photo]()) { $0.append($1) }
@@ -188,23 +189,21 @@ struct DownloadTests {
     /// The moment between another download's O_EXCL and its label: an empty, unlabelled partial made just
     /// now is waited for, not called in the way (two downloads of one photo at once hit it by chance).
     @Test func aPartialJustCreatedAndNotYetLabelledIsWaitedFor() async throws {
-        try await withKitServer(photos: 5) { server, client, _ in
+        // The download looks again on the client's clock, which the test moves once the other download is done.
+        let clock = TestClock()
+        try await withKitServer(photos: 5, clock: clock) { server, client, _ in
             let photo = try await client.send(API.photo(id: 3))
             let directory = makeDownloadDirectory()
             let name = ".photopick." + photo.filename + ".part"
-            let unlabelled = try DownloadDirectory(directory).openPart(name).part
-            // The other download finishes a moment later and takes its partial away. Until then it keeps
-            // the partial's status-change time fresh (as its own writes would), so a test process
-            // starved for seconds beside other work cannot age it past the wait on its own.
-            let cleared = Task {
-                for _ in 0..<5 {
-                    fchmod(unlabelled.descriptor, 0o644)
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                try FileManager.default.removeItem(at: directory.appending(path: name))
-            }
-            let result = try await client.download(photo: photo, into: directory)
-            try await cleared.value
+            _ = try DownloadDirectory(directory).openPart(name).part
+            let download = Task { try await client.download(photo: photo, into: directory) }
+            // It found the other download's partial, fresh and unlabelled, and waits rather than taking it.
+            await clock.sleepers(atLeast: 1)
+            #expect(listing(directory) == [name])
+            // The other download finishes and takes its partial away; this one looks again and goes on.
+            try FileManager.default.removeItem(at: directory.appending(path: name))
+            clock.advance(by: .milliseconds(50))
+            let result = try await download.value
             #expect(result.outcome == .downloaded)
             #expect(try Data(contentsOf: result.fileURL) == original(server, 3))
         }

@@ -6,13 +6,13 @@ import PhotoPickTestSupport
 import Testing
 
 /// Retries: which failures, how long to wait, and what is never repeated. Waits run on a test clock the
-/// server shares, moved on whenever nothing else is happening.
+/// server shares; one call at a time, so time jumps to each wait's end as soon as it begins.
 struct RetryTests {
     @Test func retriesAfterRetryAfterSeconds() async throws {
         // Injected 429s say `Retry-After: 1`: each one costs a whole second, for every task.
         let clock = TestClock()
         try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited]; $0.faultRetryAfter = 1 }, clock: clock) { _, client, log async throws in
-            try await clock.advancingWhenIdle { () async throws in
+            try await clock.advancingOnEachSleep { () async throws in
                 for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
             }
             let refusals = log.lines.filter { $0.contains(" 429 ") }.count
@@ -24,7 +24,7 @@ struct RetryTests {
     @Test func retriesAfterRetryAfterAsAnHTTPDate() async throws {
         let clock = TestClock()
         try await withKitServer(photos: 10, { $0.faultRate = 0.3; $0.faults = [.rateLimited]; $0.faultRetryAfter = 1; $0.retryAfterAsDate = true }, clock: clock) { _, client, log async throws in
-            try await clock.advancingWhenIdle { () async throws in
+            try await clock.advancingOnEachSleep { () async throws in
                 for id in 1...10 { #expect(try await client.send(API.photo(id: id)).id == id) }
             }
             #expect(log.lines.contains { $0.contains(" 429 ") }, "the seed injects some 429s")
@@ -35,7 +35,7 @@ struct RetryTests {
     @Test func aSpentBudgetIsWaitedOutNotRefused() async throws {
         let clock = TestClock()  // starts on a window boundary
         try await withKitServer(photos: 5, { $0.rateLimit = 2; $0.rateLimitWindow = 2 }, clock: clock) { _, client, log async throws in
-            try await clock.advancingWhenIdle { () async throws in
+            try await clock.advancingOnEachSleep { () async throws in
                 for _ in 0..<3 { _ = try await client.send(API.photo(id: 1)) }
             }
             #expect(clock.elapsed >= .seconds(2), "the third call waited for the next window")
@@ -44,7 +44,7 @@ struct RetryTests {
     }
 
     @Test func absurdRetryAfterValuesAreClampedNotTrusted() {
-        let now = Date()
+        let now = Timekeeper.testEpoch
         #expect(RetryAdvice.wait(in: ["Retry-After": "1e30"], orReset: false, now: now) == nil)
         #expect(RetryAdvice.wait(in: ["Retry-After": "inf"], orReset: false, now: now) == nil)
         #expect(RetryAdvice.wait(in: ["Retry-After": "99999999999"], now: now) == .seconds(3600))
@@ -74,7 +74,7 @@ struct RetryTests {
     @Test func serverFailuresAndResetsAreRetried() async throws {
         let clock = TestClock()
         try await withKitServer(photos: 50, { $0.faultRate = 0.3; $0.faults = [.internalError, .unavailable, .reset] }, clock: clock) { _, client, log async throws in
-            try await clock.advancingWhenIdle { () async throws in
+            try await clock.advancingOnEachSleep { () async throws in
                 for id in 1...50 { #expect(try await client.send(API.photo(id: id)).id == id) }
             }
             #expect(log.lines.contains { $0.contains(" 500 ") || $0.contains(" 503 ") || $0.contains(" reset ") })

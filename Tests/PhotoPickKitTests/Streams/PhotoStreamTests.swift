@@ -23,17 +23,16 @@ struct PhotoStreamTests {
     @Test func requestsNothingUntilIterationStartsThenStaysOnePageAhead() async throws {
         try await withKitServer(photos: 1_000) { _, client, log in
             let stream = PhotoStream(client: client)
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(log.requests("GET /api/v1/photos").isEmpty)
             var iterator = stream.makeAsyncIterator()
+            await iterator.fetchAheadAnswered()
+            #expect(log.requests("GET /api/v1/photos").isEmpty, "a walk made and not started asks nothing")
             _ = try await iterator.next()
-            #expect(try await eventually { log.requests("GET /api/v1/photos").count == 2 }, "the next page is fetched ahead")
-            // A slow consumer: however long it dawdles, nothing more is fetched.
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(log.requests("GET /api/v1/photos").count == 2)
+            // Requests start only in `next()`: once the one fetched ahead is answered, a slow consumer,
+            // however long it dawdles, has cost exactly this many.
+            await iterator.fetchAheadAnswered()
+            #expect(log.requests("GET /api/v1/photos").count == 2, "the next page is fetched ahead, and no more")
             for _ in 0..<100 { _ = try await iterator.next() }
-            #expect(try await eventually { log.requests("GET /api/v1/photos").count == 3 })
-            try await Task.sleep(for: .milliseconds(100))
+            await iterator.fetchAheadAnswered()
             #expect(log.requests("GET /api/v1/photos").count == 3)
         }
     }
@@ -51,14 +50,21 @@ struct PhotoStreamTests {
         try await withKitServer(photos: 5_000) { _, client, log in
             let task = Task {
                 var count = 0
-                for try await _ in PhotoStream(client: client) {
-                    count += 1
-                    if count == 250 { withUnsafeCurrentTask { $0?.cancel() } }
+                var iterator = PhotoStream(client: client).makeAsyncIterator()
+                defer { _ = iterator }
+                do {
+                    while try await iterator.next() != nil {
+                        count += 1
+                        if count == 250 { withUnsafeCurrentTask { $0?.cancel() } }
+                    }
+                } catch {
+                    // Cancelled: the page fetched ahead ends (answered or cancelled) before the count is read.
+                    await iterator.fetchAheadAnswered()
+                    throw error
                 }
                 return count
             }
             let result = await task.result
-            try await Task.sleep(for: .milliseconds(100))
             let pages = log.requests("GET /api/v1/photos").count
             #expect(pages <= 4, "the walk stopped near where it was cancelled, not at page 50")
             if case .success(let count) = result { #expect(count <= 400) }
@@ -76,7 +82,8 @@ struct PhotoStreamTests {
         var delivered: [Int] = []
         for _ in 0..<200 { delivered.append(try #require(try await iterator.next()).id) }
         // The third page, fetched ahead, comes from the first server.
-        #expect(try await eventually { firstLog.requests("GET /api/v1/photos").count == 3 })
+        await iterator.fetchAheadAnswered()
+        #expect(firstLog.requests("GET /api/v1/photos").count == 3)
         await first.stop()
         let second = try await TestServer.start(photos: 500, seed: 2) { $0.port = port; $0.keys = [key] }
         do {
