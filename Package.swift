@@ -51,8 +51,9 @@ let package = Package(
         .target(
             name: "CSceneRender",
             dependencies: ["CJPEG"],
-            // Rendering 12 MP scenes at -O0 takes seconds; debug builds optimise this target too.
-            cSettings: [.unsafeFlags(["-O2"])]
+            // Rendering 12 MP scenes at -O0 takes seconds; debug builds optimise this target too. No fused
+            // multiply-add, so a scene is the same bytes on every machine.
+            cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off"])]
         ),
         // libpng for kitty's compressed transmission (f=100), behind a C boundary for its longjmp errors.
         .target(

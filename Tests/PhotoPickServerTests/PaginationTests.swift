@@ -5,8 +5,9 @@ import Testing
 
 /// Keyset pagination of `/photos` and `/tags`, its limits and its signed cursors.
 struct PaginationTests {
-    @Test func walksTenThousandPhotosCompletelyInStableOrder() async throws {
-        try await TestServer.with(photos: 10_000) { _, api in
+    /// Thirty pages, every photo once and in order (the Kit's `PhotoStream` walks ten thousand).
+    @Test func walksThreeThousandPhotosCompletelyInStableOrder() async throws {
+        try await TestServer.with(photos: 3_000) { _, api in
             var ids: [Int] = []
             var cursor: String?
             var pages = 0
@@ -14,16 +15,17 @@ struct PaginationTests {
                 let path = "/photos?limit=100" + (cursor.map { "&cursor=\($0)" } ?? "")
                 let page = try await api.get(path)
                 #expect(page.status == 200)
-                ids += page.json["data"].array.compactMap { $0["id"].int }
-                let pagination = page.json["pagination"]
+                let json = page.json
+                ids += json["data"].array.compactMap { $0["id"].int }
+                let pagination = json["pagination"]
                 cursor = pagination["nextCursor"].string
                 #expect(pagination["hasMore"].bool == (cursor != nil))
                 pages += 1
-            } while cursor != nil && pages < 200
-            #expect(pages == 100)
-            #expect(ids.count == 10_000)
-            #expect(Set(ids).count == 10_000)
-            #expect(ids == Array(1...10_000))
+            } while cursor != nil && pages < 100
+            #expect(pages == 30)
+            #expect(ids.count == 3_000)
+            #expect(Set(ids).count == 3_000)
+            #expect(ids == Array(1...3_000))
         }
     }
 

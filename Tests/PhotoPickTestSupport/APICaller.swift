@@ -16,7 +16,7 @@ public struct HTTPResult: Sendable {
     /// The first value of a header, if sent.
     public func header(_ name: String) -> String? { headers.first(name: name) }
     /// The body as JSON; null when it is not JSON.
-    public var json: JSON { (try? JSONDecoder().decode(JSON.self, from: Data(body))) ?? .null }
+    public var json: JSON { JSON(parsing: body) ?? .null }
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
     /// The error envelope's code, when this is one.

@@ -158,12 +158,12 @@ import PhotoPickSettings
         print("decoder: \(ReplyCorpus.fixed.count) replies split at every byte boundary, \(cuts) splits, 0 stray keys")
     }
 
-    /// 100,000 seeded streams of typed keys, pastes and replies, split at random boundaries over a slow link:
+    /// 40,000 seeded streams of typed keys, pastes and replies, split at random boundaries over a slow link:
     /// exactly the typed keys and pastes come out, in order.
     @Test func randomStreamsOfRepliesAndKeysGiveExactlyTheTypedKeys() {
         var random = SplitMix(seed: 27)
         var streams = 0, replies = 0, typed = 0, bytes = 0, mismatches = 0
-        for _ in 0..<100_000 {
+        for _ in 0..<40_000 {
             var decoder = InputDecoder()
             var now = Duration.zero
             var expected: [TerminalInput] = []
@@ -269,10 +269,15 @@ enum ReplyCorpus {
         func number() -> String { String(random.next(in: 0...99_999)) }
         /// Bytes a string of its kind holds: printable ASCII and the format controls, and for OSC UTF-8 too.
         func payload(utf8: Bool = false) -> [UInt8] {
-            (0..<random.next(in: 0...120)).flatMap { _ -> [UInt8] in
-                if utf8, random.next(in: 0...9) == 0 { return Array("東é☃".utf8) }
-                return [UInt8(random.next(in: 0...15) == 0 ? random.next(in: 0x08...0x0D) : random.next(in: 0x20...0x7E))]
+            var bytes: [UInt8] = []
+            for _ in 0..<random.next(in: 0...120) {
+                if utf8, random.next(in: 0...9) == 0 {
+                    bytes += "東é☃".utf8
+                } else {
+                    bytes.append(UInt8(random.next(in: 0...15) == 0 ? random.next(in: 0x08...0x0D) : random.next(in: 0x20...0x7E)))
+                }
             }
+            return bytes
         }
         let end = random.next(in: 0...1) == 0 ? [0x07] : Array("\u{1B}\\".utf8)
         switch random.next(in: 0...7) {
@@ -308,5 +313,9 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    mutating func next(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    /// A number in `range`. By remainder, not `Int.random(in:using:)`: its generic path, unspecialised in a
+    /// debug build, was most of the random streams' test; the bias of a remainder of 64 bits is nothing here.
+    mutating func next(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
+    }
 }

@@ -153,6 +153,7 @@ struct TerminalWireTests {
         func start() {
             let thread = Thread { [self] in
                 var buffer = [UInt8](repeating: 0, count: 4096)
+                let query = Array("\u{1B}[c".utf8)
                 var matched = 0
                 while true {
                     lock.lock()
@@ -165,7 +166,7 @@ struct TerminalWireTests {
                     lock.broadcast()
                     lock.unlock()
                     for byte in buffer[0..<count] {
-                        matched = byte == Array("\u{1B}[c".utf8)[matched] ? matched + 1 : (byte == 0x1B ? 1 : 0)
+                        matched = byte == query[matched] ? matched + 1 : (byte == 0x1B ? 1 : 0)
                         if matched == 3 {
                             matched = 0
                             wire?.answered()
@@ -189,10 +190,18 @@ struct TerminalWireTests {
             return String(decoding: bytes, as: UTF8.self)
         }
 
-        /// Blocks until `text` has been read, woken by each read (never on a timer).
+        /// Blocks until `text` has been read, woken by each read (never on a timer). Each wake looks only
+        /// at what came since the last one (and the pattern's length before it).
         func waitFor(_ text: String) {
+            let pattern = Array(text.utf8)
+            var from = 0
             lock.lock()
-            while !String(decoding: bytes, as: UTF8.self).contains(text) { lock.wait() }
+            while true {
+                let start = max(0, from - pattern.count)
+                if bytes.count >= pattern.count, (start...(bytes.count - pattern.count)).contains(where: { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }) { break }
+                from = bytes.count
+                lock.wait()
+            }
             lock.unlock()
         }
     }

@@ -62,7 +62,7 @@ struct DownloadTests {
         // Each injected 429 holds every download for a second: on a test clock, moved on when all are waiting.
         let clock = TestClock()
         // Small originals: the faults are what is tested, not the server's rendering of 12 MP scenes.
-        try await withKitServer(photos: 200, { $0.faultRate = 0.2; $0.faults = faults; $0.originalMegapixels = 0.5 }, clock: clock) { server, client, log in
+        try await withKitServer(photos: 200, { $0.faultRate = 0.2; $0.faults = faults; $0.originalMegapixels = 0.01 }, clock: clock) { server, client, log in
             let directory = makeDownloadDirectory()
             let results = try await clock.advancingWhenIdle {
                 let photos = try await PhotoStream(client: client).reduce(into: [Photo]()) { $0.append($1) }
