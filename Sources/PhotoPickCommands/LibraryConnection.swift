@@ -17,6 +17,9 @@ struct LibraryConnection {
     /// Whether `library` is the one last confirmed at this address, taken without asking the server:
     /// `confirm` says whether it still is.
     var isRemembered = false
+    /// The libraries known at each address, held open from the lookup to the confirmation so the session
+    /// shares its state database rather than opening it again.
+    var known: KnownLibraries?
 
     /// Starts the demo server, or checks the key against `/me`; throws what should end the program.
     /// With `remembering`, an API library confirmed before is opened at once without a request
@@ -41,10 +44,11 @@ struct LibraryConnection {
             let known = remembering ? try? KnownLibraries(stateDirectory: paths.stateDirectory) : nil
             if let remembered = try? known?.library(at: url.absoluteString) {
                 logger.info("opening \(remembered.library), last confirmed here, before the server answers")
-                return LibraryConnection(client: client, library: remembered.library, name: remembered.name, isRemembered: true)
+                return LibraryConnection(client: client, library: remembered.library, name: remembered.name, isRemembered: true, known: known)
             }
-            let connection = try await checked(client, url: url, logger: logger)
+            var connection = try await checked(client, url: url, logger: logger)
             if let known { connection.remember(in: known, at: url, logger: logger) }
+            connection.known = known
             return connection
         }
     }
@@ -86,7 +90,7 @@ struct LibraryConnection {
     func confirm(paths: Paths, logger: Logger) async throws -> Confirmation {
         let url = client.baseURL
         let checked = try await Self.checked(client, url: url, logger: logger)
-        if let known = try? KnownLibraries(stateDirectory: paths.stateDirectory) { checked.remember(in: known, at: url, logger: logger) }
+        if let known = known ?? (try? KnownLibraries(stateDirectory: paths.stateDirectory)) { checked.remember(in: known, at: url, logger: logger) }
         guard checked.library == library, let me = checked.account else {
             logger.warning("the key belongs to \(checked.library), not \(library) opened last time")
             return .other(checked)

@@ -36,15 +36,28 @@ public final class TestClock: Clock, Sendable {
         var activity = 0
         /// Once set, every sleep ends at once, moving the clock to its deadline.
         var isRunningFree = false
-        /// Those waiting for this many sleepers (`sleepers(atLeast:)`), by id.
-        var watchers: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+        /// Those waiting for sleepers (`sleepers(atLeast:)`, `sleeper(until:)`), by id.
+        var watchers: [Int: (want: Want, continuation: CheckedContinuation<Void, Never>)] = [:]
 
-        /// The watchers whose count of sleepers is reached, taken out.
+        /// The watchers whose sleepers are there, taken out.
         mutating func dueWatchers() -> [CheckedContinuation<Void, Never>] {
-            let due = watchers.filter { $0.value.count <= sleepers.count }
+            let due = watchers.filter { isMet($0.value.want) }
             for id in due.keys { watchers[id] = nil }
             return due.values.map(\.continuation)
         }
+
+        func isMet(_ want: Want) -> Bool {
+            switch want {
+            case .count(let count): sleepers.count >= count
+            case .deadline(let deadline): sleepers.values.contains { $0.deadline == deadline }
+            }
+        }
+    }
+
+    /// What a watcher waits for: so many sleepers, or one sleeping until exactly a deadline.
+    private enum Want {
+        case count(Int)
+        case deadline(Instant)
     }
 
     private let state = NIOLockedValueBox(State())
@@ -157,6 +170,17 @@ extension TestClock {
     /// timer): a test advances the clock only once what it waits for has started waiting. Returns at
     /// once when the waiting task is cancelled.
     public func sleepers(atLeast count: Int) async {
+        await watch(.count(count))
+    }
+
+    /// Returns once a task sleeps until exactly `deadline`, woken as each sleep begins: a test that knows
+    /// when a wait should end moves the clock only once that wait has begun, whatever else sleeps. A
+    /// wait of another length never matches, and the suite's time limit ends the test.
+    public func sleeper(until deadline: Instant) async {
+        await watch(.deadline(deadline))
+    }
+
+    private func watch(_ want: Want) async {
         let id = state.withLockedValue { state in
             state.lastID += 1
             return state.lastID
@@ -164,8 +188,8 @@ extension TestClock {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now: Bool = state.withLockedValue { state in
-                    guard state.sleepers.count < count, !Task.isCancelled else { return true }
-                    state.watchers[id] = (count, continuation)
+                    guard !state.isMet(want), !Task.isCancelled else { return true }
+                    state.watchers[id] = (want, continuation)
                     return false
                 }
                 if now { continuation.resume() }

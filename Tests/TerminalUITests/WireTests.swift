@@ -325,13 +325,13 @@ struct SixelStripsTests {
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func eachStripCarriesThePaletteAndTheColourInUseWhereItBegins() {
-        let strips = SixelStrips.split(image, bands: 2).map(text)
+        let strips = SixelStrips.cut(image, bands: 2).map { text($0.bytes(of: image)) }
         #expect(strips == [
             "\u{1B}P0;1;0q\"1;1;4;12#0;2;100;0;0#1;2;0;100;0#0~~~~$#1????-#0!4~\u{1B}\\",
             "\u{1B}P0;1;0q\"1;1;4;8#0;2;100;0;0#1;2;0;100;0#0#1~~~~-#2;2;0;0;100#2~~~~\u{1B}\\",
         ])
-        #expect(SixelStrips.split(image, bands: 4) == [image], "no more bands than a strip: the image whole")
-        #expect(SixelStrips.split(Array("SIXEL".utf8), bands: 2) == [Array("SIXEL".utf8)], "what cannot be read goes whole")
+        #expect(SixelStrips.cut(image, bands: 4).isEmpty, "no more bands than a strip: the image whole")
+        #expect(SixelStrips.cut(Array("SIXEL".utf8), bands: 2).isEmpty, "what cannot be read goes whole")
     }
 
     @Test func stripsEndOnACellsEdgeAndAreEachPlacedAtTheirRow() {
@@ -340,16 +340,19 @@ struct SixelStripsTests {
         // Cells of 3 pixels: a strip is 48 rows, 16 cells, and this image of 20 rows is one strip.
         var layer = ImageLayer(mode: .sixel, cell: PixelSize(width: 1, height: 3))
         let placement = ImagePlacement(photoID: 1, box: PixelSize(width: 4, height: 20), rect: Rect(x: 2, y: 3, width: 4, height: 7),
-                                       payload: EncodedImage(size: PixelSize(width: 4, height: 20), bytes: image))
+                                       payload: .sixel(image, size: PixelSize(width: 4, height: 20), cell: PixelSize(width: 1, height: 3)))
         #expect(layer.plan([placement], screenCleared: true, height: 30).jobs.first?.units.count == 1)
         let tall = Array(repeating: "#0~~~~-", count: 40).joined()
         let big = Array("\u{1B}P0;1;0q\"1;1;4;240#0;2;100;0;0\(tall)\u{1B}\\".utf8)
         var strips = ImageLayer(mode: .sixel, cell: PixelSize(width: 1, height: 3))
         let tallPlacement = ImagePlacement(photoID: 2, box: PixelSize(width: 4, height: 240), rect: Rect(x: 2, y: 3, width: 4, height: 80),
-                                           payload: EncodedImage(size: PixelSize(width: 4, height: 240), bytes: big))
+                                           payload: .sixel(big, size: PixelSize(width: 4, height: 240), cell: PixelSize(width: 1, height: 3)))
         let units = strips.plan([tallPlacement], screenCleared: true, height: 100).jobs.first?.units ?? []
-        // 48 rows a strip (8 bands, 16 cells): 240 rows make five strips, at rows 3, 19, 35, 51 and 67.
+        // 48 rows a strip (8 bands, 16 cells): 240 rows make five strips, at rows 3, 19, 35, 51 and 67,
+        // cut when the image was made: each unit's body is a run of the image's own bytes.
         #expect(units.count == 5)
+        #expect(units.allSatisfy { $0.body.count > 0 && big[$0.body.indices] == $0.body })
+        #expect(EncodedImage.sixel(big, size: PixelSize(width: 4, height: 240), cell: nil).strips.isEmpty, "an assumed cell: whole")
         #expect(units.map { text($0.bytes) }.map { String($0.prefix(12)) }.prefix(3) == ["\u{1B}7\u{1B}[4;3H\u{1B}P0;", "\u{1B}7\u{1B}[20;3H\u{1B}P0", "\u{1B}7\u{1B}[36;3H\u{1B}P0"])
     }
 }

@@ -21,9 +21,9 @@ package struct KnownLibraries: Sendable {
 
     private let database: StateDatabase
 
-    /// Opens the state database in `directory`.
+    /// The state database in `directory`, shared with a session on it.
     package init(stateDirectory directory: URL) throws {
-        database = try StateDatabase(directory: directory)
+        database = try StateDatabase.opened(in: directory)
     }
 
     /// The library last confirmed at `apiURL`, if any.

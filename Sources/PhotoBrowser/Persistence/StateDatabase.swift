@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 
 /// photopick's own state, kept between runs: the tag-edit outbox, the download queue and the library
 /// last opened at each address, in one SQLite file under `$XDG_STATE_HOME/photopick`. Every row names
@@ -7,7 +8,29 @@ import GRDB
 final class StateDatabase: Sendable {
     let queue: DatabaseQueue
 
-    /// Opens (creating it when missing) `state.sqlite` in `directory`, a folder only the user can read.
+    /// The databases open in this process, by file, for as long as someone holds them.
+    private static let open = NIOLockedValueBox<[String: Held]>([:])
+
+    private struct Held {
+        weak var database: StateDatabase?
+    }
+
+    /// The state database in `directory`, shared: GRDB asks for one connection per file in a process, and
+    /// a start used to open it three times (the library last opened here, the session, the confirmation).
+    /// Opened when no one in this process holds it.
+    static func opened(in directory: URL) throws -> StateDatabase {
+        let path = directory.standardizedFileURL.appendingPathComponent("state.sqlite").path
+        return try open.withLockedValue { open in
+            if let database = open[path]?.database { return database }
+            let database = try StateDatabase(directory: directory)
+            open = open.filter { $0.value.database != nil }
+            open[path] = Held(database: database)
+            return database
+        }
+    }
+
+    /// Opens (creating it when missing) `state.sqlite` in `directory`, a folder only the user can read: a
+    /// connection of its own, as another process would have.
     init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         queue = try Self.open(directory.appendingPathComponent("state.sqlite"))

@@ -61,7 +61,7 @@ public final class BrowserSession {
         self.client = client
         self.configuration = configuration
         isConfirmed = !configuration.isProvisional
-        let database = try StateDatabase(directory: configuration.stateDirectory)
+        let database = try StateDatabase.opened(in: configuration.stateDirectory)
         outbox = TagOutbox(database: database, library: configuration.library)
         editOutbox = EditOutbox(database: database, library: configuration.library)
         downloadStore = DownloadStore(database: database, library: configuration.library, clock: configuration.clock)

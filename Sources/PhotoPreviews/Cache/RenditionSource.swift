@@ -3,14 +3,9 @@ import PhotoPickKit
 /// A photo's rendition from the disk cache, else fetched from the server and filed there: the one
 /// "cache, else fetch and store" path that previews, focus measuring and the loupe's stand-ins share.
 struct RenditionSource: Sendable {
-    /// What was found: a cached file that `read` accepted, or one just fetched (and filed).
+    /// What was found: a cached file `read` accepted and the variant it was filed as, or bytes just
+    /// fetched (and filed).
     enum Found<Value> {
-        case cached(Value, DownloadSize)
-        case fetched([UInt8])
-    }
-
-    /// What `cachedOrFetched` found: a cached file `read` accepted and its variant, or bytes just fetched.
-    enum Filed<Value> {
         case cached(Value, variant: String)
         case fetched([UInt8])
     }
@@ -39,11 +34,6 @@ struct RenditionSource: Sendable {
             try await flights.fetch(.init(photoID: photoID, variant: size.rawValue)) { () async throws(APIError) in
                 try await fetch(photoID, size)
             }
-        }.map { filed in
-            switch filed {
-            case .cached(let value, let variant): .cached(value, DownloadSize(rawValue: variant) ?? size)
-            case .fetched(let bytes): .fetched(bytes)
-            }
         }
     }
 
@@ -54,7 +44,7 @@ struct RenditionSource: Sendable {
     static func cachedOrFetched<Value, Failure: Error>(
         photoID: Int, in disk: PreviewDiskCache?, cached: [String], filedAs variant: String, read: ([UInt8]) -> Value?,
         fetchFiles: Bool = false, whenMissing: () async -> Void = {}, fetch: () async throws(Failure) -> FetchedVariant
-    ) async throws(Failure) -> Filed<Value>? {
+    ) async throws(Failure) -> Found<Value>? {
         for candidate in cached {
             guard let file = disk?.bytes(photoID: photoID, variant: candidate) else { continue }
             if let value = read(file.bytes) { return .cached(value, variant: candidate) }

@@ -66,7 +66,7 @@ extension LoupeLoader {
                 let found: (bytes: [UInt8], size: DownloadSize)
                 do throws(APIError) {
                     switch try await renditions.rendition(photoID: id, cached: [.a4, .fhd, .web], fetching: .a4, read: { $0 }) {
-                    case .cached(let bytes, let size)?: found = (bytes, size)
+                    case .cached(let bytes, let variant)?: found = (bytes, DownloadSize(rawValue: variant) ?? .a4)
                     case .fetched(let bytes)?: found = (bytes, .a4)
                     case nil: return
                     }

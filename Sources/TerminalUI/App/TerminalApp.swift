@@ -104,10 +104,9 @@ public final class TerminalApp {
         defer {
             waker.stop()
             signals.stop()
-            (tasks + sessionTasks).forEach { $0.cancel() }
+            tasks.forEach { $0.cancel() }
+            unfollowLibrary()
             self.continuation = nil
-            previews?.finish()
-            loupes?.finish()
         }
         drawFrame()
         for await event in events {
@@ -206,12 +205,7 @@ public final class TerminalApp {
     /// The key turned out to be another account's: its library takes the place of the one shown, from
     /// a fresh screen (the old one's modes and marks named photos of the other library).
     private func replace(with library: OpenedLibrary) -> Ending? {
-        sessionTasks.forEach { $0.cancel() }
-        sessionTasks = []
-        previews?.finish()
-        loupes?.finish()
-        previews = nil
-        loupes = nil
+        unfollowLibrary()
         screen.context.previews = nil
         screen.context.loupes = nil
         if let old = session { Task { await old.stop() } }
@@ -221,6 +215,17 @@ public final class TerminalApp {
         loggedLoupes = [:]
         controller = Controller(keymap: controller.keymap)
         return start(library)
+    }
+
+    /// Stops following the library's session and loaders, when the loop ends or another library takes
+    /// its place: their tasks end and the feeds finish. The session itself is stopped by its owner.
+    private func unfollowLibrary() {
+        sessionTasks.forEach { $0.cancel() }
+        sessionTasks = []
+        previews?.finish()
+        loupes?.finish()
+        previews = nil
+        loupes = nil
     }
 
     /// Asks for a frame event when the next frame is due.

@@ -171,12 +171,19 @@ struct ImageLayer {
         return [first, whole]
     }
 
-    /// A sixel image as units of whole strips, each at its own cell row; whole when it is one strip.
+    /// A sixel image as units of its strips (cut when it was made), each at its own cell row; whole when
+    /// it has none or this layer does not know the cell's height.
     private func sixelStrips(_ payload: EncodedImage, at rect: Rect) -> [WireUnit] {
-        guard let cell = cellHeight, let height = Self.stripHeight(cellHeight: cell) else { return [Self.placed(at: rect, payload.bytes)] }
+        guard let cell = cellHeight, let height = Self.stripHeight(cellHeight: cell), !payload.strips.isEmpty else {
+            return [Self.placed(at: rect, payload.bytes)]
+        }
         let rows = height / cell
-        return SixelStrips.split(payload.bytes, bands: height / 6).enumerated().map { index, strip in
-            Self.placed(at: Rect(x: rect.x, y: rect.y + index * rows, width: rect.width, height: rows), strip)
+        return payload.strips.enumerated().map { index, strip in
+            let row = Rect(x: rect.x, y: rect.y + index * rows, width: rect.width, height: rows)
+            return WireUnit(
+                head: Self.saveCursor + Self.moveCursor(to: row) + strip.head, body: payload.bytes[strip.body],
+                tail: SixelStrips.terminator + Self.restoreCursor, kind: .place
+            )
         }
     }
 

@@ -32,13 +32,8 @@ enum KittyCommands {
             } else {
                 keys = "q=2,m=\(more)"
             }
-            var head: [UInt8] = [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")] + Array(keys.utf8)
-            if end > offset { head.append(UInt8(ascii: ";")) }
-            var tail: [UInt8] = [0x1B, UInt8(ascii: "\\")]
-            if tmux {
-                head = Array("\u{1B}Ptmux;".utf8) + head.flatMap { $0 == 0x1B ? [0x1B, 0x1B] : [$0] }
-                tail = [0x1B, 0x1B, UInt8(ascii: "\\"), 0x1B, UInt8(ascii: "\\")]
-            }
+            var (head, tail) = frame(keys, payload: end > offset)
+            if tmux { (head, tail) = TmuxPassthrough.wrap(head: head, tail: tail) }
             units.append(WireUnit(head: head, body: base64[offset..<end], tail: tail, kind: .transmit))
             offset = end
         } while offset < base64.count
@@ -80,14 +75,17 @@ enum KittyCommands {
     static let query = command("i=31,s=1,v=1,a=q,t=d,f=24", payload: Array("AAAA".utf8)[...])
 
     private static func command(_ keys: String, payload: ArraySlice<UInt8> = []) -> [UInt8] {
-        var bytes: [UInt8] = [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")]
-        bytes.reserveCapacity(keys.utf8.count + payload.count + 6)
-        bytes += keys.utf8
-        if !payload.isEmpty {
-            bytes.append(UInt8(ascii: ";"))
-            bytes += payload
-        }
-        bytes += [0x1B, UInt8(ascii: "\\")]
-        return bytes
+        let (head, tail) = frame(keys, payload: !payload.isEmpty)
+        return head + payload + tail
+    }
+
+    /// A command's framing around its payload: `ESC _ G`, the keys, `;` when a payload follows, and the
+    /// closing `ESC \`.
+    private static func frame(_ keys: String, payload: Bool) -> (head: [UInt8], tail: [UInt8]) {
+        var head: [UInt8] = [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")]
+        head.reserveCapacity(keys.utf8.count + 4)
+        head += keys.utf8
+        if payload { head.append(UInt8(ascii: ";")) }
+        return (head, [0x1B, UInt8(ascii: "\\")])
     }
 }

@@ -65,7 +65,7 @@ struct PreviewRenderer: Sendable {
             }
             return EncodedImage(size: image.size, bytes: base64, isPNG: true, reduced: reduced(image, png: true))
         case .sixel:
-            return EncodedImage(size: image.size, bytes: ChafaCanvas.sixel(image, registers: 256))
+            return EncodedImage.sixel(ChafaCanvas.sixel(image, registers: 256), size: image.size, cell: graphics.cellAssumed ? nil : graphics.cell)
         case .iterm:
             // A loupe's view was never a file: it is sent as one; nor is a rendition far larger than the
             // cells show (a `web` JPEG in the side pane): it goes at the size shown, a fraction of the bytes.

@@ -3,11 +3,25 @@
 /// a frame's text can go between strips (never inside one), and the image appears from the top down.
 /// Hand-written: libchafa writes one DCS string, and no library cuts one.
 enum SixelStrips {
+    /// One strip: what makes it an image of its own (the DCS intro, its raster size, the palette and the
+    /// colour in use where it begins), then a run of the whole image's bytes, then `terminator`. The run
+    /// is a range, so the strips of an image hold its bytes once.
+    struct Strip: Equatable, Sendable {
+        let head: [UInt8]
+        let body: Range<Int>
+
+        /// The strip as it is written, for `image` it was cut from.
+        func bytes(of image: [UInt8]) -> [UInt8] { head + image[body] + SixelStrips.terminator }
+    }
+
+    /// The string terminator, `ESC \`, that ends each strip.
+    static let terminator: [UInt8] = [0x1B, UInt8(ascii: "\\")]
+
     /// Cuts `image` (one DCS string: `ESC P … q`, data, `ESC \`) after every `bands` bands of six pixel
-    /// rows; the image whole when it has no more, or cannot be read.
-    static func split(_ image: [UInt8], bands: Int) -> [[UInt8]] {
-        guard bands > 0, let parsed = Parsed(image), parsed.bandStarts.count > bands else { return [image] }
-        var strips: [[UInt8]] = []
+    /// rows; none when it has no more, or cannot be read, and goes whole.
+    static func cut(_ image: [UInt8], bands: Int) -> [Strip] {
+        guard bands > 0, let parsed = Parsed(image), parsed.bandStarts.count > bands else { return [] }
+        var strips: [Strip] = []
         var index = 0
         while index < parsed.bandStarts.count {
             let last = min(index + bands, parsed.bandStarts.count) - 1
@@ -15,14 +29,12 @@ enum SixelStrips {
             // Up to the newline that ends the strip's last band, or the end of the data.
             let end = last + 1 < parsed.bandStarts.count ? parsed.bandStarts[last + 1] - 1 : parsed.dataEnd
             let height = min(6 * (last - index + 1), max(0, parsed.height - 6 * index))
-            var strip = parsed.intro
-            strip += Array("\"1;1;\(parsed.width);\(height)".utf8)
+            var head = parsed.intro
+            head += Array("\"1;1;\(parsed.width);\(height)".utf8)
             let state = parsed.states[index]
-            for register in state.definitions.keys.sorted() { strip += state.definitions[register]! }
-            if let current = state.current { strip += Array("#\(current)".utf8) }
-            strip += parsed.bytes[start..<end]
-            strip += [0x1B, UInt8(ascii: "\\")]
-            strips.append(strip)
+            for register in state.definitions.keys.sorted() { head += state.definitions[register]! }
+            if let current = state.current { head += Array("#\(current)".utf8) }
+            strips.append(Strip(head: head, body: start..<end))
             index = last + 1
         }
         return strips

@@ -57,8 +57,21 @@ struct EncodedImage: PreviewRendering, Equatable {
     var reduced: ReducedImage?
     /// kitty on this machine: `bytes` are the packed RGB pixels, sent through shared memory.
     var isShared = false
+    /// Sixel: the image cut into strips that each end on a cell's edge, cut where the image is made
+    /// (off the main actor); none when it goes whole.
+    var strips: [SixelStrips.Strip] = []
 
-    var byteCount: Int { bytes.count + (reduced?.bytes.count ?? 0) }
+    var byteCount: Int { bytes.count + (reduced?.bytes.count ?? 0) + strips.reduce(0) { $0 + $1.head.count } }
+
+    /// A sixel image, cut into strips of `ImageLayer.stripHeight` for cells of `cell`; whole when the
+    /// cell's size is not known (an assumed one would put the strips at the wrong rows).
+    static func sixel(_ bytes: [UInt8], size: PixelSize, cell: PixelSize?) -> EncodedImage {
+        var image = EncodedImage(size: size, bytes: bytes)
+        if let height = cell.flatMap({ ImageLayer.stripHeight(cellHeight: $0.height) }) {
+            image.strips = SixelStrips.cut(bytes, bands: height / 6)
+        }
+        return image
+    }
 }
 
 /// The quick first version of an `EncodedImage`, in the same protocol.

@@ -32,9 +32,12 @@ import Testing
             let doomed = [3, 7, 11, 12]
             var originals: [Int: Data] = [:]
             for id in doomed { originals[id] = try await original(client, id) }
-            try await withSession(server, state: state) { session in
+            // The purge is dated by the session's clock, three hours on.
+            let clock = TestClock()
+            try await withSession(server, state: state, clock: clock) { session in
                 try await session.waitForLibrary()
                 #expect(session.state.purging.problem(Array(1...30), account: session.state.account, limit: 20)?.contains("more than one purge deletes (20)") == true)
+                clock.advance(by: .seconds(3 * 3600))
                 session.send(.purge(.purgeRequested(doomed, keepOriginals: kept)))
                 try await session.waitUntil("the purge") { $0.purge == nil }
                 for id in doomed { #expect(session.state.library.index(ofID: id) == nil) }
@@ -44,6 +47,7 @@ import Testing
                 await #expect(throws: APIError.self) { try await client.send(API.photo(id: id)) }
             }
             let records = try PurgeLog(url: state.appending(path: "purge-log.jsonl")).records()
+            #expect(Set(records.map(\.at)) == [Timekeeper.testEpoch.addingTimeInterval(3 * 3600)], "every record at the session's time")
             for id in doomed {
                 let mine = records.filter { $0.id == id }.map(\.kind)
                 #expect(mine == [.planned, .kept, .intent, .deleted], "photo \(id): \(mine)")

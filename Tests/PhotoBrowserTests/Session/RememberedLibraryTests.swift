@@ -63,6 +63,9 @@ import Testing
         let remembered = try await open(stalled, resources: again)
         #expect(remembered.isRemembered && remembered.library == checked.library)
         let session = try provisionalSession(remembered)
+        // The state database is opened once: the lookup's connection, held until the confirmation, is the session's.
+        let shared = try StateDatabase.opened(in: paths.stateDirectory)
+        #expect(remembered.known != nil && shared === session.outbox.database)
         try session.start()
         try await session.waitUntil("the catalogue's rows") { $0.library.count == 120 && $0.list.count == 120 }
         #expect(log.lines.isEmpty, "the rows came before any answer: \(log.lines)")
