@@ -23,6 +23,7 @@ rectangles the log says hold images now.
 Needs Debian's xvfb, xterm, kitty, mlterm, tmux, imagemagick (import), xdotool, python3-pil and
 python3-numpy; `.ci/run` installs them. Run after `swift build`: Tests/e2e/graphics.py [terminal...]
 """
+from collections import Counter
 import os
 import re
 import shutil
@@ -590,7 +591,11 @@ def check_moves(display, terminal, folder, data):
             differs = np.abs(before - after).max(axis=2) > 0.25
             differs[origin[1] + y * ch - 2:origin[1] + (y + rows) * ch + 2, origin[0] + x * cw - 2:origin[0] + (x + columns) * cw + 2] = False
             ys, xs = np.nonzero(differs)
-            cells = sorted({((py - origin[1]) // ch, (px - origin[0]) // cw) for py, px in zip(ys, xs)})
+            # A cell counts when more than a glyph's stray pixels differ: mlterm draws DejaVu's U+FFFD a
+            # pixel or two past its cell and leaves those when the cell beside it is written again (four
+            # pixels on the cursor row after a filter); a name shifted by a width is hundreds of pixels.
+            pixels = Counter(((py - origin[1]) // ch, (px - origin[0]) // cw) for py, px in zip(ys, xs))
+            cells = sorted(cell for cell, count in pixels.items() if count > 8)
             if len(cells) > 0:
                 raise Failure(f"{label}: {name}: {len(cells)} cells differ from the screen drawn again (Ctrl-L), first (row, column) {cells[:6]}")
             ok(f"{label}: {name}: every cell outside the image as Ctrl-L draws it again")
