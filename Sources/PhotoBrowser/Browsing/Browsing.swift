@@ -120,7 +120,7 @@ struct Browsing: Sendable {
     /// nil when it is in none.
     func burst(containing index: Int, library: PhotoLibrary) -> [Int]? {
         if list.stackGap == burstGap, let stack = list.stacks.stack(of: index) { return list.stacks.members(of: stack) }
-        let stacks = BurstStacks(library, gap: burstGap, count: library.storedCount)
+        let stacks = BurstStacks(library, gap: burstGap)
         return stacks.stack(of: index).map(stacks.members(of:))
     }
 }

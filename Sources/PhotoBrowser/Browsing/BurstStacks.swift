@@ -10,17 +10,38 @@ struct BurstStacks: Sendable {
     /// No stacks.
     init() {}
 
-    /// The stacks of every photo in `library`.
-    init(_ library: PhotoLibrary, gap: Double, count: Int) {
-        stackOf = Array(repeating: -1, count: count)
-        var keyed: [(make: Int32, model: Int32, time: Double, id: Int, index: Int32)] = []
-        keyed.reserveCapacity(count)
-        for index in 0..<count where !library.isRemoved(index) {
-            let photo = library[index]
-            guard !photo.takenAtSeconds.isNaN, photo.cameraMake != 0 || photo.cameraModel != 0 else { continue }
-            keyed.append((photo.cameraMake, photo.cameraModel, photo.takenAtSeconds, photo.id, Int32(index)))
+    /// The stacks of every photo in `library`. The capture-time order is kept already, so each camera's
+    /// photos come out of it in time order by a counting pass: a million photos take a few milliseconds,
+    /// where sorting them by camera and time took 145.
+    init(_ library: PhotoLibrary, gap: Double) {
+        let columns = library.columns
+        stackOf = Array(repeating: -1, count: columns.count)
+        let make = columns.cameraMake, model = columns.cameraModel, takenAt = columns.takenAt
+        // Photos with a time and a camera, by camera (make, model), each camera's in time order.
+        var cameras: [Int64: Int] = [:]
+        var counts: [Int] = []
+        var camera = [Int32](repeating: -1, count: columns.count)
+        for index in library.orders[.captureTime] {
+            let row = Int(index)
+            guard !takenAt[row].isNaN, make[row] != 0 || model[row] != 0 else { continue }
+            let key = Int64(make[row]) << 32 | Int64(UInt32(bitPattern: model[row]))
+            let number = cameras[key] ?? {
+                cameras[key] = counts.count
+                counts.append(0)
+                return counts.count - 1
+            }()
+            camera[row] = Int32(number)
+            counts[number] += 1
         }
-        keyed.sort { ($0.make, $0.model, $0.time, $0.id) < ($1.make, $1.model, $1.time, $1.id) }
+        var starts = [Int](repeating: 0, count: counts.count + 1)
+        for number in counts.indices { starts[number + 1] = starts[number] + counts[number] }
+        var next = starts
+        var byCamera = [Int32](repeating: 0, count: starts.last ?? 0)
+        for index in library.orders[.captureTime] where camera[Int(index)] >= 0 {
+            let number = Int(camera[Int(index)])
+            byCamera[next[number]] = index
+            next[number] += 1
+        }
         var run: [Int32] = []
         func close() {
             if run.count > 1 {
@@ -29,14 +50,14 @@ struct BurstStacks: Sendable {
             }
             run.removeAll(keepingCapacity: true)
         }
-        for (position, photo) in keyed.enumerated() {
-            if position > 0 {
-                let before = keyed[position - 1]
-                if before.make != photo.make || before.model != photo.model || photo.time - before.time > gap { close() }
+        for number in counts.indices {
+            for position in starts[number]..<starts[number + 1] {
+                let index = byCamera[position]
+                if let last = run.last, takenAt[Int(index)] - takenAt[Int(last)] > gap { close() }
+                run.append(index)
             }
-            run.append(photo.index)
+            close()
         }
-        close()
     }
 
     /// How many stacks there are.

@@ -48,21 +48,50 @@ public struct PhotoFilter: Sendable, Equatable {
         }
     }
 
-    /// A test of library indices against the filter, made ready for one pass over the library.
-    func matcher(library: PhotoLibrary, selection: Selection) -> (Int) -> Bool {
-        let compiled = QueryMatcher(query, library: library, tags: tagContext)
-        let tags = tags, dateRange = dateRange, onlySelected = onlySelected
-        return { index in
-            let photo = library[index]
-            if onlySelected, !selection.contains(index) { return false }
-            if !tags.matches(photo.tagIDs) { return false }
-            if let dateRange {
-                // An unknown capture time is NaN, which fails both comparisons.
-                let seconds = photo.takenAtSeconds
-                guard seconds >= dateRange.lowerBound.timeIntervalSince1970, seconds <= dateRange.upperBound.timeIntervalSince1970 else { return false }
-            }
-            return compiled.matches(index, photo)
+    /// The filter made ready for one pass over the library: a test of one index, or every index at once.
+    func matcher(library: PhotoLibrary, selection: Selection) -> FilterMatcher {
+        FilterMatcher(self, library: library, selection: selection)
+    }
+}
+
+/// A filter read against the library and the selection, for one pass.
+struct FilterMatcher {
+    private let query: QueryMatcher
+    private let filter: PhotoFilter
+    private let library: PhotoLibrary
+    private let selection: Selection
+
+    init(_ filter: PhotoFilter, library: PhotoLibrary, selection: Selection) {
+        query = QueryMatcher(filter.query, library: library, tags: filter.tagContext)
+        self.filter = filter
+        self.library = library
+        self.selection = selection
+    }
+
+    /// Whether the photo at `index` passes.
+    func matches(_ index: Int) -> Bool {
+        if filter.onlySelected, !selection.contains(index) { return false }
+        if !filter.tags.matches(index, library.tags) { return false }
+        if let range = filter.dateRange, !Self.within(library.columns.takenAt[index], range) { return false }
+        return query.matches(index)
+    }
+
+    /// Every index that passes, as bits: each part of the filter taken whole.
+    func rows() -> Bitset {
+        let count = library.storedCount
+        var result = query.rows() ?? Bitset(count: count, filled: true)
+        if filter.onlySelected { result.formIntersection(Bitset(selection.indices)) }
+        if let tags = filter.tags.rows(library.tags, count: count) { result.formIntersection(tags) }
+        if let range = filter.dateRange {
+            let takenAt = library.columns.takenAt
+            result.formIntersection(Bitset((0..<count).filter { Self.within(takenAt[$0], range) }))
         }
+        return result
+    }
+
+    /// An unknown capture time is NaN, which fails both comparisons.
+    private static func within(_ seconds: Double, _ range: ClosedRange<Date>) -> Bool {
+        seconds >= range.lowerBound.timeIntervalSince1970 && seconds <= range.upperBound.timeIntervalSince1970
     }
 }
 
@@ -77,12 +106,32 @@ public enum TagFilter: Sendable, Equatable {
     /// No tags at all.
     case untagged
 
-    func matches(_ tagIDs: [Int]) -> Bool {
+    /// Whether the photo at `index` passes, by the tags' own sets.
+    func matches(_ index: Int, _ sets: TagSets) -> Bool {
         switch self {
         case .none: true
-        case .any(let wanted): tagIDs.contains(where: wanted.contains)
-        case .all(let wanted): wanted.allSatisfy(tagIDs.contains)
-        case .untagged: tagIDs.isEmpty
+        case .any(let wanted): wanted.contains { sets.contains($0, index) }
+        case .all(let wanted): wanted.allSatisfy { sets.contains($0, index) }
+        case .untagged: sets.tagIDs.allSatisfy { !sets.contains($0, index) }
+        }
+    }
+
+    /// The photos that pass, as bits; nil when tags do not matter.
+    func rows(_ sets: TagSets, count: Int) -> Bitset? {
+        switch self {
+        case .none: return nil
+        case .any(let wanted):
+            var rows = Bitset()
+            for id in wanted { rows.formUnion(sets.photos(with: id)) }
+            return rows
+        case .all(let wanted):
+            guard var rows = wanted.first.map(sets.photos(with:)) else { return Bitset(count: count, filled: true) }
+            for id in wanted.dropFirst() { rows.formIntersection(sets.photos(with: id)) }
+            return rows
+        case .untagged:
+            var tagged = Bitset()
+            for id in sets.tagIDs { tagged.formUnion(sets.photos(with: id)) }
+            return tagged.complement(count: count)
         }
     }
 }

@@ -6,9 +6,7 @@ public struct PhotoList: Sendable {
     public private(set) var sort: SortKey = .captureTime
     /// What the list lets through.
     public private(set) var filter = PhotoFilter()
-    /// Every loaded photo, sorted.
-    private var order: [Int32] = []
-    /// The photos the filter lets through, sorted.
+    /// The photos the filter lets through, in the library's order for `sort` (`PhotoLibrary.orders`).
     private var visible: [Int32] = []
     /// The cursor's position in the filtered list.
     public private(set) var cursor = 0
@@ -40,6 +38,9 @@ public struct PhotoList: Sendable {
     /// Positions in view, for a view that draws only those rows.
     public var rowsInView: Range<Int> { top..<min(top + pageHeight, visible.count) }
 
+    /// Library indices in the filtered list, in order, as stored.
+    var visibleIndices: [Int32] { visible }
+
     /// Library indices in the filtered list, in order.
     public var libraryIndices: some Collection<Int> { visible.lazy.map(Int.init) }
 
@@ -49,14 +50,16 @@ public struct PhotoList: Sendable {
     mutating func insert(_ new: Range<Int>, library: PhotoLibrary, selection: Selection) {
         guard !new.isEmpty else { return }
         let anchor = currentIndex
-        let precedes = comparator(library)
-        let sorted = sort == .captureTime && new.count > 1_000
-            ? Self.sortedByCaptureTime(new, library)
-            : new.map(Int32.init).sorted(by: precedes)
-        Self.merge(sorted, into: &order, by: precedes)
         guard stackGap == nil else { return restack(library: library, selection: selection, anchor: anchor) }
-        let matches = filter.matcher(library: library, selection: selection)
-        Self.merge(sorted.filter { matches(Int($0)) }, into: &visible, by: precedes)
+        if filter.isEmpty {
+            // Everything passes: the library's order as it is, shared rather than copied.
+            visible = library.orders[sort]
+            return relocate(anchor, library: library)
+        }
+        let precedes = comparator(library)
+        let matcher = filter.matcher(library: library, selection: selection)
+        let sorted = new.filter(matcher.matches).map(Int32.init).sorted(by: precedes)
+        SortOrders.merge(sorted, into: &visible, by: precedes)
         relocate(anchor, library: library)
     }
 
@@ -65,19 +68,20 @@ public struct PhotoList: Sendable {
     mutating func update(removing gone: Set<Int32>, repositioning changed: [Int], library: PhotoLibrary, selection: Selection) {
         guard !gone.isEmpty || !changed.isEmpty else { return }
         let anchor = currentIndex
-        let moving = gone.union(changed.map(Int32.init))
-        order.removeAll { moving.contains($0) }
-        visible.removeAll { moving.contains($0) }
-        let precedes = comparator(library)
-        let sorted = changed.map(Int32.init).sorted(by: precedes)
-        Self.merge(sorted, into: &order, by: precedes)
         guard stackGap == nil else {
             let next = anchor.flatMap { gone.contains(Int32($0)) ? nil : $0 }
             restack(library: library, selection: selection, anchor: next)
             return
         }
-        let matches = filter.matcher(library: library, selection: selection)
-        Self.merge(sorted.filter { matches(Int($0)) }, into: &visible, by: precedes)
+        if filter.isEmpty {
+            visible = library.orders[sort]
+        } else {
+            let moving = gone.union(changed.map(Int32.init))
+            visible.removeAll { moving.contains($0) }
+            let precedes = comparator(library)
+            let matcher = filter.matcher(library: library, selection: selection)
+            SortOrders.merge(changed.filter(matcher.matches).map(Int32.init).sorted(by: precedes), into: &visible, by: precedes)
+        }
         guard let anchor, gone.contains(Int32(anchor)) else { return relocate(anchor, library: library) }
         // Its photo is gone: the cursor stays at the same place in the list, on the photo that moved up.
         clampCursor()
@@ -86,11 +90,7 @@ public struct PhotoList: Sendable {
     mutating func setSort(_ sort: SortKey, library: PhotoLibrary, selection: Selection) {
         let anchor = currentIndex
         self.sort = sort
-        let precedes = comparator(library)
-        order.sort(by: precedes)
-        guard stackGap == nil else { return refilter(library: library, selection: selection, anchor: anchor) }
-        visible.sort(by: precedes)
-        relocate(anchor, library: library)
+        refilter(library: library, selection: selection, anchor: anchor)
     }
 
     /// Applies a new filter in one pass over the loaded photos. When the photo under the cursor is
@@ -135,18 +135,19 @@ public struct PhotoList: Sendable {
     }
 
     private mutating func restack(library: PhotoLibrary, selection: Selection, anchor: Int?) {
-        stacks = stackGap.map { BurstStacks(library, gap: $0, count: library.storedCount) } ?? BurstStacks()
+        stacks = stackGap.map { BurstStacks(library, gap: $0) } ?? BurstStacks()
         refilter(library: library, selection: selection, anchor: anchor)
     }
 
     /// The filtered list again, closed stacks folded into their first photo; the cursor stays on
     /// `anchor`, or the photo after it, or the cover of its stack.
     private mutating func refilter(library: PhotoLibrary, selection: Selection, anchor: Int?) {
+        let order = library.orders[sort]
         if filter.isEmpty {
             visible = order
         } else {
-            let matches = filter.matcher(library: library, selection: selection)
-            visible = order.filter { matches(Int($0)) }
+            let rows = filter.matcher(library: library, selection: selection).rows()
+            visible = order.filter { rows.contains(Int($0)) }
         }
         coverCounts = [:]
         if stackGap != nil, stacks.count > 0 { foldClosedStacks() }
@@ -155,9 +156,9 @@ public struct PhotoList: Sendable {
            let cover = visible.first(where: { stacks.stack(of: Int($0)) == stack }) {
             return moveCursor(to: position(of: Int(cover), library: library))
         }
-        // `visible` is sorted like `order`, so its lower bound for the anchor is the anchor itself if it
+        // `visible` is sorted like the order, so its lower bound for the anchor is the anchor itself if it
         // still matches, else the next match after it; past the end, the last match comes before it.
-        let bound = Self.lowerBound(of: Int32(anchor), in: visible, by: comparator(library))
+        let bound = SortOrders.lowerBound(of: Int32(anchor), in: visible, by: comparator(library))
         moveCursor(to: visible.isEmpty ? nil : min(bound, visible.count - 1))
     }
 
@@ -209,15 +210,15 @@ public struct PhotoList: Sendable {
     /// The position of a photo in the filtered list, found by binary search in O(log n).
     func position(of index: Int, library: PhotoLibrary) -> Int? {
         let target = Int32(index)
-        let low = Self.lowerBound(of: target, in: visible, by: comparator(library))
+        let low = SortOrders.lowerBound(of: target, in: visible, by: comparator(library))
         return low < visible.count && visible[low] == target ? low : nil
     }
 
     // MARK: - Internals
 
     private func comparator(_ library: PhotoLibrary) -> (Int32, Int32) -> Bool {
-        let sort = sort
-        return { sort.precedes(library[Int($0)], library[Int($1)]) }
+        let sort = sort, columns = library.columns
+        return { sort.precedes(Int($0), Int($1), columns) }
     }
 
     /// Puts the cursor back on `index` after the list changed, shifting the view by as much, so the
@@ -246,49 +247,5 @@ public struct PhotoList: Sendable {
         if cursor < top { top = cursor }
         if cursor >= top + pageHeight { top = cursor - pageHeight + 1 }
         top = min(max(top, 0), max(visible.count - pageHeight, 0))
-    }
-
-    /// A whole catalogue at once in capture-time order, as `SortKey.precedes` orders it (unknown times
-    /// last, ties by id), sorting plain numbers instead of comparing photos: a third of the time at 100,000.
-    private static func sortedByCaptureTime(_ indices: Range<Int>, _ library: PhotoLibrary) -> [Int32] {
-        var keyed = indices.map { index in
-            let photo = library[index]
-            return (time: photo.takenAtSeconds.isNaN ? Double.infinity : photo.takenAtSeconds, id: photo.id, index: Int32(index))
-        }
-        keyed.sort { ($0.time, $0.id) < ($1.time, $1.id) }
-        return keyed.map(\.index)
-    }
-
-    /// Merges sorted `items` into sorted `base`, finding each one's place by binary search from where
-    /// the last one went: O(m log n) comparisons, and a plain append when they all go at the end.
-    static func merge(_ items: [Int32], into base: inout [Int32], by precedes: (Int32, Int32) -> Bool) {
-        guard let first = items.first else { return }
-        if base.isEmpty || !precedes(first, base[base.count - 1]) {
-            base.append(contentsOf: items)
-            return
-        }
-        var result: [Int32] = []
-        result.reserveCapacity(base.count + items.count)
-        var from = 0
-        for item in items {
-            let low = lowerBound(of: item, in: base, from: from, by: precedes)
-            result.append(contentsOf: base[from..<low])
-            result.append(item)
-            from = low
-        }
-        result.append(contentsOf: base[from...])
-        base = result
-    }
-
-    /// The first position in `sorted`, at or after `start`, whose element does not precede `target`.
-    private static func lowerBound(
-        of target: Int32, in sorted: [Int32], from start: Int = 0, by precedes: (Int32, Int32) -> Bool
-    ) -> Int {
-        var low = start, high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if precedes(sorted[middle], target) { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

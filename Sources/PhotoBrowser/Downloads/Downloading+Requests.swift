@@ -70,7 +70,7 @@ extension Downloading {
         var sorted = SortedRequest()
         for wanted in request.wanted {
             guard let index = library.index(ofID: wanted.photoID) else { continue }
-            let photo = library[index]
+            let photo = library.photo(at: index)
             let directory = wanted.directory(under: request.root)
             // A superseded item is removed after the loop, in one pass; until then it counts as gone.
             if let existing = queue.item(photoID: photo.id, variant: request.variant), !sorted.removed.contains(existing.id) {
@@ -87,8 +87,8 @@ extension Downloading {
             }
             var item = DownloadItem(
                 id: queue.nextID, photoID: photo.id, variant: request.variant, directory: directory,
-                filename: wanted.filename ?? photo.filename, photoBytes: photo.bytes, takenAt: photo.takenAt, mimeType: library.string(photo.mimeType),
-                estimatedBytes: DownloadItem.estimate(bytes: photo.bytes, width: photo.pixelWidth, height: photo.pixelHeight, variant: request.variant),
+                filename: wanted.filename ?? photo.filename, photoBytes: photo.bytes, takenAt: photo.takenAt, mimeType: photo.mimeType,
+                estimatedBytes: DownloadItem.estimate(bytes: photo.bytes, width: photo.width, height: photo.height, variant: request.variant),
                 status: .queued
             )
             if !wanted.folders.isEmpty { item.root = request.root }

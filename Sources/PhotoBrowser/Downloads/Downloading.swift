@@ -64,7 +64,7 @@ struct Downloading: Sendable {
     mutating func reduce(_ event: DownloadEvent, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         switch event {
         case .downloadRequested:
-            let wanted = context.targets.map { ScriptDownload(photoID: shared.library[$0].id) }
+            let wanted = context.targets.map { ScriptDownload(photoID: shared.library.id(at: $0)) }
             return request(DownloadRequest(origin: .browser, wanted: wanted, variant: variant, root: directory), &shared, context)
         case .scriptDownloadRequested(let wanted, let variant, let root):
             return request(DownloadRequest(origin: .script, wanted: wanted, variant: variant, root: root), &shared, context)

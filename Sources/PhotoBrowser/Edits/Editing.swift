@@ -144,7 +144,7 @@ struct Editing: Sendable {
     private mutating func rejected(photoID: Int, sequences: [Int64], reason: String, _ shared: inout Shared) -> [BrowserEffect] {
         let removed = pending.remove(of: photoID, sequences: Set(sequences))
         revert(removed, of: photoID, &shared)
-        let name = shared.library.index(ofID: photoID).map { shared.library[$0].filename } ?? "photo \(photoID)"
+        let name = shared.library.index(ofID: photoID).map { shared.library.filename(at: $0) } ?? "photo \(photoID)"
         let fields = removed.map(\.field.label).joined(separator: " and ")
         return shared.post(.error, "Could not change the \(fields.isEmpty ? "fields" : fields) of \(name): \(reason) The change was undone.")
     }

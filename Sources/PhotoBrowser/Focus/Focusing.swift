@@ -37,7 +37,7 @@ struct Focusing: Sendable {
         case .sharpestFramesPicked:
             // The winners are picked as one undoable edit, by the tags' room; the line comes after its own.
             let plan = sharpestFrames(shared.library, context)
-            let targets = plan.winners.filter { context.tags.marks(of: shared.library[$0].tagIDs).flag != .pick }
+            let targets = plan.winners.filter { context.tags.marks(of: shared.library.tagIDs(at: $0)).flag != .pick }
             guard !targets.isEmpty else { return shared.post(.info, nothingToPick(plan)) }
             shared.news.marking = News.Marking(mark: .flag(.pick), photos: targets, line: picked(targets.count, of: plan))
             return []
@@ -49,12 +49,12 @@ struct Focusing: Sendable {
         let listed = context.list.libraryIndices
         // A closed stack lists only its cover; its other frames count when the filter lets them through.
         let passes = context.list.filter.matcher(library: library, selection: context.selection)
-        let stacks = BurstStacks(library, gap: context.burstGap, count: library.storedCount)
+        let stacks = BurstStacks(library, gap: context.burstGap)
         var result = SharpestFrames()
         var seen = Set<Int>()
         for index in listed {
             guard let stack = stacks.stack(of: index), seen.insert(stack).inserted else { continue }
-            let frames = stacks.members(of: stack).filter(passes)
+            let frames = stacks.members(of: stack).filter(passes.matches)
             guard frames.count > 1 else { continue }
             let measured = frames.compactMap { frame in library.focusScore(at: frame).map { (frame, $0) } }
             guard let best = measured.max(by: { $0.1 < $1.1 }) else {
@@ -62,7 +62,7 @@ struct Focusing: Sendable {
                 continue
             }
             if measured.count < frames.count { result.partlyMeasured += 1 }
-            if context.tags.marks(of: library[best.0].tagIDs).flag == .pick { result.alreadyPicked += 1 }
+            if context.tags.marks(of: library.tagIDs(at: best.0)).flag == .pick { result.alreadyPicked += 1 }
             result.winners.append(best.0)
         }
         return result

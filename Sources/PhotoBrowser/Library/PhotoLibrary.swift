@@ -2,96 +2,166 @@ import PhotoPickKit
 
 /// Every photo loaded so far, in arrival order. Photos are only ever appended (a changed one is
 /// replaced in its place, a deleted one left as a gap), so an index into the library names one photo
-/// for the whole session; sorting, filtering and selection all work on indices. It counts the photos
-/// of each tag as tags change, and notes what each event changed (`PhotoChanges`), so the list and the
-/// selection follow without the feature that changed a photo knowing of them.
+/// for the whole session; sorting, filtering and selection all work on indices.
+///
+/// The photos are columns (`PhotoColumns`), their tags a set of photos per tag (`TagSets`), and every
+/// order photopick offers is kept as photos change (`SortOrders`): at a million photos that is under
+/// 200 bytes a photo, and a filter, a sort or a tag on every photo reads memory a column at a time. It
+/// notes what each event changed (`PhotoChanges`), so the list and the selection follow without the
+/// feature that changed a photo knowing of them.
 public struct PhotoLibrary: Sendable {
-    private var photos: ContiguousArray<LibraryPhoto> = []
-    private var indices: [Int: Int32] = [:]
-    private var pool = StringPool()
-    private var search = SearchIndex()
+    private(set) var columns = PhotoColumns()
+    private(set) var tags = TagSets()
+    /// The orders; photos replaced or removed by the event being handled are put right by `takeChanges`.
+    private(set) var orders = SortOrders()
     /// Indices of photos deleted on the server; they are in no list.
-    private var removed: Set<Int32> = []
+    private(set) var removed = Bitset()
+    private var removedCount = 0
+    /// Library indices by increasing id, deleted photos included: `index(ofID:)` searches it.
+    private var byID: [Int32] = []
     /// Each photo's focus score (`FocusScore`), NaN until one of its renditions is measured. Beside the
     /// photos rather than in them, so a newer copy of a photo from the server keeps its score.
-    private var focus: ContiguousArray<Float> = []
-    /// Loaded photos per tag id.
-    private var tagCounts: [Int: Int] = [:]
+    private(set) var focus: [Float] = []
     /// What changed since the parent last took the changes.
     private var changes = PhotoChanges()
+    /// Photos whose place in an order changed or that went, until `takeChanges` puts the orders right.
+    private var reordering: Set<Int32> = []
+
+    init() {}
+
+    /// A library from its stored parts: a catalogue's snapshot, read without a photo at a time.
+    init(columns: PhotoColumns, tags: TagSets, orders: SortOrders, removed: Bitset, focus: [Float]) {
+        self.columns = columns
+        self.tags = tags
+        self.orders = orders
+        self.removed = removed
+        removedCount = removed.count
+        self.focus = focus
+        byID = Array(0..<Int32(columns.count))
+        if !columns.ids.indices.dropFirst().allSatisfy({ columns.ids[$0 - 1] < columns.ids[$0] }) {
+            byID.sort { columns.ids[Int($0)] < columns.ids[Int($1)] }
+        }
+        self.tags.grow(to: columns.count)
+        if columns.count > 0 { changes.addedFrom = 0 }
+    }
 
     /// How many photos there are, the deleted ones left out.
-    public var count: Int { photos.count - removed.count }
+    public var count: Int { columns.count - removedCount }
 
     /// How many indices there are, deleted photos included.
-    var storedCount: Int { photos.count }
+    var storedCount: Int { columns.count }
 
     /// Whether the photo at an index was deleted on the server.
-    func isRemoved(_ index: Int) -> Bool { removed.contains(Int32(index)) }
-
-    /// The photo at a library index.
-    subscript(index: Int) -> LibraryPhoto { photos[index] }
+    func isRemoved(_ index: Int) -> Bool { removed.contains(index) }
 
     /// The library index of the photo with this id, if loaded and not deleted.
     public func index(ofID id: Int) -> Int? {
-        indices[id].map(Int.init)
+        var low = 0, high = byID.count
+        while low < high {
+            let middle = (low + high) / 2
+            if columns.ids[Int(byID[middle])] < id { low = middle + 1 } else { high = middle }
+        }
+        guard low < byID.count, columns.ids[Int(byID[low])] == id, !removed.contains(Int(byID[low])) else { return nil }
+        return Int(byID[low])
     }
 
     /// The photo with every field, as the server sent it (tags as photopick shows them).
     public func photo(at index: Int) -> Photo {
-        photos[index].photo(pool: pool)
+        columns.photo(at: index, tagIDs: tags.tags(of: index))
     }
 
     /// The id of the photo at an index: what most callers want, without building the whole `Photo`.
-    public func id(at index: Int) -> Int { photos[index].id }
+    public func id(at index: Int) -> Int { columns.ids[index] }
 
-    /// The tags of the photo at an index.
-    public func tagIDs(at index: Int) -> [Int] { photos[index].tagIDs }
+    /// The tags of the photo at an index, by increasing id.
+    public func tagIDs(at index: Int) -> [Int] { tags.tags(of: index) }
+
+    /// Whether the photo at an index carries a tag.
+    func has(_ tagID: Int, at index: Int) -> Bool { tags.contains(tagID, index) }
+
+    /// The size of the original of the photo at an index.
+    func bytes(at index: Int) -> Int64 { columns.bytes[index] }
+
+    /// The server's filename of the photo at an index, unsanitised.
+    func filename(at index: Int) -> String { columns.filenames.string(index) }
 
     /// How many loaded photos carry a tag.
-    public func count(ofTag tagID: Int) -> Int { tagCounts[tagID, default: 0] }
+    public func count(ofTag tagID: Int) -> Int { tags.count(of: tagID) }
 
     /// Appends the photos not loaded yet and returns the indices they got.
     @discardableResult
     mutating func append(_ newPhotos: [Photo]) -> Range<Int> {
-        let start = photos.count
-        for photo in newPhotos where indices[photo.id] == nil {
-            indices[photo.id] = Int32(photos.count)
-            photos.append(LibraryPhoto(photo, pool: &pool))
+        let start = columns.count
+        for photo in newPhotos where index(ofID: photo.id) == nil {
+            let index = columns.count
+            columns.append(photo)
             focus.append(.nan)
-            search.append(Self.searchFields(photo))
-            recount(from: [], to: photo.tagIDs)
+            tags.grow(to: columns.count)
+            for tagID in photo.tagIDs { tags.set(tagID, index, true) }
+            insertID(index)
         }
-        if start < photos.count, changes.addedFrom == nil { changes.addedFrom = start }
-        return start..<photos.count
+        guard start < columns.count else { return start..<start }
+        orders.insert(Array(start..<columns.count), columns)
+        if changes.addedFrom == nil { changes.addedFrom = start }
+        return start..<columns.count
+    }
+
+    private mutating func insertID(_ index: Int) {
+        let id = columns.ids[index]
+        if let last = byID.last, columns.ids[Int(last)] > id {
+            var low = 0, high = byID.count
+            while low < high {
+                let middle = (low + high) / 2
+                if columns.ids[Int(byID[middle])] < id { low = middle + 1 } else { high = middle }
+            }
+            byID.insert(Int32(index), at: low)
+        } else {
+            byID.append(Int32(index))
+        }
     }
 
     /// Puts a newer copy of a loaded photo in its place; the list moves it where it now belongs.
     mutating func replace(at index: Int, with photo: Photo) {
-        recount(from: photos[index].tagIDs, to: photo.tagIDs)
-        photos[index] = LibraryPhoto(photo, pool: &pool)
-        search.replace(index, with: Self.searchFields(photo))
+        let moves = !Self.same(columns.takenAt[index], photo.takenAt?.timeIntervalSince1970) || columns.bytes[index] != photo.bytes
+            || !columns.filenames.withBytes(index) { $0.elementsEqual(photo.filename.utf8) }
+        columns.replace(index, with: photo)
+        setTagIDs(photo.tagIDs, at: index)
+        if moves { reordering.insert(Int32(index)) }
         changes.replace(index)
+    }
+
+    private static func same(_ stored: Double, _ new: Double?) -> Bool {
+        guard let new else { return stored.isNaN }
+        return stored == new
     }
 
     /// Takes a photo deleted on the server out: its index stays taken, its id is forgotten.
     mutating func remove(at index: Int) {
-        guard removed.insert(Int32(index)).inserted else { return }
-        recount(from: photos[index].tagIDs, to: [])
-        indices[photos[index].id] = nil
+        guard removed.insert(index) else { return }
+        removedCount += 1
+        tags.removePhoto(index)
+        columns.forget(index)
+        reordering.insert(Int32(index))
         changes.removed.insert(Int32(index))
+    }
+
+    /// Brings the orders up to date with the photos replaced and removed since the last time: one pass
+    /// over each order for a whole page of changes.
+    private mutating func reorder() {
+        guard !reordering.isEmpty else { return }
+        orders.remove(reordering)
+        let removed = removed
+        orders.insert(reordering.map(Int.init).filter { !removed.contains($0) }.sorted(), columns)
+        reordering = []
     }
 
     /// What changed since the last time, which starts afresh.
     mutating func takeChanges() -> PhotoChanges {
+        reorder()
         defer { changes = PhotoChanges() }
         var taken = changes
-        taken.count = photos.count
+        taken.count = columns.count
         return taken
-    }
-
-    private static func searchFields(_ photo: Photo) -> [String?] {
-        [photo.filename, photo.title, photo.camera?.make, photo.camera?.model, photo.lens]
     }
 
     /// The focus score of the photo at an index, if measured.
@@ -110,43 +180,37 @@ public struct PhotoLibrary: Sendable {
         return true
     }
 
-    /// Gives the photo at an index these tags; the counts follow.
+    /// Gives the photo at an index these tags.
     mutating func setTagIDs(_ tagIDs: [Int], at index: Int) {
-        recount(from: photos[index].tagIDs, to: tagIDs)
-        photos[index].tagIDs = tagIDs
+        let wanted = Set(tagIDs)
+        for tagID in tags.tags(of: index) where !wanted.contains(tagID) { tags.set(tagID, index, false) }
+        for tagID in wanted { tags.set(tagID, index, true) }
+    }
+
+    /// Puts a tag on one photo or takes it off; true when that changed it.
+    @discardableResult
+    mutating func setTag(_ tagID: Int, at index: Int, _ carries: Bool) -> Bool {
+        tags.set(tagID, index, carries)
+    }
+
+    /// Puts a tag on every photo of `photos` or takes it off them; returns those it changed.
+    @discardableResult
+    mutating func setTag(_ tagID: Int, on photos: Bitset, _ carries: Bool) -> Bitset {
+        tags.set(tagID, on: photos, carries)
     }
 
     /// Removes a deleted tag from every photo; returns how many photos had it.
     mutating func removeTagEverywhere(_ tagID: Int) -> Int {
-        var count = 0
-        for index in photos.indices where photos[index].tagIDs.contains(tagID) && !removed.contains(Int32(index)) {
-            photos[index].tagIDs.removeAll { $0 == tagID }
-            count += 1
-        }
-        tagCounts[tagID] = nil
-        return count
-    }
-
-    /// Accounts for a photo's tags changing from `old` to `new`.
-    private mutating func recount(from old: [Int], to new: [Int]) {
-        for id in old where !new.contains(id) {
-            let left = tagCounts[id, default: 0] - 1
-            tagCounts[id] = left == 0 ? nil : left
-        }
-        for id in new where !old.contains(id) { tagCounts[id, default: 0] += 1 }
-    }
-
-    func matchesText(_ index: Int, _ query: SearchQuery) -> Bool {
-        search.matches(index, query)
+        tags.removeTag(tagID)
     }
 
     /// The string-pool numbers of the strings that pass `test`.
     func poolIDs(where test: (String) -> Bool) -> Set<Int32> {
-        pool.ids(where: test)
+        columns.pool.ids(where: test)
     }
 
     func string(_ id: Int32) -> String? {
-        pool[id]
+        columns.pool[id]
     }
 }
 

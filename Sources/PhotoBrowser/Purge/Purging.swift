@@ -87,7 +87,7 @@ struct Purging: Sendable {
 
     /// The bytes of the originals of these photos.
     static func bytes(ofPhotos ids: [Int], _ library: PhotoLibrary) -> Int64 {
-        ids.compactMap(library.index(ofID:)).reduce(0) { $0 + library[$1].bytes }
+        ids.compactMap(library.index(ofID:)).reduce(0) { $0 + library.bytes(at: $1) }
     }
 
     private mutating func request(_ ids: [Int], keepOriginals: URL?, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {

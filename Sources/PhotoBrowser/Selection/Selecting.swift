@@ -32,7 +32,7 @@ struct Selecting: Sendable {
         case .selectionToggled, .selectionToggledAndAdvanced:
             guard let index = list.currentIndex else { return [] }
             visualRange = nil
-            selection.set(index, !selection.contains(index), bytes: library[index].bytes)
+            selection.set(index, !selection.contains(index), bytes: library.bytes(at: index))
             return []
         case .visualRangeToggled:
             if visualRange != nil {
@@ -42,7 +42,7 @@ struct Selecting: Sendable {
             guard list.currentIndex != nil else { return [] }
             let anchor = list.libraryIndex(at: list.cursor)
             visualRange = VisualRange(anchor: list.cursor, anchorIndex: anchor, base: selection, covered: list.cursor...list.cursor)
-            selection.set(anchor, true, bytes: library[anchor].bytes)
+            selection.set(anchor, true, bytes: library.bytes(at: anchor))
             return shared.post(.info, "Visual range: move to extend, v to keep, Esc to cancel.")
         case .visualRangeCancelled:
             guard let range = visualRange else { return [] }
@@ -51,12 +51,12 @@ struct Selecting: Sendable {
             return []
         case .allMatchingSelected:
             visualRange = nil
-            for index in list.libraryIndices { selection.set(index, true, bytes: library[index].bytes) }
+            selection.insert(list.visibleIndices, bytes: library.columns.bytes)
             return []
         case .selectionInverted:
             // Among the photos the filter shows; hidden ones keep their state.
             visualRange = nil
-            for index in list.libraryIndices { selection.set(index, !selection.contains(index), bytes: library[index].bytes) }
+            for index in list.libraryIndices { selection.set(index, !selection.contains(index), bytes: library.bytes(at: index)) }
             return []
         case .selectionCleared:
             visualRange = nil
@@ -80,13 +80,13 @@ struct Selecting: Sendable {
         for part in Self.positions(in: range.covered, outside: covered) {
             for position in part where position < list.count {
                 let index = list.libraryIndex(at: position)
-                selection.set(index, range.base.contains(index), bytes: library[index].bytes)
+                selection.set(index, range.base.contains(index), bytes: library.bytes(at: index))
             }
         }
         for part in Self.positions(in: covered, outside: range.covered) {
             for position in part {
                 let index = list.libraryIndex(at: position)
-                selection.set(index, true, bytes: library[index].bytes)
+                selection.set(index, true, bytes: library.bytes(at: index))
             }
         }
         range.covered = covered
@@ -95,7 +95,7 @@ struct Selecting: Sendable {
 
     /// Photos gone from the library leave the selection.
     mutating func forget(_ removed: Set<Int32>, library: PhotoLibrary) {
-        for index in removed { selection.set(Int(index), false, bytes: library[Int(index)].bytes) }
+        for index in removed { selection.set(Int(index), false, bytes: library.bytes(at: Int(index))) }
     }
 
     /// Photos came, went or moved, shifting positions: a range in progress is selected afresh from its
@@ -103,7 +103,7 @@ struct Selecting: Sendable {
     mutating func reanchor(_ list: PhotoList, library: PhotoLibrary) {
         guard var range = visualRange, let anchor = list.position(of: range.anchorIndex, library: library) else { return }
         selection = range.base
-        selection.set(range.anchorIndex, true, bytes: library[range.anchorIndex].bytes)
+        selection.set(range.anchorIndex, true, bytes: library.bytes(at: range.anchorIndex))
         range.anchor = anchor
         range.covered = anchor...anchor
         visualRange = range

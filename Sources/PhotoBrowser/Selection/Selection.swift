@@ -1,7 +1,8 @@
 /// The chosen photos, by library index, as a bit set: membership, toggling and counting are O(1), and
 /// the selection outlives any change of filter or sort.
 public struct Selection: Sendable, Equatable {
-    private var words: [UInt64] = []
+    /// The selected library indices.
+    private(set) var bits = Bitset()
     /// How many photos are selected.
     public private(set) var count = 0
     /// Their combined size in bytes.
@@ -15,18 +16,22 @@ public struct Selection: Sendable, Equatable {
 
     /// Whether the photo at a library index is selected.
     public func contains(_ index: Int) -> Bool {
-        let word = index >> 6
-        return word < words.count && words[word] & (1 << UInt64(index & 63)) != 0
+        bits.contains(index)
     }
 
     /// Selects or deselects one photo; `bytes` is its size, for the running total.
     mutating func set(_ index: Int, _ isSelected: Bool, bytes: Int64) {
-        guard contains(index) != isSelected else { return }
-        let word = index >> 6
-        if word >= words.count { words.append(contentsOf: repeatElement(0, count: word - words.count + 1)) }
-        words[word] ^= 1 << UInt64(index & 63)
+        guard isSelected ? bits.insert(index) : bits.remove(index) else { return }
         count += isSelected ? 1 : -1
         totalBytes += isSelected ? bytes : -bytes
+    }
+
+    /// Selects every photo of `indices` (the list as filtered), in one pass over them.
+    mutating func insert(_ indices: [Int32], bytes: [Int64]) {
+        for index in indices where bits.insert(Int(index)) {
+            count += 1
+            totalBytes += bytes[Int(index)]
+        }
     }
 
     mutating func removeAll() {
@@ -34,16 +39,5 @@ public struct Selection: Sendable, Equatable {
     }
 
     /// The selected library indices, in index order.
-    public var indices: [Int] {
-        var result: [Int] = []
-        result.reserveCapacity(count)
-        for (wordIndex, word) in words.enumerated() where word != 0 {
-            var bits = word
-            while bits != 0 {
-                result.append(wordIndex << 6 + bits.trailingZeroBitCount)
-                bits &= bits - 1
-            }
-        }
-        return result
-    }
+    public var indices: [Int] { bits.indices }
 }

@@ -5,7 +5,7 @@ import PhotoPickKit
 extension BrowserState {
     /// The marks of the photo at a library index.
     func marks(at index: Int) -> PhotoMarks {
-        tags.marks(of: library[index].tagIDs)
+        tags.marks(of: library.tagIDs(at: index))
     }
 
     /// The focus score of the photo at a library index, with its place in its burst when bursts are
@@ -30,13 +30,13 @@ extension BrowserState {
     /// changed: what a message about the edit counts.
     package func photos(_ photoIDs: [Int], carryingTagNamed name: String) -> Set<Int> {
         guard let tag = tags.tag(named: name) else { return [] }
-        return Set(photoIDs.filter { id in library.index(ofID: id).map { library[$0].tagIDs.contains(tag.id) } ?? false })
+        return Set(photoIDs.filter { id in library.index(ofID: id).map { library.has(tag.id, at: $0) } ?? false })
     }
 
     /// The rejected photos in the list as filtered now: what `#` offers to delete.
     public var rejectedInList: [Int] {
         guard let reject = tags.tag(named: tags.markNames.name(of: .flag(.reject))) else { return [] }
-        return list.libraryIndices.filter { library[$0].tagIDs.contains(reject.id) }.map { library.id(at: $0) }
+        return list.libraryIndices.filter { library.has(reject.id, at: $0) }.map { library.id(at: $0) }
     }
 
     /// The bytes of the originals of these photos.

@@ -18,12 +18,12 @@ extension Tagging {
         guard let tag = tags.tag(id: tagID) else { return shared.post(.warning, "That tag no longer exists.", remedy: .pickTag) }
         let targets = context.targets
         guard !targets.isEmpty else { return [] }
-        let everyTargetHasIt = targets.allSatisfy { shared.library[$0].tagIDs.contains(tagID) }
+        let everyTargetHasIt = targets.allSatisfy { shared.library.has(tagID, at: $0) }
         // A mark's tag from the picker or a number key is still a mark: adding it replaces its sibling.
         if !everyTargetHasIt, let mark = tags.mark(ofTag: tagID) { return setMark(mark, &shared, context) }
         let change: TagChange = everyTargetHasIt ? .remove : .add
-        let changing = everyTargetHasIt ? targets : targets.filter { !shared.library[$0].tagIDs.contains(tagID) }
-        let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { shared.library[$0].id })
+        let changing = everyTargetHasIt ? targets : targets.filter { !shared.library.has(tagID, at: $0) }
+        let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { shared.library.id(at: $0) })
         shared.ledger.remember(.tags([edit]))
         return record(edit, at: changing, &shared) + shared.post(.info, Self.describe(edit, tagName: tag.name))
     }
@@ -34,9 +34,9 @@ extension Tagging {
         guard let tag = tags.tag(id: tagID) else { return shared.post(.warning, "That tag no longer exists.", remedy: .pickTag) }
         let indices = photoIDs.compactMap(shared.library.index(ofID:))
         if change == .add, let mark = tags.mark(ofTag: tagID) { return setMark(mark, on: indices, &shared, context) }
-        let changing = indices.filter { shared.library[$0].tagIDs.contains(tagID) == (change == .remove) }
+        let changing = indices.filter { shared.library.has(tagID, at: $0) == (change == .remove) }
         guard !changing.isEmpty else { return [] }
-        let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { shared.library[$0].id })
+        let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { shared.library.id(at: $0) })
         shared.ledger.remember(.tags([edit]))
         return record(edit, at: changing, &shared) + shared.post(.info, Self.describe(edit, tagName: tag.name))
     }
@@ -50,7 +50,7 @@ extension Tagging {
         for edit in edits.reversed() {
             let inverse = edit.inverse
             let indices = inverse.photoIDs.compactMap(shared.library.index(ofID:)).filter { index in
-                shared.library[index].tagIDs.contains(inverse.tagID) == (inverse.change == .remove)
+                shared.library.has(inverse.tagID, at: index) == (inverse.change == .remove)
             }
             deltas += stage(inverse, at: indices, &shared)
         }
@@ -70,9 +70,8 @@ extension Tagging {
         var deltas: [TagDelta] = []
         deltas.reserveCapacity(indices.count)
         for index in indices {
-            let photo = shared.library[index]
-            let delta = TagDelta(sequence: shared.ledger.takeSequence(), photoID: photo.id, tagID: edit.tagID, change: edit.change)
-            shared.library.setTagIDs(delta.applied(to: photo.tagIDs), at: index)
+            let delta = TagDelta(sequence: shared.ledger.takeSequence(), photoID: shared.library.id(at: index), tagID: edit.tagID, change: edit.change)
+            shared.library.setTag(edit.tagID, at: index, edit.change == .add)
             pending.record(delta)
             deltas.append(delta)
         }
@@ -102,7 +101,7 @@ extension Tagging {
         let removed = Set(deltas.map(\.sequence))
         let remaining = pending.remove(of: photoID) { removed.contains($0.sequence) }
         guard let index = shared.library.index(ofID: photoID) else { return }
-        var shown = shared.library[index].tagIDs
+        var shown = shared.library.tagIDs(at: index)
         for delta in deltas.reversed() where removed.contains(delta.sequence) {
             shown = delta.reverted(shown)
             for later in remaining where later.tagID == delta.tagID && later.sequence > delta.sequence {

@@ -71,7 +71,7 @@ extension Tagging {
     mutating func tagCreated(_ tag: PhotoPickKit.Tag, placeholderID: Int, _ shared: inout Shared) -> [BrowserEffect] {
         for photoID in pending.rename(placeholderID, to: tag.id) {
             guard let index = shared.library.index(ofID: photoID) else { continue }
-            var shown = shared.library[index].tagIDs.filter { $0 != placeholderID }
+            var shown = shared.library.tagIDs(at: index).filter { $0 != placeholderID }
             if let wish = pending[photoID]?.first(where: { $0.tagID == tag.id }) { shown = wish.applied(to: shown) }
             shared.library.setTagIDs(shown, at: index)
         }

@@ -39,7 +39,7 @@ extension Tagging {
     /// A label key: the label goes on, or comes off when every target already has it (Lightroom's way).
     mutating func toggleLabel(_ label: Mark.ColourLabel, on chosen: [Int]? = nil, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         let targets = chosen ?? context.targets
-        let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { tags.marks(of: shared.library[$0].tagIDs).label == label }
+        let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { tags.marks(of: shared.library.tagIDs(at: $0)).label == label }
         return everyTargetHasIt ? clearMarks(.label, on: chosen, &shared, context) : setMark(.label(label), on: chosen, &shared, context)
     }
 
@@ -56,8 +56,8 @@ extension Tagging {
     private mutating func apply(_ mark: Mark, to targets: [Int], _ shared: inout Shared) -> [BrowserEffect] {
         guard let tagID = tags.tagID(of: mark) else { return [] }
         var edits = siblingRemovals(of: mark.family, keeping: tagID, from: targets, shared.library)
-        let adding = targets.filter { !shared.library[$0].tagIDs.contains(tagID) }
-        if !adding.isEmpty { edits.append(TagEdit(tagID: tagID, change: .add, photoIDs: adding.map { shared.library[$0].id })) }
+        let adding = targets.filter { !shared.library.has(tagID, at: $0) }
+        if !adding.isEmpty { edits.append(TagEdit(tagID: tagID, change: .add, photoIDs: adding.map { shared.library.id(at: $0) })) }
         return commit(edits, &shared) + shared.post(.info, Self.describe(mark, count: targets.count))
     }
 
@@ -65,8 +65,8 @@ extension Tagging {
     private func siblingRemovals(of family: Mark.Family, keeping kept: Int?, from targets: [Int], _ library: PhotoLibrary) -> [TagEdit] {
         tags.tagIDs(of: family).sorted().compactMap { sibling in
             guard sibling != kept else { return nil }
-            let having = targets.filter { library[$0].tagIDs.contains(sibling) }
-            return having.isEmpty ? nil : TagEdit(tagID: sibling, change: .remove, photoIDs: having.map { library[$0].id })
+            let having = targets.filter { library.has(sibling, at: $0) }
+            return having.isEmpty ? nil : TagEdit(tagID: sibling, change: .remove, photoIDs: having.map { library.id(at: $0) })
         }
     }
 

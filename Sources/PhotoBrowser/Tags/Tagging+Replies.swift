@@ -16,7 +16,7 @@ extension Tagging {
     mutating func deltasRejected(photoID: Int, sequences: [Int64], reason: String, _ shared: inout Shared) -> [BrowserEffect] {
         let rejected = Set(sequences)
         revert((pending[photoID] ?? []).filter { rejected.contains($0.sequence) }, of: photoID, &shared)
-        let name = shared.library.index(ofID: photoID).map { shared.library[$0].filename } ?? "photo \(photoID)"
+        let name = shared.library.index(ofID: photoID).map { shared.library.filename(at: $0) } ?? "photo \(photoID)"
         return shared.post(.error, "Could not change the tags of \(name): \(reason) The change was undone.")
             + noteReplay(photoID, sequences, rejected: true, &shared)
     }

@@ -21,7 +21,7 @@ import Testing
 
     @Test func stacksComeFromCaptureTimesPerCamera() {
         let state = Sample.state(photos)
-        let stacks = BurstStacks(state.library, gap: 2, count: state.library.count)
+        let stacks = BurstStacks(state.library, gap: 2)
         let members = (0..<stacks.count).map { stacks.members(of: $0).map { state.library[$0].filename } }
         #expect(Set(members) == [["a1.jpg", "a2.jpg", "a3.jpg"], ["t1.jpg", "t2.jpg"], ["b1.jpg", "b2.jpg"]])
         for name in ["a4.jpg", "nodate.jpg", "nocamera1.jpg", "nocamera2.jpg"] {

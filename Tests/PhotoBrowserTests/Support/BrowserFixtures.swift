@@ -135,3 +135,8 @@ extension BrowserState {
     /// The header's summary at `now`.
     func loadSummary(at now: Date) -> String { loading.summary(count: library.count, now: now) }
 }
+
+extension PhotoLibrary {
+    /// The photo at a library index, whole: what a test reads of it.
+    subscript(index: Int) -> Photo { photo(at: index) }
+}

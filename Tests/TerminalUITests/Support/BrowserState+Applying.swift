@@ -14,3 +14,8 @@ extension BrowserState {
         apply(report, at: Timekeeper.testEpoch)
     }
 }
+
+extension PhotoLibrary {
+    /// The photo at a library index, whole: what a test reads of it.
+    subscript(index: Int) -> Photo { photo(at: index) }
+}

@@ -1,63 +1,154 @@
-/// A query made ready for one pass over the library: names become string-pool numbers and tag ids, so
-/// each photo is tested with comparisons of numbers. Built for a pass and dropped after it; it holds
-/// the library, and keeping it would copy the library on the next change.
+/// A query made ready for the library's columns: names become string-pool numbers and tag ids, and
+/// each term either answers for one photo (a page that just arrived) or for every photo at once as a
+/// bit set (a new filter over a million photos: a column read straight through, the free text found
+/// with `memmem` in one buffer, a tag's photos taken whole). Built for a pass and dropped after it.
 struct QueryMatcher {
-    private typealias Test = (Int, LibraryPhoto) -> Bool
-    private let tests: [Test]
+    private let terms: [Term]
 
-    init(_ query: PhotoQuery, library: PhotoLibrary, tags: QueryTags) {
-        tests = query.conditions.map { Self.test(for: $0, library: library, tags: tags) }
+    /// One term, read against the library.
+    private struct Term {
+        /// Whether the photo at an index passes.
+        let matches: (Int) -> Bool
+        /// Every index below the library's count that passes.
+        let rows: () -> Bitset
     }
 
-    var isEmpty: Bool { tests.isEmpty }
+    init(_ query: PhotoQuery, library: PhotoLibrary, tags: QueryTags) {
+        terms = query.conditions.map { Self.term(for: $0, library: library, tags: tags) }
+    }
 
-    func matches(_ index: Int, _ photo: LibraryPhoto) -> Bool {
-        for test in tests where !test(index, photo) { return false }
+    var isEmpty: Bool { terms.isEmpty }
+
+    /// Whether the photo at `index` passes every term.
+    func matches(_ index: Int) -> Bool {
+        for term in terms where !term.matches(index) { return false }
         return true
     }
 
-    private static func test(for condition: QueryCondition, library: PhotoLibrary, tags: QueryTags) -> Test {
+    /// The photos that pass every term, as bits; nil when the query has none.
+    func rows() -> Bitset? {
+        guard var result = terms.first?.rows() else { return nil }
+        for term in terms.dropFirst() { result.formIntersection(term.rows()) }
+        return result
+    }
+
+    private static func term(for condition: QueryCondition, library: PhotoLibrary, tags: QueryTags) -> Term {
+        let columns = library.columns, count = columns.count
         switch condition {
         case .word(let word):
-            let query = SearchQuery(words: [word])
-            return { index, _ in library.matchesText(index, query) }
+            // In the filename or title (the search column), or the camera or lens (the pool).
+            let pooled = library.poolIDs { SearchFolding.fold($0).contains(word) }
+            let search = columns.search
+            let make = columns.cameraMake, model = columns.cameraModel, lens = columns.lens
+            let inPool: (Int) -> Bool = { pooled.contains(make[$0]) || pooled.contains(model[$0]) || pooled.contains(lens[$0]) }
+            return Term(matches: { index in inPool(index) || search.withBytes(index) { Self.contains($0, word) } }) {
+                var rows = search.rows(containing: word)
+                if !pooled.isEmpty { rows.formUnion(Self.scan(count, inPool)) }
+                return rows
+            }
         case .camera(let needle):
             let ids = library.poolIDs { SearchFolding.fold($0).contains(needle) }
-            return { _, photo in ids.contains(photo.cameraMake) || ids.contains(photo.cameraModel) }
+            let make = columns.cameraMake, model = columns.cameraModel
+            return column(count) { ids.contains(make[$0]) || ids.contains(model[$0]) }
         case .lens(let needle):
             let ids = library.poolIDs { SearchFolding.fold($0).contains(needle) }
-            return { _, photo in ids.contains(photo.lens) }
-        case .iso(let range): return { _, photo in photo.iso >= 0 && range.contains(Double(photo.iso)) }
-        case .aperture(let range): return { _, photo in range.contains(photo.fNumber) }
-        case .focalLength(let range): return { _, photo in range.contains(photo.focalLength) }
-        case .size(let range): return { _, photo in range.contains(Double(photo.bytes)) }
-        case .taken(let range): return { _, photo in range.contains(photo.takenAtSeconds) }
-        case .sharpness(let range): return { index, _ in library.focusScore(at: index).map(range.contains) ?? false }
+            let lens = columns.lens
+            return column(count) { ids.contains(lens[$0]) }
+        case .iso(let range):
+            let iso = columns.iso
+            return column(count) { iso[$0] >= 0 && range.contains(Double(iso[$0])) }
+        case .aperture(let range):
+            let values = columns.fNumber
+            return column(count) { range.contains(values[$0]) }
+        case .focalLength(let range):
+            let values = columns.focalLength
+            return column(count) { range.contains(values[$0]) }
+        case .size(let range):
+            let values = columns.bytes
+            return column(count) { range.contains(Double(values[$0])) }
+        case .taken(let range):
+            let values = columns.takenAt
+            return column(count) { range.contains(values[$0]) }
+        case .sharpness(let range):
+            let focus = library.focus
+            return column(count) { !focus[$0].isNaN && range.contains(Double(focus[$0])) }
         case .tag(_, let key):
-            guard let id = tags.idsByNameKey[key] else { return { _, _ in false } }
-            return { _, photo in photo.tagIDs.contains(id) }
+            guard let id = tags.idsByNameKey[key] else { return Term(matches: { _ in false }, rows: { Bitset() }) }
+            return anyOf([id], library)
         case .rating(let range):
             let starred = tags.tagIDs { if case .rating(let stars) = $0 { range.contains(stars) } else { false } }
-            let allRatings = tags.tagIDs { $0.family == .rating }
-            guard range.contains(0) else { return { _, photo in photo.tagIDs.contains(where: starred.contains) } }
+            guard range.contains(0) else { return anyOf(starred, library) }
             // Unrated passes too: no rating tag at all, or one in range.
-            return { _, photo in !photo.tagIDs.contains(where: allRatings.contains) || photo.tagIDs.contains(where: starred.contains) }
-        case .flag(let flag):
-            let ids = tags.tagIDs { $0 == .flag(flag) }
-            return { _, photo in photo.tagIDs.contains(where: ids.contains) }
-        case .label(let label):
-            let ids = tags.tagIDs { $0 == .label(label) }
-            return { _, photo in photo.tagIDs.contains(where: ids.contains) }
-        case .hasLocation: return { _, photo in !photo.latitude.isNaN }
-        case .hasCaptureTime: return { _, photo in !photo.takenAtSeconds.isNaN }
-        case .hasTitle: return { _, photo in !(photo.title ?? "").isEmpty }
+            let rated = anyOf(tags.tagIDs { $0.family == .rating }, library), inRange = anyOf(starred, library)
+            return Term(matches: { !rated.matches($0) || inRange.matches($0) }) {
+                var rows = rated.rows().complement(count: count)
+                rows.formUnion(inRange.rows())
+                return rows
+            }
+        case .flag(let flag): return anyOf(tags.tagIDs { $0 == .flag(flag) }, library)
+        case .label(let label): return anyOf(tags.tagIDs { $0 == .label(label) }, library)
+        case .hasLocation:
+            let latitude = columns.latitude
+            return column(count) { !latitude[$0].isNaN }
+        case .hasCaptureTime:
+            let takenAt = columns.takenAt
+            return column(count) { !takenAt[$0].isNaN }
+        case .hasTitle:
+            let titles = columns.titles
+            return column(count) { index in titles.withBytes(index) { !$0.isEmpty } }
         case .untagged:
-            let marks = tags.marks
-            return { _, photo in photo.tagIDs.allSatisfy { marks[$0] != nil } }
+            // No tags but marks: in none of the ordinary tags' sets.
+            let ordinary = library.tags.tagIDs.filter { tags.marks[$0] == nil }
+            let tagged = anyOf(Set(ordinary), library)
+            return Term(matches: { !tagged.matches($0) }, rows: { tagged.rows().complement(count: count) })
         case .not(let inner):
-            let test = test(for: inner, library: library, tags: tags)
-            return { index, photo in !test(index, photo) }
+            let term = term(for: inner, library: library, tags: tags)
+            return Term(matches: { !term.matches($0) }, rows: { term.rows().complement(count: count) })
         }
+    }
+
+    /// A term that reads one row at a time: the bulk form is the same test over every row.
+    private static func column(_ count: Int, _ test: @escaping (Int) -> Bool) -> Term {
+        Term(matches: test) { scan(count, test) }
+    }
+
+    /// Photos carrying at least one of `tagIDs`, from the tags' own sets.
+    private static func anyOf(_ tagIDs: Set<Int>, _ library: PhotoLibrary) -> Term {
+        let sets = library.tags, ids = Array(tagIDs)
+        return Term(matches: { index in ids.contains { sets.contains($0, index) } }) {
+            var rows = Bitset()
+            for id in ids { rows.formUnion(sets.photos(with: id)) }
+            return rows
+        }
+    }
+
+    /// The rows below `count` that pass `test`, 64 to a word.
+    private static func scan(_ count: Int, _ test: (Int) -> Bool) -> Bitset {
+        var words = [UInt64](repeating: 0, count: (count + 63) >> 6)
+        words.withUnsafeMutableBufferPointer { words in
+            for word in words.indices {
+                var bits: UInt64 = 0
+                let base = word << 6
+                for bit in 0..<min(64, count - base) where test(base + bit) { bits |= 1 << UInt64(bit) }
+                words[word] = bits
+            }
+        }
+        return Bitset(words: words)
+    }
+
+    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        var position = 0
+        while position <= haystack.count - needle.count {
+            if haystack[position] == first {
+                var offset = 1
+                while offset < needle.count, haystack[position + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            position += 1
+        }
+        return false
     }
 }
 

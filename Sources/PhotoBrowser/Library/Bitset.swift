@@ -1,0 +1,119 @@
+/// A set of library indices as bits: membership and a change are O(1), and a set of a million photos is
+/// 125 KB that unions, intersections and counts go through a word (64 photos) at a time.
+struct Bitset: Sendable, Equatable {
+    private(set) var words: [UInt64] = []
+
+    /// An empty set.
+    init() {}
+
+    /// A set of `count` bits, all set or all clear.
+    init(count: Int, filled: Bool) {
+        words = Array(repeating: filled ? ~0 : 0, count: (count + 63) >> 6)
+        if filled, count & 63 != 0 { words[words.count - 1] = (1 << UInt64(count & 63)) - 1 }
+    }
+
+    /// The set whose bits are `words`, 64 indices to a word.
+    init(words: [UInt64]) {
+        self.words = words
+    }
+
+    /// The set of `indices`.
+    init<Indices: Sequence<Int>>(_ indices: Indices) {
+        for index in indices { insert(index) }
+    }
+
+    /// Whether `index` is in the set.
+    func contains(_ index: Int) -> Bool {
+        let word = index >> 6
+        return word < words.count && words[word] & (1 << UInt64(index & 63)) != 0
+    }
+
+    /// Adds `index`; true when it was not there.
+    @discardableResult
+    mutating func insert(_ index: Int) -> Bool {
+        let word = index >> 6
+        if word >= words.count { words.append(contentsOf: repeatElement(0, count: word - words.count + 1)) }
+        let bit: UInt64 = 1 << UInt64(index & 63)
+        guard words[word] & bit == 0 else { return false }
+        words[word] |= bit
+        return true
+    }
+
+    /// Takes `index` out; true when it was there.
+    @discardableResult
+    mutating func remove(_ index: Int) -> Bool {
+        let word = index >> 6
+        guard word < words.count else { return false }
+        let bit: UInt64 = 1 << UInt64(index & 63)
+        guard words[word] & bit != 0 else { return false }
+        words[word] &= ~bit
+        return true
+    }
+
+    /// How many indices are in the set.
+    var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    /// Whether no index is in the set.
+    var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+    /// Adds every index of `other`.
+    mutating func formUnion(_ other: Bitset) {
+        if other.words.count > words.count { words.append(contentsOf: repeatElement(0, count: other.words.count - words.count)) }
+        other.words.withUnsafeBufferPointer { theirs in
+            words.withUnsafeMutableBufferPointer { mine in
+                for word in theirs.indices { mine[word] |= theirs[word] }
+            }
+        }
+    }
+
+    /// Keeps only the indices `other` holds too.
+    mutating func formIntersection(_ other: Bitset) {
+        if words.count > other.words.count { words.removeLast(words.count - other.words.count) }
+        other.words.withUnsafeBufferPointer { theirs in
+            words.withUnsafeMutableBufferPointer { mine in
+                for word in mine.indices { mine[word] &= theirs[word] }
+            }
+        }
+    }
+
+    /// Takes out every index of `other`.
+    mutating func subtract(_ other: Bitset) {
+        other.words.withUnsafeBufferPointer { theirs in
+            words.withUnsafeMutableBufferPointer { mine in
+                for word in 0..<min(mine.count, theirs.count) { mine[word] &= ~theirs[word] }
+            }
+        }
+    }
+
+    /// The indices below `count` that are not in the set.
+    func complement(count: Int) -> Bitset {
+        var result = Bitset(count: count, filled: true)
+        result.subtract(self)
+        return result
+    }
+
+    /// How many of this set's indices `other` holds too.
+    func intersectionCount(_ other: Bitset) -> Int {
+        var total = 0
+        for word in 0..<min(words.count, other.words.count) { total += (words[word] & other.words[word]).nonzeroBitCount }
+        return total
+    }
+
+    /// Calls `body` with each index, in increasing order.
+    func forEach(_ body: (Int) throws -> Void) rethrows {
+        for (wordIndex, word) in words.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                try body(wordIndex << 6 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+    }
+
+    /// The indices, in increasing order.
+    var indices: [Int] {
+        var result: [Int] = []
+        forEach { result.append($0) }
+        return result
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// One string per photo, all in one buffer: row `i`'s slot runs from the end of row `i - 1`'s to
+/// `ends[i]`, so a million names cost their bytes and four more each, and a search scans the buffer
+/// whole with `memmem` rather than a string at a time.
+///
+/// A row whose new text is as long as its slot is rewritten in place; a longer or shorter one moves to
+/// `moved` (renames are rare) and its slot is filled with `filler`, which a search never matches.
+struct TextColumn: Sendable {
+    private(set) var bytes: [UInt8] = []
+    /// Where each row's slot ends.
+    private(set) var ends: [UInt32] = []
+    /// The rows that left their slot, and their text.
+    private var moved: [Int32: [UInt8]] = [:]
+    /// What fills a slot its row left: a byte no text holds.
+    let filler: UInt8
+
+    init(filler: UInt8) {
+        self.filler = filler
+    }
+
+    /// Reassembles a column written by `parts`.
+    init(filler: UInt8, bytes: [UInt8], ends: [UInt32], moved: [Int32: [UInt8]]) {
+        self.filler = filler
+        self.bytes = bytes
+        self.ends = ends
+        self.moved = moved
+    }
+
+    /// The stored parts, for a snapshot of the library.
+    var parts: (bytes: [UInt8], ends: [UInt32], moved: [Int32: [UInt8]]) { (bytes, ends, moved) }
+
+    var count: Int { ends.count }
+
+    /// The rows that left their slot: a search checks them one by one.
+    var movedRows: Dictionary<Int32, [UInt8]>.Keys { moved.keys }
+
+    mutating func append<Text: Collection<UInt8>>(_ text: Text) {
+        bytes.append(contentsOf: text)
+        ends.append(UInt32(bytes.count))
+    }
+
+    private func slot(_ row: Int) -> Range<Int> {
+        (row == 0 ? 0 : Int(ends[row - 1]))..<Int(ends[row])
+    }
+
+    /// Calls `body` with the row's bytes.
+    func withBytes<Result>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let text = moved[Int32(row)] { return try text.withUnsafeBufferPointer(body) }
+        let slot = slot(row)
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[slot])) }
+    }
+
+    /// The row's text as a string (UTF-8 as stored).
+    func string(_ row: Int) -> String {
+        withBytes(row) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Gives a row new text.
+    mutating func replace<Text: Collection<UInt8>>(_ row: Int, with text: Text) {
+        let slot = slot(row)
+        if text.count == slot.count {
+            bytes.replaceSubrange(slot, with: text)
+            moved[Int32(row)] = nil
+        } else {
+            bytes.replaceSubrange(slot, with: repeatElement(filler, count: slot.count))
+            moved[Int32(row)] = Array(text)
+        }
+    }
+
+    /// Empties a row (a photo deleted on the server): a search no longer finds it.
+    mutating func blank(_ row: Int) {
+        replace(row, with: EmptyCollection())
+    }
+
+    /// The rows whose text contains `needle`, among `0..<count`.
+    func rows(containing needle: [UInt8]) -> Bitset {
+        var found = Bitset()
+        guard !needle.isEmpty, !needle.contains(filler) else {
+            if needle.isEmpty { return Bitset(count: count, filled: true) }
+            return found
+        }
+        bytes.withUnsafeBufferPointer { haystack in
+            ends.withUnsafeBufferPointer { ends in
+                guard let base = haystack.baseAddress else { return }
+                var from = 0
+                var row = 0
+                while from < haystack.count {
+                    guard let position = Self.find(needle, in: haystack, from: from) else { break }
+                    // The row whose slot holds the hit: ends are increasing, and hits come in order.
+                    row = Self.firstEnd(after: position, in: ends, from: row)
+                    guard row < ends.count else { break }
+                    if position + needle.count <= Int(ends[row]) {
+                        found.insert(row)
+                        from = Int(ends[row])
+                    } else {
+                        from = position + 1
+                    }
+                }
+            }
+        }
+        for (row, text) in moved where text.contains(needle) { found.insert(Int(row)) }
+        return found
+    }
+
+    /// Where `needle` next occurs at or after `from`: `memchr` finds each candidate first byte (glibc's
+    /// is vectorised), `memcmp` checks the rest. Hand-written because `memmem` is a GNU extension that
+    /// Swift's Glibc module does not expose.
+    private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = haystack.baseAddress else { return nil }
+        let first = Int32(needle[0]), last = haystack.count - needle.count
+        var start = from
+        return needle.withUnsafeBufferPointer { needle in
+            while start <= last {
+                guard let hit = memchr(base + start, first, last - start + 1) else { return nil }
+                let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if needle.count == 1 || memcmp(base + position + 1, needle.baseAddress! + 1, needle.count - 1) == 0 { return position }
+                start = position + 1
+            }
+            return nil
+        }
+    }
+
+    /// The first row at or after `start` whose slot ends beyond `position`.
+    private static func firstEnd(after position: Int, in ends: UnsafeBufferPointer<UInt32>, from start: Int) -> Int {
+        var low = start, high = ends.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(ends[middle]) <= position { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
