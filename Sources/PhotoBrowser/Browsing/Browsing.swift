@@ -101,6 +101,7 @@ struct Browsing: Sendable {
     mutating func follow(_ changes: PhotoChanges, library: PhotoLibrary, selection: Selection) {
         list.update(removing: changes.removed, repositioning: changes.repositioned, library: library, selection: selection)
         list.insert(changes.added, library: library, selection: selection)
+        if changes.isCompacted { list.shareOrder(library) }
     }
 
     /// The tag list changed: a query that names tags or marks is read again against it.

@@ -21,15 +21,23 @@ struct BurstStacks: Sendable {
         var cameras: [Int64: Int] = [:]
         var counts: [Int] = []
         var camera = [Int32](repeating: -1, count: columns.count)
+        // Photos of one session share a camera: the last one's number saves most lookups.
+        var lastKey: Int64 = -1, lastNumber = 0
         for index in library.orders[.captureTime] {
             let row = Int(index)
             guard !takenAt[row].isNaN, make[row] != 0 || model[row] != 0 else { continue }
             let key = Int64(make[row]) << 32 | Int64(UInt32(bitPattern: model[row]))
-            let number = cameras[key] ?? {
-                cameras[key] = counts.count
-                counts.append(0)
-                return counts.count - 1
-            }()
+            let number: Int
+            if key == lastKey {
+                number = lastNumber
+            } else {
+                number = cameras[key] ?? {
+                    cameras[key] = counts.count
+                    counts.append(0)
+                    return counts.count - 1
+                }()
+                (lastKey, lastNumber) = (key, number)
+            }
             camera[row] = Int32(number)
             counts[number] += 1
         }

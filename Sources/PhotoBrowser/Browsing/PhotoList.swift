@@ -87,6 +87,11 @@ public struct PhotoList: Sendable {
         clampCursor()
     }
 
+    /// Lists the library's order itself again when everything passes, rather than a copy of an older one.
+    mutating func shareOrder(_ library: PhotoLibrary) {
+        if filter.isEmpty, stackGap == nil { visible = library.orders[sort] }
+    }
+
     mutating func setSort(_ sort: SortKey, library: PhotoLibrary, selection: Selection) {
         let anchor = currentIndex
         self.sort = sort

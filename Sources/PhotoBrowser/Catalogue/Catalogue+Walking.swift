@@ -25,10 +25,18 @@ extension Catalogue {
         try await queue.write { db in
             // A read or write of a photo's tags newer than the page's request (`date`) keeps its tags: the
             // page was on its way before they changed.
+            // A row takes the write's revision only when something in it changed: a walk that finds the
+            // library as it was leaves the library file current.
+            let revision = try Self.nextRevision(db)
+            let keptTags = "CASE WHEN photo.seen_at > excluded.seen_at THEN photo.tag_ids ELSE excluded.tag_ids END"
+            let changed = Self.photoColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                .filter { $0 != "id" && $0 != "tag_ids" }.map { "photo.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
             let statement = try db.cachedStatement(sql: """
-                INSERT INTO photo (\(Self.photoColumns), seen_at, walk)
-                VALUES (\(Array(repeating: "?", count: Self.photoColumnCount + 2).joined(separator: ", ")))
-                ON CONFLICT (id) DO UPDATE SET filename = excluded.filename, bytes = excluded.bytes,
+                INSERT INTO photo (\(Self.photoColumns), seen_at, walk, revision)
+                VALUES (\(Array(repeating: "?", count: Self.photoColumnCount + 3).joined(separator: ", ")))
+                ON CONFLICT (id) DO UPDATE SET
+                    revision = CASE WHEN \(changed) OR (\(keptTags)) IS NOT photo.tag_ids THEN excluded.revision ELSE photo.revision END,
+                    filename = excluded.filename, bytes = excluded.bytes,
                     taken_at = excluded.taken_at, created_at = excluded.created_at, width = excluded.width,
                     height = excluded.height, mime_type = excluded.mime_type, camera_make = excluded.camera_make,
                     camera_model = excluded.camera_model, lens = excluded.lens, iso = excluded.iso,
@@ -39,7 +47,9 @@ extension Catalogue {
                     seen_at = MAX(photo.seen_at, excluded.seen_at), walk = excluded.walk
                 """)
             for photo in photos {
-                try statement.execute(arguments: Self.arguments(photo, seenAt: date, walk: walk.generation))
+                var arguments = Self.arguments(photo, seenAt: date, walk: walk.generation)
+                arguments += [revision]
+                try statement.execute(arguments: arguments)
             }
             try db.execute(
                 sql: "UPDATE walk SET cursor = ?, seen = ? WHERE id = 1 AND generation = ?",
@@ -60,6 +70,7 @@ extension Catalogue {
     func completeWalk(_ walk: Walk, at date: Date) async throws -> [Int] {
         try await queue.write { db in
             let gone = try Int.fetchAll(db, sql: "SELECT id FROM photo WHERE walk < ?", arguments: [walk.generation])
+            if !gone.isEmpty { try Self.recordGone(gone, revision: try Self.nextRevision(db), db) }
             try db.execute(sql: "DELETE FROM photo WHERE walk < ?", arguments: [walk.generation])
             try db.execute(
                 sql: "UPDATE walk SET in_progress = 0, cursor = NULL, completed_at = ? WHERE id = 1",
@@ -72,8 +83,9 @@ extension Catalogue {
     /// Keeps focus scores of photos the catalogue holds.
     func save(focusScores: [(photoID: Int, score: Double)]) async throws {
         try await queue.write { db in
-            let statement = try db.cachedStatement(sql: "UPDATE photo SET focus = ? WHERE id = ?")
-            for (photoID, score) in focusScores { try statement.execute(arguments: [score, photoID]) }
+            let revision = try Self.nextRevision(db)
+            let statement = try db.cachedStatement(sql: "UPDATE photo SET focus = ?, revision = ? WHERE id = ?")
+            for (photoID, score) in focusScores { try statement.execute(arguments: [score, revision, photoID]) }
         }
     }
 
@@ -103,11 +115,12 @@ extension Catalogue {
         try await queue.write { db in
             try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [tagID])
             let rows = try Row.fetchAll(db, sql: "SELECT id, tag_ids FROM photo WHERE tag_ids != ''")
-            let statement = try db.cachedStatement(sql: "UPDATE photo SET tag_ids = ? WHERE id = ?")
+            let revision = try Self.nextRevision(db)
+            let statement = try db.cachedStatement(sql: "UPDATE photo SET tag_ids = ?, revision = ? WHERE id = ?")
             for row in rows {
                 let ids = Self.tagIDs(row["tag_ids"])
                 guard ids.contains(tagID) else { continue }
-                try statement.execute(arguments: [Self.text(ids.filter { $0 != tagID }), row["id"] as Int])
+                try statement.execute(arguments: [Self.text(ids.filter { $0 != tagID }), revision, row["id"] as Int])
             }
         }
     }
@@ -115,6 +128,7 @@ extension Catalogue {
     /// Forgets photos deleted from the server by photopick itself.
     func remove(photoIDs: [Int]) async throws {
         try await queue.write { db in
+            try Self.recordGone(photoIDs, revision: try Self.nextRevision(db), db)
             let statement = try db.cachedStatement(sql: "DELETE FROM photo WHERE id = ?")
             for id in photoIDs { try statement.execute(arguments: [id]) }
         }
@@ -124,8 +138,8 @@ extension Catalogue {
     func save(photo: Photo) async throws {
         try await queue.write { db in
             try db.execute(
-                sql: "UPDATE photo SET filename = ?, title = ?, description = ?, taken_at = ? WHERE id = ?",
-                arguments: [photo.filename, photo.title, photo.description, photo.takenAt?.timeIntervalSince1970, photo.id]
+                sql: "UPDATE photo SET filename = ?, title = ?, description = ?, taken_at = ?, revision = ? WHERE id = ?",
+                arguments: [photo.filename, photo.title, photo.description, photo.takenAt?.timeIntervalSince1970, try Self.nextRevision(db), photo.id]
             )
         }
     }
@@ -134,8 +148,8 @@ extension Catalogue {
     func save(tagIDs: [Int], ofPhoto id: Int, at date: Date) async throws {
         try await queue.write { db in
             try db.execute(
-                sql: "UPDATE photo SET tag_ids = ?, seen_at = ? WHERE id = ?",
-                arguments: [Self.text(tagIDs), date.timeIntervalSince1970, id]
+                sql: "UPDATE photo SET tag_ids = ?, seen_at = ?, revision = ? WHERE id = ?",
+                arguments: [Self.text(tagIDs), date.timeIntervalSince1970, try Self.nextRevision(db), id]
             )
         }
     }

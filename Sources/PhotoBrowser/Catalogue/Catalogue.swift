@@ -15,16 +15,22 @@ package final class Catalogue: Sendable {
 
     /// What the catalogue holds when a session starts.
     package struct Snapshot: Sendable {
-        /// Every photo, as last seen, with the server's tags.
+        /// Every photo as of the library file (or every row, without one), with the server's tags.
+        var library = PhotoLibrary()
+        /// Photos changed in the catalogue since the library file was written, as they are now.
         var photos: [Photo] = []
+        /// Focus scores of `photos`, by photo id.
+        var focusScores: [Int: Double] = [:]
+        /// Photos gone from the catalogue since the library file was written.
+        var gone: [Int] = []
         /// Every tag, in the server's order.
         var tags: [PhotoPickKit.Tag] = []
         /// When the last complete walk ended; nil when none has.
         var completedAt: Date?
         /// The walk in progress, to resume; nil when the last one finished (or none began).
         var walk: Walk?
-        /// Focus scores measured from the photos' renditions, by photo id.
-        var focusScores: [Int: Double] = [:]
+        /// Whether the library file is missing or far behind the catalogue, and should be written again.
+        var isLibraryFileStale = false
     }
 
     /// A walk over every page: photos it saw carry its generation, so when it completes, the ones it did
@@ -43,6 +49,7 @@ package final class Catalogue: Sendable {
     static func open(library: String, directory: URL, now: Date) throws -> (Catalogue, notice: String?) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = directory.appending(path: "catalogue-\(PreviewDiskCache.digest(library)).sqlite")
+        LibraryFile.removeLeftovers(forCatalogue: url)
         do {
             return (try Catalogue(url: url, library: library), nil)
         } catch {
@@ -90,37 +97,116 @@ package final class Catalogue: Sendable {
         migrator.registerMigration("v3 focus") { db in
             try db.execute(sql: "ALTER TABLE photo ADD COLUMN focus REAL")
         }
+        // Every write that changes photos takes the next revision and stamps the rows it changed, and a
+        // photo that goes leaves its id and revision behind: a start reads the library file
+        // (`LibraryFile`) and only the rows changed since it was written. `instance` names this file, so
+        // a library file written from another (one set aside) is never taken for this one's.
+        migrator.registerMigration("v4 revisions") { db in
+            try db.execute(sql: """
+                ALTER TABLE photo ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX photo_revision ON photo (revision);
+                CREATE TABLE photo_gone (id INTEGER PRIMARY KEY, revision INTEGER NOT NULL);
+                CREATE TABLE revision (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL, instance TEXT NOT NULL);
+                """)
+            try db.execute(sql: "INSERT INTO revision (id, value, instance) VALUES (1, 1, ?)", arguments: [UUID().uuidString])
+        }
         return migrator
+    }
+
+    /// Takes the next revision, for a write that changes photos: the rows it changes carry it.
+    static func nextRevision(_ db: Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE revision SET value = value + 1 WHERE id = 1")
+        return try Int64.fetchOne(db, sql: "SELECT value FROM revision WHERE id = 1") ?? 0
+    }
+
+    /// The revision the catalogue is at, and its instance.
+    func revision() throws -> (value: Int64, instance: String) {
+        try queue.read { db in try Self.revision(db) }
+    }
+
+    static func revision(_ db: Database) throws -> (value: Int64, instance: String) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT value, instance FROM revision WHERE id = 1") else { throw CatalogueDamage(reason: "it has no revision") }
+        return (row["value"], row["instance"])
+    }
+
+    /// Notes photos that went, for a library file older than this write.
+    static func recordGone(_ ids: [Int], revision: Int64, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO photo_gone (id, revision) VALUES (?, ?)")
+        for id in ids { try statement.execute(arguments: [id, revision]) }
     }
 
     // MARK: - Reading
 
-    /// Everything, for a start. Throws `CatalogueDamage` when the file turns out unreadable.
+    /// The library file beside the catalogue.
+    var libraryFile: URL { LibraryFile.url(forCatalogue: url) }
+
+    /// Everything, for a start: the library file and the rows changed since it, or every row when there
+    /// is no file this catalogue wrote. Throws `CatalogueDamage` when the catalogue turns out unreadable.
     func snapshot() throws -> Snapshot {
         do {
+            let instance = try revision().instance
+            let file = try? LibraryFile.read(libraryFile, instance: instance)
             return try queue.read { db in
                 var snapshot = Snapshot()
-                // One pass over the photos at start-up, focus scores with them.
-                let cursor = try Row.fetchCursor(db, sql: "SELECT \(Self.photoColumns), focus FROM photo ORDER BY id")
-                while let row = try cursor.next() {
-                    let photo = Self.photo(row)
-                    snapshot.photos.append(photo)
-                    if let focus = row["focus"] as Double? { snapshot.focusScores[photo.id] = focus }
-                }
-                snapshot.tags = try Row.fetchAll(db, sql: "SELECT id, name, color FROM tag ORDER BY position").map {
-                    PhotoPickKit.Tag(id: $0["id"], name: $0["name"], color: $0["color"])
-                }
-                if let walk = try Row.fetchOne(db, sql: "SELECT * FROM walk WHERE id = 1") {
-                    snapshot.completedAt = (walk["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:))
-                    if walk["in_progress"] as Bool {
-                        snapshot.walk = Walk(generation: walk["generation"], cursor: walk["cursor"], seen: walk["seen"])
+                let (revision, _) = try Self.revision(db)
+                if let file, file.revision <= revision {
+                    snapshot.library = file.library
+                    let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.photoColumns), focus FROM photo WHERE revision > ? ORDER BY id", arguments: [file.revision])
+                    while let row = try rows.next() {
+                        let photo = Self.photo(row)
+                        snapshot.photos.append(photo)
+                        if let focus = row["focus"] as Double? { snapshot.focusScores[photo.id] = focus }
                     }
+                    snapshot.gone = try Int.fetchAll(db, sql: "SELECT id FROM photo_gone WHERE revision > ?", arguments: [file.revision])
+                    let behind = snapshot.photos.count + snapshot.gone.count
+                    snapshot.isLibraryFileStale = behind > max(10_000, file.library.count / 20)
+                } else {
+                    snapshot.library = try Self.library(db)
+                    snapshot.isLibraryFileStale = snapshot.library.count > 0
                 }
+                try Self.readState(db, into: &snapshot)
                 return snapshot
             }
         } catch {
             throw CatalogueDamage(reason: "\(error)")
         }
+    }
+
+    /// Every row as a library, in one pass and one sort.
+    private static func library(_ db: Database) throws -> PhotoLibrary {
+        var builder = PhotoLibrary.Builder()
+        let cursor = try Row.fetchCursor(db, sql: "SELECT \(photoColumns), focus FROM photo ORDER BY id")
+        while let row = try cursor.next() { builder.add(photo(row), focus: row["focus"]) }
+        return builder.finish()
+    }
+
+    /// The tag list and the walks' state.
+    private static func readState(_ db: Database, into snapshot: inout Snapshot) throws {
+        snapshot.tags = try Row.fetchAll(db, sql: "SELECT id, name, color FROM tag ORDER BY position").map {
+            PhotoPickKit.Tag(id: $0["id"], name: $0["name"], color: $0["color"])
+        }
+        if let walk = try Row.fetchOne(db, sql: "SELECT * FROM walk WHERE id = 1") {
+            snapshot.completedAt = (walk["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+            if walk["in_progress"] as Bool {
+                snapshot.walk = Walk(generation: walk["generation"], cursor: walk["cursor"], seen: walk["seen"])
+            }
+        }
+    }
+
+    /// Writes the library file from the catalogue as it is now, through a reading connection of its own,
+    /// so the walk's pages go on being written meanwhile; then forgets the photos gone before it. Seconds
+    /// of work at a million photos, for a background task after a walk.
+    func writeLibraryFile() throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let reader = try DatabaseQueue(path: url.path, configuration: configuration)
+        let (library, revision, instance) = try reader.read { db in
+            let (revision, instance) = try Self.revision(db)
+            return (try Self.library(db), revision, instance)
+        }
+        try reader.close()
+        try LibraryFile.write(library, revision: revision, instance: instance, to: libraryFile)
+        try queue.write { db in try db.execute(sql: "DELETE FROM photo_gone WHERE revision <= ?", arguments: [revision]) }
     }
 
     /// The tags of the photos whose copy was seen by a page or a read at `since` or later.

@@ -35,10 +35,12 @@ struct Cataloguing: Sendable {
     /// When the catalogue is checked against the server.
     let refreshPolicy: RefreshPolicy
 
-    /// What the parent passes: how a photo from the server is shown, with the edits not yet sent on top;
-    /// nil when none waits, and it is shown as it came.
+    /// What the parent passes: how a photo from the server is shown, with the edits not yet sent on top
+    /// (nil when none waits, and it is shown as it came), and the photos such edits wait for.
     struct Context {
         let shown: ((Photo) -> Photo)?
+        /// The photos `shown` may change: asked only when the catalogue is read.
+        var edited: () -> Set<Int> = { [] }
     }
 
     init(refreshPolicy: RefreshPolicy) {
@@ -73,6 +75,7 @@ struct Cataloguing: Sendable {
             for id in deleted {
                 if let index = shared.library.index(ofID: id) { shared.library.remove(at: index) }
             }
+            shared.library.compact()
             guard refreshPolicy == .hourly else { return [] }
             return [.scheduleRefresh(after: .seconds(RefreshPolicy.hour))]
         case .photosFailed(let reason):
@@ -91,12 +94,31 @@ struct Cataloguing: Sendable {
         loading.isCatalogueRead = true
         loading.asOf = snapshot.completedAt
         // Photos from a walk that never completed are a listing still under way, not a library "as of" a time.
-        loading.isRefresh = snapshot.completedAt != nil && !snapshot.photos.isEmpty
+        loading.isRefresh = snapshot.completedAt != nil && (snapshot.library.count > 0 || !snapshot.photos.isEmpty)
         if shared.library.count == 0 {
-            // Nothing to compare with: straight in.
-            shared.library.append(context.shown.map(snapshot.photos.map) ?? snapshot.photos)
+            // Nothing to compare with: the library as the catalogue keeps it, straight in, and the photos
+            // edits wait for shown with them on top.
+            shared.library = snapshot.library
+            if let shown = context.shown {
+                for id in context.edited() {
+                    guard let index = shared.library.index(ofID: id) else { continue }
+                    let photo = shared.library.photo(at: index), edited = shown(photo)
+                    var retagged = photo
+                    retagged.tagIDs = edited.tagIDs
+                    // Most waiting edits are tags: the tag sets change, the columns stay.
+                    if retagged == edited {
+                        shared.library.setTagIDs(edited.tagIDs, at: index)
+                    } else if edited != photo {
+                        shared.library.replace(at: index, with: edited)
+                    }
+                }
+            }
         } else {
-            arrived(snapshot.photos, &shared, context)
+            arrived((0..<snapshot.library.storedCount).map(snapshot.library.photo(at:)), &shared, context)
+        }
+        arrived(snapshot.photos, &shared, context)
+        for id in snapshot.gone {
+            if let index = shared.library.index(ofID: id) { shared.library.remove(at: index) }
         }
         for (photoID, score) in snapshot.focusScores {
             if let index = shared.library.index(ofID: photoID) { shared.library.setFocusScore(score, at: index) }

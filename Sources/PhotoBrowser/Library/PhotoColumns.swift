@@ -129,6 +129,30 @@ struct PhotoColumns: Sendable {
         return photo
     }
 
+    /// Gives back the room arrays keep for growth (up to half of them after a walk's appends): done when a
+    /// walk ends, when no photo comes for a while.
+    mutating func compact() {
+        ids = ids.compacted()
+        takenAt = takenAt.compacted()
+        createdAt = createdAt.compacted()
+        bytes = bytes.compacted()
+        width = width.compacted()
+        height = height.compacted()
+        iso = iso.compacted()
+        fNumber = fNumber.compacted()
+        focalLength = focalLength.compacted()
+        latitude = latitude.compacted()
+        longitude = longitude.compacted()
+        mimeType = mimeType.compacted()
+        cameraMake = cameraMake.compacted()
+        cameraModel = cameraModel.compacted()
+        lens = lens.compacted()
+        exposureTime = exposureTime.compacted()
+        filenames.compact()
+        titles.compact()
+        search.compact()
+    }
+
     /// What a free-text word is looked for in: the filename and the title, folded.
     static func searchText(_ photo: Photo) -> [UInt8] {
         var text = SearchFolding.fold(photo.filename)
@@ -152,5 +176,12 @@ struct PhotoColumns: Sendable {
 
     static func expand(_ value: Int32) -> Int? {
         value < 0 ? nil : Int(value)
+    }
+}
+
+extension Array {
+    /// A copy with no room to grow: what an array kept for long holds after many appends.
+    func compacted() -> [Element] {
+        capacity > count ? withUnsafeBufferPointer { Array($0) } : self
     }
 }

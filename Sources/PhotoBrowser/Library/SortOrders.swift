@@ -30,6 +30,13 @@ struct SortOrders: Sendable {
         bySize = Self.bySize(Array(live), columns)
     }
 
+    /// Gives back the room the orders keep for growth.
+    mutating func compact() {
+        byTime = byTime.compacted()
+        byName = byName.compacted()
+        bySize = bySize.compacted()
+    }
+
     /// Adds photos at the places their keys give them.
     mutating func insert(_ indices: [Int], _ columns: PhotoColumns) {
         guard !indices.isEmpty else { return }

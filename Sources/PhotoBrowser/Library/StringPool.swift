@@ -1,7 +1,16 @@
 /// One copy of each repeated string (camera bodies, lenses, MIME types), so 100,000 photos share a few dozen.
 struct StringPool: Sendable {
-    private var strings: [String] = [""]
+    /// Every string by number; number 0 is none.
+    private(set) var strings: [String] = [""]
     private var ids: [String: Int32] = [:]
+
+    init() {}
+
+    /// A pool of `strings` as numbered in another (a library file), the first standing for none.
+    init(strings: [String]) {
+        self.strings = strings.isEmpty ? [""] : strings
+        for (id, string) in self.strings.enumerated().dropFirst() { ids[string] = Int32(id) }
+    }
 
     /// The string's number; 0 stands for none.
     mutating func intern(_ string: String?) -> Int32 {

@@ -44,6 +44,12 @@ struct TextColumn: Sendable {
         (row == 0 ? 0 : Int(ends[row - 1]))..<Int(ends[row])
     }
 
+    /// Gives back the room the buffers keep for growth.
+    mutating func compact() {
+        bytes = bytes.compacted()
+        ends = ends.compacted()
+    }
+
     /// Calls `body` with the row's bytes.
     func withBytes<Result>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         if let text = moved[Int32(row)] { return try text.withUnsafeBufferPointer(body) }

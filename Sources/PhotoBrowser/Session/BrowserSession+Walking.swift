@@ -26,8 +26,20 @@ extension BrowserSession {
             snapshot = Catalogue.Snapshot()
         }
         if let notice { configuration.logger.warning("catalogue: \(notice)") }
+        let stale = snapshot.isLibraryFileStale
         report(.catalogue(.catalogueLoaded(snapshot, notice: notice, at: clock.now())))
         startEditSender()
+        if stale { writeLibraryFile() }
+    }
+
+    /// Writes the library file again from the catalogue, in the background at a low priority: after a
+    /// start that found it missing or far behind, and after every complete walk. A quit does not wait for
+    /// it; the file is renamed into place only when whole.
+    func writeLibraryFile() {
+        let catalogue = catalogue, logger = configuration.logger
+        Task.detached(priority: .utility) {
+            do { try catalogue.writeLibraryFile() } catch { logger.notice("library file not written: \(error)") }
+        }
     }
 
     /// Walks every page at the listing's priority, keeping each page and the cursor after it in the
@@ -38,7 +50,9 @@ extension BrowserSession {
         let catalogue = catalogue, client = client, clock = clock
         let deliver: @Sendable (BrowserReport) async -> Void = { [weak self] report in await self?.report(report) }
         loadTask = Task {
-            if let outcome = await Self.walk(catalogue: catalogue, client: client, clock: clock, deliver: deliver) { await deliver(outcome) }
+            guard let outcome = await Self.walk(catalogue: catalogue, client: client, clock: clock, deliver: deliver) else { return }
+            await deliver(outcome)
+            if case .catalogue(.photosFinished) = outcome { self.writeLibraryFile() }
         }
     }
 

@@ -73,7 +73,7 @@ extension BrowserState {
             return downloading.receive(report, &shared, context)
         case .catalogue(let report):
             if case .catalogueLoaded(let snapshot, _, _) = report { tagging.restore(snapshot.tags) }
-            return cataloguing.receive(report, &shared, Cataloguing.Context(shown: shownFromServer))
+            return cataloguing.receive(report, &shared, Cataloguing.Context(shown: shownFromServer) { [tagging, editing] in Self.edited(tagging, editing) })
         case .focus(let report):
             return focusing.receive(report, &shared)
         case .status(let report):
@@ -108,7 +108,7 @@ extension BrowserState {
         }
         if news.listReshaped { selecting.endVisualRange() }
         let changes = shared.library.takeChanges()
-        if changes.movesPhotos {
+        if changes.movesPhotos || changes.isCompacted {
             selecting.forget(changes.removed, library: shared.library)
             browsing.follow(changes, library: shared.library, selection: selecting.selection)
             selecting.reanchor(browsing.list, library: shared.library)
@@ -125,6 +125,11 @@ extension BrowserState {
             selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account,
             isWalking: cataloguing.loading.isWalking
         )
+    }
+
+    /// The photos that unsent edits or this walk's writes show differently from the server's copy.
+    private static func edited(_ tagging: Tagging, _ editing: Editing) -> Set<Int> {
+        Set(tagging.pending.photoIDs).union(tagging.confirmed.keys).union(editing.pending.photoIDs).union(editing.confirmed.keys)
     }
 
     /// How a photo from the server (a page, the catalogue) is shown: with what this walk's writes

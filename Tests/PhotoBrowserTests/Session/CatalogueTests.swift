@@ -85,7 +85,7 @@ import Testing
                 #expect(session.state.library.count == 1_000)
                 #expect(session.state.messages.current?.text.contains("walking again from the start") == true)
             }
-            #expect(try catalogue.snapshot().photos.count == 1_000)
+            #expect(try catalogue.snapshot().allPhotos.count == 1_000)
         }
     }
 
@@ -116,7 +116,7 @@ import Testing
             #expect(notice?.hasPrefix("The local catalogue could not be read") == true, "\(String(describing: notice))")
             let files = try FileManager.default.contentsOfDirectory(atPath: state.path)
             #expect(files.contains { $0.contains(".sqlite.damaged-") }, "\(files)")
-            #expect(try Catalogue.open(library: "test", directory: state, now: Sample.now).0.snapshot().photos.count == 120)
+            #expect(try Catalogue.open(library: "test", directory: state, now: Sample.now).0.snapshot().allPhotos.count == 120)
         }
     }
 
@@ -129,7 +129,7 @@ import Testing
         try await catalogue.save(focusScores: [(photoID: 1, score: 7.5), (photoID: 9, score: 1)])
         try await catalogue.save(page: [Sample.photo(1, "a-renamed.jpg")], nextCursor: nil, walk: walk, at: Sample.now)
         let snapshot = try catalogue.snapshot()
-        #expect(snapshot.focusScores == [1: 7.5], "kept across the page; a photo not in the catalogue is not added")
+        #expect(snapshot.allFocusScores == [1: 7.5], "kept across the page; a photo not in the catalogue is not added")
         var state = BrowserState(downloadDirectory: directory)
         _ = state.apply(.catalogue(.catalogueLoaded(snapshot, notice: nil, at: Sample.now)))
         #expect(state.library.focusScore(at: state.library.index(ofID: 1)!) == 7.5)
@@ -154,7 +154,7 @@ import Testing
         try old.close()
         let (catalogue, notice) = try Catalogue.open(library: "old", directory: directory, now: Sample.now)
         #expect(notice == nil)
-        let photos = try catalogue.snapshot().photos
+        let photos = try catalogue.snapshot().allPhotos
         #expect(photos.map(\.filename) == ["kept.jpg"] && photos[0].tagIDs == [1, 2])
         let indexes = try catalogue.queue.read { db in try db.indexes(on: "photo").map(\.name) }
         #expect(indexes.contains("photo_walk"))

@@ -140,3 +140,21 @@ extension PhotoLibrary {
     /// The photo at a library index, whole: what a test reads of it.
     subscript(index: Int) -> Photo { photo(at: index) }
 }
+
+extension Catalogue.Snapshot {
+    /// Every photo the snapshot holds, by id: the library file's, with the rows changed since on top.
+    var allPhotos: [Photo] {
+        var byID: [Int: Photo] = [:]
+        for index in 0..<library.storedCount where !library.isRemoved(index) { byID[library.id(at: index)] = library.photo(at: index) }
+        for photo in photos { byID[photo.id] = photo }
+        for id in gone { byID[id] = nil }
+        return byID.keys.sorted().map { byID[$0]! }
+    }
+
+    /// Every focus score the snapshot holds, by photo id.
+    var allFocusScores: [Int: Double] {
+        var scores: [Int: Double] = [:]
+        for index in 0..<library.storedCount { if let score = library.focusScore(at: index) { scores[library.id(at: index)] = score } }
+        return scores.merging(focusScores) { $1 }
+    }
+}

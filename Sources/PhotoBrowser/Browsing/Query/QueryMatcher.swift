@@ -37,7 +37,7 @@ struct QueryMatcher {
         switch condition {
         case .word(let word):
             // In the filename or title (the search column), or the camera or lens (the pool).
-            let pooled = library.poolIDs { SearchFolding.fold($0).contains(word) }
+            let pooled = PoolSet(library.poolIDs { SearchFolding.fold($0).contains(word) })
             let search = columns.search
             let make = columns.cameraMake, model = columns.cameraModel, lens = columns.lens
             let inPool: (Int) -> Bool = { pooled.contains(make[$0]) || pooled.contains(model[$0]) || pooled.contains(lens[$0]) }
@@ -47,11 +47,11 @@ struct QueryMatcher {
                 return rows
             }
         case .camera(let needle):
-            let ids = library.poolIDs { SearchFolding.fold($0).contains(needle) }
+            let ids = PoolSet(library.poolIDs { SearchFolding.fold($0).contains(needle) })
             let make = columns.cameraMake, model = columns.cameraModel
             return column(count) { ids.contains(make[$0]) || ids.contains(model[$0]) }
         case .lens(let needle):
-            let ids = library.poolIDs { SearchFolding.fold($0).contains(needle) }
+            let ids = PoolSet(library.poolIDs { SearchFolding.fold($0).contains(needle) })
             let lens = columns.lens
             return column(count) { ids.contains(lens[$0]) }
         case .iso(let range):
@@ -149,6 +149,24 @@ struct QueryMatcher {
             position += 1
         }
         return false
+    }
+}
+
+/// String-pool numbers as a table indexed by number: a million photos' cameras are looked up with no
+/// hashing (a `Set` lookup per photo was most of `camera:gr`).
+private struct PoolSet {
+    private let members: [Bool]
+
+    init(_ ids: Set<Int32>) {
+        var members = [Bool](repeating: false, count: Int(ids.max() ?? 0) + 1)
+        for id in ids { members[Int(id)] = true }
+        self.members = members
+    }
+
+    var isEmpty: Bool { !members.contains(true) }
+
+    func contains(_ id: Int32) -> Bool {
+        Int(id) < members.count && id >= 0 && members[Int(id)]
     }
 }
 
