@@ -18,6 +18,11 @@ public enum BrowsingEvent: Sendable {
     case stackOpened
 }
 
+/// What filtering in the background found: only the session's own effects send this.
+package enum BrowsingReport: Sendable {
+    case listFiltered(FilterResult)
+}
+
 /// Browsing and filtering: the order, the filter, the cursor and bursts shown as stacks. A room of its
 /// own because every feature reads where the user is and what is listed, and none of them changes it.
 struct Browsing: Sendable {
@@ -27,6 +32,8 @@ struct Browsing: Sendable {
     let burstGap: Double
     /// The config's `[searches]`, in its order.
     let savedSearches: [SavedSearch]
+    /// From how many photos a new filter is worked out in the background (`PhotoList.backgroundFiltering`).
+    var backgroundFiltering = PhotoList.backgroundFiltering
 
     /// What the parent passes: the selection (the "only selected" filter reads it) and the tags a query
     /// names.
@@ -72,8 +79,23 @@ struct Browsing: Sendable {
         var filter = list.filter
         change(&filter)
         filter.tagContext = QueryTags(context.tags)
+        // A large library is filtered in the background, so typing never waits for the list.
+        if shared.library.storedCount >= backgroundFiltering {
+            return [.filterList(list.beginFiltering(filter, library: shared.library, selection: context.selection))]
+        }
         list.setFilter(filter, library: shared.library, selection: context.selection)
         return []
+    }
+
+    /// What filtering in the background reports.
+    mutating func receive(_ report: BrowsingReport, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
+        switch report {
+        case .listFiltered(let result):
+            shared.news.listReshaped = true
+            guard list.finish(result, library: shared.library, selection: context.selection) else { return [] }
+            // Photos changed while it ran: once more, from the library as it is.
+            return [.filterList(list.beginFiltering(list.filter, library: shared.library, selection: context.selection))]
+        }
     }
 
     private mutating func toggleStacking(_ shared: inout Shared, _ context: Context) -> [BrowserEffect] {

@@ -4,10 +4,15 @@
 public struct PhotoList: Sendable {
     /// The order photos are listed in.
     public private(set) var sort: SortKey = .captureTime
-    /// What the list lets through.
-    public private(set) var filter = PhotoFilter()
+    /// What the list lets through: the filter asked for, which the list shows once `isUpdating` ends.
+    public internal(set) var filter = PhotoFilter()
+    /// The filter `visible` was made with; the one asked for while a large library is filtered in the
+    /// background (`PhotoList+Filtering.swift`).
+    var shownFilter = PhotoFilter()
+    /// The background filtering under way, if any.
+    var filtering: FilterJob?
     /// The photos the filter lets through, in the library's order for `sort` (`PhotoLibrary.orders`).
-    private var visible: [Int32] = []
+    var visible: [Int32] = []
     /// The cursor's position in the filtered list.
     public private(set) var cursor = 0
     /// The first position in view.
@@ -51,13 +56,13 @@ public struct PhotoList: Sendable {
         guard !new.isEmpty else { return }
         let anchor = currentIndex
         guard stackGap == nil else { return restack(library: library, selection: selection, anchor: anchor) }
-        if filter.isEmpty {
+        if shownFilter.isEmpty {
             // Everything passes: the library's order as it is, shared rather than copied.
             visible = library.orders[sort]
             return relocate(anchor, library: library)
         }
         let precedes = comparator(library)
-        let matcher = filter.matcher(library: library, selection: selection)
+        let matcher = shownFilter.matcher(library: library, selection: selection)
         let sorted = new.filter(matcher.matches).map(Int32.init).sorted(by: precedes)
         SortOrders.merge(sorted, into: &visible, by: precedes)
         relocate(anchor, library: library)
@@ -73,13 +78,13 @@ public struct PhotoList: Sendable {
             restack(library: library, selection: selection, anchor: next)
             return
         }
-        if filter.isEmpty {
+        if shownFilter.isEmpty {
             visible = library.orders[sort]
         } else {
             let moving = gone.union(changed.map(Int32.init))
             visible.removeAll { moving.contains($0) }
             let precedes = comparator(library)
-            let matcher = filter.matcher(library: library, selection: selection)
+            let matcher = shownFilter.matcher(library: library, selection: selection)
             SortOrders.merge(changed.filter(matcher.matches).map(Int32.init).sorted(by: precedes), into: &visible, by: precedes)
         }
         guard let anchor, gone.contains(Int32(anchor)) else { return relocate(anchor, library: library) }
@@ -89,7 +94,7 @@ public struct PhotoList: Sendable {
 
     /// Lists the library's order itself again when everything passes, rather than a copy of an older one.
     mutating func shareOrder(_ library: PhotoLibrary) {
-        if filter.isEmpty, stackGap == nil { visible = library.orders[sort] }
+        if shownFilter.isEmpty, stackGap == nil { visible = library.orders[sort] }
     }
 
     mutating func setSort(_ sort: SortKey, library: PhotoLibrary, selection: Selection) {
@@ -103,6 +108,8 @@ public struct PhotoList: Sendable {
     mutating func setFilter(_ filter: PhotoFilter, library: PhotoLibrary, selection: Selection) {
         let anchor = currentIndex
         self.filter = filter
+        shownFilter = filter
+        filtering = nil
         refilter(library: library, selection: selection, anchor: anchor)
     }
 
@@ -148,12 +155,18 @@ public struct PhotoList: Sendable {
     /// `anchor`, or the photo after it, or the cover of its stack.
     private mutating func refilter(library: PhotoLibrary, selection: Selection, anchor: Int?) {
         let order = library.orders[sort]
-        if filter.isEmpty {
+        if shownFilter.isEmpty {
             visible = order
         } else {
-            let rows = filter.matcher(library: library, selection: selection).rows()
+            let rows = shownFilter.matcher(library: library, selection: selection).rows()
             visible = order.filter { rows.contains(Int($0)) }
         }
+        arrange(library: library, anchor: anchor)
+    }
+
+    /// Folds closed stacks into their covers and puts the cursor on `anchor`, or the photo after it, or
+    /// the cover of its stack, once `visible` holds what passes.
+    mutating func arrange(library: PhotoLibrary, anchor: Int?) {
         coverCounts = [:]
         if stackGap != nil, stacks.count > 0 { foldClosedStacks() }
         guard let anchor else { return clampCursor() }

@@ -24,6 +24,9 @@ public struct PhotoLibrary: Sendable {
     private(set) var focus: [Float] = []
     /// What changed since the parent last took the changes.
     private var changes = PhotoChanges()
+    /// How many times a photo changed or went (not came: that the count tells): work begun on the
+    /// library as it was can tell whether it still holds.
+    private(set) var changesMade = 0
     /// Photos whose place in an order changed or that went, until `takeChanges` puts the orders right.
     private var reordering: Set<Int32> = []
 
@@ -153,6 +156,7 @@ public struct PhotoLibrary: Sendable {
         setTagIDs(photo.tagIDs, at: index)
         if moves { reordering.insert(Int32(index)) }
         changes.replace(index)
+        changesMade += 1
     }
 
     private static func same(_ stored: Double, _ new: Double?) -> Bool {
@@ -168,6 +172,7 @@ public struct PhotoLibrary: Sendable {
         columns.forget(index)
         reordering.insert(Int32(index))
         changes.removed.insert(Int32(index))
+        changesMade += 1
     }
 
     /// Brings the orders up to date with the photos replaced and removed since the last time: one pass

@@ -5,6 +5,8 @@ import PhotoPickKit
 package enum BrowserEffect: Sendable, Equatable {
     /// Walks the library's pages into the catalogue, resuming the walk under way if there is one.
     case walkLibrary
+    /// Works out a new filter over a large library in the background; reports `.listFiltered`.
+    case filterList(FilterJob)
     /// Sends `.refreshDue` after this long.
     case scheduleRefresh(after: Duration)
     case cancelLoading

@@ -20,6 +20,7 @@ public enum BrowserEvent: Sendable {
 /// session's own effects send these (and tests and the bench, feeding a state by hand): a front end
 /// cannot say that the server took an edit.
 package enum BrowserReport: Sendable {
+    case browsing(BrowsingReport)
     case tags(TagReport)
     case edits(EditReport)
     case purge(PurgeReport)

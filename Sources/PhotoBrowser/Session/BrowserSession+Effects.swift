@@ -8,6 +8,14 @@ extension BrowserSession {
         if !isConfirmed, hold(effect) { return }
         switch effect {
         case .walkLibrary: walkLibrary()
+        case .filterList(let job):
+            // A newer key supersedes the job under way; its result would be dropped anyway.
+            filterTask?.cancel()
+            filterTask = Task {
+                let result = await Task.detached(priority: .userInitiated) { job.run() }.value
+                guard !Task.isCancelled else { return }
+                self.report(.browsing(.listFiltered(result)))
+            }
         case .scheduleRefresh(let delay):
             background { [clock] in
                 guard (try? await clock.sleep(for: delay)) != nil else { return }

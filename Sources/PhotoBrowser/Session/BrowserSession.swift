@@ -42,6 +42,8 @@ public final class BrowserSession {
     /// Whether the pump sends field edits yet (`startEditSender`).
     var editSenderStarted = false
     var loadTask: Task<Void, Never>?
+    /// A new filter being worked out over a large library.
+    var filterTask: Task<Void, Never>?
     /// Walks told to stop that may still be finishing a page: stopping waits for them too.
     var stoppedWalks: [Task<Void, Never>] = []
     var downloadRuns: [Int64: DownloadRun] = [:]
@@ -126,7 +128,7 @@ public final class BrowserSession {
         await focusWriter?.value  // scores measured this session are kept
         await catalogueWriter?.value  // so are sent edits and purges
         await partialDiscardsEnded()  // and no partial file is left half-discarded
-        let tasks = [loadTask].compactMap { $0 } + stoppedWalks + downloadRuns.values.map(\.task) + backgroundTasks
+        let tasks = [loadTask, filterTask].compactMap { $0 } + stoppedWalks + downloadRuns.values.map(\.task) + backgroundTasks
         tasks.forEach { $0.cancel() }
         for task in tasks { await task.value }
         changed.finish()

@@ -62,6 +62,8 @@ extension BrowserState {
 
     private mutating func route(_ report: BrowserReport, at now: Date) -> [BrowserEffect] {
         switch report {
+        case .browsing(let report):
+            return browsing.receive(report, &shared, Browsing.Context(selection: selecting.selection, tags: tagging.tags))
         case .tags(let report):
             return tagging.receive(report, &shared, taggingContext)
         case .edits(let report):

@@ -16,7 +16,12 @@ struct HeaderView: View {
             name = [account]
         }
         var counts = state.loading.summary(count: state.library.count, now: context.now)
-        if !state.list.filter.isEmpty { counts += " · \(state.list.count.formatted()) shown" }
+        if state.list.isUpdating {
+            // The list shown is the last filter's until the new one is worked out.
+            counts += " · filtering…"
+        } else if !state.list.filter.isEmpty {
+            counts += " · \(state.list.count.formatted()) shown"
+        }
         var details = [counts]
         if let filter = filterSummary() { details.append(filter) }
         if !state.selection.isEmpty {
