@@ -6,7 +6,7 @@ extension PhotoList {
     static let backgroundFiltering = 100_000
 
     /// Whether the list shown is the one an older filter let through, a newer one being worked out.
-    public var isUpdating: Bool { filtering != nil }
+    package var isUpdating: Bool { filtering != nil }
 
     /// Takes `filter` as the one asked for and returns the work that finds what it lets through; the
     /// list stays as it is until `finish` brings the result.

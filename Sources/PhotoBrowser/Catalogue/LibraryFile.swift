@@ -32,7 +32,6 @@ enum LibraryFile {
         let temporary = url.deletingLastPathComponent().appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         defer { try? FileManager.default.removeItem(at: temporary) }
         var out = try Output(temporary)
-        defer { out.close() }
         let columns = library.columns
         try out.bytes(magic)
         try out.string(instance)
@@ -82,8 +81,7 @@ enum LibraryFile {
     /// The library in `url` and the revision it was written at; throws when the file is missing, of
     /// another catalogue (`instance`), or not whole.
     static func read(_ url: URL, instance: String) throws -> (library: PhotoLibrary, revision: Int64) {
-        var input = try Input(url)
-        defer { input.close() }
+        let input = try Input(url)
         guard try input.bytes() == magic, try input.string() == instance else { throw LibraryFileProblem.notThisCatalogue }
         let revision: Int64 = try input.scalar()
         let count = Int(try input.scalar() as Int64)
@@ -145,15 +143,21 @@ enum LibraryFileProblem: Error {
 }
 
 /// Writes a library file: each array's count, then its bytes as they are in memory.
-private struct Output {
-    private let descriptor: Int32
+private struct Output: ~Copyable {
+    private var descriptor: Int32
 
     init(_ url: URL) throws {
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
     }
 
-    func close() { _ = Foundation.close(descriptor) }
+    deinit { if descriptor >= 0 { _ = Foundation.close(descriptor) } }
+
+    /// Closes the file once: a second close would close whatever file or socket got the number since.
+    mutating func close() {
+        if descriptor >= 0 { _ = Foundation.close(descriptor) }
+        descriptor = -1
+    }
 
     func sync() throws {
         guard fsync(descriptor) == 0 else { throw POSIXError(.EIO) }
@@ -194,7 +198,7 @@ private struct Output {
 }
 
 /// Reads a library file back, each array into place with one `read`.
-private struct Input {
+private struct Input: ~Copyable {
     private let descriptor: Int32
 
     init(_ url: URL) throws {
@@ -202,7 +206,7 @@ private struct Input {
         guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path]) }
     }
 
-    func close() { _ = Foundation.close(descriptor) }
+    deinit { _ = Foundation.close(descriptor) }
 
     private func raw(_ pointer: UnsafeMutableRawBufferPointer) throws {
         var offset = 0
