@@ -41,6 +41,8 @@ struct Cataloguing: Sendable {
         let shown: ((Photo) -> Photo)?
         /// The photos `shown` may change: asked only when the catalogue is read.
         var edited: () -> Set<Int> = { [] }
+        /// Puts the edits waiting for many photos at once (bulks) on a library just read.
+        var overlay: (inout PhotoLibrary) -> Void = { _ in }
     }
 
     init(refreshPolicy: RefreshPolicy) {
@@ -99,6 +101,7 @@ struct Cataloguing: Sendable {
             // Nothing to compare with: the library as the catalogue keeps it, straight in, and the photos
             // edits wait for shown with them on top.
             shared.library = snapshot.library
+            context.overlay(&shared.library)
             if let shown = context.shown {
                 for id in context.edited() {
                     guard let index = shared.library.index(ofID: id) else { continue }

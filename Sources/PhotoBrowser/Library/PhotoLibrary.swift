@@ -239,6 +239,11 @@ public struct PhotoLibrary: Sendable {
         tags.set(tagID, on: photos, carries)
     }
 
+    /// Puts every photo carrying the placeholder `old` under the tag `new`.
+    mutating func renameTag(_ old: Int, to new: Int) {
+        tags.rename(old, to: new)
+    }
+
     /// Removes a deleted tag from every photo; returns how many photos had it.
     mutating func removeTagEverywhere(_ tagID: Int) -> Int {
         tags.removeTag(tagID)

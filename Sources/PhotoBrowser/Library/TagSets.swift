@@ -119,6 +119,12 @@ struct TagSets: Sendable {
         return changed
     }
 
+    /// Puts every photo carrying `old` under `new` instead (a tag made from its placeholder).
+    mutating func rename(_ old: Int, to new: Int) {
+        guard let moved = members.removeValue(forKey: old) else { return }
+        set(new, on: moved.bitset, true)
+    }
+
     /// Takes a tag off every photo; returns how many carried it.
     mutating func removeTag(_ tagID: Int) -> Int {
         members.removeValue(forKey: tagID)?.count ?? 0

@@ -125,6 +125,8 @@ actor OutboxPump {
         // Deltas of tags made already go even while a creation has to wait.
         let creation = await tags.createPendingTags(report: report)
         if Task.isCancelled { return .idle }
+        // A bulk's next chunk becomes deltas once the last has nearly gone.
+        if let failure = await tags.expandBulk(report: report) { return .delayed(tags.delayed(failure)) }
         var sentAny = false
         var delay: BrowserReport?
         for sender in sendsEdits ? [AnyOutbox(tags), AnyOutbox(edits)] : [AnyOutbox(tags)] {

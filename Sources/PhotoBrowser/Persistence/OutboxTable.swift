@@ -10,6 +10,8 @@ struct OutboxTable: Sendable {
     let columns: String
     /// A condition on rows that may be sent now (a tag delta waits for its tag to be made).
     var sendable = "1"
+    /// What goes first, before the age of rows: false before true (a bulk's rows after the user's own).
+    var priority = "0"
 
     /// The rows of the `photos` photos that have waited longest, oldest first. The oldest rows name the
     /// oldest photos: looking at a bounded prefix keeps this quick however long the outbox is.
@@ -17,8 +19,9 @@ struct OutboxTable: Sendable {
         try Row.fetchAll(db, sql: """
             SELECT \(columns) FROM \(name) WHERE library = ?1 AND \(sendable) AND photo_id IN (
                 SELECT photo_id FROM (
-                    SELECT photo_id, sequence FROM \(name) WHERE library = ?1 AND \(sendable) ORDER BY sequence LIMIT ?2 * 16
-                ) GROUP BY photo_id ORDER BY MIN(sequence) LIMIT ?2
+                    SELECT photo_id, sequence, \(priority) AS later FROM \(name) WHERE library = ?1 AND \(sendable)
+                    ORDER BY later, sequence LIMIT ?2 * 16
+                ) GROUP BY photo_id ORDER BY MIN(later), MIN(sequence) LIMIT ?2
             ) ORDER BY sequence
             """, arguments: [library, photos])
     }

@@ -5,6 +5,7 @@ import GRDB
 /// download queue, with the numbers new deltas and items start from.
 struct SavedState: Sendable {
     let deltas: [TagDelta]
+    let bulks: [TagBulk]
     let edits: [PhotoEdit]
     let pendingTags: [PendingTag]
     let nextSequence: Int64
@@ -17,7 +18,7 @@ extension StateDatabase {
     func savedState(library: String, now: Date) throws -> SavedState {
         try queue.read { db in
             SavedState(
-                deltas: try TagOutbox.all(db, library: library), edits: try EditOutbox.all(db, library: library),
+                deltas: try TagOutbox.all(db, library: library), bulks: try TagOutbox.allBulks(db, library: library), edits: try EditOutbox.all(db, library: library),
                 pendingTags: try TagOutbox.pendingTags(db, library: library),
                 nextSequence: TagOutbox.firstSequence(after: max(try TagOutbox.highestSequence(db), try EditOutbox.table.highestSequence(db)), now: now),
                 downloads: try DownloadStore.all(db, library: library), nextDownloadID: try DownloadStore.highestID(db) + 1

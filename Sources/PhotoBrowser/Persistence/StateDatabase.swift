@@ -118,6 +118,8 @@ final class StateDatabase: Sendable {
         }
         // Photo edits not yet sent, one per photo and field (`EditOutbox`).
         migrator.registerMigration("photo-edits", migrate: EditOutbox.migrate)
+        // A tag on many photos as one row (`TagOutbox+Bulk.swift`).
+        migrator.registerMigration("tag-bulks", migrate: TagOutbox.bulkMigration)
         return migrator
     }
 }

@@ -31,6 +31,7 @@ extension TagOutbox {
         try database.queue.write { db in
             let deltas = try TagOutbox.all(db, library: library).filter { $0.tagID == pending.placeholderID }
             try db.execute(sql: "DELETE FROM tag_delta WHERE library = ? AND tag_id = ?", arguments: [library, pending.placeholderID])
+            try db.execute(sql: "DELETE FROM tag_bulk WHERE library = ? AND tag_id = ?", arguments: [library, pending.placeholderID])
             try db.execute(sql: "DELETE FROM tag_creation WHERE placeholder = ?", arguments: [pending.placeholderID])
             return deltas
         }
@@ -87,6 +88,7 @@ extension TagOutbox {
                 SELECT 1 FROM tag_delta AS other WHERE other.library = :library AND other.tag_id = :placeholder
                 AND other.photo_id = tag_delta.photo_id);
             UPDATE tag_delta SET tag_id = :tag WHERE library = :library AND tag_id = :placeholder;
+            UPDATE tag_bulk SET tag_id = :tag WHERE library = :library AND tag_id = :placeholder;
             """, arguments: arguments)
     }
 }

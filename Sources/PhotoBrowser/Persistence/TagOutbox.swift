@@ -10,7 +10,8 @@ struct TagOutbox: Sendable {
     let library: String
 
     /// Its table; a delta for a tag not made yet (a placeholder, negative) waits for it.
-    static let table = OutboxTable(name: "tag_delta", columns: "sequence, photo_id, tag_id, change", sendable: "tag_id >= 0")
+    /// Deltas made from a bulk go after the user's own (`TagOutbox+Bulk.swift`).
+    static let table = OutboxTable(name: "tag_delta", columns: "sequence, photo_id, tag_id, change", sendable: "tag_id >= 0", priority: "bulk IS NOT NULL")
 
     /// Stores the tags to create and the deltas in one transaction: a 10,000-photo toggle, or a mark
     /// whose tag must first be made, is one write. A delta for a placeholder whose tag was made
@@ -67,6 +68,7 @@ struct TagOutbox: Sendable {
     func removeAll(tagID: Int) throws {
         try database.queue.write { db in
             try db.execute(sql: "DELETE FROM tag_delta WHERE library = ? AND tag_id = ?", arguments: [library, tagID])
+            try db.execute(sql: "DELETE FROM tag_bulk WHERE library = ? AND tag_id = ?", arguments: [library, tagID])
             try db.execute(sql: "DELETE FROM tag_creation WHERE library = ? AND placeholder = ?", arguments: [library, tagID])
         }
     }
@@ -83,6 +85,6 @@ struct TagOutbox: Sendable {
     static func highestSequence(_ db: Database) throws -> Int64 {
         let deltas = try table.highestSequence(db)
         let placeholders = try Int64.fetchOne(db, sql: "SELECT -MIN(placeholder) FROM tag_creation") ?? 0
-        return max(deltas, placeholders)
+        return max(deltas, placeholders, try highestBulkSequence(db))
     }
 }

@@ -10,6 +10,8 @@ package enum BrowserEffect: Sendable, Equatable {
     /// Sends `.refreshDue` after this long.
     case scheduleRefresh(after: Duration)
     case cancelLoading
+    /// Writes a bulk (and the tag it waits for) to the outbox before the event's handling ends.
+    case recordTagBulk(TagBulk, creating: [PendingTag])
     case recordTagDeltas([TagDelta])
     /// Writes photo edits to their outbox before the event's handling returns.
     case recordPhotoEdits([PhotoEdit])

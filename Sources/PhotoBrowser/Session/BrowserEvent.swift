@@ -29,7 +29,7 @@ package enum BrowserReport: Sendable {
     case focus(FocusReport)
     case status(StatusReport)
     /// What the outbox and the download queue held at the start.
-    case sessionStarted(outbox: [TagDelta], nextSequence: Int64, downloads: [DownloadItem], nextDownloadID: Int64)
+    case sessionStarted(outbox: [TagDelta], bulks: [TagBulk] = [], nextSequence: Int64, downloads: [DownloadItem], nextDownloadID: Int64)
 }
 
 /// Either, as a session's observers see each in turn.

@@ -23,6 +23,14 @@ extension BrowserSession {
             }
         case .cancelLoading: stopWalk()
         case .recordTagDeltas(let deltas): record(deltas)
+        case .recordTagBulk(let bulk, let pending):
+            do {
+                try outbox.record(bulk, creating: pending)
+                pump?.nudge()
+            } catch {
+                configuration.logger.error("outbox: \(error)")
+                report(.tags(.tagBulkNotRecorded(bulk, reason: String(describing: error))))
+            }
         case .recordTagCreation(let pending, let deltas): record(deltas, creating: pending)
         case .recordPhotoEdits(let edits): record(edits)
         case .purge(let items, let keepOriginals): purge(items, keepOriginals: keepOriginals)

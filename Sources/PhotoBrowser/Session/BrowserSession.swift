@@ -82,7 +82,7 @@ public final class BrowserSession {
         if !saved.pendingTags.isEmpty { report(.tags(.pendingTagsRestored(saved.pendingTags))) }
         if !saved.edits.isEmpty { report(.edits(.photoEditsRestored(saved.edits))) }
         report(.sessionStarted(
-            outbox: saved.deltas, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
+            outbox: saved.deltas, bulks: saved.bulks, nextSequence: saved.nextSequence, downloads: saved.downloads, nextDownloadID: saved.nextDownloadID
         ))
         pump = OutboxPump(
             tags: TagSender(client: client, outbox: outbox, catalogue: catalogue, freshness: configuration.tagFreshness, clock: clock),

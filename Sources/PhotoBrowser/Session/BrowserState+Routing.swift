@@ -75,14 +75,16 @@ extension BrowserState {
             return downloading.receive(report, &shared, context)
         case .catalogue(let report):
             if case .catalogueLoaded(let snapshot, _, _) = report { tagging.restore(snapshot.tags) }
-            return cataloguing.receive(report, &shared, Cataloguing.Context(shown: shownFromServer) { [tagging, editing] in Self.edited(tagging, editing) })
+            return cataloguing.receive(report, &shared, Cataloguing.Context(
+                shown: shownFromServer, edited: { [tagging, editing] in Self.edited(tagging, editing) }, overlay: { [tagging] in tagging.overlayBulks(on: &$0) }
+            ))
         case .focus(let report):
             return focusing.receive(report, &shared)
         case .status(let report):
             return statusBar.receive(report, &shared)
-        case .sessionStarted(let outbox, let nextSequence, let restored, let nextDownloadID):
+        case .sessionStarted(let outbox, let bulks, let nextSequence, let restored, let nextDownloadID):
             shared.ledger.start(at: nextSequence)
-            tagging.restore(outbox, below: nextSequence)
+            tagging.restore(outbox, bulks: bulks, below: nextSequence)
             return downloading.restore(restored, nextID: nextDownloadID, &shared)
         }
     }

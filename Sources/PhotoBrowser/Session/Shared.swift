@@ -58,6 +58,12 @@ struct Ledger: Sendable {
         return nextSequence
     }
 
+    /// Takes `count` sequences in a row, for a bulk (`TagBulk`); returns the first.
+    mutating func takeSequences(_ count: Int) -> Int64 {
+        defer { nextSequence += Int64(count) }
+        return nextSequence
+    }
+
     /// Starts at `sequence` at the least: the outbox's next one.
     mutating func start(at sequence: Int64) {
         nextSequence = max(nextSequence, sequence)

@@ -3,18 +3,55 @@
 /// start may restore 100,000 of them.
 struct PendingTagDeltas: Sendable {
     private var byPhoto: [Int: [TagDelta]] = [:]
-    /// How many deltas wait.
-    private(set) var count = 0
+    /// How many per-photo deltas wait.
+    private var deltaCount = 0
+    /// Bulks not yet made into deltas (`TagBulk`), oldest first.
+    private(set) var bulks: [TagBulk] = []
+    /// How many photo wishes wait: deltas, and the photos of bulks not made into deltas yet.
+    var count: Int { deltaCount + bulks.reduce(0) { $0 + $1.remaining } }
     /// Deltas older than this came from an earlier session.
     private(set) var restoredBelow: Int64 = 0
     /// How many of those still wait.
     private(set) var restoredCount = 0
 
     /// Starts from what the outbox held: every delta older than `restoredBelow`.
-    init(restoring deltas: [TagDelta] = [], below restoredBelow: Int64 = 0) {
+    init(restoring deltas: [TagDelta] = [], bulks: [TagBulk] = [], below restoredBelow: Int64 = 0) {
         self.restoredBelow = restoredBelow
         byPhoto.reserveCapacity(deltas.count)
         for delta in deltas { record(delta) }
+        self.bulks = bulks
+    }
+
+    /// Keeps a bulk, until the outbox makes its photos into deltas.
+    mutating func record(_ bulk: TagBulk) {
+        bulks.append(bulk)
+    }
+
+    /// The outbox made a bulk's photos up to `expanded` into deltas; `deltas` are those it stored (a
+    /// newer toggle of a photo keeps its place).
+    mutating func expand(_ sequence: Int64, to expanded: Int, deltas: [TagDelta]) {
+        for delta in deltas { record(delta) }
+        guard let index = bulks.firstIndex(where: { $0.sequence == sequence }) else { return }
+        bulks[index].expanded = expanded
+        if bulks[index].remaining <= 0 { bulks.remove(at: index) }
+    }
+
+    /// Drops bulks; returns those dropped.
+    @discardableResult
+    mutating func removeBulks(where isRemoved: (TagBulk) -> Bool) -> [TagBulk] {
+        let removed = bulks.filter(isRemoved)
+        bulks.removeAll(where: isRemoved)
+        return removed
+    }
+
+    /// The bulks that wait for a photo and the deltas of it, in the order they were wished: how the photo
+    /// is shown on top of the server's tags.
+    func wishes(of photoID: Int) -> [TagDelta] {
+        var wishes = byPhoto[photoID] ?? []
+        for bulk in bulks where bulk.waits(photoID) {
+            wishes.append(TagDelta(sequence: bulk.sequence, photoID: photoID, tagID: bulk.tagID, change: bulk.change))
+        }
+        return wishes.count > 1 ? wishes.sorted { $0.sequence < $1.sequence } : wishes
     }
 
     /// A photo's waiting deltas, oldest first.
@@ -33,7 +70,7 @@ struct PendingTagDeltas: Sendable {
             forget(deltas.remove(at: earlier))
         }
         deltas.append(delta)
-        count += 1
+        deltaCount += 1
         if delta.sequence < restoredBelow { restoredCount += 1 }
         byPhoto[delta.photoID] = deltas
     }
@@ -53,6 +90,7 @@ struct PendingTagDeltas: Sendable {
     /// Moves every delta from the placeholder to the tag the server made, keeping the newer where a
     /// photo has both, as the outbox does; returns the photos it touched.
     mutating func rename(_ placeholder: Int, to tagID: Int) -> [Int] {
+        for index in bulks.indices where bulks[index].tagID == placeholder { bulks[index].tagID = tagID }
         let photos = byPhoto.compactMap { entry in entry.value.contains { $0.tagID == placeholder } ? entry.key : nil }
         for photoID in photos {
             let involved = byPhoto[photoID, default: []].filter { $0.tagID == placeholder || $0.tagID == tagID }
@@ -64,7 +102,7 @@ struct PendingTagDeltas: Sendable {
     }
 
     private mutating func forget(_ delta: TagDelta) {
-        count -= 1
+        deltaCount -= 1
         if delta.sequence < restoredBelow { restoredCount -= 1 }
     }
 }

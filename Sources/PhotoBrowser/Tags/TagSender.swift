@@ -18,6 +18,18 @@ struct TagSender: OutboxSender {
     let clock: Timekeeper
 
     func nextBatch() throws -> [TagDelta] { try outbox.nextBatch(photos: 64) }
+
+    /// Makes the next chunk of the oldest bulk into deltas when fewer than a batch wait, and reports what
+    /// it made; nil unless the state database failed, which is why.
+    func expandBulk(report: @Sendable (BrowserReport) async -> Void) async -> String? {
+        do {
+            guard try outbox.waitingDeltas() < 16, let made = try outbox.expandNextBulk(count: 256) else { return nil }
+            await report(.tags(.tagBulkExpanded(sequence: made.bulk, expanded: made.expanded, deltas: made.deltas)))
+            return nil
+        } catch {
+            return "the state database cannot be written (\(error))."
+        }
+    }
     func photoID(of delta: TagDelta) -> Int { delta.photoID }
     func sequence(of delta: TagDelta) -> Int64 { delta.sequence }
 

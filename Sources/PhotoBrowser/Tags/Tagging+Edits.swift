@@ -45,24 +45,46 @@ extension Tagging {
     /// durable as the edit.
     mutating func undo(_ edits: [TagEdit], _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         if let reason = context.account.disabledReason(.tagging) { return shared.post(.warning, reason) }
-        // One outbox write for the whole press, as the press itself was.
+        // One outbox write for the press's small edits, as the press itself was; a bulk its own.
         var deltas: [TagDelta] = []
+        var bulkEffects: [BrowserEffect] = []
         for edit in edits.reversed() {
             let inverse = edit.inverse
             let indices = inverse.photoIDs.compactMap(shared.library.index(ofID:)).filter { index in
                 shared.library.has(inverse.tagID, at: index) == (inverse.change == .remove)
             }
-            deltas += stage(inverse, at: indices, &shared)
+            if indices.count >= Self.bulkSize {
+                bulkEffects += record(inverse, at: indices, &shared)
+            } else {
+                deltas += stage(inverse, at: indices, &shared)
+            }
         }
         let described = edits.count == 1
             ? Self.describe(edits[0], tagName: tags.tag(id: edits[0].tagID)?.name ?? "tag \(edits[0].tagID)")
             : "the tag changes of \(Self.photos(Set(edits.flatMap(\.photoIDs)).count))."
-        return recordEffects(deltas) + shared.post(.info, "Undone: \(described)")
+        return recordEffects(deltas) + bulkEffects + shared.post(.info, "Undone: \(described)")
     }
 
-    /// Shows the edit at once and asks for its deltas to be written to the outbox.
+    /// From how many photos an edit goes to the outbox as one bulk (`TagBulk`) rather than a row each.
+    static let bulkSize = 500
+
+    /// Shows the edit at once and asks for it to be written to the outbox: a delta per photo, or one
+    /// bulk for many.
     mutating func record(_ edit: TagEdit, at indices: [Int], _ shared: inout Shared) -> [BrowserEffect] {
-        recordEffects(stage(edit, at: indices, &shared))
+        guard indices.count >= Self.bulkSize else { return recordEffects(stage(edit, at: indices, &shared)) }
+        let ids = indices.map(shared.library.id(at:)).sorted()
+        let bulk = TagBulk(sequence: shared.ledger.takeSequences(ids.count), tagID: edit.tagID, change: edit.change, photoIDs: ids)
+        shared.library.setTag(edit.tagID, on: Bitset(indices), edit.change == .add)
+        pending.record(bulk)
+        let creations = PendingTag.isPlaceholder(edit.tagID) ? tags.pending[edit.tagID].map { [$0] } ?? [] : []
+        return [.recordTagBulk(bulk, creating: creations)]
+    }
+
+    /// Takes a bulk off the screen: its photos get back what they had.
+    mutating func revert(_ bulk: TagBulk, _ shared: inout Shared) {
+        var photos = Bitset()
+        for id in bulk.photoIDs { if let index = shared.library.index(ofID: id) { photos.insert(index) } }
+        shared.library.setTag(bulk.tagID, on: photos, bulk.change == .remove)
     }
 
     /// Shows the edit at once and returns its deltas, each the photo's latest wish for the tag.

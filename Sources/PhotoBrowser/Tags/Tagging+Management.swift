@@ -69,6 +69,8 @@ extension Tagging {
     /// The server made a pending tag (or had one of that name): photos, waiting deltas and undo now name
     /// the real id, as the outbox does.
     mutating func tagCreated(_ tag: PhotoPickKit.Tag, placeholderID: Int, _ shared: inout Shared) -> [BrowserEffect] {
+        // A bulk's photos move as a set; photos with deltas of their own are worked out one by one.
+        shared.library.renameTag(placeholderID, to: tag.id)
         for photoID in pending.rename(placeholderID, to: tag.id) {
             guard let index = shared.library.index(ofID: photoID) else { continue }
             var shown = shared.library.tagIDs(at: index).filter { $0 != placeholderID }
@@ -100,6 +102,7 @@ extension Tagging {
         for photoID in Array(pending.photoIDs) where pending[photoID]?.contains(where: { $0.tagID == id }) == true {
             pending.remove(of: photoID) { $0.tagID == id }
         }
+        pending.removeBulks { $0.tagID == id }
         shared.ledger.rewriteSteps { step in
             guard case .tags(let edits) = step else { return step }
             let kept = edits.filter { $0.tagID != id }

@@ -74,10 +74,16 @@ extension Tagging {
     private mutating func commit(_ edits: [TagEdit], _ shared: inout Shared) -> [BrowserEffect] {
         if !edits.isEmpty { shared.ledger.remember(.tags(edits)) }
         var deltas: [TagDelta] = []
+        var bulks: [BrowserEffect] = []
         for edit in edits {
-            deltas += stage(edit, at: edit.photoIDs.compactMap(shared.library.index(ofID:)), &shared)
+            let indices = edit.photoIDs.compactMap(shared.library.index(ofID:))
+            if indices.count >= Self.bulkSize {
+                bulks += record(edit, at: indices, &shared)
+            } else {
+                deltas += stage(edit, at: indices, &shared)
+            }
         }
-        return recordEffects(deltas)
+        return recordEffects(deltas) + bulks
     }
 
     private static func describe(_ mark: Mark, count: Int) -> String {

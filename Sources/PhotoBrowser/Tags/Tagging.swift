@@ -29,6 +29,10 @@ package enum TagReport: Sendable {
     case tagsLoaded([PhotoPickKit.Tag])
     case tagsFailed(String)
     case tagDeltasNotRecorded([TagDelta], reason: String)
+    /// The outbox could not store a bulk: nothing of it will be sent.
+    case tagBulkNotRecorded(TagBulk, reason: String)
+    /// The outbox made a bulk's photos up to `expanded` into the deltas it stored.
+    case tagBulkExpanded(sequence: Int64, expanded: Int, deltas: [TagDelta])
     case tagDeltasSent(photoID: Int, sequences: [Int64], serverTagIDs: [Int])
     case tagDeltasRejected(photoID: Int, sequences: [Int64], reason: String)
     case tagSendingDelayed(reason: String)
@@ -107,6 +111,13 @@ struct Tagging: Sendable {
             return []
         case .tagsFailed(let reason): return shared.post(.error, "Could not load tags: \(reason)")
         case .tagDeltasNotRecorded(let deltas, let reason): return rollBack(deltas, reason: "could not be saved (\(reason))", &shared)
+        case .tagBulkNotRecorded(let bulk, let reason):
+            pending.removeBulks { $0.sequence == bulk.sequence }
+            revert(bulk, &shared)
+            return shared.post(.error, "A tag change could not be saved (\(reason)); it was undone on screen.")
+        case .tagBulkExpanded(let sequence, let expanded, let deltas):
+            pending.expand(sequence, to: expanded, deltas: deltas)
+            return []
         case .tagDeltasSent(let photoID, let sequences, let serverTagIDs):
             return deltasSent(photoID: photoID, sequences: sequences, serverTagIDs: serverTagIDs, &shared, context)
         case .tagDeltasRejected(let photoID, let sequences, let reason):
@@ -122,9 +133,19 @@ struct Tagging: Sendable {
     }
 
     /// What the outbox held at the start: shown on the photos as they arrive, and replayed.
-    mutating func restore(_ outbox: [TagDelta], below nextSequence: Int64) {
-        pending = PendingTagDeltas(restoring: outbox, below: nextSequence)
+    mutating func restore(_ outbox: [TagDelta], bulks: [TagBulk], below nextSequence: Int64) {
+        pending = PendingTagDeltas(restoring: outbox, bulks: bulks, below: nextSequence)
         if !outbox.isEmpty { replay = Replay() }
+    }
+
+    /// The bulks waiting, on the photos of a library just read: a tag set changed per bulk, not a photo
+    /// at a time.
+    func overlayBulks(on library: inout PhotoLibrary) {
+        for bulk in pending.bulks {
+            var photos = Bitset()
+            for id in bulk.photoIDs[bulk.expanded...] { if let index = library.index(ofID: id) { photos.insert(index) } }
+            library.setTag(bulk.tagID, on: photos, bulk.change == .add)
+        }
     }
 
     /// The tag list the catalogue kept, until the server's arrives.
@@ -136,7 +157,8 @@ struct Tagging: Sendable {
     func shown(_ photo: Photo) -> Photo {
         var shown = photo
         if let confirmed = confirmed[photo.id] { shown.tagIDs = confirmed }
-        if let deltas = pending[photo.id] { shown.tagIDs = deltas.reduce(shown.tagIDs) { $1.applied(to: $0) } }
+        let wishes = pending.wishes(of: photo.id)
+        if !wishes.isEmpty { shown.tagIDs = wishes.reduce(shown.tagIDs) { $1.applied(to: $0) } }
         return shown
     }
 

@@ -26,6 +26,14 @@ enum Formatting {
         return "\(minutes):\(secondsText)"
     }
 
+    /// `40 min`, `5 h 20 min`, `2 d 7 h`: a long wait, to the unit that matters.
+    static func span(minutes: Int) -> String {
+        let (days, hours, rest) = (minutes / 1440, minutes / 60 % 24, minutes % 60)
+        if days > 0 { return hours > 0 ? "\(days) d \(hours) h" : "\(days) d" }
+        if hours > 0 { return rest > 0 ? "\(hours) h \(rest) min" : "\(hours) h" }
+        return "\(max(1, rest)) min"
+    }
+
     /// `12.3 MB/s`.
     static func speed(_ bytesPerSecond: Double?) -> String {
         guard let bytesPerSecond, bytesPerSecond.isFinite, bytesPerSecond > 0 else { return "" }

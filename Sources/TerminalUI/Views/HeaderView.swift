@@ -29,7 +29,14 @@ struct HeaderView: View {
         }
         // Culling makes edits faster than a tight budget sends them: say how many wait.
         let unsent = state.unsentTagDeltas
-        if unsent > 0 { details.append("\(unsent.formatted()) tag edit\(unsent == 1 ? "" : "s") to send") }
+        if unsent > 0 {
+            var text = "\(unsent.formatted()) tag edit\(unsent == 1 ? "" : "s") to send"
+            // More than a window's budget: how long the rate limit makes it take, a request a photo.
+            if let limit = state.account.rateLimit?.limit, limit > 0, unsent > limit {
+                text += " (about \(Formatting.span(minutes: (unsent + limit - 1) / limit)) at \(limit.formatted()) a minute)"
+            }
+            details.append(text)
+        }
         let unsentEdits = state.unsentPhotoEdits
         if unsentEdits > 0 { details.append("\(unsentEdits.formatted()) field edit\(unsentEdits == 1 ? "" : "s") to send") }
         if let purge = state.purge { details.append("deleting \(purge.deleted + purge.failed) of \(purge.total)") }
