@@ -21,7 +21,7 @@ extension Catalogue {
 
     /// Keeps a page and where the walk goes next, in one transaction: a kill between pages loses nothing.
     /// `date` is when the page was asked for.
-    func save(page photos: [Photo], nextCursor: String?, walk: Walk, at date: Date) async throws {
+    func save(page photos: [Photo], nextCursor: String?, walk: Walk, at date: Date, keepsCursor: Bool = false) async throws {
         try await queue.write { db in
             // A read or write of a photo's tags newer than the page's request (`date`) keeps its tags: the
             // page was on its way before they changed.
@@ -51,10 +51,12 @@ extension Catalogue {
                 arguments += [revision]
                 try statement.execute(arguments: arguments)
             }
-            try db.execute(
-                sql: "UPDATE walk SET cursor = ?, seen = ? WHERE id = 1 AND generation = ?",
-                arguments: [nextCursor, walk.seen, walk.generation]
-            )
+            if !keepsCursor {
+                try db.execute(
+                    sql: "UPDATE walk SET cursor = ?, seen = ? WHERE id = 1 AND generation = ?",
+                    arguments: [nextCursor, walk.seen, walk.generation]
+                )
+            }
         }
     }
 
@@ -66,18 +68,35 @@ extension Catalogue {
     }
 
     /// Ends a complete walk: the photos it did not see are gone from the server, and go from here.
-    /// Returns their ids.
-    func completeWalk(_ walk: Walk, at date: Date) async throws -> [Int] {
+    /// `tail` is the cursor its last page was asked with, which the next refresh asks first. Returns the
+    /// ids of the photos gone.
+    func completeWalk(_ walk: Walk, at date: Date, tail: String? = nil) async throws -> [Int] {
         try await queue.write { db in
             let gone = try Int.fetchAll(db, sql: "SELECT id FROM photo WHERE walk < ?", arguments: [walk.generation])
             if !gone.isEmpty { try Self.recordGone(gone, revision: try Self.nextRevision(db), db) }
             try db.execute(sql: "DELETE FROM photo WHERE walk < ?", arguments: [walk.generation])
             try db.execute(
-                sql: "UPDATE walk SET in_progress = 0, cursor = NULL, completed_at = ? WHERE id = 1",
-                arguments: [date.timeIntervalSince1970]
+                sql: "UPDATE walk SET in_progress = 0, cursor = NULL, completed_at = ?, tail_cursor = COALESCE(?, tail_cursor) WHERE id = 1",
+                arguments: [date.timeIntervalSince1970, tail]
             )
             return gone
         }
+    }
+
+    /// Where the last complete walk's last page began: new photos are after it.
+    func tailCursor() throws -> String? {
+        try queue.read { db in try String.fetchOne(db, sql: "SELECT tail_cursor FROM walk WHERE id = 1") }
+    }
+
+    /// Keeps the tail after a look at it found newer pages.
+    func saveTail(_ cursor: String) throws {
+        try queue.write { db in try db.execute(sql: "UPDATE walk SET tail_cursor = ? WHERE id = 1", arguments: [cursor]) }
+    }
+
+    /// Keeps photos found past the tail under the walk `generation` (the one under way, or the last
+    /// complete one), so a walk completing later counts them as seen.
+    func save(tail photos: [Photo], generation: Int64, at date: Date) async throws {
+        try await save(page: photos, nextCursor: nil, walk: Walk(generation: generation, cursor: nil, seen: 0), at: date, keepsCursor: true)
     }
 
     /// Keeps focus scores of photos the catalogue holds.

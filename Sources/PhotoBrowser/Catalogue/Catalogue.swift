@@ -110,6 +110,11 @@ package final class Catalogue: Sendable {
                 """)
             try db.execute(sql: "INSERT INTO revision (id, value, instance) VALUES (1, 1, ?)", arguments: [UUID().uuidString])
         }
+        // The cursor of a complete walk's last page: the listing is in ascending id, so new photos come
+        // after it, and a refresh asks it first (`Catalogue+Walking.swift`).
+        migrator.registerMigration("v5 tail cursor") { db in
+            try db.execute(sql: "ALTER TABLE walk ADD COLUMN tail_cursor TEXT")
+        }
         return migrator
     }
 

@@ -135,6 +135,7 @@ struct Cataloguing: Sendable {
         }
         if due || snapshot.walk != nil {
             loading.phase = .loading
+            loading.isPaced = loading.isRefresh
             loading.walked = snapshot.walk?.seen ?? 0
             effects.append(.walkLibrary)
         } else {
@@ -152,6 +153,7 @@ struct Cataloguing: Sendable {
         }
         loading.phase = .loading
         loading.isRefresh = loading.asOf != nil && shared.library.count > 0
+        loading.isPaced = !asked && loading.isRefresh
         loading.walked = 0
         return [.walkLibrary] + (asked ? shared.post(.info, "Checking the library against the server, at the lowest priority.") : [])
     }

@@ -48,9 +48,11 @@ extension BrowserSession {
     func walkLibrary() {
         stopWalk()
         let catalogue = catalogue, client = client, clock = clock
+        // A check the user did not ask for keeps to its share of the budget (`RefreshPace`).
+        let pace = state.loading.isPaced ? RefreshPace.interval(photos: state.library.count, limit: state.account.rateLimit?.limit) : nil
         let deliver: @Sendable (BrowserReport) async -> Void = { [weak self] report in await self?.report(report) }
         loadTask = Task {
-            guard let outcome = await Self.walk(catalogue: catalogue, client: client, clock: clock, deliver: deliver) else { return }
+            guard let outcome = await Self.walk(catalogue: catalogue, client: client, clock: clock, pace: pace, deliver: deliver) else { return }
             await deliver(outcome)
             if case .catalogue(.photosFinished) = outcome { self.writeLibraryFile() }
         }
@@ -72,38 +74,48 @@ extension BrowserSession {
         stoppedWalks.removeAll { walks.contains($0) }
     }
 
-    /// The walk itself, off the main actor, with the listing's task-local lane: each page goes to
-    /// `deliver` once saved; returns how it ended, or nil when it was stopped.
+    /// The walk itself, off the main actor, with the listing's task-local lane: photos past the last
+    /// complete walk's tail first (new photos, in a request or two), then every page from the walk's
+    /// cursor, each going to `deliver` once saved, `pace` apart when it is a check the user did not ask
+    /// for; returns how it ended, or nil when it was stopped.
     @concurrent
     private nonisolated static func walk(
-        catalogue: Catalogue, client: APIClient, clock: Timekeeper, deliver: @escaping @Sendable (BrowserReport) async -> Void
+        catalogue: Catalogue, client: APIClient, clock: Timekeeper, pace: Duration?, deliver: @escaping @Sendable (BrowserReport) async -> Void
     ) async -> BrowserReport? {
         await RequestLane.$current.withValue(.listing) {
             var walk: Catalogue.Walk?
             do {
                 var current = try catalogue.beginWalk()
                 walk = current
+                if let tail = try catalogue.tailCursor() {
+                    guard await lookPastTail(tail, generation: current.generation, catalogue: catalogue, client: client, clock: clock, deliver: deliver) else { return nil }
+                }
                 // Each page is asked for when the one before it is handed over (one is fetched ahead).
                 var askedAt = clock.now()
+                var pageCursor = current.cursor, lastPageCursor = current.cursor
                 for try await page in PageStream<Photo>(client: client, startingAt: current.cursor) {
                     // A page already in hand when loading was paused stays out, so "paused" means paused.
                     guard !Task.isCancelled else { return nil }
                     let next = page.hasNextPage ? page.pagination.nextCursor : nil
                     current.seen += page.data.count
                     try await catalogue.save(page: page.data, nextCursor: next, walk: current, at: askedAt)
-                    askedAt = clock.now()
+                    (lastPageCursor, pageCursor) = (pageCursor, next)
                     current.cursor = next
                     walk = current
                     // Saved, so shown: the next walk starts after it.
                     await deliver(.catalogue(.photosArrived(page.data, nextCursor: next)))
+                    if let pace, next != nil { try await clock.sleep(for: pace) }
+                    askedAt = clock.now()
                 }
                 guard !Task.isCancelled else { return nil }
                 let finished = clock.now()
-                let deleted = try await catalogue.completeWalk(current, at: finished)
+                let deleted = try await catalogue.completeWalk(current, at: finished, tail: lastPageCursor)
                 return .catalogue(.photosFinished(deleted: deleted, at: finished))
             } catch is InvalidCursorError {
                 if let walk { try? catalogue.restartWalk(walk) }
                 return .catalogue(.photosCursorRefused)
+            } catch is CancellationError {
+                return nil
             } catch APIError.cancelled {
                 return nil
             } catch let error as APIError {
@@ -112,6 +124,28 @@ extension BrowserSession {
                 return .catalogue(.photosFailed("the catalogue could not be written (\(error))"))
             }
         }
+    }
+
+    /// Asks the last complete walk's tail again: its last page and whatever came after, kept under the
+    /// walk `generation` and shown. A refused cursor is forgotten (the walk that follows finds the new
+    /// photos); false when stopped.
+    private nonisolated static func lookPastTail(
+        _ tail: String, generation: Int64, catalogue: Catalogue, client: APIClient, clock: Timekeeper,
+        deliver: @escaping @Sendable (BrowserReport) async -> Void
+    ) async -> Bool {
+        var pageCursor = tail, lastPageCursor = tail
+        do {
+            for try await page in PageStream<Photo>(client: client, startingAt: tail) {
+                guard !Task.isCancelled else { return false }
+                try await catalogue.save(tail: page.data, generation: generation, at: clock.now())
+                await deliver(.catalogue(.photosArrived(page.data, nextCursor: nil)))
+                if page.hasNextPage, let next = page.pagination.nextCursor { (lastPageCursor, pageCursor) = (pageCursor, next) }
+            }
+            if lastPageCursor != tail { try catalogue.saveTail(lastPageCursor) }
+        } catch {
+            if Task.isCancelled { return false }
+        }
+        return true
     }
 
     /// Queues a catalogue write after those before it; stopping waits for them rather than cancelling

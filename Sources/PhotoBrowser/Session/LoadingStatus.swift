@@ -19,6 +19,9 @@ public struct LoadingStatus: Sendable, Equatable {
     internal(set) var asOf: Date?
     /// Whether photos came from the catalogue, so a walk is a refresh of them rather than a first listing.
     internal(set) var isRefresh = false
+    /// Whether the walk under way is a refresh the user did not ask for, which keeps to its share of the
+    /// budget (`RefreshPace`).
+    internal(set) var isPaced = false
     /// Photos the walk under way has seen.
     internal(set) var walked = 0
     /// Whether the catalogue has been read (or there was none to read).

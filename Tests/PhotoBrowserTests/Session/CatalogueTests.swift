@@ -49,7 +49,7 @@ import Testing
                 #expect(library.index(ofID: added) != nil)
                 #expect(session.state.list.count == 250)
             }
-            #expect(pages(log) - before == 3, "one walk of the three pages")
+            #expect(pages(log) - before == 4, "the last walk's tail (the one photo added), then one walk of the three pages")
         }
     }
 
