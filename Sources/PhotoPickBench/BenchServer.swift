@@ -1,32 +1,75 @@
 import Foundation
+import NIOConcurrencyHelpers
 import PhotoPickKit
 
-/// The embedded server in a process of its own, so the memory measured for a client is the client's alone.
+/// The embedded server in a process of its own, so the memory measured for a client is the client's
+/// alone; it counts the requests it serves, and adds photos when asked.
 struct BenchServer {
     let baseURL: URL
     let key: APIKey
     private let process: ChildProcess
     private let dataDirectory: URL
+    private let input: FileHandle?
+    private let lines: Lines?
 
-    /// Starts `photopick-bench _server` with a new library and waits until it answers.
-    static func start(photos: Int, megapixels: Double) throws -> BenchServer {
-        let data = FileManager.default.temporaryDirectory.appending(path: "photopick-bench-\(UUID().uuidString)")
-        let process = try ChildProcess.spawn(
-            ChildProcess.ownExecutable,
-            ["_server", "--photos", String(photos), "--megapixels", String(megapixels), "--data", data.path],
-            captureOutput: true
-        )
+    /// What the server printed since it was ready: requests served, and the photos added so far.
+    private final class Lines: Sendable {
+        let requests = NIOLockedValueBox(0)
+        let added = NIOLockedValueBox(0)
+    }
+
+    /// Starts `photopick-bench _server` on `data` (a new folder by default, removed at the end) and
+    /// waits until it answers. `rateLimit`: requests per `window` seconds; lifted when nil.
+    static func start(photos: Int, megapixels: Double, rateLimit: Int? = nil, window: Int = 60, data: URL? = nil) throws -> BenchServer {
+        let folder = data ?? FileManager.default.temporaryDirectory.appending(path: "photopick-bench-\(UUID().uuidString)")
+        var arguments = ["_server", "--photos", String(photos), "--megapixels", String(megapixels), "--data", folder.path]
+        if let rateLimit { arguments += ["--rate-limit", String(rateLimit), "--window", String(window), "--log-requests"] }
+        let process = try ChildProcess.spawn(ChildProcess.ownExecutable, arguments, captureOutput: true, captureInput: rateLimit != nil)
         guard let line = process.readLine(), line.hasPrefix("READY ") else {
             process.terminate()
             throw BenchError("the benchmark server did not start")
         }
         let parts = line.split(separator: " ")
-        return BenchServer(baseURL: URL(string: String(parts[1]))!, key: APIKey(String(parts[2])), process: process, dataDirectory: data)
+        var lines: Lines?
+        if rateLimit != nil {
+            let counted = Lines()
+            lines = counted
+            // The server's lines are read as they come, so its output never fills the pipe.
+            Thread.detachNewThread {
+                while let line = process.readLine() {
+                    if line == "REQ" {
+                        counted.requests.withLockedValue { $0 += 1 }
+                    } else if line.hasPrefix("ADDED "), let count = Int(line.dropFirst(6)) {
+                        counted.added.withLockedValue { $0 += count }
+                    }
+                }
+            }
+        }
+        return BenchServer(baseURL: URL(string: String(parts[1]))!, key: APIKey(String(parts[2])), process: process,
+                           dataDirectory: folder, input: process.input, lines: lines)
     }
 
-    func stop() {
+    /// Requests served so far (0 unless started with a rate limit).
+    var requests: Int { lines?.requests.withLockedValue { $0 } ?? 0 }
+
+    /// Adds `count` photos and waits until they are in the library.
+    func addPhotos(_ count: Int) throws {
+        guard let input, let lines else { throw BenchError("the server was started without its input") }
+        let before = lines.added.withLockedValue { $0 }
+        input.write(Data("ADD \(count)\n".utf8))
+        let clock = benchClock
+        let start = clock.elapsed()
+        while lines.added.withLockedValue({ $0 }) < before + count {
+            guard clock.elapsed() - start < .seconds(30) else { throw BenchError("the server did not add \(count) photos") }
+            usleep(1000)
+        }
+    }
+
+    /// Stops the server; its folder stays when `keepData` (for a restart with another limit).
+    func stop(keepData: Bool = false) {
+        try? input?.close()
         process.terminate()
-        try? FileManager.default.removeItem(at: dataDirectory)
+        if !keepData { try? FileManager.default.removeItem(at: dataDirectory) }
     }
 
     /// A client for the server, with the key in memory only.

@@ -8,11 +8,14 @@ struct ChildProcess {
     let pid: pid_t
     /// The child's standard output, when captured.
     let output: FileHandle?
+    /// The child's standard input, when given a pipe.
+    var input: FileHandle?
     private let started = benchClock.elapsed()
 
     /// Starts `executable` (searched on PATH) with `arguments`. Secrets go in `environment`, never in argv.
     static func spawn(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false,
+        captureInput: Bool = false
     ) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -25,12 +28,22 @@ struct ChildProcess {
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
+        var inputEnds: [Int32] = [-1, -1]
+        if captureInput {
+            guard pipe(&inputEnds) == 0 else { throw BenchError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+            posix_spawn_file_actions_adddup2(&actions, inputEnds[0], 0)
+            posix_spawn_file_actions_addclose(&actions, inputEnds[1])
+        }
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         var pid: pid_t = 0
         let result = withCArguments([executable] + arguments, merged) { argv, envp in posix_spawnp(&pid, executable, &actions, nil, argv, envp) }
         if captureOutput { close(pipeEnds[1]) }
+        if captureInput { close(inputEnds[0]) }
         guard result == 0 else { throw BenchError("cannot run \(executable): \(String(cString: strerror(result)))") }
-        return ChildProcess(pid: pid, output: captureOutput ? FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true) : nil)
+        return ChildProcess(
+            pid: pid, output: captureOutput ? FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true) : nil,
+            input: captureInput ? FileHandle(fileDescriptor: inputEnds[1], closeOnDealloc: true) : nil
+        )
     }
 
     /// Waits for the child to end; returns its exit status, wall time and peak resident memory.

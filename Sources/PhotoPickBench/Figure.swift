@@ -1,6 +1,7 @@
 import Foundation
 
-/// One measured figure beside its reference, measured in the same run.
+/// One measured figure beside its reference, measured in the same run. A figure with no samples is
+/// not a number: JSON gets `null` and a `note` saying so, never a trap on `inf`.
 struct Figure: Encodable {
     let name: String
     let value: Double
@@ -11,7 +12,31 @@ struct Figure: Encodable {
     /// Such as `"<= 1.0 ratio"` or `"<= 40 MB"`.
     let target: String
     let met: Bool
+    /// Why a value is missing, when it is.
+    var note: String?
 
+    private enum CodingKeys: String, CodingKey { case name, value, unit, reference, referenceValue, ratio, target, met, note }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(reference, forKey: .reference)
+        try container.encode(target, forKey: .target)
+        try container.encode(met && value.isFinite, forKey: .met)
+        for (key, number) in [(CodingKeys.value, value), (.referenceValue, referenceValue), (.ratio, ratio)] {
+            if number.isFinite { try container.encode(number, forKey: key) } else { try container.encodeNil(forKey: key) }
+        }
+        let missing = !value.isFinite ? "no value: nothing was measured (no samples)" : (!referenceValue.isFinite ? "no reference: nothing was measured (no samples)" : nil)
+        try container.encodeIfPresent(note ?? missing, forKey: .note)
+    }
+
+    /// The figure at the large size, its reference the same figure at the small one, both from this run.
+    static func beside(_ name: String, large: Double, small: Double, sizes: BenchSizes, unit: String, target: Double) -> Figure {
+        Figure(name: "\(name) at \(sizes.largeLabel)", value: large, unit: unit, reference: "at \(sizes.smallLabel)",
+               referenceValue: small, ratio: large / target, target: "<= \(target.formatted(.number.grouping(.never))) \(unit)",
+               met: large <= target)
+    }
     /// A figure against a fixed budget: met at or under it.
     static func within(_ budget: Double, _ name: String, _ value: Double, unit: String) -> Figure {
         Figure(name: name, value: value, unit: unit, reference: "budget", referenceValue: budget,
@@ -31,11 +56,11 @@ enum Report {
         }
         for figure in figures {
             let line = String(
-                format: "%-28@ %10.2f %-5@  %-22@ %10.2f  ratio %5.2f  target %-14@ %@",
+                format: "%-44@ %10.2f %-5@  %-22@ %10.2f  ratio %5.2f  target %-14@ %@",
                 figure.name as NSString, figure.value, figure.unit as NSString, figure.reference as NSString,
                 figure.referenceValue, figure.ratio, figure.target as NSString, (figure.met ? "met" : "NOT MET") as NSString
             )
-            Swift.print(line)
+            Swift.print(line + (figure.value.isFinite ? "" : "  (no samples)"))
         }
     }
 }
@@ -55,4 +80,21 @@ extension Duration {
     var inSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
+}
+
+/// The sizes a benchmark runs at: the one asked for and, beside it, 100,000 photos, in one run, so each
+/// figure at a million has its figure at the reference size measured on the same build and machine.
+struct BenchSizes {
+    let large: Int
+    let small: Int
+
+    init(photos: Int, beside: Int = 100_000) {
+        large = photos
+        small = min(photos, beside)
+    }
+
+    /// Every size to run, the small one first.
+    var all: [Int] { small == large ? [large] : [small, large] }
+    var largeLabel: String { large.formatted() + " photos" }
+    var smallLabel: String { small.formatted() }
 }

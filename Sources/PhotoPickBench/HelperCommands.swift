@@ -8,22 +8,44 @@ import PhotoPreviews
 import TerminalUI
 import PhotoPickSettings
 
-/// `_server`: the embedded server for a benchmark; prints `READY <base URL> <key>` and serves until killed.
+/// `_server`: the embedded server for a benchmark; prints `READY <base URL> <key>` and serves until
+/// killed. With `--log-requests`, a line `REQ` per request; a line `ADD <n>` on its input adds `n`
+/// photos (copies of photo 1, as an upload through the web app would) and answers `ADDED <n>`.
 struct ServerHelper: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "_server", shouldDisplay: false)
 
     @Option var photos: Int
     @Option var megapixels: Double
     @Option var data: String
+    @Option(help: "Requests per window; by default the budget is lifted, as transfer benches measure transfer, not the limit.")
+    var rateLimit = 100_000_000
+    @Option var window = 60
+    @Flag var logRequests = false
 
     func run() async throws {
-        // The budget is lifted: these benchmarks measure transfer, not the rate limit.
-        let server = try await PhotoPickServer.start(ServerConfiguration(
-            port: 0, dataDirectory: URL(fileURLWithPath: data), photoCount: photos, rateLimit: 100_000_000,
-            originalMegapixels: megapixels
-        ))
-        FileHandle.standardOutput.write(Data("READY \(server.baseURL.absoluteString) \(server.demoKey)\n".utf8))
+        let output = FileHandle.standardOutput
+        var configuration = ServerConfiguration(
+            port: 0, dataDirectory: URL(fileURLWithPath: data), photoCount: photos, rateLimit: rateLimit,
+            rateLimitWindow: window, originalMegapixels: megapixels
+        )
+        if logRequests { configuration.requestLog = { _ in output.write(Data("REQ\n".utf8)) } }
+        let server = try await PhotoPickServer.start(configuration)
+        output.write(Data("READY \(server.baseURL.absoluteString) \(server.demoKey)\n".utf8))
+        // Lines of input as they come, read on a thread of their own (reading blocks).
+        let (lines, feed) = AsyncStream.makeStream(of: String.self)
+        Thread.detachNewThread {
+            while let line = readLine() { feed.yield(line) }
+            feed.finish()
+        }
+        let commands = Task {
+            for await line in lines {
+                guard line.hasPrefix("ADD "), let count = Int(line.dropFirst(4)) else { continue }
+                for _ in 0..<count { _ = try await server.addPhoto(copying: 1) }
+                output.write(Data("ADDED \(count)\n".utf8))
+            }
+        }
         try await server.waitUntilStopped()
+        commands.cancel()
     }
 }
 

@@ -27,6 +27,7 @@ from collections import Counter
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -160,6 +161,16 @@ class Session:
             self.process.wait(5)
         except subprocess.TimeoutExpired:
             self.process.kill()
+        # `script` outlives the terminal it ran in and keeps photopick's pty open, so photopick never
+        # sees a hangup: end both, photopick first, or each session leaves the two running.
+        scripts = subprocess.run(["pgrep", "-f", f"{self.folder}/terminal-bytes"], capture_output=True, text=True).stdout.split()
+        for script in scripts:
+            children = subprocess.run(["pgrep", "-P", script], capture_output=True, text=True).stdout.split()
+            for pid in children + [script]:
+                try:
+                    os.kill(int(pid), signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
 
     def lines(self):
         try:
@@ -195,10 +206,29 @@ class Session:
                 count, since = now, time.monotonic()
             elif time.monotonic() - since >= quiet:
                 break
+        # The log says an image is placed when its last byte is written; a terminal slowed by a busy
+        # machine may still be drawing it (xterm decodes sixel strip by strip), so the screen must hold still too.
+        self.screen_steady(deadline)
         lines = self.lines()
         found = [PLACED.search(line) for line in lines[self.read:]]
         self.read = len(lines)
         return [match for match in found if match]
+
+    def screen_steady(self, deadline, pixels=400):
+        """Waits until two screenshots 0.4 s apart differ in fewer than `pixels` pixels (a blinking
+        cursor's cell), or until `deadline`."""
+        path = f"{self.folder}/.steady.png"
+        def grab():
+            run("import", "-window", "root", path, env=self.environment)
+            return np.asarray(Image.open(path).convert("RGB")).astype(np.int16)
+        before = grab()
+        while time.monotonic() < deadline:
+            time.sleep(0.4)
+            after = grab()
+            if int((np.abs(after - before).max(axis=2) > 24).sum()) < pixels:
+                break
+            before = after
+        os.remove(path)
 
     def keys(self, *keys):
         run("xdotool", "mousemove", "20", "20", env=self.environment)

@@ -19,13 +19,13 @@ public enum RefreshPolicy: String, Sendable, CaseIterable {
 /// the user's own requests never feel it. At a million photos (10,000 pages) and 300 requests a
 /// minute that is a page every 2 s, a whole check in 5 h 33 min; new photos come before it, past the
 /// last walk's tail, in a request or two.
-enum RefreshPace {
+package enum RefreshPace {
     /// The share of each window's requests a check may spend.
-    static let share = 0.1
+    package static let share = 0.1
 
     /// The time between pages for a library of `photos` under `limit` requests a minute (300 until the
     /// server has said); nil when the whole walk fits in the share of one window.
-    static func interval(photos: Int, limit: Int?) -> Duration? {
+    package static func interval(photos: Int, limit: Int?) -> Duration? {
         let perWindow = Double(limit ?? 300) * share
         let pages = Double(photos) / Double(API.maximumPageSize)
         guard perWindow > 0, pages > perWindow else { return nil }
