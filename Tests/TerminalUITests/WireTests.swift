@@ -118,6 +118,22 @@ struct WireWindowTests {
         #expect(!fast.isSlow, "once measured, the rate decides: 5 ms of bytes and 40 ms of round trip")
     }
 
+    @Test func bytesWrittenSinceTheLastQueryThatHoldBackAUnitAreAskedAbout() {
+        // The least window (64 KB) and a strip just under a segment: no query followed it, and the next
+        // strip does not fit beside it, so without asking now no answer would ever make room.
+        var window = WireWindow(roundTrip: .zero)
+        window.assume(rate: 1e6)
+        #expect(window.window == WireWindow.leastWindow)
+        let asked = window.wrote(31_667, endsImage: false)
+        #expect(!asked && !window.isAwaitingAnswers)
+        #expect(!window.allows(34_000) && window.mustAsk(before: 34_000))
+        #expect(!window.mustAsk(before: 20_000), "a strip that fits goes without a query")
+        window.queried(at: start)
+        #expect(!window.mustAsk(before: 34_000), "once asked, the answer will make room")
+        window.answered(at: start + .milliseconds(30))
+        #expect(window.allows(34_000))
+    }
+
     @Test func aQueryNeverAnsweredStopsHoldingTheWindow() {
         var window = WireWindow()
         _ = window.wrote(WireWindow.segment, endsImage: true)

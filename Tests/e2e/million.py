@@ -135,17 +135,22 @@ class Million:
         return subprocess.run(["tmux", "-L", self.socket, *args], env=self.env, capture_output=True, text=True, check=check)
 
     def start_browser(self):
+        """Starts the browser in a new tmux server; the seconds until its first frame with photos in the
+        list (a row's capture date), None if none came in 60 s."""
         self.tmux("kill-server", check=False)
         # The key reaches photopick through tmux's environment, never through an argv.
         command = f"exec {self.binary} --api-url {self.url} --graphics symbols"
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", command)
+        for _ in range(50):
+            if self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", command, check=False).returncode == 0:
+                break
+            time.sleep(0.1)  # the last server still going away
         started = time.monotonic()
         while time.monotonic() - started < 60:
             screen = self.screen()
-            if "photopick" in screen and "Name" in screen:
+            if "photopick" in screen and re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", screen):
                 return time.monotonic() - started
-            time.sleep(0.05)
-        self.check(False, f"no first frame in 60 s: {self.screen()[:300]!r}")
+            time.sleep(0.01)
+        self.check(False, f"no first frame with photos in 60 s: {self.screen()[:300]!r}")
         return None
 
     def screen(self):
@@ -177,6 +182,14 @@ class Million:
             walk = db.execute("SELECT completed_at, in_progress, cursor FROM walk").fetchone()
         return photos, walk
 
+    def walk(self):
+        """The catalogue's walk alone: (completed_at, in_progress, cursor)."""
+        path = self.catalogue_path()
+        if not path:
+            return None
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30) as db:
+            return db.execute("SELECT completed_at, in_progress, cursor FROM walk").fetchone()
+
     def outbox(self):
         path = os.path.join(self.env["XDG_STATE_HOME"], "photopick", "state.sqlite")
         if not os.path.exists(path):
@@ -205,7 +218,7 @@ class Million:
         """Waits until the catalogue's walk completed after `since` (a completed_at), or `limit` seconds."""
         started = time.monotonic()
         while time.monotonic() - started < limit:
-            _, walk = self.catalogue()
+            walk = self.walk()
             if walk and walk[0] is not None and walk[1] == 0 and (since is None or walk[0] > since):
                 return time.monotonic() - started
             time.sleep(0.5)
@@ -224,9 +237,14 @@ class Million:
             completed += state == "complete"
             print(f"ok - listing run {run}: first frame {first or 0:.2f} s, killed={killed} after {delay:.1f} s, "
                   f"{count:,} photos catalogued, last walk {state}", flush=True)
-        # Changes on the server, then a start that walks to the end: the catalogue must then equal it.
-        _, walk = self.catalogue()
-        before = walk[0] if walk else None
+        # A start that walks to the end; then changes on the server, and a start whose check must find
+        # them all: the catalogue must then equal the server.
+        first = self.start_browser()
+        seconds = self.wait_walk(None, 3600)
+        self.check(seconds is not None, "the listing did not complete in an hour")
+        self.kill_browser()
+        count, walk = self.check_catalogue("after the listing completed", exact=True)
+        print(f"ok - a start (first frame {first or 0:.2f} s) completed the listing {seconds or 0:.0f} s later: {count:,} photos", flush=True)
         ids = sorted(self.server_photos())
         gone = self.random.sample(ids, 3)
         for photo in gone:
@@ -236,14 +254,14 @@ class Million:
         for photo in retagged:
             self.request("PUT", f"/photos/{photo}/tags", {"tagIds": [tags[-1]]})
         first = self.start_browser()
-        seconds = self.wait_walk(before, 3600)
-        self.check(seconds is not None, "the walk after the server's changes did not complete in an hour")
-        count, _ = self.check_catalogue("after a complete walk", exact=True)
+        seconds = self.wait_walk(walk[0], 3600)
+        self.check(seconds is not None, "the check after the server's changes did not complete in an hour")
+        self.kill_browser()
+        count, _ = self.check_catalogue("after a complete check", exact=True)
         photos, _ = self.catalogue()
         self.check(all(i not in photos for i in gone), f"deleted photos {gone} still catalogued")
-        self.kill_browser()
         print(f"ok - deleted {gone} and retagged {retagged} on the server; a start (first frame {first or 0:.2f} s) "
-              f"walked to the end in {seconds or 0:.0f} s and the catalogue equals the server: {count:,} photos", flush=True)
+              f"checked the library in {seconds or 0:.0f} s and the catalogue equals the server: {count:,} photos", flush=True)
 
     # -- a user's session
 
@@ -277,7 +295,7 @@ class Million:
         for count, char in enumerate("R00036", 1):
             typed = "R00036"[:count]
             steps.append((f"filter {typed}", [char], lambda s, typed=typed: f"/{typed}" in s and "filtering" not in s))
-        steps += [("Enter (keep the filter)", ["Enter"], lambda s: True), ("a (select all matching)", ["a"], lambda s: "selected" in s),
+        steps += [("Enter (keep the filter)", ["Enter"], lambda s: True), ("a (select all matching)", ["a"], lambda s: "✓" in s),
                   ("1 (tag)", ["1"], lambda s: True), ("s (sort by name)", ["s"], lambda s: True),
                   ("s (sort by size)", ["s"], lambda s: True)]
         for label, keys, until in steps:
@@ -288,12 +306,19 @@ class Million:
             changed, done, screen = self.timed(keys, until)
             self.check(done is not None, f"trial: {label}: the screen did not show it in 10 s: {screen[:200]!r}")
             print(f"ok - trial: {label}: first change {1000 * (changed or 0):.0f} ms, settled {1000 * (done or 0):.0f} ms", flush=True)
+        # With tags still being sent, q asks first (y quits, and the rest is sent at the next start).
+        changed, done, screen = self.timed(["q"], lambda s: "Quit?" in s, limit=2)
+        asked = done is not None
         quit_start = time.monotonic()
-        self.keys("q")
+        if asked:
+            self.keys("y")
         while time.monotonic() - quit_start < 10 and subprocess.run(
                 ["pgrep", "-f", f"^{self.binary} --api-url"], capture_output=True).returncode == 0:
             time.sleep(0.01)
-        print(f"ok - trial: q quit in {1000 * (time.monotonic() - quit_start):.0f} ms", flush=True)
+        quit_time = time.monotonic() - quit_start
+        self.check(quit_time < 10, "trial: photopick did not quit in 10 s")
+        print(f"ok - trial: q {'asked first (tags still being sent) in ' + format(1000 * done, '.0f') + ' ms, and y' if asked else ''} "
+              f"quit in {1000 * quit_time:.0f} ms", flush=True)
         again = self.start_browser()
         print(f"ok - trial: first frame {1000 * (first or 0):.0f} ms, and {1000 * (again or 0):.0f} ms when started again "
               f"(tmux's pane read every {1000 * poll:.1f} ms)", flush=True)

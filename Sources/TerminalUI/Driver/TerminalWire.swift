@@ -188,6 +188,23 @@ final class TerminalWire: @unchecked Sendable {
             // Small units (placements, hides) always go; image data waits for the window; a whole image
             // after a reduced one waits for the cursor to rest.
             let resting = queue.restsUntil(now: now)
+            if resting == nil, let unit = queue.next, unit.count >= 1024, window.mustAsk(before: unit.count) {
+                // What was written since the last query holds the room this unit needs: ask, so its
+                // answer frees it.
+                window.queried(at: now)
+                writing = true
+                state.unlock()
+                wire.lock()
+                TerminalDriver.writeAll(Self.query, to: descriptor)
+                wire.unlock()
+                state.lock()
+                writing = false
+                if wanted {
+                    wanted = false
+                    onFree()
+                }
+                continue
+            }
             guard resting == nil, let unit = queue.next, unit.count < 1024 || window.allows(unit.count),
                   let next = queue.take() else {
                 // NSCondition traps on a far-off date: with nothing due, wait to be woken.

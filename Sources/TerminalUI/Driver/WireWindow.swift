@@ -58,6 +58,13 @@ struct WireWindow: Sendable {
         inFlight == 0 || inFlight + count <= window || rate.map { Double(inFlight) < $0 * (roundTrip ?? .zero).timeInterval } ?? false
     }
 
+    /// Whether a unit of `count` bytes waits for room that only the bytes written since the last query
+    /// hold: no answer would ever free them, so a query must go now. (A strip just under a segment, then
+    /// one that does not fit beside it, once left an image half drawn until the next key.)
+    func mustAsk(before count: Int) -> Bool {
+        unqueried > 0 && !allows(count)
+    }
+
     /// Records image bytes written; true when a query should follow them now.
     mutating func wrote(_ count: Int, endsImage: Bool) -> Bool {
         unqueried += count
