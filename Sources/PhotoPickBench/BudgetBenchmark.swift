@@ -78,6 +78,8 @@ struct BudgetBenchmark: AsyncParsableCommand {
         let first = try BenchServer.start(photos: photos, megapixels: 0.3, rateLimit: listedCold ? limit : 100_000_000, window: window, data: data)
         let cold = try await BudgetRun.cold(server: first, photos: photos, state: state, every: listedCold ? every : nil)
         first.stop(keepData: true)
+        // The user comes back later: the library file written after the listing is there by then.
+        try await BudgetRun.waitForLibraryFile(in: state, newerThan: cold.finishedAt)
 
         let server = try BenchServer.start(photos: photos, megapixels: 0.3, rateLimit: limit, window: window, data: data)
         defer { server.stop() }
@@ -158,6 +160,8 @@ struct WarmHelper: AsyncParsableCommand {
 enum BudgetRun {
     struct Cold {
         var photos: Int
+        /// When the listing completed, by the wall clock (the library file is written after it).
+        var finishedAt = Date.distantPast
         var firstRows: Double
         var complete: Double
         var toggleSeconds: [Double]
@@ -188,12 +192,15 @@ enum BudgetRun {
         let started = clock.elapsed()
         var firstRows: Double?
         var complete: Double?
+        var finishedAt: Date?
         var toggles: [Int: Duration] = [:]
         var toggleSeconds: [Double] = []
         session.onEvent = { event, state in
             switch event {
             case .report(.catalogue(.photosArrived)) where firstRows == nil && state.list.count > 0: firstRows = (clock.elapsed() - started).inSeconds
-            case .report(.catalogue(.photosFinished)): complete = (clock.elapsed() - started).inSeconds
+            case .report(.catalogue(.photosFinished)):
+                complete = (clock.elapsed() - started).inSeconds
+                finishedAt = clock.now()
             case .report(.tags(.tagDeltasSent(let photoID, _, _))):
                 if let pressed = toggles.removeValue(forKey: photoID) { toggleSeconds.append((clock.elapsed() - pressed).inSeconds) }
             default: break
@@ -229,7 +236,7 @@ enum BudgetRun {
         await previews.stop()
         await session.stop()
         try await client.shutdown()
-        return Cold(photos: photos, firstRows: firstRows ?? .infinity, complete: complete ?? .infinity, toggleSeconds: toggleSeconds, previewSeconds: previewSeconds)
+        return Cold(photos: photos, finishedAt: finishedAt ?? .distantPast, firstRows: firstRows ?? .infinity, complete: complete ?? .infinity, toggleSeconds: toggleSeconds, previewSeconds: previewSeconds)
     }
 }
 
@@ -238,4 +245,22 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
     guard !values.isEmpty else { return .nan }
     let sorted = values.sorted()
     return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
+}
+
+extension BudgetRun {
+    /// Waits, at most two minutes, for the library file beside the catalogue in `state` to be written
+    /// after `date`.
+    static func waitForLibraryFile(in state: URL, newerThan date: Date) async throws {
+        let clock = benchClock
+        let start = clock.elapsed()
+        while clock.elapsed() - start < .seconds(120) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? []
+            for name in names where name.hasSuffix(".columns") {
+                let modified = (try? FileManager.default.attributesOfItem(atPath: state.appending(path: name).path)[.modificationDate]) as? Date
+                if let modified, modified >= date { return }
+            }
+            try await clock.sleep(for: .milliseconds(100))
+        }
+        throw BenchError("no library file was written within two minutes of the listing")
+    }
 }

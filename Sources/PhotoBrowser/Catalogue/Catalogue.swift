@@ -12,6 +12,9 @@ package final class Catalogue: Sendable {
     let queue: DatabaseQueue
     /// The file.
     let url: URL
+    /// Held while the library file is written: a second writer meanwhile (a walk's checkpoint beside a
+    /// start's) has nothing to add and skips.
+    private let fileWriting = NSLock()
 
     /// What the catalogue holds when a session starts.
     package struct Snapshot: Sendable {
@@ -202,6 +205,8 @@ package final class Catalogue: Sendable {
     /// so the walk's pages go on being written meanwhile; then forgets the photos gone before it. Seconds
     /// of work at a million photos, for a background task after a walk.
     func writeLibraryFile() throws {
+        guard fileWriting.try() else { return }
+        defer { fileWriting.unlock() }
         var configuration = Configuration()
         configuration.readonly = true
         let reader = try DatabaseQueue(path: url.path, configuration: configuration)

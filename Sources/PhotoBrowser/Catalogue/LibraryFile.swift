@@ -10,7 +10,7 @@ import PhotoPickKit
 /// Hand-written because the columns are this project's own layout: no serialisation library reads a
 /// million-element array into place without decoding each element.
 enum LibraryFile {
-    private static let magic = Array("PPCOLS01".utf8)
+    private static let magic = Array("PPCOLS02".utf8)
 
     /// The file beside `catalogue`.
     static func url(forCatalogue catalogue: URL) -> URL {
@@ -51,10 +51,11 @@ enum LibraryFile {
         for string in columns.pool.strings { try out.string(string) }
         try out.scalar(Int64(columns.details.count))
         for (index, details) in columns.details {
+            // A description alone is the usual case: its fields' JSON only when there are any.
             try out.scalar(index)
-            try out.string(details.description ?? "")
-            try out.scalar(UInt8(details.description == nil ? 0 : 1))
-            try out.bytes(Array((try? JSONEncoder().encode(details.extra)) ?? Data("{}".utf8)))
+            try out.scalar(UInt8((details.description == nil ? 0 : 1) | (details.extra.isEmpty ? 0 : 2)))
+            if let description = details.description { try out.string(description) }
+            if !details.extra.isEmpty { try out.bytes(Array((try? JSONEncoder().encode(details.extra)) ?? Data("{}".utf8))) }
         }
         let tags = library.tags.all
         try out.scalar(Int64(tags.count))
@@ -111,10 +112,10 @@ enum LibraryFile {
         let detailCount = Int(try input.scalar() as Int64)
         for _ in 0..<detailCount {
             let index: Int32 = try input.scalar()
-            let description = try input.string()
-            let hasDescription: UInt8 = try input.scalar()
-            let extra = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(try input.bytes()))) ?? [:]
-            columns.details[index] = PhotoColumns.Details(description: hasDescription == 1 ? description : nil, extra: extra)
+            let has: UInt8 = try input.scalar()
+            let description = has & 1 != 0 ? try input.string() : nil
+            let extra = has & 2 != 0 ? (try? JSONDecoder().decode([String: JSONValue].self, from: Data(try input.bytes()))) ?? [:] : [:]
+            columns.details[index] = PhotoColumns.Details(description: description, extra: extra)
         }
         var sets: [Int: TagSets.Members] = [:]
         let tagCount = Int(try input.scalar() as Int64)
@@ -197,9 +198,13 @@ private struct Output: ~Copyable {
     }
 }
 
-/// Reads a library file back, each array into place with one `read`.
-private struct Input: ~Copyable {
+/// Reads a library file back: each large array into place with one `read`, the small fields around
+/// them from a buffer (a `read` each for a hundred thousand descriptions took most of a start).
+private final class Input {
     private let descriptor: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    private var start = 0
+    private var end = 0
 
     init(_ url: URL) throws {
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -210,10 +215,30 @@ private struct Input: ~Copyable {
 
     private func raw(_ pointer: UnsafeMutableRawBufferPointer) throws {
         var offset = 0
+        // What the buffer holds first.
+        let buffered = min(end - start, pointer.count)
+        if buffered > 0 {
+            buffer.withUnsafeBytes { pointer.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: buffered) }
+            start += buffered
+            offset = buffered
+        }
+        if pointer.count - offset >= buffer.count / 2 {
+            // A column: straight into place.
+            while offset < pointer.count {
+                let got = Foundation.read(descriptor, pointer.baseAddress! + offset, pointer.count - offset)
+                guard got > 0 else { throw LibraryFileProblem.truncated }
+                offset += got
+            }
+            return
+        }
         while offset < pointer.count {
-            let got = Foundation.read(descriptor, pointer.baseAddress! + offset, pointer.count - offset)
+            let got = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
             guard got > 0 else { throw LibraryFileProblem.truncated }
-            offset += got
+            (start, end) = (0, got)
+            let taken = min(got, pointer.count - offset)
+            buffer.withUnsafeBytes { (pointer.baseAddress! + offset).copyMemory(from: $0.baseAddress!, byteCount: taken) }
+            start = taken
+            offset += taken
         }
     }
 

@@ -11,6 +11,7 @@ extension BrowserSession {
         var notice = catalogueNotice
         catalogueNotice = nil
         var snapshot: Catalogue.Snapshot
+        let started = clock.elapsed()
         do {
             snapshot = try await Task.detached { try catalogue.snapshot() }.value
         } catch {
@@ -27,7 +28,11 @@ extension BrowserSession {
         }
         if let notice { configuration.logger.warning("catalogue: \(notice)") }
         let stale = snapshot.isLibraryFileStale
+        let read = clock.elapsed()
+        let (photos, rows) = (snapshot.library.count, snapshot.photos.count)
         report(.catalogue(.catalogueLoaded(snapshot, notice: notice, at: clock.now())))
+        let ms = { (duration: Duration) in Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000) }
+        configuration.logger.debug("catalogue: \(photos) photos from \(photos > 0 && !stale ? "the library file" : "its rows") and \(rows) rows since, read in \(ms(read - started)) ms, in the state \(ms(clock.elapsed() - read)) ms later")
         startEditSender()
         if stale { writeLibraryFile() }
     }
@@ -50,9 +55,17 @@ extension BrowserSession {
         let catalogue = catalogue, client = client, clock = clock
         // A check the user did not ask for keeps to its share of the budget (`RefreshPace`).
         let pace = state.loading.isPaced ? RefreshPace.interval(photos: state.library.count, limit: state.account.rateLimit?.limit) : nil
+        let isFirstListing = !state.loading.isRefresh
         let deliver: @Sendable (BrowserReport) async -> Void = { [weak self] report in await self?.report(report) }
         loadTask = Task {
-            guard let outcome = await Self.walk(catalogue: catalogue, client: client, clock: clock, pace: pace, deliver: deliver) else { return }
+            // Only a first listing adds rows by the hundred thousand; a check changes few.
+            let checkpoint: @Sendable () -> Void = { [weak self] in
+                guard isFirstListing else { return }
+                Task { await self?.writeLibraryFile() }
+            }
+            guard let outcome = await Self.walk(
+                catalogue: catalogue, client: client, clock: clock, pace: pace, checkpoint: checkpoint, deliver: deliver
+            ) else { return }
             await deliver(outcome)
             if case .catalogue(.photosFinished) = outcome { self.writeLibraryFile() }
         }
@@ -80,7 +93,8 @@ extension BrowserSession {
     /// for; returns how it ended, or nil when it was stopped.
     @concurrent
     private nonisolated static func walk(
-        catalogue: Catalogue, client: APIClient, clock: Timekeeper, pace: Duration?, deliver: @escaping @Sendable (BrowserReport) async -> Void
+        catalogue: Catalogue, client: APIClient, clock: Timekeeper, pace: Duration?, checkpoint: @escaping @Sendable () -> Void,
+        deliver: @escaping @Sendable (BrowserReport) async -> Void
     ) async -> BrowserReport? {
         await RequestLane.$current.withValue(.listing) {
             var walk: Catalogue.Walk?
@@ -104,6 +118,9 @@ extension BrowserSession {
                     walk = current
                     // Saved, so shown: the next walk starts after it.
                     await deliver(.catalogue(.photosArrived(page.data, nextCursor: next)))
+                    // A long first listing is often quit part way: the library file keeps up with it, so
+                    // the next start reads the rows since the last checkpoint, not every one.
+                    if current.seen / Self.checkpointEvery != (current.seen - page.data.count) / Self.checkpointEvery { checkpoint() }
                     if let pace, next != nil { try await clock.sleep(for: pace) }
                     askedAt = clock.now()
                 }
@@ -147,6 +164,9 @@ extension BrowserSession {
         }
         return true
     }
+
+    /// Photos a walk saves between two writes of the library file.
+    nonisolated static let checkpointEvery = 100_000
 
     /// Queues a catalogue write after those before it; stopping waits for them rather than cancelling
     /// them, so a sent edit or a purge is in the catalogue the next photopick reads.
