@@ -10,7 +10,7 @@ import PhotoPickKit
 /// Hand-written because the columns are this project's own layout: no serialisation library reads a
 /// million-element array into place without decoding each element.
 enum LibraryFile {
-    private static let magic = Array("PPCOLS03".utf8)
+    private static let magic = Array("PPCOLS02".utf8)
 
     /// The file beside `catalogue`.
     static func url(forCatalogue catalogue: URL) -> URL {
@@ -38,13 +38,13 @@ enum LibraryFile {
         try out.scalar(revision)
         try out.scalar(Int64(columns.count))
         try out.array(columns.ids)
-        try out.scaled(columns.takenAt)
-        try out.scaled(columns.createdAt)
+        try out.array(columns.takenAt)
+        try out.array(columns.createdAt)
         try out.array(columns.bytes)
         for array in [columns.width, columns.height, columns.iso, columns.mimeType, columns.cameraMake, columns.cameraModel, columns.lens, columns.exposureTime] {
             try out.array(array)
         }
-        for column in [columns.fNumber, columns.focalLength, columns.latitude, columns.longitude] { try out.scaled(column) }
+        for array in [columns.fNumber, columns.focalLength, columns.latitude, columns.longitude] { try out.array(array) }
         for text in [columns.filenames, columns.titles, columns.search] { try out.text(text) }
         try out.array(columns.untitled.words)
         try out.scalar(Int64(columns.pool.strings.count))
@@ -88,8 +88,8 @@ enum LibraryFile {
         let count = Int(try input.scalar() as Int64)
         var columns = PhotoColumns()
         columns.ids = try input.array(count)
-        columns.takenAt = try input.scaled(count, like: columns.takenAt)
-        columns.createdAt = try input.scaled(count, like: columns.createdAt)
+        columns.takenAt = try input.array(count)
+        columns.createdAt = try input.array(count)
         columns.bytes = try input.array(count)
         columns.width = try input.array(count)
         columns.height = try input.array(count)
@@ -99,10 +99,10 @@ enum LibraryFile {
         columns.cameraModel = try input.array(count)
         columns.lens = try input.array(count)
         columns.exposureTime = try input.array(count)
-        columns.fNumber = try input.scaled(count, like: columns.fNumber)
-        columns.focalLength = try input.scaled(count, like: columns.focalLength)
-        columns.latitude = try input.scaled(count, like: columns.latitude)
-        columns.longitude = try input.scaled(count, like: columns.longitude)
+        columns.fNumber = try input.array(count)
+        columns.focalLength = try input.array(count)
+        columns.latitude = try input.array(count)
+        columns.longitude = try input.array(count)
         columns.filenames = try input.text(count, filler: 0)
         columns.titles = try input.text(count, filler: 0)
         columns.search = try input.text(count, filler: PhotoColumns.separator)
@@ -186,16 +186,6 @@ private struct Output: ~Copyable {
 
     func string(_ value: String) throws { try array(Array(value.utf8)) }
 
-    /// The stored counts, then the values kept aside as (row, value) pairs.
-    func scaled(_ column: ScaledColumn) throws {
-        try array(column.raw)
-        try scalar(Int64(column.aside.count))
-        for (row, value) in column.aside {
-            try scalar(row)
-            try scalar(value)
-        }
-    }
-
     func text(_ column: TextColumn) throws {
         let parts = column.parts
         try array(parts.bytes)
@@ -272,18 +262,6 @@ private final class Input {
     func bytes() throws -> [UInt8] { try array(nil) }
 
     func string() throws -> String { String(decoding: try bytes(), as: UTF8.self) }
-
-    /// A column written by `Output.scaled`, in the unit of `empty`.
-    func scaled(_ count: Int, like empty: ScaledColumn) throws -> ScaledColumn {
-        let raw: [Int32] = try array(count)
-        var aside: [Int32: Double] = [:]
-        for _ in 0..<Int(try scalar(Int64.self)) {
-            let row: Int32 = try scalar()
-            let value: Double = try scalar()
-            aside[row] = value
-        }
-        return ScaledColumn(scale: empty.scale, offset: empty.offset, raw: raw, aside: aside)
-    }
 
     func text(_ count: Int, filler: UInt8) throws -> TextColumn {
         let bytes: [UInt8] = try array(nil)

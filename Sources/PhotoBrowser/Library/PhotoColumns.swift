@@ -9,16 +9,16 @@ import PhotoPickKit
 struct PhotoColumns: Sendable {
     var ids: [Int] = []
     /// Capture time in seconds since 1970; NaN when unknown.
-    var takenAt = ScaledColumn.seconds()
-    var createdAt = ScaledColumn.seconds()
+    var takenAt: [Double] = []
+    var createdAt: [Double] = []
     var bytes: [Int64] = []
     var width: [Int32] = []
     var height: [Int32] = []
     var iso: [Int32] = []
-    var fNumber = ScaledColumn(scale: 1000)
-    var focalLength = ScaledColumn(scale: 1000)
-    var latitude = ScaledColumn(scale: 1_000_000)
-    var longitude = ScaledColumn(scale: 1_000_000)
+    var fNumber: [Double] = []
+    var focalLength: [Double] = []
+    var latitude: [Double] = []
+    var longitude: [Double] = []
     var mimeType: [Int32] = []
     var cameraMake: [Int32] = []
     var cameraModel: [Int32] = []

@@ -16,10 +16,6 @@ import Testing
             photo.description = id % 10 == 0 ? "a long description of photo \(id)" : nil
             if id == 7 { photo.extra = ["rating": .integer(4)] }
             photo.location = id % 6 == 0 ? Photo.Location(latitude: 50.08804, longitude: 14.42076) : nil
-            // Values the columns' units cannot hold exactly are kept aside, and read back the same.
-            if id == 12 { photo.location = Photo.Location(latitude: 50.088040123456, longitude: -179.999999999) }
-            if id == 13 { photo.takenAt = Date(timeIntervalSince1970: 1_700_000_000.25) }
-            if id == 14 { photo.exposure = Photo.Exposure(iso: 200, fNumber: 3.5, exposureTime: "1/250", focalLength: 18.3456) }
             return photo
         }
     }
@@ -101,27 +97,5 @@ import Testing
         let (fresh, _) = try catalogue.rebuilt(library: "file", after: CatalogueDamage(reason: "test"), at: Sample.now)
         let snapshot = try fresh.snapshot()
         #expect(snapshot.library.count == 0 && snapshot.photos.isEmpty)
-    }
-}
-
-/// Numbers in a fixed unit, half the memory of doubles, each read back exactly as given.
-struct ScaledColumnTests {
-    @Test func everyValueReadsBackAsItWasGivenAndOnlyTheInexactAreKeptAside() {
-        var degrees = ScaledColumn(scale: 1_000_000)
-        for value in [50.08804, -14.42076, 0, 179.999999, 50.088040123456, .nan, -0.5] { degrees.append(value) }
-        #expect(degrees[0] == 50.08804 && degrees[1] == -14.42076 && degrees[3] == 179.999999 && degrees[6] == -0.5)
-        #expect(degrees[4] == 50.088040123456, "seven decimals and more: kept aside")
-        #expect(degrees[5].isNaN)
-        #expect(degrees.aside.count == 1)
-        var seconds = ScaledColumn.seconds()
-        for value in [1_700_000_000, -1_000_000_000, 4_000_000_000, 1_700_000_000.5, Double.infinity] { seconds.append(value) }
-        #expect(seconds[0] == 1_700_000_000 && seconds[1] == -1_000_000_000)
-        #expect(seconds[2] == 4_000_000_000 && seconds[3] == 1_700_000_000.5, "after 2068 and fractions: kept aside")
-        #expect(seconds[4].isNaN)
-        #expect(seconds.aside.count == 2)
-        seconds[2] = 1_000
-        seconds[0] = .nan
-        #expect(seconds[2] == 1_000 && seconds[0].isNaN && seconds.aside.count == 1, "a value set in range leaves the side")
-        #expect(seconds.compacted() == seconds)
     }
 }
