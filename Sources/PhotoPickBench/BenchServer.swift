@@ -15,6 +15,8 @@ struct BenchServer {
     /// What the server printed since it was ready: requests served, and the photos added so far.
     private final class Lines: Sendable {
         let requests = NIOLockedValueBox(0)
+        /// Of them, pages of the listing (`GET /photos`).
+        let pages = NIOLockedValueBox(0)
         let added = NIOLockedValueBox(0)
     }
 
@@ -37,8 +39,9 @@ struct BenchServer {
             // The server's lines are read as they come, so its output never fills the pipe.
             Thread.detachNewThread {
                 while let line = process.readLine() {
-                    if line == "REQ" {
+                    if line.hasPrefix("REQ ") {
                         counted.requests.withLockedValue { $0 += 1 }
+                        if line == "REQ GET /api/v1/photos" { counted.pages.withLockedValue { $0 += 1 } }
                     } else if line.hasPrefix("ADDED "), let count = Int(line.dropFirst(6)) {
                         counted.added.withLockedValue { $0 += count }
                     }
@@ -51,6 +54,8 @@ struct BenchServer {
 
     /// Requests served so far (0 unless started with a rate limit).
     var requests: Int { lines?.requests.withLockedValue { $0 } ?? 0 }
+    /// Of them, pages of the listing.
+    var pages: Int { lines?.pages.withLockedValue { $0 } ?? 0 }
 
     /// Adds `count` photos and waits until they are in the library.
     func addPhotos(_ count: Int) throws {

@@ -58,9 +58,10 @@ enum Report {
             let line = String(
                 format: "%-44@ %10.2f %-5@  %-22@ %10.2f  ratio %5.2f  target %-14@ %@",
                 figure.name as NSString, figure.value, figure.unit as NSString, figure.reference as NSString,
-                figure.referenceValue, figure.ratio, figure.target as NSString, (figure.met ? "met" : "NOT MET") as NSString
+                figure.referenceValue, figure.ratio, figure.target as NSString,
+                (figure.value.isNaN ? "not measured" : figure.met ? "met" : "NOT MET") as NSString
             )
-            Swift.print(line + (figure.value.isFinite ? "" : "  (no samples)"))
+            Swift.print(line + (figure.note.map { "  (\($0))" } ?? (figure.value.isFinite ? "" : "  (no samples)")))
         }
     }
 }

@@ -9,7 +9,7 @@ import TerminalUI
 import PhotoPickSettings
 
 /// `_server`: the embedded server for a benchmark; prints `READY <base URL> <key>` and serves until
-/// killed. With `--log-requests`, a line `REQ` per request; a line `ADD <n>` on its input adds `n`
+/// killed. With `--log-requests`, a line `REQ <method> <path>` per request; a line `ADD <n>` on its input adds `n`
 /// photos (copies of photo 1, as an upload through the web app would) and answers `ADDED <n>`.
 struct ServerHelper: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "_server", shouldDisplay: false)
@@ -28,7 +28,10 @@ struct ServerHelper: AsyncParsableCommand {
             port: 0, dataDirectory: URL(fileURLWithPath: data), photoCount: photos, rateLimit: rateLimit,
             rateLimitWindow: window, originalMegapixels: megapixels
         )
-        if logRequests { configuration.requestLog = { _ in output.write(Data("REQ\n".utf8)) } }
+        if logRequests {
+            // "GET /api/v1/photos 200 5ms": the method and path are enough to tell a page of the listing.
+            configuration.requestLog = { line in output.write(Data("REQ \(line.split(separator: " ").prefix(2).joined(separator: " "))\n".utf8)) }
+        }
         let server = try await PhotoPickServer.start(configuration)
         output.write(Data("READY \(server.baseURL.absoluteString) \(server.demoKey)\n".utf8))
         // Lines of input as they come, read on a thread of their own (reading blocks).
