@@ -2,10 +2,13 @@
 /// Photos without a capture time or a camera are never stacked; two bodies shooting at once make two
 /// stacks, not one broken into pieces.
 struct BurstStacks: Sendable {
-    /// The stack of each library index, as a number into `members`; -1 for none.
+    /// The stack of each library index, as a number into `bounds`; -1 for none.
     private var stackOf: [Int32] = []
-    /// Each stack's library indices, in capture order.
-    private var members: [[Int32]] = []
+    /// Every stack's library indices, stack after stack, each in capture order: one array, not an
+    /// array per stack (a hundred thousand small allocations at a million photos).
+    private var members: [Int32] = []
+    /// Where each stack's indices begin in `members`, and after the last, where they end.
+    private var bounds: [Int32] = [0]
 
     /// No stacks.
     init() {}
@@ -53,8 +56,10 @@ struct BurstStacks: Sendable {
         var run: [Int32] = []
         func close() {
             if run.count > 1 {
-                for index in run { stackOf[Int(index)] = Int32(members.count) }
-                members.append(run)
+                let stack = Int32(bounds.count - 1)
+                for index in run { stackOf[Int(index)] = stack }
+                members.append(contentsOf: run)
+                bounds.append(Int32(members.count))
             }
             run.removeAll(keepingCapacity: true)
         }
@@ -69,7 +74,7 @@ struct BurstStacks: Sendable {
     }
 
     /// How many stacks there are.
-    var count: Int { members.count }
+    var count: Int { bounds.count - 1 }
 
     /// The stack a library index belongs to, if any.
     func stack(of index: Int) -> Int? {
@@ -80,11 +85,11 @@ struct BurstStacks: Sendable {
 
     /// What names a stack while photos arrive and stack numbers change: its first photo's index.
     func key(of stack: Int) -> Int32 {
-        members[stack][0]
+        members[Int(bounds[stack])]
     }
 
     /// A stack's photos as library indices, in capture order.
     func members(of stack: Int) -> [Int] {
-        members[stack].map(Int.init)
+        members[Int(bounds[stack])..<Int(bounds[stack + 1])].map(Int.init)
     }
 }

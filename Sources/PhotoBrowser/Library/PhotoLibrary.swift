@@ -84,12 +84,15 @@ public struct PhotoLibrary: Sendable {
 
     /// The library index of the photo with this id, if loaded and not deleted.
     public func index(ofID id: Int) -> Int? {
+        // The column taken once: read through `columns` at every step, an unoptimised build copies the
+        // whole struct each time.
+        let ids = columns.ids
         var low = 0, high = byID.count
         while low < high {
             let middle = (low + high) / 2
-            if columns.ids[Int(byID[middle])] < id { low = middle + 1 } else { high = middle }
+            if ids[Int(byID[middle])] < id { low = middle + 1 } else { high = middle }
         }
-        guard low < byID.count, columns.ids[Int(byID[low])] == id, !removed.contains(Int(byID[low])) else { return nil }
+        guard low < byID.count, ids[Int(byID[low])] == id, !removed.contains(Int(byID[low])) else { return nil }
         return Int(byID[low])
     }
 

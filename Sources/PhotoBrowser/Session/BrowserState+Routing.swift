@@ -76,7 +76,9 @@ extension BrowserState {
         case .catalogue(let report):
             if case .catalogueLoaded(let snapshot, _, _) = report { tagging.restore(snapshot.tags) }
             return cataloguing.receive(report, &shared, Cataloguing.Context(
-                shown: shownFromServer, edited: { [tagging, editing] in Self.edited(tagging, editing) }, overlay: { [tagging] in tagging.overlayBulks(on: &$0) }
+                shown: shownFromServer, edited: { [tagging, editing] in Self.edited(tagging, editing) }, overlay: { [tagging] in tagging.overlayBulks(on: &$0) },
+                shownTags: { [tagging] in tagging.shownTags(of: $0, $1) },
+                fieldsEdited: { [editing] in Set(editing.pending.photoIDs).union(editing.confirmed.keys) }
             ))
         case .focus(let report):
             return focusing.receive(report, &shared)

@@ -156,10 +156,17 @@ struct Tagging: Sendable {
     /// `photo` as photopick shows it: the tags the walk's writes confirmed, with unsent deltas on top.
     func shown(_ photo: Photo) -> Photo {
         var shown = photo
-        if let confirmed = confirmed[photo.id] { shown.tagIDs = confirmed }
-        let wishes = pending.wishes(of: photo.id)
-        if !wishes.isEmpty { shown.tagIDs = wishes.reduce(shown.tagIDs) { $1.applied(to: $0) } }
+        shown.tagIDs = shownTags(of: photo.id, photo.tagIDs)
         return shown
+    }
+
+    /// The tags a photo carrying `stored` is shown with: what this walk's writes confirmed, and the
+    /// edits not yet sent on top.
+    func shownTags(of photoID: Int, _ stored: [Int]) -> [Int] {
+        var tags = confirmed[photoID] ?? stored
+        let wishes = pending.wishes(of: photoID)
+        if !wishes.isEmpty { tags = wishes.reduce(tags) { $1.applied(to: $0) } }
+        return tags
     }
 
     /// Photos photopick deleted: nothing is left to send for them.
