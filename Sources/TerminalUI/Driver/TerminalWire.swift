@@ -180,6 +180,16 @@ final class TerminalWire: @unchecked Sendable {
         return KittyCommands.transmit(id: shared.id, width: shared.size.width, height: shared.size.height, base64: base64).flatMap { $0 }
     }
 
+    /// The wire is free again; called holding `state`. A frame that found it busy goes before the next
+    /// unit, as the main actor takes the lock.
+    private func doneWriting() {
+        writing = false
+        if wanted {
+            wanted = false
+            onFree()
+        }
+    }
+
     private func run() {
         state.lock()
         while !stopping {
@@ -198,11 +208,7 @@ final class TerminalWire: @unchecked Sendable {
                 TerminalDriver.writeAll(Self.query, to: descriptor)
                 wire.unlock()
                 state.lock()
-                writing = false
-                if wanted {
-                    wanted = false
-                    onFree()
-                }
+                doneWriting()
                 continue
             }
             guard resting == nil, let unit = queue.next, unit.count < 1024 || window.allows(unit.count),
@@ -230,12 +236,7 @@ final class TerminalWire: @unchecked Sendable {
             if ask { TerminalDriver.writeAll(Self.query, to: descriptor) }
             wire.unlock()
             state.lock()
-            writing = false
-            if wanted {
-                // A frame waits for the wire: it goes before the next unit, as the main actor takes the lock.
-                wanted = false
-                onFree()
-            }
+            doneWriting()
             state.broadcast()
             if let ended = next.ended, let placement = ended.placement {
                 // Logged outside the lock, which the main actor takes every frame.
