@@ -9,7 +9,6 @@ struct BenchServer {
     let key: APIKey
     private let process: ChildProcess
     private let dataDirectory: URL
-    private let input: FileHandle?
     private let lines: Lines?
 
     /// What the server printed since it was ready: requests served, and the photos added so far.
@@ -49,7 +48,7 @@ struct BenchServer {
             }
         }
         return BenchServer(baseURL: URL(string: String(parts[1]))!, key: APIKey(String(parts[2])), process: process,
-                           dataDirectory: folder, input: process.input, lines: lines)
+                           dataDirectory: folder, lines: lines)
     }
 
     /// Requests served so far (0 unless started with a rate limit).
@@ -59,7 +58,7 @@ struct BenchServer {
 
     /// Adds `count` photos and waits until they are in the library.
     func addPhotos(_ count: Int) throws {
-        guard let input, let lines else { throw BenchError("the server was started without its input") }
+        guard let input = process.input, let lines else { throw BenchError("the server was started without its input") }
         let before = lines.added.withLockedValue { $0 }
         input.write(Data("ADD \(count)\n".utf8))
         let clock = benchClock
@@ -72,7 +71,7 @@ struct BenchServer {
 
     /// Stops the server; its folder stays when `keepData` (for a restart with another limit).
     func stop(keepData: Bool = false) {
-        try? input?.close()
+        try? process.input?.close()
         process.terminate()
         if !keepData { try? FileManager.default.removeItem(at: dataDirectory) }
     }

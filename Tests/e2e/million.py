@@ -228,7 +228,6 @@ class Million:
         completed = 0
         for run in range(1, self.args.kills + 1):
             first = self.start_browser()
-            _, walk = self.catalogue()
             delay = self.random.uniform(0.3, 12.0)
             time.sleep(delay)
             killed = self.kill_browser()

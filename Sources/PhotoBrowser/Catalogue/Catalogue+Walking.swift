@@ -4,6 +4,11 @@ import PhotoPickKit
 
 /// The walk over every page of the server, kept page by page, and what sent edits and measurements learn.
 extension Catalogue {
+    /// Whether a saved page's row differs from the stored one in any field but its tags: the same SQL
+    /// for every page, made once.
+    static let anyFieldChanged = photoColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        .filter { $0 != "id" && $0 != "tag_ids" }.map { "photo.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
+
     /// Starts a walk from the first page, or returns the one in progress.
     func beginWalk() throws -> Walk {
         try queue.write { db in
@@ -29,8 +34,7 @@ extension Catalogue {
             // library as it was leaves the library file current.
             let revision = try Self.nextRevision(db)
             let keptTags = "CASE WHEN photo.seen_at > excluded.seen_at THEN photo.tag_ids ELSE excluded.tag_ids END"
-            let changed = Self.photoColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                .filter { $0 != "id" && $0 != "tag_ids" }.map { "photo.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
+            let changed = Self.anyFieldChanged
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO photo (\(Self.photoColumns), seen_at, walk, revision)
                 VALUES (\(Array(repeating: "?", count: Self.photoColumnCount + 3).joined(separator: ", ")))

@@ -92,12 +92,6 @@ struct Bitset: Sendable, Equatable {
         return result
     }
 
-    /// How many of this set's indices `other` holds too.
-    func intersectionCount(_ other: Bitset) -> Int {
-        var total = 0
-        for word in 0..<min(words.count, other.words.count) { total += (words[word] & other.words[word]).nonzeroBitCount }
-        return total
-    }
 
     /// Calls `body` with each index, in increasing order.
     func forEach(_ body: (Int) throws -> Void) rethrows {

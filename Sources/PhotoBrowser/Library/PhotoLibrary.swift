@@ -256,10 +256,6 @@ public struct PhotoLibrary: Sendable {
     func poolIDs(where test: (String) -> Bool) -> Set<Int32> {
         columns.pool.ids(where: test)
     }
-
-    func string(_ id: Int32) -> String? {
-        columns.pool[id]
-    }
 }
 
 /// What one event did to the photos: the parent brings the list and the selection along with it.

@@ -32,8 +32,6 @@ struct TextColumn: Sendable {
 
     var count: Int { ends.count }
 
-    /// The rows that left their slot: a search checks them one by one.
-    var movedRows: Dictionary<Int32, [UInt8]>.Keys { moved.keys }
 
     mutating func append<Text: Collection<UInt8>>(_ text: Text) {
         bytes.append(contentsOf: text)

@@ -34,9 +34,10 @@ extension TagOutbox {
         }
     }
 
-    /// Every bulk of `library`, oldest first.
-    static func allBulks(_ db: Database, library: String) throws -> [TagBulk] {
-        try Row.fetchAll(db, sql: "SELECT sequence, tag_id, change, photo_ids, expanded FROM tag_bulk WHERE library = ? ORDER BY sequence", arguments: [library])
+    /// Every bulk of `library`, oldest first; or only the oldest whose tag exists (not one waiting to be made).
+    static func allBulks(_ db: Database, library: String, onlyFirstWithTag: Bool = false) throws -> [TagBulk] {
+        let first = onlyFirstWithTag ? "AND tag_id >= 0 ORDER BY sequence LIMIT 1" : "ORDER BY sequence"
+        return try Row.fetchAll(db, sql: "SELECT sequence, tag_id, change, photo_ids, expanded FROM tag_bulk WHERE library = ? \(first)", arguments: [library])
             .compactMap { row in
                 guard let change = TagChange(rawValue: row[2]), let ids = TagBulk.decode([UInt8](row[3] as Data)) else { return nil }
                 return TagBulk(sequence: row[0], tagID: row[1], change: change, photoIDs: ids, expanded: row[4])
@@ -48,7 +49,9 @@ extension TagOutbox {
     /// is made now, and the deltas that were stored. Nil when no bulk waits.
     func expandNextBulk(count: Int) throws -> (bulk: Int64, expanded: Int, deltas: [TagDelta])? {
         try database.queue.write { db in
-            guard let bulk = try Self.allBulks(db, library: library).first(where: { $0.tagID >= 0 }) else { return nil }
+            // Only the bulk it expands is read and decoded: a million photos' ids are a megabyte, and this
+            // runs for every 256 of them.
+            guard let bulk = try Self.allBulks(db, library: library, onlyFirstWithTag: true).first else { return nil }
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO tag_delta (sequence, library, photo_id, tag_id, change, bulk) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (library, photo_id, tag_id) DO UPDATE SET sequence = excluded.sequence, change = excluded.change,

@@ -36,12 +36,9 @@ struct PendingTagDeltas: Sendable {
         if bulks[index].remaining <= 0 { bulks.remove(at: index) }
     }
 
-    /// Drops bulks; returns those dropped.
-    @discardableResult
-    mutating func removeBulks(where isRemoved: (TagBulk) -> Bool) -> [TagBulk] {
-        let removed = bulks.filter(isRemoved)
+    /// Drops bulks.
+    mutating func removeBulks(where isRemoved: (TagBulk) -> Bool) {
         bulks.removeAll(where: isRemoved)
-        return removed
     }
 
     /// The bulks that wait for a photo and the deltas of it, in the order they were wished: how the photo
