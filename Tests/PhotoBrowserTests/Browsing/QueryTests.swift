@@ -64,7 +64,8 @@ import Testing
         ("pick", [1]), ("reject", [2]), ("-reject", [1, 3, 4, 5]), ("label:red", [3]), ("label:RED", [3]),
         ("has:gps", [1]), ("-has:gps", [2, 3, 4, 5]), ("has:date", [1, 2, 3, 4]), ("has:title", [3]),
         ("size>10MB", [1, 3]), ("size<=5mb", [4, 5]), ("size:1..400KB", [5]), ("untagged", [1, 5]),
-        ("rating>=3 -reject camera:gr", [1]), ("cafe", [3]), ("KAVARNA", [3]), ("řeky", [3]), ("reky jpg", [3]), ("-img", [1, 2, 3, 5]),
+        ("rating>=3 -reject camera:gr", [1]), ("iso>=200 f<=2.8 -has:gps", [3]), ("focal:..36 #portfolio", [3]),
+        ("iso>=200 f<=4 size>6MB -rating:5", [1, 2]), ("-has:gps -#portfolio", [4, 5]), ("cafe", [3]), ("KAVARNA", [3]), ("řeky", [3]), ("reky jpg", [3]), ("-img", [1, 2, 3, 5]),
         ("\"12:30\"", []), ("", [1, 2, 3, 4, 5]),
     ])
     func everyTermFilters(query: String, expected: [Int]) {

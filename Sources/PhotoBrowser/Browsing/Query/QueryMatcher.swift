@@ -11,6 +11,10 @@ struct QueryMatcher {
         let matches: (Int) -> Bool
         /// Every index below the library's count that passes.
         let rows: () -> Bitset
+        /// Whether `rows` is `matches` asked of every photo (a column read through), rather than a set
+        /// the library keeps (a tag's photos, text found in one buffer): such a term is best asked
+        /// only about the photos the other terms let through.
+        var isScan = false
     }
 
     init(_ query: PhotoQuery, library: PhotoLibrary, tags: QueryTags) {
@@ -25,10 +29,15 @@ struct QueryMatcher {
         return true
     }
 
-    /// The photos that pass every term, as bits; nil when the query has none.
+    /// The photos that pass every term, as bits; nil when the query has none. The kept sets come first
+    /// and are intersected; each column term is then asked only about the photos still in, so a query
+    /// of six terms reads one column whole at most, not six.
     func rows() -> Bitset? {
-        guard var result = terms.first?.rows() else { return nil }
-        for term in terms.dropFirst() { result.formIntersection(term.rows()) }
+        let sets = terms.filter { !$0.isScan }, scans = terms.filter(\.isScan)
+        guard let first = sets.first ?? scans.first else { return nil }
+        var result = first.rows()
+        for term in sets.dropFirst() { result.formIntersection(term.rows()) }
+        for term in sets.isEmpty ? scans.dropFirst() : scans[...] { result.keep(where: term.matches) }
         return result
     }
 
@@ -103,13 +112,13 @@ struct QueryMatcher {
             return Term(matches: { !tagged.matches($0) }, rows: { tagged.rows().complement(count: count) })
         case .not(let inner):
             let term = term(for: inner, library: library, tags: tags)
-            return Term(matches: { !term.matches($0) }, rows: { term.rows().complement(count: count) })
+            return Term(matches: { !term.matches($0) }, rows: { term.rows().complement(count: count) }, isScan: term.isScan)
         }
     }
 
     /// A term that reads one row at a time: the bulk form is the same test over every row.
     private static func column(_ count: Int, _ test: @escaping (Int) -> Bool) -> Term {
-        Term(matches: test) { scan(count, test) }
+        Term(matches: test, rows: { scan(count, test) }, isScan: true)
     }
 
     /// Photos carrying at least one of `tagIDs`, from the tags' own sets.
