@@ -63,6 +63,8 @@ let package = Package(
         ),
         // Extended attributes, whose header Glibc's module map leaves out.
         .target(name: "CFileAttributes"),
+        // malloc_trim, whose header Glibc's module map leaves out too.
+        .target(name: "CMemory"),
         // Wire formats both sides of the API share (ISO 8601), with no dependencies: the server, which
         // never imports PhotoPickKit, and the client read and write dates through the same code.
         .target(name: "PhotoPickFormats"),
@@ -100,6 +102,7 @@ let package = Package(
                 "PhotoPickKit",
                 "PhotoPickFormats",
                 "PhotoPreviews",
+                "CMemory",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -83,8 +83,8 @@ struct Cataloguing: Sendable {
                 if let index = shared.library.index(ofID: id) { shared.library.remove(at: index) }
             }
             shared.library.compact()
-            guard refreshPolicy == .hourly else { return [] }
-            return [.scheduleRefresh(after: .seconds(RefreshPolicy.hour))]
+            guard refreshPolicy == .hourly else { return [.releaseFreedMemory] }
+            return [.releaseFreedMemory, .scheduleRefresh(after: .seconds(RefreshPolicy.hour))]
         case .photosFailed(let reason):
             loading.phase = .failed(reason)
             let what = loading.isRefresh ? "Checking the library stopped" : "Loading stopped after \(shared.library.count.formatted()) photos"
@@ -145,7 +145,7 @@ struct Cataloguing: Sendable {
         for (photoID, score) in snapshot.focusScores {
             if let index = shared.library.index(ofID: photoID) { shared.library.setFocusScore(score, at: index) }
         }
-        var effects = notice.map { shared.post(.warning, $0) } ?? []
+        var effects: [BrowserEffect] = [.releaseFreedMemory] + (notice.map { shared.post(.warning, $0) } ?? [])
         let age = snapshot.completedAt.map { now.timeIntervalSince($0) }
         let due = switch refreshPolicy {
         case .onStart: true

@@ -10,6 +10,9 @@ package enum BrowserEffect: Sendable, Equatable {
     /// Sends `.refreshDue` after this long.
     case scheduleRefresh(after: Duration)
     case cancelLoading
+    /// Gives the allocator's free pages back to the system, once a listing's or the catalogue's decoding
+    /// is over: what it dropped would otherwise stay resident for the session.
+    case releaseFreedMemory
     /// Writes a bulk (and the tag it waits for) to the outbox before the event's handling ends.
     case recordTagBulk(TagBulk, creating: [PendingTag])
     case recordTagDeltas([TagDelta])

@@ -1,3 +1,4 @@
+import CMemory
 import Foundation
 import PhotoPickKit
 
@@ -8,6 +9,7 @@ extension BrowserSession {
         if !isConfirmed, hold(effect) { return }
         switch effect {
         case .walkLibrary: walkLibrary()
+        case .releaseFreedMemory: cmemory_release_free_pages()
         case .filterList(let job):
             // A newer key supersedes the job under way; its result would be dropped anyway.
             filterTask?.cancel()

@@ -53,7 +53,8 @@ import Testing
         snapshot.photos = [Sample.photo(1, "a.jpg")]
         snapshot.completedAt = noon
         #expect(state.apply(.catalogue(.catalogueLoaded(snapshot, notice: nil, at: noon.addingTimeInterval(5_400)))).contains(.walkLibrary))
-        _ = state.apply(.catalogue(.photosFinished(deleted: [], at: noon.addingTimeInterval(5_460))))
+        #expect(state.apply(.catalogue(.photosFinished(deleted: [], at: noon.addingTimeInterval(5_460)))).first == .releaseFreedMemory,
+                "what decoding the pages dropped goes back to the system")
         #expect(state.loading.summary(count: 1, now: noon.addingTimeInterval(5_460 + 7_200)) == "1 photo as of 2 h ago")
     }
 }
