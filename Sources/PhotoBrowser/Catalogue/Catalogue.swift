@@ -159,7 +159,9 @@ package final class Catalogue: Sendable {
                 let (revision, _) = try Self.revision(db)
                 if let file, file.revision <= revision {
                     snapshot.library = file.library
-                    let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.photoColumns), focus FROM photo WHERE revision > ? ORDER BY id", arguments: [file.revision])
+                    // Through the revision index: left to itself, SQLite reads every row in id order to
+                    // skip a sort (150 ms at a million photos, for the usual none since).
+                    let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.photoColumns), focus FROM photo INDEXED BY photo_revision WHERE revision > ? ORDER BY id", arguments: [file.revision])
                     while let row = try rows.next() {
                         let photo = Self.photo(row)
                         snapshot.photos.append(photo)
