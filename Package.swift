@@ -39,6 +39,12 @@ let package = Package(
             pkgConfig: "chafa",
             providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]
         ),
+        // The originals' other formats, each through its field's library (issue 39): LibRaw for camera
+        // RAW, libheif for HEIC and AVIF, libtiff and libwebp. None of them jumps: their errors are codes.
+        .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"]), .brew(["libraw"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // libjpeg behind a C boundary, so its longjmp-based errors never cross into Swift: decoding,
         // regions, focus measuring and a plain encoder. The browser side's only C.
         .target(
@@ -85,7 +91,7 @@ let package = Package(
         ),
         // Imaging: decoding, resampling, orientation, focus measuring and loupe geometry over CJPEG. No
         // network, no view model.
-        .target(name: "PhotoImaging", dependencies: ["CJPEG", "CPNG"]),
+        .target(name: "PhotoImaging", dependencies: ["CJPEG", "CPNG", "CLibRaw", "CHeif", "CTIFF", "CWebP"]),
         // Previews: the loaders, their stores and the disk cache; fetch through Kit, decode through imaging.
         .target(
             name: "PhotoPreviews",
@@ -216,7 +222,7 @@ let package = Package(
             path: "Tests/PhotoPickTestSupport"
         ),
         .testTarget(name: "CJPEGTests", dependencies: ["CJPEG", "CSceneRender"]),
-        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport"]),
+        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport", "CHeif", "CWebP"]),
         .testTarget(name: "PhotoPickFormatsTests", dependencies: ["PhotoPickFormats"]),
         .testTarget(
             name: "PhotoPreviewsTests",

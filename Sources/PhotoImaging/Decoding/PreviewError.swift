@@ -2,6 +2,10 @@
 public enum PreviewError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The body is not a JPEG at all.
     case notJPEG
+    /// The bytes are no image format photopick reads.
+    case unsupported
+    /// An original of another format is damaged: the format's name and its library's reason.
+    case damaged(format: String, reason: String)
     /// The JPEG ends early or is damaged.
     case corrupt(String)
     /// The file declares more pixels than the decoder allows.
@@ -14,6 +18,8 @@ public enum PreviewError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notJPEG: "not a JPEG"
+        case .unsupported: "not JPEG, HEIC, AVIF, PNG, TIFF, WebP or a camera RAW"
+        case .damaged(let format, let reason): "damaged \(format) (\(reason))"
         case .corrupt: "damaged JPEG"
         case .tooLarge(let width, let height): "too large (\(width)×\(height))"
         case .unavailable(let message): message

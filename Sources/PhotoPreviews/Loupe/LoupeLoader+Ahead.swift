@@ -17,7 +17,7 @@ extension LoupeLoader {
         shownFromAhead += 1
         return LoupeFrame(
             request: request, size: PixelSize(width: loupe.view.width, height: loupe.view.height), view: loupe.view,
-            imageSize: imageSize, source: .original, rendering: rendering
+            imageSize: imageSize, source: .original, rendering: rendering, note: sources[id]?.note
         )
     }
 
@@ -56,7 +56,7 @@ extension LoupeLoader {
             // The view is on screen: its band can go before the next one is decoded.
             loupes[id]?.releaseBand()
             let band = await Task.detached { [decoder] in
-                try? decoder.decodeRegion(source.bytes, x: region.x, y: region.y, width: region.width, height: region.height)
+                try? source.picture.region(x: region.x, y: region.y, width: region.width, height: region.height, decoder: decoder)
             }.value
             guard let band, loupes[id]?.view == loupe.view, sources[id]?.kind == .original else { continue }
             loupes[id]?.decoded(band.image, x: band.originX, y: band.originY)

@@ -69,16 +69,17 @@ extension LoupeLoader {
             let pixels: PreviewImage
             if source.kind == .original {
                 if let region = loupe.regionToDecode {
-                    let band = try decoder.decodeRegion(source.bytes, x: region.x, y: region.y, width: region.width, height: region.height)
+                    let band = try source.picture.region(x: region.x, y: region.y, width: region.width, height: region.height, decoder: decoder)
                     loupe.decoded(band.image, x: band.originX, y: band.originY)
                 }
                 guard let view = loupe.pixels else { throw PreviewError.corrupt("the original is smaller than its header says") }
                 pixels = view
             } else {
-                pixels = try decoder.decodeStandIn(source.bytes, size: source.size, original: imageSize, view: loupe.view)
+                guard case .jpeg(let bytes) = source.picture.pixels else { throw PreviewError.notJPEG }
+                pixels = try decoder.decodeStandIn(bytes, size: source.size, original: imageSize, view: loupe.view)
             }
             let rendering = render?(PreviewRequest(photoID: request.photo.id, box: request.box), pixels, [])
-            let frame = LoupeFrame(request: request, size: pixels.size, view: loupe.view, imageSize: imageSize, source: source.kind, rendering: rendering)
+            let frame = LoupeFrame(request: request, size: pixels.size, view: loupe.view, imageSize: imageSize, source: source.kind, rendering: rendering, note: source.note)
             return .success((frame, loupe))
         } catch {
             return .failure(error)

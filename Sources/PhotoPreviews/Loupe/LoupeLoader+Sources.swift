@@ -10,16 +10,10 @@ extension LoupeLoader {
     func startOriginal(_ photo: Photo) {
         let id = photo.id
         guard originalTasks[id] == nil, !failed.contains(id), !unreadable.contains(id) else { return }
-        if let type = photo.mimeType?.lowercased(), !type.isEmpty, type != "image/jpeg", type != "image/jpg" {
-            unreadable.insert(id)
-            // The loupe view sanitizes the reason it draws.
-            store.set(.failed("the original is \(type), and the loupe reads JPEG originals only"), photoID: id)
-            return startStandIn(photoID: id)
-        }
         nextToken += 1
         let token = nextToken
         let store = store, throttle = ProgressThrottle(clock: clock), continuation = continuation
-        let fetch = fetchOriginal, originals = originals, decoder = decoder
+        let fetch = fetchOriginal, originals = originals, decoder = originalDecoder
         let progress: @Sendable (DownloadProgress) -> Void = { progress in
             store.set(.fetching(received: progress.receivedBytes, expected: progress.expectedBytes), photoID: id)
             if throttle.shouldReport() { continuation.yield() }
@@ -42,8 +36,10 @@ extension LoupeLoader {
                     case .fetched(let fetched)?: bytes = fetched
                     case nil: return
                     }
-                    let size = try Self.uprightSize(bytes, decoder: decoder)
-                    await self?.arrived(Source(bytes: bytes, size: size, kind: .original), photoID: id, token: token)
+                    // Whatever the service says the type is, the bytes decide: a JPEG's header is read, a
+                    // RAW's preview found, a HEIC decoded whole, off the actor.
+                    let picture = try decoder.prepare(bytes)
+                    await self?.arrived(Source(picture: picture, kind: .original), photoID: id, token: token)
                 } catch let error as PreviewError {
                     originals?.remove(photoID: id, variant: Self.originalVariant)
                     await self?.originalFailed(photoID: id, token: token, reason: "original unreadable: \(error.description)", forGood: true)
@@ -76,7 +72,8 @@ extension LoupeLoader {
                 }
                 do throws(PreviewError) {
                     let size = try Self.uprightSize(found.bytes, decoder: decoder)
-                    await self?.arrived(Source(bytes: found.bytes, size: size, kind: .standIn(found.size)), photoID: id, token: token)
+                    let picture = OriginalPicture(pixels: .jpeg(found.bytes), format: .jpeg, size: size)
+                    await self?.arrived(Source(picture: picture, kind: .standIn(found.size)), photoID: id, token: token)
                 } catch {
                     renditions.disk?.remove(photoID: id, variant: found.size.rawValue)
                     await self?.standInFailed(photoID: id, token: token, reason: error.description)

@@ -23,13 +23,28 @@ public actor LoupeLoader {
     let originals: PreviewDiskCache?
     let render: PreviewLoader.Render?
     let decoder = PreviewDecoder()
+    /// Originals of every format: JPEG on `decoder`'s path, the rest through their own libraries.
+    let originalDecoder = OriginalDecoder()
     let continuation: AsyncStream<Void>.Continuation
 
-    /// A picture to show from: its bytes and upright size.
+    /// A picture to show from: an original as its format's decoder made it ready, or a rendition's
+    /// JPEG bytes; its upright size.
     struct Source: Sendable {
-        let bytes: [UInt8]
+        let picture: OriginalPicture
         let size: PixelSize
         let kind: LoupeSource
+
+        /// What the loupe's caption says the 100% is of, for an original that is not a plain JPEG.
+        var note: String? {
+            guard kind == .original else { return nil }
+            return picture.note ?? (picture.format == .jpeg ? nil : "\(picture.format.name) original")
+        }
+
+        init(picture: OriginalPicture, kind: LoupeSource) {
+            self.picture = picture
+            size = picture.size
+            self.kind = kind
+        }
     }
 
     var wanted: [LoupeRequest] = []
@@ -55,7 +70,7 @@ public actor LoupeLoader {
     var nextToken = 0
     /// Photos whose original could not be had this time the loupe was open on them.
     var failed: Set<Int> = []
-    /// Photos whose original cannot be shown at all (not a JPEG, or damaged): not fetched again this session.
+    /// Photos whose original cannot be shown at all (a format photopick does not read, or damaged): not fetched again this session.
     var unreadable: Set<Int> = []
     var worker: Task<Void, Never>?
     /// What progress reports are paced by.

@@ -69,6 +69,9 @@ public struct LoupeFrame: Sendable {
     public let source: LoupeSource
     /// The pixels made ready for the terminal (symbols or a protocol's bytes).
     public let rendering: (any PreviewRendering)?
+    /// What the original's 100% is of when it is not a JPEG's own pixels: "embedded preview 6000×4000",
+    /// "50% demosaic", "HEIC original".
+    public internal(set) var note: String? = nil
 
     /// Tells one frame's pixels from another's for the same photo and box, so the terminal is sent new ones.
     public var content: Int {

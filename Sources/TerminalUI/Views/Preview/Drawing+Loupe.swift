@@ -30,7 +30,8 @@ extension Drawing {
             guard frame == nil || frame?.source == .original else {
                 return (short ? "\(standIn ?? "…") · decoding" : "100% · \(standIn.map { "\($0) stands in" } ?? "…") · decoding the original\(place)", false)
             }
-            return (short ? "100%" : "100% · original\(place)", false)
+            let original = frame?.note.map(TerminalText.sanitized) ?? "original"
+            return (short ? "100%" : "100% · \(original)\(place)", false)
         }
     }
 }

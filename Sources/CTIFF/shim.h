@@ -1,0 +1,70 @@
+#ifndef CTIFF_SHIM_H
+#define CTIFF_SHIM_H
+
+#include <tiffio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// libtiff reads through callbacks; these read a buffer held in memory. Errors come back as return
+// values (libtiff reports them through handlers, silenced here, and never jumps).
+typedef struct {
+    const uint8_t *data;
+    size_t length;
+    size_t position;
+} ctiff_buffer;
+
+static inline tmsize_t ctiff_read(thandle_t handle, void *into, tmsize_t size) {
+    ctiff_buffer *buffer = (ctiff_buffer *)handle;
+    if (size < 0 || buffer->position >= buffer->length) return 0;
+    size_t left = buffer->length - buffer->position;
+    size_t count = (size_t)size < left ? (size_t)size : left;
+    memcpy(into, buffer->data + buffer->position, count);
+    buffer->position += count;
+    return (tmsize_t)count;
+}
+
+static inline tmsize_t ctiff_write(thandle_t handle, void *from, tmsize_t size) {
+    (void)handle; (void)from; (void)size;
+    return -1;
+}
+
+static inline toff_t ctiff_seek(thandle_t handle, toff_t offset, int whence) {
+    ctiff_buffer *buffer = (ctiff_buffer *)handle;
+    uint64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? buffer->position : buffer->length;
+    buffer->position = (size_t)(base + offset);
+    return (toff_t)buffer->position;
+}
+
+static inline int ctiff_close(thandle_t handle) { (void)handle; return 0; }
+
+static inline toff_t ctiff_size(thandle_t handle) { return (toff_t)((ctiff_buffer *)handle)->length; }
+
+static inline int ctiff_map(thandle_t handle, void **base, toff_t *size) { (void)handle; (void)base; (void)size; return 0; }
+
+static inline void ctiff_unmap(thandle_t handle, void *base, toff_t size) { (void)handle; (void)base; (void)size; }
+
+static inline void ctiff_silent(const char *module, const char *format, va_list arguments) {
+    (void)module; (void)format; (void)arguments;
+}
+
+/// Opens a TIFF held in memory for reading, with libtiff's messages silenced; NULL when it is not one.
+static inline TIFF *ctiff_open(ctiff_buffer *buffer) {
+    TIFFSetErrorHandler(ctiff_silent);
+    TIFFSetWarningHandler(ctiff_silent);
+    return TIFFClientOpen("original", "rm", (thandle_t)buffer, ctiff_read, ctiff_write, ctiff_seek, ctiff_close,
+                          ctiff_size, ctiff_map, ctiff_unmap);
+}
+
+/// The first image's width and height, or 0 when a field is missing.
+static inline void ctiff_size_of(TIFF *tiff, uint32_t *width, uint32_t *height) {
+    *width = 0; *height = 0;
+    TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, width);
+    TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, height);
+}
+
+/// Reads the whole first image as RGBA, upright (libtiff applies the orientation tag); 1 on success.
+static inline int ctiff_read_rgba(TIFF *tiff, uint32_t width, uint32_t height, uint32_t *pixels) {
+    return TIFFReadRGBAImageOriented(tiff, width, height, pixels, ORIENTATION_TOPLEFT, 0);
+}
+
+#endif

@@ -1,0 +1,202 @@
+import CHeif
+import CLibRaw
+import CPNG
+import CTIFF
+import CWebP
+
+/// Reads an original of any kind photopick knows into an `OriginalPicture`, through the library of
+/// each format's field: libjpeg (CJPEG) for JPEG, LibRaw for camera RAW, libheif for HEIC and AVIF,
+/// libpng, libtiff and libwebp for the rest. The format comes from the bytes. Every decode is bounded
+/// by `pixelLimit` before anything is allocated for it, and a damaged file is a `PreviewError`.
+public struct OriginalDecoder: Sendable {
+    /// The JPEG path, also for RAW previews; its pixel limit is this decoder's.
+    public let jpeg: PreviewDecoder
+
+    public init(pixelLimit: Int = PreviewDecoder.defaultPixelLimit) {
+        jpeg = PreviewDecoder(pixelLimit: pixelLimit)
+    }
+
+    public var pixelLimit: Int { jpeg.pixelLimit }
+
+    /// The original in `bytes`, ready to show. Header-only for a JPEG (bands are decoded as the loupe
+    /// needs them); whole for the rest.
+    public func prepare(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture {
+        guard let format = OriginalFormat.sniff(bytes) else { throw .unsupported }
+        switch format {
+        case .jpeg: return try jpegPicture(bytes, format: .jpeg, note: nil)
+        case .png: return OriginalPicture(pixels: .decoded(try png(bytes)), format: .png, size: try size(png: bytes))
+        case .webp: return decodedPicture(try webp(bytes), .webp)
+        case .heic, .avif: return decodedPicture(try heif(bytes, format), format)
+        case .raw:
+            guard let picture = try raw(bytes) else { throw .damaged(format: "RAW", reason: "LibRaw does not read it") }
+            return picture
+        case .tiff:
+            // DNG, CR2, NEF and ARW are TIFF-shaped: LibRaw first, libtiff for a plain TIFF.
+            if let picture = try raw(bytes) { return picture }
+            return decodedPicture(try tiff(bytes), .tiff)
+        }
+    }
+
+    private func decodedPicture(_ image: PreviewImage, _ format: OriginalFormat) -> OriginalPicture {
+        OriginalPicture(pixels: .decoded(image), format: format, size: image.size)
+    }
+
+    private func size(png bytes: [UInt8]) throws(PreviewError) -> PixelSize {
+        guard bytes.count >= 24 else { throw .damaged(format: "PNG", reason: "it ends in its header") }
+        let read = { (at: Int) in Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        return PixelSize(width: read(16), height: read(20))
+    }
+
+    private func jpegPicture(_ bytes: [UInt8], format: OriginalFormat, note: String?) throws(PreviewError) -> OriginalPicture {
+        let info = try jpeg.decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1).info
+        let size = info.orientation >= 5 ? PixelSize(width: info.sourceSize.height, height: info.sourceSize.width) : info.sourceSize
+        return OriginalPicture(pixels: .jpeg(bytes), format: format, size: size, note: note)
+    }
+
+    // MARK: - The formats
+
+    private func png(_ bytes: [UInt8]) throws(PreviewError) -> PreviewImage {
+        var output: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0, height: Int32 = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = bytes.withUnsafeBufferPointer {
+            cpng_decode_rgb($0.baseAddress, $0.count, UInt64(pixelLimit), &output, &width, &height, &message, message.count)
+        }
+        switch status {
+        case 0:
+            guard let output else { throw .outOfMemory }
+            defer { free(output) }
+            return PreviewImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: output, count: Int(width) * Int(height) * 3)))
+        case -2: throw .tooLarge(width: Int(width), height: Int(height))
+        case -3: throw .outOfMemory
+        default: throw .damaged(format: "PNG", reason: Self.text(message))
+        }
+    }
+
+    private func webp(_ bytes: [UInt8]) throws(PreviewError) -> PreviewImage {
+        var width: Int32 = 0, height: Int32 = 0
+        guard bytes.withUnsafeBufferPointer({ WebPGetInfo($0.baseAddress, $0.count, &width, &height) }) != 0 else {
+            throw .damaged(format: "WebP", reason: "libwebp does not read its header")
+        }
+        try check(Int(width), Int(height))
+        let pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 3) { buffer, count in
+            let done = bytes.withUnsafeBufferPointer {
+                WebPDecodeRGBInto($0.baseAddress, $0.count, buffer.baseAddress, buffer.count, width * 3)
+            }
+            count = done == nil ? 0 : buffer.count
+        }
+        guard !pixels.isEmpty else { throw .damaged(format: "WebP", reason: "its data does not decode") }
+        return PreviewImage(width: Int(width), height: Int(height), pixels: pixels)
+    }
+
+    private func heif(_ bytes: [UInt8], _ format: OriginalFormat) throws(PreviewError) -> PreviewImage {
+        guard let context = heif_context_alloc() else { throw .outOfMemory }
+        defer { heif_context_free(context) }
+        // libheif refuses larger images itself; the primary image is then checked against the limit.
+        heif_context_set_maximum_image_size_limit(context, 65_535)
+        var error = bytes.withUnsafeBufferPointer { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
+        guard error.code == heif_error_Ok else { throw .damaged(format: format.name, reason: Self.text(error.message)) }
+        var handle: OpaquePointer?
+        error = heif_context_get_primary_image_handle(context, &handle)
+        guard error.code == heif_error_Ok, let handle else { throw .damaged(format: format.name, reason: Self.text(error.message)) }
+        defer { heif_image_handle_release(handle) }
+        try check(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+        var image: OpaquePointer?
+        // The image's own transformations (rotation, mirroring, crop) applied by libheif: never turned again by Exif.
+        error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
+        guard error.code == heif_error_Ok, let image else { throw .damaged(format: format.name, reason: Self.text(error.message)) }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved)), height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw .damaged(format: format.name, reason: "it holds no picture")
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        pixels.withUnsafeMutableBufferPointer { target in
+            for row in 0..<height {
+                target.baseAddress!.advanced(by: row * width * 3).update(from: plane.advanced(by: row * Int(stride)), count: width * 3)
+            }
+        }
+        return PreviewImage(width: width, height: height, pixels: pixels)
+    }
+
+    private func tiff(_ bytes: [UInt8]) throws(PreviewError) -> PreviewImage {
+        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> PreviewImage in
+            var buffer = ctiff_buffer(data: source.baseAddress, length: source.count, position: 0)
+            guard let tiff = ctiff_open(&buffer) else { throw .damaged(format: "TIFF", reason: "libtiff does not read its header") }
+            defer { TIFFClose(tiff) }
+            var width: UInt32 = 0, height: UInt32 = 0
+            ctiff_size_of(tiff, &width, &height)
+            guard width > 0, height > 0 else { throw .damaged(format: "TIFF", reason: "it has no size") }
+            try check(Int(width), Int(height))
+            var rgba = [UInt32](repeating: 0, count: Int(width) * Int(height))
+            guard ctiff_read_rgba(tiff, width, height, &rgba) == 1 else { throw .damaged(format: "TIFF", reason: "its data does not decode") }
+            var pixels = [UInt8](repeating: 0, count: rgba.count * 3)
+            for (index, pixel) in rgba.enumerated() {
+                // libtiff packs ABGR: red in the low byte.
+                pixels[index * 3] = UInt8(truncatingIfNeeded: pixel)
+                pixels[index * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+                pixels[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
+            }
+            return PreviewImage(width: Int(width), height: Int(height), pixels: pixels)
+        }
+    }
+
+    /// A RAW through LibRaw: its embedded JPEG preview when that is at least half the sensor's long edge
+    /// (what a half-size demosaic would give, in milliseconds instead of seconds), else a half-size
+    /// demosaic. Nil when LibRaw does not take the file (a plain TIFF).
+    private func raw(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture? {
+        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> OriginalPicture? in
+            var info = craw_info()
+            var code: Int32 = 0
+            guard let raw = craw_open(source.baseAddress, source.count, &info, &code) else {
+                if code == LIBRAW_FILE_UNSUPPORTED.rawValue { return nil }
+                throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code)))
+            }
+            defer { libraw_close(raw) }
+            let flip = Int(info.flip), turned = flip == 5 || flip == 6
+            let sensor = max(Int(info.width), Int(info.height))
+            if info.thumb_format == LIBRAW_THUMBNAIL_JPEG.rawValue, 2 * max(Int(info.thumb_width), Int(info.thumb_height)) >= sensor {
+                var length = 0
+                if let preview = craw_preview_jpeg(raw, &length, &code) {
+                    defer { free(preview) }
+                    let jpegBytes = Array(UnsafeBufferPointer(start: preview, count: length))
+                    var picture = try jpegPicture(jpegBytes, format: .raw, note: nil)
+                    let note = "embedded preview \(picture.size.width)×\(picture.size.height)"
+                    if flip == 0 { return OriginalPicture(pixels: picture.pixels, format: .raw, size: picture.size, note: note) }
+                    // Upright only once turned by the RAW's own orientation: decoded whole and turned.
+                    let image = try jpeg.decode(jpegBytes, fitting: picture.size).image.turned(flip: flip)
+                    picture = OriginalPicture(pixels: .decoded(image), format: .raw, size: image.size, note: note)
+                    return picture
+                }
+            }
+            guard Int(info.raw_width) * Int(info.raw_height) <= pixelLimit else {
+                throw .tooLarge(width: Int(turned ? info.height : info.width), height: Int(turned ? info.width : info.height))
+            }
+            guard let image = craw_demosaic_half(raw, UInt64(pixelLimit), &code) else {
+                if code == LIBRAW_UNSUFFICIENT_MEMORY.rawValue { throw .outOfMemory }
+                throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code)))
+            }
+            defer { libraw_dcraw_clear_mem(image) }
+            let width = Int(image.pointee.width), height = Int(image.pointee.height)
+            let pixels = Array(UnsafeBufferPointer(start: craw_image_pixels(image), count: width * height * 3))
+            return OriginalPicture(pixels: .decoded(PreviewImage(width: width, height: height, pixels: pixels)), format: .raw,
+                                   size: PixelSize(width: width, height: height), note: "50% demosaic")
+        }
+    }
+
+    private func check(_ width: Int, _ height: Int) throws(PreviewError) {
+        guard width > 0, height > 0 else { throw .damaged(format: "image", reason: "it has no size") }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= pixelLimit, width <= 1 << 20, height <= 1 << 20 else {
+            throw .tooLarge(width: width, height: height)
+        }
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
+    }
+
+    private static func text(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0) } ?? "unknown error"
+    }
+}

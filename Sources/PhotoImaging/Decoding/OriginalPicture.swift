@@ -1,0 +1,100 @@
+/// An original made ready for the loupe and the focus score: JPEG bytes decoded a band at a time (a
+/// JPEG, or a RAW's embedded preview standing upright as stored), or pixels decoded whole once (HEIC,
+/// AVIF, PNG, TIFF, WebP, a RAW's demosaic or a preview that had to be turned), kept while the photo is.
+public struct OriginalPicture: Sendable {
+    /// Where the pixels come from.
+    public enum Pixels: Sendable {
+        case jpeg([UInt8])
+        case decoded(PreviewImage)
+    }
+
+    public let pixels: Pixels
+    /// The file's format, as its bytes say.
+    public let format: OriginalFormat
+    /// The upright size of what the loupe shows at 100%.
+    public let size: PixelSize
+    /// What that 100% is of, when it is not the file's own pixels: "embedded preview 6000×4000",
+    /// "50% demosaic".
+    public let note: String?
+
+    public init(pixels: Pixels, format: OriginalFormat, size: PixelSize, note: String? = nil) {
+        self.pixels = pixels
+        self.format = format
+        self.size = size
+        self.note = note
+    }
+
+    /// The pixels of `region` of the upright picture at full size, clipped to it; `origin` is where the
+    /// pixels returned start.
+    public func region(x: Int, y: Int, width: Int, height: Int, decoder: PreviewDecoder) throws(PreviewError)
+        -> (image: PreviewImage, originX: Int, originY: Int) {
+        switch pixels {
+        case .jpeg(let bytes):
+            let band = try decoder.decodeRegion(bytes, x: x, y: y, width: width, height: height)
+            return (band.image, band.originX, band.originY)
+        case .decoded(let image):
+            let x0 = min(max(0, x), image.width - 1), y0 = min(max(0, y), image.height - 1)
+            let x1 = min(image.width, max(x0 + 1, x + width)), y1 = min(image.height, max(y0 + 1, y + height))
+            return (image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), x0, y0)
+        }
+    }
+
+    /// The whole picture fitted inside `box`, aspect kept, never enlarged: what a focus score is taken on.
+    public func fitting(_ box: PixelSize, decoder: PreviewDecoder) throws(PreviewError) -> PreviewImage {
+        switch pixels {
+        case .jpeg(let bytes): return try decoder.decode(bytes, fitting: box).image
+        case .decoded(let image):
+            let scale = min(1, Double(box.width) / Double(image.width), Double(box.height) / Double(image.height))
+            let width = max(1, Int((Double(image.width) * scale).rounded())), height = max(1, Int((Double(image.height) * scale).rounded()))
+            guard width < image.width || height < image.height else { return image }
+            // Averaged down by a whole factor first, so the bilinear step never skips detail.
+            let reduced = image.reduced(by: max(1, min(image.width / width, image.height / height)))
+            return reduced.resampled(width: width, height: height, x: 0, y: 0, stepX: Double(reduced.width) / Double(width),
+                                     stepY: Double(reduced.height) / Double(height))
+        }
+    }
+}
+
+extension PreviewImage {
+    /// The pixels of a rectangle inside the image.
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> PreviewImage {
+        precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= self.width && y + height <= self.height, "the crop must lie inside")
+        if x == 0, y == 0, width == self.width, height == self.height { return self }
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                for row in 0..<height {
+                    let from = ((y + row) * self.width + x) * 3
+                    target.baseAddress!.advanced(by: row * width * 3).update(from: source.baseAddress!.advanced(by: from), count: width * 3)
+                }
+            }
+        }
+        return PreviewImage(width: width, height: height, pixels: out)
+    }
+
+    /// The image turned as LibRaw's `flip` says: 3 half a turn, 5 a quarter turn anticlockwise, 6 a
+    /// quarter turn clockwise; anything else leaves it as it is.
+    public func turned(flip: Int) -> PreviewImage {
+        guard flip == 3 || flip == 5 || flip == 6 else { return self }
+        let (outWidth, outHeight) = flip == 3 ? (width, height) : (height, width)
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let (tx, ty) = switch flip {
+                        case 3: (width - 1 - x, height - 1 - y)
+                        case 6: (height - 1 - y, x)
+                        default: (y, width - 1 - x)
+                        }
+                        let from = (y * width + x) * 3, to = (ty * outWidth + tx) * 3
+                        target[to] = source[from]
+                        target[to + 1] = source[from + 1]
+                        target[to + 2] = source[from + 2]
+                    }
+                }
+            }
+        }
+        return PreviewImage(width: outWidth, height: outHeight, pixels: out)
+    }
+}
