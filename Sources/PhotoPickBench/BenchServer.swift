@@ -16,6 +16,8 @@ struct BenchServer {
         let requests = NIOLockedValueBox(0)
         /// Of them, pages of the listing (`GET /photos`).
         let pages = NIOLockedValueBox(0)
+        /// When each page was served, on the bench's clock.
+        let pageTimes = NIOLockedValueBox<[Duration]>([])
         let added = NIOLockedValueBox(0)
     }
 
@@ -40,7 +42,10 @@ struct BenchServer {
                 while let line = process.readLine() {
                     if line.hasPrefix("REQ ") {
                         counted.requests.withLockedValue { $0 += 1 }
-                        if line == "REQ GET /api/v1/photos" { counted.pages.withLockedValue { $0 += 1 } }
+                        if line == "REQ GET /api/v1/photos" {
+                            counted.pages.withLockedValue { $0 += 1 }
+                            counted.pageTimes.withLockedValue { $0.append(benchClock.elapsed()) }
+                        }
                     } else if line.hasPrefix("ADDED "), let count = Int(line.dropFirst(6)) {
                         counted.added.withLockedValue { $0 += count }
                     }
@@ -55,6 +60,14 @@ struct BenchServer {
     var requests: Int { lines?.requests.withLockedValue { $0 } ?? 0 }
     /// Of them, pages of the listing.
     var pages: Int { lines?.pages.withLockedValue { $0 } ?? 0 }
+
+    /// The pace of the pages served after `since`, a minute: the gaps between them, so a window's
+    /// edges do not count a page twice (a page every 2 s is 30 a minute, not 30 or 31).
+    func pagesPerMinute(after since: Duration) -> Double {
+        let times = lines?.pageTimes.withLockedValue { $0.filter { $0 > since } } ?? []
+        guard times.count > 1, let first = times.first, let last = times.last, last > first else { return .nan }
+        return Double(times.count - 1) / (last - first).inSeconds * 60
+    }
 
     /// Adds `count` photos and waits until they are in the library.
     func addPhotos(_ count: Int) throws {

@@ -95,6 +95,7 @@ struct BudgetBenchmark: AsyncParsableCommand {
         )
         let atStart = server.requests, pagesAtStart = server.pages
         var warm = BudgetRun.Warm()
+        var newAt = Duration.zero
         while let line = child.readLine() {
             let parts = line.split(separator: " ")
             switch parts.first {
@@ -102,9 +103,10 @@ struct BudgetBenchmark: AsyncParsableCommand {
             case "NEW":
                 warm.requestsUntilNew = server.requests - atStart
                 warm.pagesUntilNew = server.pages - pagesAtStart
+                newAt = benchClock.elapsed()
             case "WATCHED":
                 warm.peakMegabytes = Double(parts[2])!
-                warm.recheckPerMinute = Double(server.requests - atStart - warm.requestsUntilNew) / Double(parts[1])! * 60
+                warm.recheckPerMinute = server.pagesPerMinute(after: newAt)
             default: break
             }
         }

@@ -12,10 +12,12 @@ public struct OriginalDecoder: Sendable {
     /// The JPEG path, also for RAW previews; its pixel limit is this decoder's.
     public let jpeg: PreviewDecoder
 
+    /// A decoder that refuses files declaring more than `pixelLimit` pixels.
     public init(pixelLimit: Int = PreviewDecoder.defaultPixelLimit) {
         jpeg = PreviewDecoder(pixelLimit: pixelLimit)
     }
 
+    /// The most pixels a file may declare.
     public var pixelLimit: Int { jpeg.pixelLimit }
 
     /// The original in `bytes`, ready to show. Header-only for a JPEG (bands are decoded as the loupe

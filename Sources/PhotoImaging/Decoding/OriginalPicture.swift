@@ -8,6 +8,7 @@ public struct OriginalPicture: Sendable {
         case decoded(PreviewImage)
     }
 
+    /// The pixels, or the JPEG they are decoded from.
     public let pixels: Pixels
     /// The file's format, as its bytes say.
     public let format: OriginalFormat
@@ -17,6 +18,7 @@ public struct OriginalPicture: Sendable {
     /// "50% demosaic".
     public let note: String?
 
+    /// A picture of `size` (upright) from `pixels`.
     public init(pixels: Pixels, format: OriginalFormat, size: PixelSize, note: String? = nil) {
         self.pixels = pixels
         self.format = format
