@@ -16,8 +16,8 @@ typedef struct {
     int raw_width, raw_height;
     /// LibRaw's orientation: 0 none, 3 turned 180°, 5 turned 90° anticlockwise, 6 turned 90° clockwise.
     int flip;
-    /// The embedded preview: its format (LIBRAW_THUMBNAIL_*) and size; 0 when there is none.
-    int thumb_format, thumb_width, thumb_height;
+    /// The embedded preview's size; 0 when there is none. Its format is known once unpacked.
+    int thumb_width, thumb_height;
     /// The camera, for the loupe's line.
     char make[64], model[64];
 } craw_info;
@@ -34,7 +34,6 @@ static inline libraw_data_t *craw_open(const void *data, size_t length, craw_inf
     info->raw_width = raw->sizes.raw_width;
     info->raw_height = raw->sizes.raw_height;
     info->flip = raw->sizes.flip;
-    info->thumb_format = raw->thumbnail.tformat;
     info->thumb_width = raw->thumbnail.twidth;
     info->thumb_height = raw->thumbnail.theight;
     strncpy(info->make, raw->idata.make, sizeof info->make - 1);

@@ -61,12 +61,15 @@ struct BenchServer {
     /// Of them, pages of the listing.
     var pages: Int { lines?.pages.withLockedValue { $0 } ?? 0 }
 
-    /// The pace of the pages served after `since`, a minute: the gaps between them, so a window's
-    /// edges do not count a page twice (a page every 2 s is 30 a minute, not 30 or 31).
+    /// The pace of the pages served after `since`, a minute: from the median gap between them, so
+    /// neither a window's edges (a page every 2 s is 30 or 31 in a minute) nor the first page of a
+    /// check, which goes at once, count as pace.
     func pagesPerMinute(after since: Duration) -> Double {
         let times = lines?.pageTimes.withLockedValue { $0.filter { $0 > since } } ?? []
-        guard times.count > 1, let first = times.first, let last = times.last, last > first else { return .nan }
-        return Double(times.count - 1) / (last - first).inSeconds * 60
+        guard times.count > 2 else { return .nan }
+        let gaps = zip(times.dropFirst(), times).map { ($0 - $1).inSeconds }.sorted()
+        let median = gaps[gaps.count / 2]
+        return median > 0 ? 60 / median : .nan
     }
 
     /// Adds `count` photos and waits until they are in the library.

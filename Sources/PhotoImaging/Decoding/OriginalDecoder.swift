@@ -158,7 +158,8 @@ public struct OriginalDecoder: Sendable {
             defer { libraw_close(raw) }
             let flip = Int(info.flip), turned = flip == 5 || flip == 6
             let sensor = max(Int(info.width), Int(info.height))
-            if info.thumb_format == LIBRAW_THUMBNAIL_JPEG.rawValue, 2 * max(Int(info.thumb_width), Int(info.thumb_height)) >= sensor {
+            // The preview's format is known only once unpacked: a bitmap preview gives way to the demosaic.
+            if 2 * max(Int(info.thumb_width), Int(info.thumb_height)) >= sensor {
                 var length = 0
                 if let preview = craw_preview_jpeg(raw, &length, &code) {
                     defer { free(preview) }
