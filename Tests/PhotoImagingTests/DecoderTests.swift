@@ -7,16 +7,7 @@ struct DecoderTests {
 
     /// Names the colour of a pixel of the quadrant picture, allowing for JPEG's loss.
     private func colour(_ image: PreviewImage, _ x: Int, _ y: Int) -> String {
-        let (r, g, b) = image[x, y]
-        let high: (UInt8) -> Bool = { $0 > 200 }
-        let low: (UInt8) -> Bool = { $0 < 60 }
-        switch (r, g, b) {
-        case _ where high(r) && low(g) && low(b): return "red"
-        case _ where low(r) && high(g) && low(b): return "green"
-        case _ where low(r) && low(g) && high(b): return "blue"
-        case _ where high(r) && high(g) && high(b): return "white"
-        default: return "(\(r),\(g),\(b))"
-        }
+        TestPicture.colourName(image[x, y], high: 200, low: 60)
     }
 
     @Test func theSmallestDCTScaleThatStillCoversTheTargetIsChosen() {

@@ -2,6 +2,7 @@ import CHeif
 import CWebP
 import Foundation
 import PhotoImaging
+import PhotoPickTestSupport
 import Testing
 
 /// Every format an original comes in, made by its own library's encoder (a TIFF written by hand),
@@ -9,32 +10,10 @@ import Testing
 /// a crash.
 struct OriginalDecoderTests {
     /// 64 × 48: red, green / blue, white quadrants.
-    static let quadrants: PreviewImage = {
-        var pixels = [UInt8](repeating: 0, count: 64 * 48 * 3)
-        for y in 0..<48 {
-            for x in 0..<64 {
-                let colour: [UInt8] = switch (x < 32, y < 24) {
-                case (true, true): [255, 0, 0]
-                case (false, true): [0, 255, 0]
-                case (true, false): [0, 0, 255]
-                case (false, false): [255, 255, 255]
-                }
-                pixels.replaceSubrange((y * 64 + x) * 3..<(y * 64 + x) * 3 + 3, with: colour)
-            }
-        }
-        return PreviewImage(width: 64, height: 48, pixels: pixels)
-    }()
+    static let quadrants = PreviewImage(width: 64, height: 48, pixels: TestPicture.quadrantPixels(width: 64, height: 48))
 
     static func colour(_ image: PreviewImage, _ x: Int, _ y: Int) -> String {
-        let (r, g, b) = image[x, y]
-        let high: (UInt8) -> Bool = { $0 > 190 }, low: (UInt8) -> Bool = { $0 < 70 }
-        switch (r, g, b) {
-        case _ where high(r) && low(g) && low(b): return "red"
-        case _ where low(r) && high(g) && low(b): return "green"
-        case _ where low(r) && low(g) && high(b): return "blue"
-        case _ where high(r) && high(g) && high(b): return "white"
-        default: return "(\(r),\(g),\(b))"
-        }
+        TestPicture.colourName(image[x, y], high: 190, low: 70)
     }
 
     static func webp(_ image: PreviewImage) -> [UInt8] {

@@ -1,33 +1,17 @@
 import PhotoImaging
 @testable import PhotoPickServer
+import PhotoPickTestSupport
 import Testing
 
 /// The demo server's DNGs, read by LibRaw through `OriginalDecoder`: the embedded preview when it is
 /// full size, a half-size demosaic of the CFA when the preview is small, upright by the file's
 /// orientation either way, in the picture's colours.
 struct RawOriginalTests {
-    /// 64 × 48: red, green / blue, white quadrants.
-    static let quadrants: [UInt8] = (0..<48).flatMap { y in
-        (0..<64).flatMap { x -> [UInt8] in
-            switch (x < 32, y < 24) {
-            case (true, true): [230, 20, 20]
-            case (false, true): [20, 230, 20]
-            case (true, false): [20, 20, 230]
-            case (false, false): [240, 240, 240]
-            }
-        }
-    }
+    /// 64 × 48: red, green / blue, white quadrants, short of the extremes as a sensor's samples are.
+    static let quadrants = TestPicture.quadrantPixels(width: 64, height: 48, high: 230, low: 20)
 
     static func colour(_ image: PreviewImage, _ x: Int, _ y: Int) -> String {
-        let (r, g, b) = image[x, y]
-        let high: (UInt8) -> Bool = { $0 > 150 }, low: (UInt8) -> Bool = { $0 < 100 }
-        switch (r, g, b) {
-        case _ where high(r) && low(g) && low(b): return "red"
-        case _ where low(r) && high(g) && low(b): return "green"
-        case _ where low(r) && low(g) && high(b): return "blue"
-        case _ where high(r) && high(g) && high(b): return "white"
-        default: return "(\(r),\(g),\(b))"
-        }
+        TestPicture.colourName(image[x, y], high: 150, low: 100)
     }
 
     static func whole(_ picture: OriginalPicture) throws -> PreviewImage {
