@@ -92,8 +92,8 @@ extension Catalogue {
         try queue.read { db in try String.fetchOne(db, sql: "SELECT tail_cursor FROM walk WHERE id = 1") }
     }
 
-    /// Keeps the tail after a look at it found newer pages.
-    func saveTail(_ cursor: String) throws {
+    /// Keeps the tail after a look at it found newer pages; nil forgets one the server refused.
+    func saveTail(_ cursor: String?) throws {
         try queue.write { db in try db.execute(sql: "UPDATE walk SET tail_cursor = ? WHERE id = 1", arguments: [cursor]) }
     }
 

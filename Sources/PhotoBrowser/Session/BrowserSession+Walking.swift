@@ -31,8 +31,7 @@ extension BrowserSession {
         let read = clock.elapsed()
         let (photos, rows) = (snapshot.library.count, snapshot.photos.count)
         report(.catalogue(.catalogueLoaded(snapshot, notice: notice, at: clock.now())))
-        let ms = { (duration: Duration) in Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000) }
-        configuration.logger.debug("catalogue: \(photos) photos from \(photos > 0 && !stale ? "the library file" : "its rows") and \(rows) rows since, read in \(ms(read - started)) ms, in the state \(ms(clock.elapsed() - read)) ms later")
+        configuration.logger.debug("catalogue: \(photos) photos from \(photos > 0 && !stale ? "the library file" : "its rows") and \(rows) rows since, read in \((read - started).milliseconds) ms, in the state \((clock.elapsed() - read).milliseconds) ms later")
         startEditSender()
         if stale { writeLibraryFile() }
     }
@@ -150,15 +149,18 @@ extension BrowserSession {
         _ tail: String, generation: Int64, catalogue: Catalogue, client: APIClient, clock: Timekeeper,
         deliver: @escaping @Sendable (BrowserReport) async -> Void
     ) async -> Bool {
-        var pageCursor = tail, lastPageCursor = tail
+        // The cursor the last page came with: the next look starts there, as a complete walk's does.
+        var lastPageCursor = tail
         do {
             for try await page in PageStream<Photo>(client: client, startingAt: tail) {
                 guard !Task.isCancelled else { return false }
                 try await catalogue.save(tail: page.data, generation: generation, at: clock.now())
                 await deliver(.catalogue(.photosArrived(page.data, nextCursor: nil)))
-                if page.hasNextPage, let next = page.pagination.nextCursor { (lastPageCursor, pageCursor) = (pageCursor, next) }
+                if page.hasNextPage, let next = page.pagination.nextCursor { lastPageCursor = next }
             }
             if lastPageCursor != tail { try catalogue.saveTail(lastPageCursor) }
+        } catch is InvalidCursorError {
+            try? catalogue.saveTail(nil)
         } catch {
             if Task.isCancelled { return false }
         }
