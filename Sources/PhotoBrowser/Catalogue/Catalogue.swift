@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 import PhotoPickKit
 import PhotoPreviews
 
@@ -12,9 +13,8 @@ package final class Catalogue: Sendable {
     let queue: DatabaseQueue
     /// The file.
     let url: URL
-    /// Held while the library file is written: a second writer meanwhile (a walk's checkpoint beside a
-    /// start's) has nothing to add and skips.
-    private let fileWriting = NSLock()
+    /// Whether the library file is being written, and whether another write was asked for meanwhile.
+    private let fileWriting = NIOLockedValueBox((running: false, again: false))
 
     /// What the catalogue holds when a session starts.
     package struct Snapshot: Sendable {
@@ -207,8 +207,21 @@ package final class Catalogue: Sendable {
     /// so the walk's pages go on being written meanwhile; then forgets the photos gone before it. Seconds
     /// of work at a million photos, for a background task after a walk.
     func writeLibraryFile() throws {
-        guard fileWriting.try() else { return }
-        defer { fileWriting.unlock() }
+        // One write at a time; one asked for meanwhile (a walk finishing during a checkpoint's write)
+        // is made once that one ends, from the catalogue as it is then.
+        guard fileWriting.withLockedValue({ state in
+            if state.running { state.again = true }
+            defer { state.running = true }
+            return !state.running
+        }) else { return }
+        defer { fileWriting.withLockedValue { $0 = (false, false) } }
+        repeat { try writeLibraryFileOnce() } while fileWriting.withLockedValue { state in
+            defer { state.again = false }
+            return state.again
+        }
+    }
+
+    private func writeLibraryFileOnce() throws {
         var configuration = Configuration()
         configuration.readonly = true
         let reader = try DatabaseQueue(path: url.path, configuration: configuration)
