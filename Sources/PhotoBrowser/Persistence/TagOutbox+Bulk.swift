@@ -34,14 +34,27 @@ extension TagOutbox {
         }
     }
 
-    /// Every bulk of `library`, oldest first; or only the oldest whose tag exists (not one waiting to be made).
-    static func allBulks(_ db: Database, library: String, onlyFirstWithTag: Bool = false) throws -> [TagBulk] {
-        let first = onlyFirstWithTag ? "AND tag_id >= 0 ORDER BY sequence LIMIT 1" : "ORDER BY sequence"
-        return try Row.fetchAll(db, sql: "SELECT sequence, tag_id, change, photo_ids, expanded FROM tag_bulk WHERE library = ? \(first)", arguments: [library])
-            .compactMap { row in
-                guard let change = TagChange(rawValue: row[2]), let ids = TagBulk.decode([UInt8](row[3] as Data)) else { return nil }
-                return TagBulk(sequence: row[0], tagID: row[1], change: change, photoIDs: ids, expanded: row[4])
-            }
+    /// Every bulk of `library`, oldest first.
+    static func allBulks(_ db: Database, library: String) throws -> [TagBulk] {
+        try Row.fetchAll(db, sql: "SELECT \(bulkColumns) FROM tag_bulk WHERE library = ? ORDER BY sequence", arguments: [library]).compactMap(bulk)
+    }
+
+    /// The oldest bulk of `library` whose tag exists (not one waiting to be made), reading rows only until
+    /// one decodes: a million photos' ids are a megabyte, and the sender asks for every 256 of them.
+    static func firstBulkWithTag(_ db: Database, library: String) throws -> TagBulk? {
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(bulkColumns) FROM tag_bulk WHERE library = ? AND tag_id >= 0 ORDER BY sequence", arguments: [library])
+        while let row = try rows.next() {
+            if let bulk = bulk(row) { return bulk }
+        }
+        return nil
+    }
+
+    private static let bulkColumns = "sequence, tag_id, change, photo_ids, expanded"
+
+    /// A bulk from its row; nil for one whose change or ids do not read.
+    private static func bulk(_ row: Row) -> TagBulk? {
+        guard let change = TagChange(rawValue: row[2]), let ids = TagBulk.decode([UInt8](row[3] as Data)) else { return nil }
+        return TagBulk(sequence: row[0], tagID: row[1], change: change, photoIDs: ids, expanded: row[4])
     }
 
     /// Makes the next `count` photos of the oldest bulk whose tag exists into delta rows, unless a photo's
@@ -49,9 +62,7 @@ extension TagOutbox {
     /// is made now, and the deltas that were stored. Nil when no bulk waits.
     func expandNextBulk(count: Int) throws -> (bulk: Int64, expanded: Int, deltas: [TagDelta])? {
         try database.queue.write { db in
-            // Only the bulk it expands is read and decoded: a million photos' ids are a megabyte, and this
-            // runs for every 256 of them.
-            guard let bulk = try Self.allBulks(db, library: library, onlyFirstWithTag: true).first else { return nil }
+            guard let bulk = try Self.firstBulkWithTag(db, library: library) else { return nil }
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO tag_delta (sequence, library, photo_id, tag_id, change, bulk) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (library, photo_id, tag_id) DO UPDATE SET sequence = excluded.sequence, change = excluded.change,
