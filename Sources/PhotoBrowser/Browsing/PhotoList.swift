@@ -27,7 +27,7 @@ public struct PhotoList: Sendable {
     /// arrive): all their photos are listed.
     private var openStacks: Set<Int32> = []
     /// How many of each closed stack's photos pass the filter, by stack number (its cover stands for
-    /// them all); 0 for an open stack. An array, not a dictionary by cover: a million photos fold in one pass.
+    /// them all); -1 for an open stack. An array, not a dictionary by cover: a million photos fold in one pass.
     private var shownInStack: [Int32] = []
 
     /// How many photos the filter lets through.
@@ -199,7 +199,6 @@ public struct PhotoList: Sendable {
             if shown[stack] == 0 { folded.append(index) }
             shown[stack] += 1
         }
-        for stack in shown.indices where shown[stack] < 0 { shown[stack] = 0 }
         shownInStack = shown
         visible = folded
     }
