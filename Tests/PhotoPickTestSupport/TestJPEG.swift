@@ -26,12 +26,7 @@ public enum TestJPEG {
     /// 64×32: red, green / blue, white quadrants, on 16-pixel block boundaries so they stay clean.
     public static func quadrants(orientation: Int = 0, progressive: Bool = false) -> [UInt8] {
         encode(width: 64, height: 32, progressive: progressive, orientation: orientation) { x, y in
-            switch (x < 32, y < 16) {
-            case (true, true): (255, 0, 0)
-            case (false, true): (0, 255, 0)
-            case (true, false): (0, 0, 255)
-            case (false, false): (255, 255, 255)
-            }
+            TestPicture.quadrant(x, y, width: 64, height: 32)
         }
     }
 
