@@ -97,6 +97,17 @@ size_t cjpeg_stored_index(int orientation, int x, int y, int stored_width, int s
     return ((size_t)sy * (size_t)stored_width + (size_t)sx) * 3;
 }
 
+void cjpeg_orient_rgb(const uint8_t *stored, int stored_width, int stored_height, int orientation, uint8_t *out) {
+    int turned = orientation >= 5 && orientation <= 8;
+    int width = turned ? stored_height : stored_width, height = turned ? stored_width : stored_height;
+    for (int y = 0; y < height; y++) {
+        for (int x = 0; x < width; x++) {
+            memcpy(out + ((size_t)y * (size_t)width + (size_t)x) * 3,
+                   stored + cjpeg_stored_index(orientation, x, y, stored_width, stored_height), 3);
+        }
+    }
+}
+
 /// libjpeg's own memory for a progressive decode, which keeps every coefficient; past it, the decode
 /// fails instead of growing.
 static const long maximum_decoder_memory = 256L << 20;

@@ -61,10 +61,9 @@ static inline uint8_t *craw_preview_jpeg(libraw_data_t *raw, size_t *length, int
 }
 
 /// Demosaics at half size (each 2×2 block of the sensor one pixel), camera white balance, sRGB, 8 bits,
-/// turned upright per `flip`. Refused before unpacking when the sensor holds more than max_pixels.
-/// The image is the caller's to free with libraw_dcraw_clear_mem.
-static inline libraw_processed_image_t *craw_demosaic_half(libraw_data_t *raw, uint64_t max_pixels, int *error) {
-    if ((uint64_t)raw->sizes.raw_width * (uint64_t)raw->sizes.raw_height > max_pixels) { *error = LIBRAW_TOO_BIG; return NULL; }
+/// turned upright per `flip`. The caller checks the sensor's size first. The image is the caller's to
+/// free with libraw_dcraw_clear_mem.
+static inline libraw_processed_image_t *craw_demosaic_half(libraw_data_t *raw, int *error) {
     raw->params.half_size = 1;
     raw->params.use_camera_wb = 1;
     raw->params.output_bps = 8;

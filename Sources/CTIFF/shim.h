@@ -1,6 +1,7 @@
 #ifndef CTIFF_SHIM_H
 #define CTIFF_SHIM_H
 
+#include <pthread.h>
 #include <tiffio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +48,16 @@ static inline void ctiff_silent(const char *module, const char *format, va_list 
     (void)module; (void)format; (void)arguments;
 }
 
-/// Opens a TIFF held in memory for reading, with libtiff's messages silenced; NULL when it is not one.
-static inline TIFF *ctiff_open(ctiff_buffer *buffer) {
+static inline void ctiff_silence(void) {
     TIFFSetErrorHandler(ctiff_silent);
     TIFFSetWarningHandler(ctiff_silent);
+}
+
+/// Opens a TIFF held in memory for reading, with libtiff's messages silenced (its handlers are the
+/// process's: set once); NULL when it is not one.
+static inline TIFF *ctiff_open(ctiff_buffer *buffer) {
+    static pthread_once_t silenced = PTHREAD_ONCE_INIT;
+    pthread_once(&silenced, ctiff_silence);
     return TIFFClientOpen("original", "rm", (thandle_t)buffer, ctiff_read, ctiff_write, ctiff_seek, ctiff_close,
                           ctiff_size, ctiff_map, ctiff_unmap);
 }
@@ -62,9 +69,21 @@ static inline void ctiff_size_of(TIFF *tiff, uint32_t *width, uint32_t *height) 
     TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, height);
 }
 
-/// Reads the whole first image as RGBA, upright (libtiff applies the orientation tag); 1 on success.
-static inline int ctiff_read_rgba(TIFF *tiff, uint32_t width, uint32_t height, uint32_t *pixels) {
-    return TIFFReadRGBAImageOriented(tiff, width, height, pixels, ORIENTATION_TOPLEFT, 0);
+/// Reads the whole first image as RGBA rows in the order stored, and its orientation tag (1...8) for
+/// the caller to stand it upright: libtiff's own orienting mirrors but never transposes (5...8).
+/// 1 on success.
+static inline int ctiff_read_rgba_stored(TIFF *tiff, uint32_t width, uint32_t height, uint32_t *pixels, int *orientation) {
+    uint16_t tag = 1;
+    TIFFGetFieldDefaulted(tiff, TIFFTAG_ORIENTATION, &tag);
+    *orientation = tag >= 1 && tag <= 8 ? tag : 1;
+    char message[1024];
+    TIFFRGBAImage image;
+    if (!TIFFRGBAImageOK(tiff, message) || !TIFFRGBAImageBegin(&image, tiff, 0, message)) return 0;
+    image.req_orientation = ORIENTATION_TOPLEFT;
+    image.orientation = ORIENTATION_TOPLEFT;
+    int done = TIFFRGBAImageGet(&image, pixels, width, height);
+    TIFFRGBAImageEnd(&image);
+    return done;
 }
 
 #endif

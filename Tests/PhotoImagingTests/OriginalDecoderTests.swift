@@ -51,13 +51,13 @@ struct OriginalDecoderTests {
     }
 
     /// An uncompressed RGB TIFF, little-endian, one strip.
-    static func tiff(_ image: PreviewImage) -> [UInt8] {
+    static func tiff(_ image: PreviewImage, orientation: Int = 1) -> [UInt8] {
         var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
         func u16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
         func u32(_ value: Int) { u16(value & 0xFFFF); u16(value >> 16) }
         let entries: [(tag: Int, type: Int, count: Int, value: Int)] = [
             (256, 4, 1, image.width), (257, 4, 1, image.height), (258, 3, 3, 8), (259, 3, 1, 1), (262, 3, 1, 2),
-            (273, 4, 1, 0), (277, 3, 1, 3), (278, 4, 1, image.height), (279, 4, 1, image.pixels.count), (284, 3, 1, 1),
+            (273, 4, 1, 0), (274, 3, 1, orientation), (277, 3, 1, 3), (278, 4, 1, image.height), (279, 4, 1, image.pixels.count), (284, 3, 1, 1),
         ]
         let ifd = 8, bitsAt = ifd + 2 + entries.count * 12 + 4, dataAt = bitsAt + 6
         u32(ifd)
@@ -94,6 +94,15 @@ struct OriginalDecoderTests {
         #expect(Self.colour(band.image, 40 - band.originX, 32 - band.originY) == "white")
         let small = try picture.fitting(PixelSize(width: 32, height: 32), decoder: PreviewDecoder())
         #expect(small.size == PixelSize(width: 32, height: 24))
+    }
+
+    /// A TIFF stored on its side (orientation 6: turn a quarter clockwise) stands upright: the stored
+    /// top left, red, is the top right, and the picture is taller than wide.
+    @Test func aTIFFOnItsSideStandsUpright() throws {
+        let picture = try OriginalDecoder().prepare(Self.tiff(Self.quadrants, orientation: 6))
+        #expect(picture.size == PixelSize(width: 48, height: 64))
+        let image = try picture.region(x: 0, y: 0, width: 48, height: 64, decoder: PreviewDecoder()).image
+        #expect([(36, 16), (12, 16), (36, 48), (12, 48)].map { Self.colour(image, $0.0, $0.1) } == ["red", "blue", "green", "white"])
     }
 
     @Test func bytesOfNoKnownFormatAreSaidToBeSo() {

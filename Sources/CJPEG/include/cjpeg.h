@@ -60,6 +60,11 @@ typedef struct {
     int progressive;
 } cjpeg_decode_info;
 
+/// Turns packed RGB pixels stored `stored_width` x `stored_height` upright per EXIF `orientation` (1...8)
+/// into `out`, which holds as many pixels: width and height swapped for 5...8. For pixels decoded by
+/// other libraries (TIFF, a RAW's preview) that name an orientation the same way.
+void cjpeg_orient_rgb(const uint8_t *stored, int stored_width, int stored_height, int orientation, uint8_t *out);
+
 /// The smallest n in 1...8 for which a DCT-scaled decode at n/8 (libjpeg rounds sizes up) is at least
 /// target_width x target_height; 8 when even full size is smaller.
 int cjpeg_scale_numerator(int source_width, int source_height, int target_width, int target_height);

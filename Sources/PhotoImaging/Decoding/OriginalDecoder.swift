@@ -25,34 +25,30 @@ public struct OriginalDecoder: Sendable {
     public func prepare(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture {
         guard let format = OriginalFormat.sniff(bytes) else { throw .unsupported }
         switch format {
-        case .jpeg: return try jpegPicture(bytes, format: .jpeg, note: nil)
-        case .png: return OriginalPicture(pixels: .decoded(try png(bytes)), format: .png, size: try size(png: bytes))
+        case .jpeg: return OriginalPicture(pixels: .jpeg(bytes), format: .jpeg, size: try jpeg.header(bytes).uprightSize)
+        case .png: return decodedPicture(try png(bytes), .png)
         case .webp: return decodedPicture(try webp(bytes), .webp)
         case .heic, .avif: return decodedPicture(try heif(bytes, format), format)
         case .raw:
             guard let picture = try raw(bytes) else { throw .damaged(format: "RAW", reason: "LibRaw does not read it") }
             return picture
         case .tiff:
-            // DNG, CR2, NEF and ARW are TIFF-shaped: LibRaw first, libtiff for a plain TIFF.
-            if let picture = try raw(bytes) { return picture }
-            return decodedPicture(try tiff(bytes), .tiff)
+            // DNG, CR2, NEF and ARW are TIFF-shaped: LibRaw first, libtiff for a plain TIFF, and for one
+            // LibRaw stumbles on. A file neither reads gives LibRaw's reason.
+            let rawError: PreviewError
+            do {
+                if let picture = try raw(bytes) { return picture }
+                return decodedPicture(try tiff(bytes), .tiff)
+            } catch {
+                rawError = error
+            }
+            guard let image = try? tiff(bytes) else { throw rawError }
+            return decodedPicture(image, .tiff)
         }
     }
 
     private func decodedPicture(_ image: PreviewImage, _ format: OriginalFormat) -> OriginalPicture {
         OriginalPicture(pixels: .decoded(image), format: format, size: image.size)
-    }
-
-    private func size(png bytes: [UInt8]) throws(PreviewError) -> PixelSize {
-        guard bytes.count >= 24 else { throw .damaged(format: "PNG", reason: "it ends in its header") }
-        let read = { (at: Int) in Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
-        return PixelSize(width: read(16), height: read(20))
-    }
-
-    private func jpegPicture(_ bytes: [UInt8], format: OriginalFormat, note: String?) throws(PreviewError) -> OriginalPicture {
-        let info = try jpeg.decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1).info
-        let size = info.orientation >= 5 ? PixelSize(width: info.sourceSize.height, height: info.sourceSize.width) : info.sourceSize
-        return OriginalPicture(pixels: .jpeg(bytes), format: format, size: size, note: note)
     }
 
     // MARK: - The formats
@@ -132,7 +128,10 @@ public struct OriginalDecoder: Sendable {
             guard width > 0, height > 0 else { throw .damaged(format: "TIFF", reason: "it has no size") }
             try check(Int(width), Int(height))
             var rgba = [UInt32](repeating: 0, count: Int(width) * Int(height))
-            guard ctiff_read_rgba(tiff, width, height, &rgba) == 1 else { throw .damaged(format: "TIFF", reason: "its data does not decode") }
+            var orientation: Int32 = 1
+            guard ctiff_read_rgba_stored(tiff, width, height, &rgba, &orientation) == 1 else {
+                throw .damaged(format: "TIFF", reason: "its data does not decode")
+            }
             var pixels = [UInt8](repeating: 0, count: rgba.count * 3)
             for (index, pixel) in rgba.enumerated() {
                 // libtiff packs ABGR: red in the low byte.
@@ -140,13 +139,13 @@ public struct OriginalDecoder: Sendable {
                 pixels[index * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
                 pixels[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
             }
-            return PreviewImage(width: Int(width), height: Int(height), pixels: pixels)
+            return PreviewImage(width: Int(width), height: Int(height), pixels: pixels).oriented(exif: Int(orientation))
         }
     }
 
     /// A RAW through LibRaw: its embedded JPEG preview when that is at least half the sensor's long edge
-    /// (what a half-size demosaic would give, in milliseconds instead of seconds), else a half-size
-    /// demosaic. Nil when LibRaw does not take the file (a plain TIFF).
+    /// (what a half-size demosaic would give, in milliseconds instead of seconds), else, or when the
+    /// preview is damaged, a half-size demosaic. Nil when LibRaw does not take the file (a plain TIFF).
     private func raw(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture? {
         try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> OriginalPicture? in
             var info = craw_info()
@@ -156,27 +155,21 @@ public struct OriginalDecoder: Sendable {
                 throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code)))
             }
             defer { libraw_close(raw) }
-            let flip = Int(info.flip), turned = flip == 5 || flip == 6
-            let sensor = max(Int(info.width), Int(info.height))
             // The preview's format is known only once unpacked: a bitmap preview gives way to the demosaic.
-            if 2 * max(Int(info.thumb_width), Int(info.thumb_height)) >= sensor {
+            if 2 * max(Int(info.thumb_width), Int(info.thumb_height)) >= max(Int(info.width), Int(info.height)) {
                 var length = 0
                 if let preview = craw_preview_jpeg(raw, &length, &code) {
                     defer { free(preview) }
-                    let jpegBytes = Array(UnsafeBufferPointer(start: preview, count: length))
-                    var picture = try jpegPicture(jpegBytes, format: .raw, note: nil)
-                    let note = "embedded preview \(picture.size.width)×\(picture.size.height)"
-                    if flip == 0 { return OriginalPicture(pixels: picture.pixels, format: .raw, size: picture.size, note: note) }
-                    // Upright only once turned by the RAW's own orientation: decoded whole and turned.
-                    let image = try jpeg.decode(jpegBytes, fitting: picture.size).image.turned(flip: flip)
-                    picture = OriginalPicture(pixels: .decoded(image), format: .raw, size: image.size, note: note)
-                    return picture
+                    if let picture = try? self.preview(Array(UnsafeBufferPointer(start: preview, count: length)), flip: Int(info.flip)) {
+                        return picture
+                    }
                 }
             }
+            let turned = info.flip & 4 != 0
             guard Int(info.raw_width) * Int(info.raw_height) <= pixelLimit else {
                 throw .tooLarge(width: Int(turned ? info.height : info.width), height: Int(turned ? info.width : info.height))
             }
-            guard let image = craw_demosaic_half(raw, UInt64(pixelLimit), &code) else {
+            guard let image = craw_demosaic_half(raw, &code) else {
                 if code == LIBRAW_UNSUFFICIENT_MEMORY.rawValue { throw .outOfMemory }
                 throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code)))
             }
@@ -186,6 +179,24 @@ public struct OriginalDecoder: Sendable {
             return OriginalPicture(pixels: .decoded(PreviewImage(width: width, height: height, pixels: pixels)), format: .raw,
                                    size: PixelSize(width: width, height: height), note: "50% demosaic")
         }
+    }
+
+    /// A RAW's JPEG preview, upright: by its own Exif orientation when it has one (the JPEG path applies
+    /// it, band by band), else by the RAW's `flip`, decoded whole once and turned.
+    private func preview(_ bytes: [UInt8], flip: Int) throws(PreviewError) -> OriginalPicture {
+        let header = try jpeg.header(bytes), orientation = Self.exifOrientation(flip: flip)
+        let note = { (size: PixelSize) in "embedded preview \(size.width)×\(size.height)" }
+        if header.orientation != 1 || orientation == 1 {
+            return OriginalPicture(pixels: .jpeg(bytes), format: .raw, size: header.uprightSize, note: note(header.uprightSize))
+        }
+        let image = try jpeg.decode(bytes, fitting: header.sourceSize).image.oriented(exif: orientation)
+        return OriginalPicture(pixels: .decoded(image), format: .raw, size: image.size, note: note(image.size))
+    }
+
+    /// LibRaw's (dcraw's) `flip` as an EXIF orientation: bit 4 transposes, bit 2 mirrors the rows' order,
+    /// bit 1 each row.
+    static func exifOrientation(flip: Int) -> Int {
+        [1, 2, 4, 3, 5, 8, 6, 7][flip & 7]
     }
 
     private func check(_ width: Int, _ height: Int) throws(PreviewError) {

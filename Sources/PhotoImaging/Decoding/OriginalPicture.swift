@@ -1,3 +1,5 @@
+import CJPEG
+
 /// An original made ready for the loupe and the focus score: JPEG bytes decoded a band at a time (a
 /// JPEG, or a RAW's embedded preview standing upright as stored), or pixels decoded whole once (HEIC,
 /// AVIF, PNG, TIFF, WebP, a RAW's demosaic or a preview that had to be turned), kept while the photo is.
@@ -74,29 +76,13 @@ extension PreviewImage {
         return PreviewImage(width: width, height: height, pixels: out)
     }
 
-    /// The image turned as LibRaw's `flip` says: 3 half a turn, 5 a quarter turn anticlockwise, 6 a
-    /// quarter turn clockwise; anything else leaves it as it is.
-    public func turned(flip: Int) -> PreviewImage {
-        guard flip == 3 || flip == 5 || flip == 6 else { return self }
-        let (outWidth, outHeight) = flip == 3 ? (width, height) : (height, width)
+    /// The image stood upright per EXIF `orientation` (1...8), as the JPEG path does (`cjpeg_orient_rgb`).
+    public func oriented(exif orientation: Int) -> PreviewImage {
+        guard (2...8).contains(orientation) else { return self }
         var out = [UInt8](repeating: 0, count: pixels.count)
-        pixels.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
-                for y in 0..<height {
-                    for x in 0..<width {
-                        let (tx, ty) = switch flip {
-                        case 3: (width - 1 - x, height - 1 - y)
-                        case 6: (height - 1 - y, x)
-                        default: (y, width - 1 - x)
-                        }
-                        let from = (y * width + x) * 3, to = (ty * outWidth + tx) * 3
-                        target[to] = source[from]
-                        target[to + 1] = source[from + 1]
-                        target[to + 2] = source[from + 2]
-                    }
-                }
-            }
+        pixels.withUnsafeBufferPointer { stored in
+            out.withUnsafeMutableBufferPointer { cjpeg_orient_rgb(stored.baseAddress, Int32(width), Int32(height), Int32(orientation), $0.baseAddress) }
         }
-        return PreviewImage(width: outWidth, height: outHeight, pixels: out)
+        return orientation >= 5 ? PreviewImage(width: height, height: width, pixels: out) : PreviewImage(width: width, height: height, pixels: out)
     }
 }

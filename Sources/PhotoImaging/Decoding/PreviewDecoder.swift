@@ -10,6 +10,11 @@ public struct PreviewDecodeInfo: Hashable, Sendable {
     public var scaleNumerator: Int
     /// Whether the file is a progressive JPEG.
     public var isProgressive: Bool
+
+    /// The size once stood upright.
+    public var uprightSize: PixelSize {
+        orientation >= 5 ? PixelSize(width: sourceSize.height, height: sourceSize.width) : sourceSize
+    }
 }
 
 /// Decodes JPEGs into previews through the CJPEG target, so libjpeg's errors come back as values and
@@ -38,6 +43,11 @@ public struct PreviewDecoder: Sendable {
                              &output, &info, &message, message.count)
         }
         return (try Self.image(status, output, info, message), Self.info(info))
+    }
+
+    /// What the header says (a one-pixel decode): the stored size, the orientation.
+    public func header(_ bytes: [UInt8]) throws(PreviewError) -> PreviewDecodeInfo {
+        try decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1).info
     }
 
     /// The pixels of `region` of the upright image at full size (one image pixel per output pixel),

@@ -71,8 +71,7 @@ extension LoupeLoader {
                     return await self?.standInFailed(photoID: id, token: token, reason: error.userMessage) ?? ()
                 }
                 do throws(PreviewError) {
-                    let size = try Self.uprightSize(found.bytes, decoder: decoder)
-                    let picture = OriginalPicture(pixels: .jpeg(found.bytes), format: .jpeg, size: size)
+                    let picture = OriginalPicture(pixels: .jpeg(found.bytes), format: .jpeg, size: try decoder.header(found.bytes).uprightSize)
                     await self?.arrived(Source(picture: picture, kind: .standIn(found.size)), photoID: id, token: token)
                 } catch {
                     renditions.disk?.remove(photoID: id, variant: found.size.rawValue)
@@ -80,12 +79,6 @@ extension LoupeLoader {
                 }
             }
         })
-    }
-
-    /// The upright size from the header (a one-pixel decode).
-    static func uprightSize(_ bytes: [UInt8], decoder: PreviewDecoder) throws(PreviewError) -> PixelSize {
-        let info = try decoder.decodeRegion(bytes, x: 0, y: 0, width: 1, height: 1).info
-        return info.orientation >= 5 ? PixelSize(width: info.sourceSize.height, height: info.sourceSize.width) : info.sourceSize
     }
 
     func originalFailed(photoID id: Int, token: Int, reason: String, forGood: Bool) {

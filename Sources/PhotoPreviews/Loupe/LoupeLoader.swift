@@ -22,17 +22,20 @@ public actor LoupeLoader {
     /// Originals already fetched.
     let originals: PreviewDiskCache?
     let render: PreviewLoader.Render?
-    let decoder = PreviewDecoder()
     /// Originals of every format: JPEG on `decoder`'s path, the rest through their own libraries.
     let originalDecoder = OriginalDecoder()
+    /// Renditions, and the bands of JPEG originals.
+    var decoder: PreviewDecoder { originalDecoder.jpeg }
     let continuation: AsyncStream<Void>.Continuation
 
     /// A picture to show from: an original as its format's decoder made it ready, or a rendition's
     /// JPEG bytes; its upright size.
     struct Source: Sendable {
         let picture: OriginalPicture
-        let size: PixelSize
         let kind: LoupeSource
+
+        /// Its upright size.
+        var size: PixelSize { picture.size }
 
         /// What the loupe's caption says the 100% is of, for an original that is not a plain JPEG.
         var note: String? {
@@ -40,11 +43,6 @@ public actor LoupeLoader {
             return picture.note ?? (picture.format == .jpeg ? nil : "\(picture.format.name) original")
         }
 
-        init(picture: OriginalPicture, kind: LoupeSource) {
-            self.picture = picture
-            size = picture.size
-            self.kind = kind
-        }
     }
 
     var wanted: [LoupeRequest] = []
