@@ -59,13 +59,14 @@ let package = Package(
             dependencies: ["CJPEG"],
             // Rendering 12 MP scenes at -O0 takes seconds; debug builds optimise this target too. No fused
             // multiply-add, so a scene is the same bytes on every machine.
-            cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off"])]
+            cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off"])],
+            linkerSettings: [.linkedLibrary("m")]
         ),
         // libpng for kitty's compressed transmission (f=100), behind a C boundary for its longjmp errors.
         .target(
             name: "CPNG",
             cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         // Extended attributes, whose header Glibc's module map leaves out.
         .target(name: "CFileAttributes"),
@@ -149,6 +150,9 @@ let package = Package(
             dependencies: [
                 "CJPEG",
                 "CSceneRender",
+                // The demo's originals of other kinds: HEIC through libheif (x265), PNG through libpng.
+                "CHeif",
+                "CPNG",
                 "PhotoPickFormats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,6 +1,7 @@
 #include "cpng.h"
 
 #include <png.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,5 +75,54 @@ int cpng_encode_rgb(const uint8_t *rgb, int width, int height, int level, uint8_
     *out = buffer->bytes;
     *length = buffer->length;
     free(buffer);
+    return 0;
+}
+
+int cpng_encode_rgb_padded(const uint8_t *rgb, int width, int height, int level, size_t padded_length, uint8_t **out,
+                           size_t *length) {
+    uint8_t *png = NULL;
+    size_t written = 0;
+    if (cpng_encode_rgb(rgb, width, height, level, &png, &written) != 0) return -1;
+    // The IEND chunk is the file's last 12 bytes; the padding chunk goes before it.
+    if (written == padded_length) {
+        *out = png;
+        *length = written;
+        return 0;
+    }
+    if (written < 12 || padded_length < written + 12) {
+        free(png);
+        return -4;
+    }
+    uint8_t *padded = calloc(1, padded_length);
+    if (!padded) {
+        free(png);
+        return -1;
+    }
+    size_t body = written - 12, data = padded_length - written - 12;
+    memcpy(padded, png, body);
+    uint8_t *chunk = padded + body;
+    chunk[0] = (uint8_t)(data >> 24);
+    chunk[1] = (uint8_t)(data >> 16);
+    chunk[2] = (uint8_t)(data >> 8);
+    chunk[3] = (uint8_t)data;
+    // Ancillary, private, safe to copy: every reader skips it.
+    memcpy(chunk + 4, "paDd", 4);
+    uLong crc = crc32(0L, chunk + 4, (uInt)(4));
+    // The data is zeros, fed to the CRC in pieces a uInt holds.
+    static const uint8_t zeros[65536];
+    for (size_t left = data; left > 0;) {
+        size_t piece = left < sizeof zeros ? left : sizeof zeros;
+        crc = crc32(crc, zeros, (uInt)piece);
+        left -= piece;
+    }
+    uint8_t *tail = chunk + 8 + data;
+    tail[0] = (uint8_t)(crc >> 24);
+    tail[1] = (uint8_t)(crc >> 16);
+    tail[2] = (uint8_t)(crc >> 8);
+    tail[3] = (uint8_t)crc;
+    memcpy(tail + 4, png + body, 12);
+    free(png);
+    *out = padded;
+    *length = padded_length;
     return 0;
 }

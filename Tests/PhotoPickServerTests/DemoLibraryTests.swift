@@ -31,14 +31,42 @@ struct DemoLibraryTests {
         #expect(years.count >= 8, "capture dates spread over years")
         for photo in library {
             let megapixels = Double(photo.width * photo.height) / 1_000_000
-            #expect(abs(megapixels - 12) < 0.2)
-            #expect(photo.bytes >= Int64(Double(photo.width * photo.height) * 1.6 / 8))
+            // PNGs are exports, at most 2048 pixels long.
+            if photo.mimeType == "image/png" { #expect(max(photo.width, photo.height) == 2048) } else { #expect(abs(megapixels - 12) < 0.2) }
+            // HEIC takes about half what a JPEG of the same look does.
+            #expect(photo.bytes >= Int64(Double(photo.width * photo.height) * (photo.mimeType == "image/heic" ? 0.8 : 1.6) / 8))
             if let created = Optional(photo.createdAt), let taken = photo.takenAt { #expect(created > taken) }
         }
     }
 
+    /// Phones' HEICs, cameras' DNGs, PNG exports and RAW+JPEG pairs, each named and typed as its kind is.
+    @Test func originalsComeInEveryKindAndPairsAreOneShot() {
+        let library = photos(count: 3000, seed: 1)
+        var kinds: [String: Int] = [:]
+        for photo in library { kinds[photo.mimeType, default: 0] += 1 }
+        for kind in OriginalKind.allCases { #expect(kinds[kind.mimeType, default: 0] >= 20, "\(kind): \(kinds)") }
+        #expect(kinds["image/jpeg", default: 0] > library.count / 2, "most are still JPEG: \(kinds)")
+        for photo in library where photo.filename.hasSuffix(".HEIC") { #expect(photo.mimeType == "image/heic" && photo.cameraMake == "Apple") }
+        for photo in library where photo.filename.hasSuffix(".DNG") { #expect(photo.mimeType == "image/x-adobe-dng") }
+        // A pair: a DNG and, next, a JPEG of the same stem, time, body and size.
+        var pairs = 0
+        for (raw, jpeg) in zip(library, library.dropFirst()) where DemoLibraryGenerator.isPair(raw, jpeg) && raw.filename.dropLast(4) == jpeg.filename.dropLast(4) {
+            pairs += 1
+            #expect(jpeg.filename.hasSuffix(".JPG") && raw.takenAt == jpeg.takenAt && raw.takenAtMilliseconds == jpeg.takenAtMilliseconds)
+            #expect(raw.cameraModel == jpeg.cameraModel && raw.width == jpeg.width && raw.height == jpeg.height && raw.imageSeed == jpeg.imageSeed)
+        }
+        #expect(pairs >= 20, "\(pairs) RAW+JPEG pairs")
+    }
+
+    /// The library without the JPEGs of RAW+JPEG pairs, which are their RAW's shot again.
+    private func shots(count: Int, seed: UInt64) -> [PhotoRecord] {
+        var shots: [PhotoRecord] = []
+        DemoLibraryGenerator(count: count, seed: seed, megapixels: 12).forEachShot { shots.append($0) }
+        return shots
+    }
+
     @Test func burstsAreRunsOfThreeToSevenFramesATenthToASecondApartFromOneBody() {
-        let library = photos(count: 2000, seed: 1)
+        let library = shots(count: 2000, seed: 1)
         func millis(_ photo: PhotoRecord) -> Int64? { photo.takenAt.map { $0 * 1000 + Int64(photo.takenAtMilliseconds) } }
         // Runs of consecutive photos under 1.1 s apart, as `burst_gap` would stack them.
         var runs: [[PhotoRecord]] = []
@@ -68,8 +96,9 @@ struct DemoLibraryTests {
     }
 
     @Test func aBurstIsOneSceneWithOneSharpFrameAndTheOthersDefocusedOrShaken() {
-        let library = photos(count: 2000, seed: 1)
-        // A burst's frames share their scene; nothing else does.
+        // A burst's frames share their scene; nothing else does, but for the JPEG of a RAW+JPEG pair,
+        // which is the same shot as its RAW.
+        let library = shots(count: 2000, seed: 1)
         var bursts: [[PhotoRecord]] = []
         for photo in library {
             if let last = bursts.last?.last, last.imageSeed == photo.imageSeed {

@@ -22,15 +22,53 @@ struct DownloadTests {
             #expect(file.status == 200)
             #expect(file.body.count == photo["bytes"].int)
             #expect(file.header("Content-Length") == String(file.body.count))
-            #expect(file.header("Content-Type") == "image/jpeg")
+            #expect(file.header("Content-Type") == photo["mimeType"].string)
             #expect(file.header("Accept-Ranges") == "bytes")
             #expect(file.header("ETag")?.hasPrefix("\"") == true)
             #expect(file.header("Last-Modified")?.hasSuffix("GMT") == true)
             let digest = "sha-256=:" + Data(SHA256.hash(data: file.body)).base64EncodedString() + ":"
             #expect(file.header("Repr-Digest") == digest)
             #expect(file.header("Content-Disposition")?.hasPrefix("attachment; filename=") == true)
-            let size = try #require(JPEG.size(of: file.body))
-            #expect(size.width == photo["width"].int && size.height == photo["height"].int)
+            if photo["mimeType"].string == "image/jpeg" {
+                let size = try #require(JPEG.size(of: file.body))
+                #expect(size.width == photo["width"].int && size.height == photo["height"].int)
+            }
+        }
+    }
+
+    /// A HEIC, a DNG and a PNG original come as themselves: their own type, the bytes their metadata
+    /// gives and their own magic; `format=jpeg` turns one into a JPEG of its size, named `.jpg`.
+    @Test func originalsOfEveryKindComeAsThemselvesOrAsJPEG() async throws {
+        try await TestServer.with(photos: 1500, { $0.originalMegapixels = 0.02 }) { _, api in
+            var photos: [JSON] = []
+            var cursor: String?
+            repeat {
+                let page = try await api.get("/photos?limit=100" + (cursor.map { "&cursor=" + $0 } ?? "")).json
+                photos += page["data"].array
+                cursor = page["pagination"]["nextCursor"].string
+            } while cursor != nil
+            let magic: [String: [UInt8]] = [
+                "image/jpeg": [0xFF, 0xD8, 0xFF], "image/png": [0x89, 0x50, 0x4E, 0x47],
+                "image/x-adobe-dng": [0x49, 0x49, 0x2A, 0x00], "image/heic": Array("ftypheic".utf8),
+            ]
+            for (mimeType, start) in magic {
+                let photo = try #require(photos.first { $0["mimeType"].string == mimeType }, "a \(mimeType) among \(photos.count)")
+                let id = try #require(photo["id"].int)
+                let location = try #require(try await api.signedURL(photo: id))
+                let file = try await APICaller.fetch(location)
+                #expect(file.status == 200 && file.header("Content-Type") == mimeType)
+                #expect(file.body.count == photo["bytes"].int, "\(mimeType) weighs what its metadata says")
+                let head = mimeType == "image/heic" ? Array(file.body[4..<12]) : Array(file.body.prefix(start.count))
+                #expect(head == start, "\(mimeType)'s own magic")
+                #expect(file.header("Content-Disposition")?.contains(photo["filename"].string ?? "?") == true)
+                guard mimeType != "image/jpeg" else { continue }
+                let asJPEG = try await APICaller.fetch(try #require(try await api.signedURL(photo: id, query: "?format=jpeg")))
+                #expect(asJPEG.header("Content-Type") == "image/jpeg")
+                let size = try #require(JPEG.size(of: asJPEG.body), "\(mimeType) as JPEG")
+                #expect(size.width == photo["width"].int && size.height == photo["height"].int)
+                let stem = (photo["filename"].string ?? "").split(separator: ".").dropLast().joined(separator: ".")
+                #expect(asJPEG.header("Content-Disposition")?.contains(stem + ".jpg") == true)
+            }
         }
     }
 

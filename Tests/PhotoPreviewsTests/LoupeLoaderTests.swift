@@ -2,7 +2,7 @@ import Foundation
 import PhotoPreviews
 import PhotoImaging
 import PhotoPickKit
-import PhotoPickServer
+@testable import PhotoPickServer
 import PhotoPickTestSupport
 import Synchronization
 import Testing
@@ -34,12 +34,25 @@ struct LoupeLoaderTests {
         return (sum / Double(a.pixels.count)).squareRoot()
     }
 
-    @Test func aRenditionStandsInThenTheOriginalShowsOneForOneAndIsKeptForNextTime() async throws {
+    /// The first photo of the demo library (seed 7, as `TestServer`'s) whose original is `kind`.
+    static func firstPhoto(of kind: OriginalKind) -> Int {
+        var found: Int?
+        DemoLibraryGenerator(count: 1500, seed: 7, megapixels: 1).forEachPhoto { photo in
+            if found == nil, photo.mimeType == kind.mimeType { found = Int(photo.id) }
+        }
+        return found ?? 0
+    }
+
+    /// On an original of each kind: JPEG, HEIC, DNG (its full-size preview) and PNG.
+    @Test(arguments: OriginalKind.allCases)
+    func aRenditionStandsInThenTheOriginalShowsOneForOneAndIsKeptForNextTime(kind: OriginalKind) async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await TestServer.with(photos: 10, { $0.originalMegapixels = 1 }) { server, _ in
+        let id = Self.firstPhoto(of: kind)
+        try await TestServer.with(photos: 1500, { $0.originalMegapixels = 1 }) { server, _ in
             let client = APIClient.forTesting(server)
-            let photo = try await client.send(API.photo(id: 5))
+            let photo = try await client.send(API.photo(id: id))
+            #expect(photo.mimeType == kind.mimeType)
             let gate = Gate()
             let renditions = try PreviewDiskCache(library: "t", directory: directory.appending(path: "previews"))
             let originals = try PreviewDiskCache(library: "t", directory: directory.appending(path: "originals"))
@@ -54,12 +67,15 @@ struct LoupeLoaderTests {
             }
             let request = LoupeRequest(photo: photo, centre: UnitPoint(x: 0.3, y: 0.6), box: PixelSize(width: 320, height: 200))
             let standIn = try await waitFor(loader, request) { frame, _ in frame.source == .standIn(.a4) }
-            #expect(loader.store.status(photoID: 5).map { if case .fetching = $0 { true } else { false } } == true, "the original is coming")
+            #expect(loader.store.status(photoID: id).map { if case .fetching = $0 { true } else { false } } == true, "the original is coming")
             await gate.open()
             let shown = try await waitFor(loader, request) { frame, status in frame.source == .original && status == .ready }
             // The original, decoded whole the other way, cut at the view: the same pixels.
-            let bytes = try await client.fetchVariant(photoID: 5, size: .original).bytes
-            let full = try PreviewDecoder().decodeRegion(bytes, x: 0, y: 0, width: 1 << 20, height: 1 << 20).image
+            // The original itself (a rendition fetch asks for JPEG, which a HEIC, DNG or PNG is not).
+            let again = try await client.download(photo: photo, size: .original, into: directory.appending(path: "again"))
+            let bytes = try [UInt8](Data(contentsOf: again.fileURL))
+            let picture = try OriginalDecoder().prepare(bytes)
+            let full = try picture.region(x: 0, y: 0, width: picture.size.width, height: picture.size.height, decoder: PreviewDecoder()).image
             #expect(shown.imageSize == full.size)
             let view = shown.view
             #expect(view.width == 320 && view.height == 200)
@@ -88,7 +104,7 @@ struct LoupeLoaderTests {
         } fetchOriginal: { _, _ in
             throw APIError.transport(host: "nowhere", reason: "offline")
         }
-        var photo = Photo(id: 5, filename: "x.jpg", bytes: 1, takenAt: nil, tagIDs: [])
+        var photo = Photo(id: id, filename: "x.jpg", bytes: 1, takenAt: nil, tagIDs: [])
         photo.width = 1
         let request = LoupeRequest(photo: photo, centre: .centre, box: PixelSize(width: 100, height: 80))
         _ = try await waitFor(offline, request) { frame, status in frame.source == .original && status == .ready }

@@ -9,6 +9,12 @@
 // libpng reports errors by longjmp: they are caught here and never cross into Swift.
 int cpng_encode_rgb(const uint8_t *rgb, int width, int height, int level, uint8_t **out, size_t *length);
 
+// The same, padded to exactly `padded_length` bytes by a private ancillary chunk ("paDd", zeros) before
+// IEND, which every reader skips: the demo server's PNG originals weigh what their metadata says. Returns
+// -4 when the PNG alone is longer than `padded_length` less a chunk's 12 bytes.
+int cpng_encode_rgb_padded(const uint8_t *rgb, int width, int height, int level, size_t padded_length, uint8_t **out,
+                           size_t *length);
+
 // Decodes a PNG to packed 8-bit RGB, transparency over mid grey. Returns 0 and sets *out to a malloc'd
 // buffer of *width * *height * 3 bytes the caller frees; -1 for a damaged file (the reason in
 // `message`), -2 when it declares more than max_pixels pixels (*width and *height say how many), -3

@@ -41,4 +41,12 @@ cjpeg_status cjpeg_encode_landscape(const cjpeg_landscape *landscape, int width,
 cjpeg_status cjpeg_encode_rgb_padded(const uint8_t *pixels, int width, int height, int quality, size_t padded_length,
                                      uint8_t **out, size_t *out_length, char *message, size_t message_capacity);
 
+/// The demo's DNGs: `rgb` (sRGB, width x height) mosaicked into an RGGB Bayer pattern of 16-bit linear
+/// samples, little-endian, into `out` (width * height * 2 bytes): each site keeps its own colour.
+void cjpeg_mosaic_rggb16(const uint8_t *rgb, int width, int height, uint8_t *out);
+
+/// The stored pixels of an upright width x height picture whose EXIF orientation is 6 (shown turned a
+/// quarter clockwise): the picture turned a quarter anticlockwise, height x width, into `out`.
+void cjpeg_turn_for_orientation6(const uint8_t *rgb, int width, int height, uint8_t *out);
+
 #endif

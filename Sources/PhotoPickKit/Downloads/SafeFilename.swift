@@ -16,6 +16,10 @@ struct SafeFilename: Sendable, Hashable {
     /// user's own `NAME.part` is never mistaken for one.
     static let partPrefix = ".photopick."
     private static let jpegExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
+    /// Originals of other kinds: asked for as JPEG, `IMG_0001.HEIC` is `IMG_0001.jpg`, as the service names it.
+    private static let imageExtensions: Set<String> = [
+        "heic", "heif", "avif", "png", "tif", "tiff", "webp", "dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2",
+    ]
 
     /// The name for `size`/`format` of a photo the server calls `serverName`.
     init(serverName: String, photoID: Int, mimeType: String?, size: DownloadSize, format: DownloadFormat) {
@@ -28,6 +32,8 @@ struct SafeFilename: Sendable, Hashable {
             fileExtension = ".webp"
         } else if size != .original {
             stem += "-\(size.rawValue)"
+            fileExtension = ".jpg"
+        } else if format == .jpeg, Self.imageExtensions.contains(String(fileExtension.dropFirst()).lowercased()) {
             fileExtension = ".jpg"
         } else if isJPEG, !Self.jpegExtensions.contains(String(fileExtension.dropFirst()).lowercased()) {
             // `holiday.jpg.exe` is a JPEG; it should not open as a program.

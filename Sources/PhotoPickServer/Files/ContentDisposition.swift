@@ -36,6 +36,7 @@ enum ContentDisposition {
     static func filename(for photo: PhotoRecord, variant: ImageVariant) -> String {
         guard variant != .original else { return photo.filename }
         let stem = photo.filename.lastIndex(of: ".").map { String(photo.filename[..<$0]) } ?? photo.filename
-        return "\(stem.isEmpty ? "photo-\(photo.id)" : stem)-\(variant.rawValue).jpg"
+        let name = stem.isEmpty ? "photo-\(photo.id)" : stem
+        return variant == .originalJPEG ? name + ".jpg" : "\(name)-\(variant.rawValue).jpg"
     }
 }

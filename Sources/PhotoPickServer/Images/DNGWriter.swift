@@ -1,4 +1,5 @@
 import CJPEG
+import CSceneRender
 import Foundation
 
 /// Writes a real DNG from RGB pixels, for the demo library's RAW originals: the picture mosaicked
@@ -9,33 +10,22 @@ import Foundation
 enum DNGWriter {
     /// A DNG of `width` × `height` RGB `pixels` (sRGB), stored at `orientation` (EXIF 1...8), with an
     /// embedded preview of `previewScale` of the size (1 for full size, as most cameras give).
-    static func dng(pixels: [UInt8], width: Int, height: Int, orientation: Int = 1, previewScale: Double = 1, make: String, model: String) throws -> [UInt8] {
+    static func dng(
+        pixels: [UInt8], width: Int, height: Int, orientation: Int = 1, previewScale: Double = 1, previewQuality: Int = 90, make: String, model: String
+    ) throws -> [UInt8] {
         let previewWidth = max(1, Int(Double(width) * previewScale)), previewHeight = max(1, Int(Double(height) * previewScale))
         let previewPixels = previewScale == 1 ? pixels : scaled(pixels, width, height, to: previewWidth, previewHeight)
         var message = [CChar](repeating: 0, count: 200)
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
-        let status = cjpeg_encode_rgb(previewPixels, Int32(previewWidth), Int32(previewHeight), 90, 0, 0, &output, &length, &message, message.count)
+        let status = cjpeg_encode_rgb(previewPixels, Int32(previewWidth), Int32(previewHeight), Int32(previewQuality), 0, 0, &output, &length, &message, message.count)
         guard status == CJPEG_OK, let output else { throw JPEGEncoder.Failure(status: status, message: "the DNG's preview") }
         let preview = Array(UnsafeBufferPointer(start: output, count: length))
         cjpeg_free(output)
 
         // The CFA: each site keeps its own colour of the pixel, taken back to linear light.
-        let linear = (0..<256).map { value -> UInt16 in
-            let v = Double(value) / 255
-            let light = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
-            return UInt16((light * 65535).rounded())
-        }
         var cfa = [UInt8](repeating: 0, count: width * height * 2)
-        for y in 0..<height {
-            for x in 0..<width {
-                // R G / G B
-                let channel = (y & 1) == 0 ? ((x & 1) == 0 ? 0 : 1) : ((x & 1) == 0 ? 1 : 2)
-                let sample = linear[Int(pixels[(y * width + x) * 3 + channel])]
-                cfa[(y * width + x) * 2] = UInt8(sample & 0xFF)
-                cfa[(y * width + x) * 2 + 1] = UInt8(sample >> 8)
-            }
-        }
+        cjpeg_mosaic_rggb16(pixels, Int32(width), Int32(height), &cfa)
 
         var file = TIFFFile()
         let camera = make + " " + model

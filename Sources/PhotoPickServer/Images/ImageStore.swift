@@ -102,9 +102,10 @@ actor ImageStore {
     }
 
     static func encode(_ photo: PhotoRecord, variant: ImageVariant) throws -> [UInt8] {
+        if variant == .original { return try OriginalEncoder.encode(photo) }
         let scene = SceneDesign(photo)
-        if variant == .original {
-            return try JPEGEncoder.encode(scene, width: photo.width, height: photo.height, exactLength: Int(photo.bytes))
+        if variant == .originalJPEG {
+            return try JPEGEncoder.encode(scene, width: photo.width, height: photo.height, quality: 92)
         }
         let size = variant.dimensions(width: photo.width, height: photo.height)
         return try JPEGEncoder.encode(scene, width: size.width, height: size.height, quality: 85)

@@ -1,11 +1,19 @@
-/// A size the download endpoint serves (`size=`).
+/// A size the download endpoint serves (`size=`), and the original's size as JPEG (`format=jpeg` on a
+/// HEIC, DNG or PNG original), which has a file URL of its own but is no `size=`.
 enum ImageVariant: String, CaseIterable, Sendable {
     case original, a4, fhd, web
+    case originalJPEG = "original-jpeg"
+
+    /// The variant `size=` names, nil for anything else.
+    init?(size: String) {
+        guard let variant = Self(rawValue: size), variant != .originalJPEG else { return nil }
+        self = variant
+    }
 
     /// Bound on the long edge in pixels; nil for the original.
     var longEdge: Int? {
         switch self {
-        case .original: nil
+        case .original, .originalJPEG: nil
         case .a4: 3508
         case .fhd: 1920
         case .web: 1024

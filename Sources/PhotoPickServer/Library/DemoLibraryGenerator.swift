@@ -39,6 +39,7 @@ struct DemoLibraryGenerator {
         var random = SeededRandom(seed: seed)
         var bursts = SeededRandom(seed: seed ^ 0xB0A5, stream: 1)
         var looks = SeededRandom(seed: seed ^ 0x100C, stream: 2)
+        var formats = SeededRandom(seed: seed ^ 0xF0A7, stream: 3)
         let meanGap = Double(Self.span) / Double(max(count, 1))
         var clock = Self.epoch * 1000  // milliseconds
         var id = 1
@@ -51,6 +52,9 @@ struct DemoLibraryGenerator {
             let place = random.chance(isPhone ? 0.9 : 0.3) ? DemoCatalog.places.randomElement(using: &random) : nil
             var frame = Int.random(in: 1...9000, using: &random)
             var burst: (first: PhotoRecord, left: Int, frame: Int, sharp: Int)?
+            let shooting = Self.shooting(camera, random: &formats)
+            // In RAW+JPEG sessions, the RAW whose JPEG is the next photo.
+            var raw: PhotoRecord?
             for offset in 0..<sessionSize where id <= count {
                 let gap = Int64(Double.random(in: 2...(meanGap / 4 + 30), using: &random)) * 1000
                 clock += burst == nil ? gap : Int64.random(in: 100...1000, using: &bursts)
@@ -59,7 +63,7 @@ struct DemoLibraryGenerator {
                     record = Self.burstFrame(record, after: current.first, clock: clock, light: light, random: &bursts)
                     record = Self.look(record, sharp: current.frame == current.sharp, random: &looks)
                     burst = current.left > 1 ? (current.first, current.left - 1, current.frame + 1, current.sharp) : nil
-                } else if sessionSize - offset >= 3, bursts.chance(0.06) {
+                } else if shooting != .pairs, sessionSize - offset >= 3, bursts.chance(0.06) {
                     // Cut by the session's end or the library's, so the sharp frame is one that is made.
                     let length = min(Int.random(in: 3...7, using: &bursts), sessionSize - offset, count - id + 1)
                     let sharp = Int.random(in: 0..<length, using: &looks)
@@ -71,12 +75,99 @@ struct DemoLibraryGenerator {
                 } else if looks.chance(0.04) {
                     record.imageDefocus = Double.random(in: 0.0008...0.002, using: &looks)  // now and then a soft one
                 }
+                switch shooting {
+                case .pairs:
+                    if let shot = raw {
+                        record = Self.jpegTwin(of: shot, record)
+                        raw = nil
+                    } else {
+                        record = Self.recast(record, as: .dng)
+                        raw = record
+                    }
+                case .kind(.jpeg): break
+                case .kind(let kind): record = Self.recast(record, as: kind)
+                }
                 try visit(record)
-                frame += 1
+                // The camera numbers a shot once, its RAW and its JPEG alike.
+                if raw == nil { frame += 1 }
                 id += 1
             }
             clock += Int64(Double.random(in: 0...(meanGap * Double(sessionSize) * 1.2), using: &random)) * 1000
         }
+    }
+
+    /// What a session was shot as: one kind of original, or RAW+JPEG pairs.
+    enum Shooting: Equatable {
+        case kind(OriginalKind)
+        case pairs
+    }
+
+    /// Phones write HEIC half the time; cameras shoot RAW+JPEG or RAW now and then (the GR, which writes
+    /// DNG itself, more often), and some sessions are PNG exports. From a stream of its own, so the rest
+    /// of the library is what it was before originals had kinds.
+    private static func shooting(_ body: DemoCatalog.Body, random: inout SeededRandom) -> Shooting {
+        let draw = Double.random(in: 0..<1, using: &random)
+        if body.mount == "iPhone" { return draw < 0.5 ? .kind(.heic) : .kind(.jpeg) }
+        let (pairs, raws) = body.mount == "GR" ? (0.3, 0.2) : (0.1, 0.08)
+        if draw < pairs { return .pairs }
+        if draw < pairs + raws { return .kind(.dng) }
+        if draw < pairs + raws + 0.04 { return .kind(.png) }
+        return .kind(.jpeg)
+    }
+
+    /// `photo` as an original of `kind`: its type, its name's extension and its weight; a PNG is an
+    /// export, at most 2048 pixels long.
+    static func recast(_ photo: PhotoRecord, as kind: OriginalKind) -> PhotoRecord {
+        var photo = photo
+        let bitsPerPixel = Double(photo.bytes - 4096) * 8 / Double(photo.width * photo.height)
+        if kind == .png, max(photo.width, photo.height) > 2048 {
+            let scale = 2048 / Double(max(photo.width, photo.height))
+            photo.width = max(1, Int((Double(photo.width) * scale).rounded()))
+            photo.height = max(1, Int((Double(photo.height) * scale).rounded()))
+        }
+        photo.mimeType = kind.mimeType
+        // A hostile name is kept as it is, for what it tests.
+        if DemoCatalog.hostileName(forPhoto: Int(photo.id)) == nil { photo.filename = renamed(photo.filename, to: kind.fileExtension) }
+        photo.bytes = kind.bytes(width: photo.width, height: photo.height, bitsPerPixel: bitsPerPixel)
+        return photo
+    }
+
+    /// The JPEG the camera wrote beside `raw`: the same shot (name, time, picture, settings), its own id,
+    /// weight and upload.
+    private static func jpegTwin(of raw: PhotoRecord, _ drawn: PhotoRecord) -> PhotoRecord {
+        var twin = raw
+        twin.id = drawn.id
+        twin.createdAt = drawn.createdAt
+        twin.mimeType = OriginalKind.jpeg.mimeType
+        // A hostile name on either keeps the JPEG's own: not a pair by name, as a renamed file is not.
+        let hostile = DemoCatalog.hostileName(forPhoto: Int(raw.id)) != nil || DemoCatalog.hostileName(forPhoto: Int(drawn.id)) != nil
+        twin.filename = hostile ? drawn.filename : renamed(raw.filename, to: OriginalKind.jpeg.fileExtension)
+        let bitsPerPixel = Double(drawn.bytes - 4096) * 8 / Double(drawn.width * drawn.height)
+        twin.bytes = OriginalKind.jpeg.bytes(width: raw.width, height: raw.height, bitsPerPixel: bitsPerPixel)
+        return twin
+    }
+
+    /// Whether `jpeg` is the JPEG of a RAW+JPEG pair whose RAW is `raw`, the photo before it: one shot.
+    static func isPair(_ raw: PhotoRecord, _ jpeg: PhotoRecord) -> Bool {
+        raw.mimeType == OriginalKind.dng.mimeType && jpeg.mimeType == OriginalKind.jpeg.mimeType && raw.imageSeed == jpeg.imageSeed
+            && raw.takenAt == jpeg.takenAt && raw.takenAtMilliseconds == jpeg.takenAtMilliseconds
+    }
+
+    /// Every shot in id order: the photos of `forEachPhoto` but the JPEGs of pairs, whose RAW stands for them.
+    func forEachShot(_ visit: (PhotoRecord) throws -> Void) rethrows {
+        var previous: PhotoRecord?
+        try forEachPhoto { photo in
+            defer { previous = photo }
+            if let previous, Self.isPair(previous, photo) { return }
+            try visit(photo)
+        }
+    }
+
+    /// `name` with its image extension swapped for `fileExtension`; any other name as it is.
+    private static func renamed(_ name: String, to fileExtension: String) -> String {
+        guard let dot = name.lastIndex(of: "."),
+              ["jpg", "jpeg", "heic", "dng", "png"].contains(name[name.index(after: dot)...].lowercased()) else { return name }
+        return name[...dot] + fileExtension
     }
 
     /// A frame of a burst: the sharp one, or one whose focus missed (a Gaussian blur of 3 to 6 thousandths

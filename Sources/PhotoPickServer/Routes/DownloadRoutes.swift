@@ -8,7 +8,7 @@ enum DownloadRoutes {
             let query = request.uri.queryParameters
             let sizeText = query["size"].map(String.init) ?? "original"
             let formatText = query["format"].map(String.init) ?? "original"
-            guard let variant = ImageVariant(rawValue: sizeText) else {
+            guard var variant = ImageVariant(size: sizeText) else {
                 throw APIFailure.validation(field: "size", "must be one of original, a4, fhd, web")
             }
             guard ["original", "jpeg", "webp"].contains(formatText) else {
@@ -20,6 +20,11 @@ enum DownloadRoutes {
             if formatText == "webp" {
                 throw APIFailure(status: .forbidden, code: "tariff_not_supported",
                                  message: "Your plan does not include WebP downloads; use format=jpeg or upgrade the plan")
+            }
+            // The original of a kind other than JPEG, asked for as JPEG: the same pixels, encoded as JPEG.
+            if formatText == "jpeg", variant == .original,
+               let photo = try await environment.library.photo(id: id, includingTags: false), photo.mimeType != "image/jpeg" {
+                variant = .originalJPEG
             }
             let path = environment.fileURLs.path(photoID: id, variant: variant, now: environment.clock.now())
             let location = origin(of: request, filesPort: environment.filesOrigin.port.withLockedValue { $0 }) + path

@@ -44,7 +44,7 @@ enum FileRoutes {
         let image = try await environment.images.image(for: photo, variant: variant)
         let lastModified = Timestamp.httpDate(photo.createdAt)
         var headers: HTTPFields = [
-            .contentType: "image/jpeg",
+            .contentType: variant == .original ? photo.mimeType : "image/jpeg",
             .eTag: image.etag,
             .lastModified: lastModified,
             .acceptRanges: "bytes",

@@ -27,6 +27,26 @@ struct SafeFilenameTests {
         #expect(name(server) == expected)
     }
 
+    /// An original keeps its own kind's name (a HEIC is never renamed `.jpg`); asked for as JPEG, its
+    /// image extension gives way to `.jpg`, and anything else is kept in the stem.
+    struct KindCase: Sendable {
+        let server: String, mimeType: String?, format: DownloadFormat, expected: String
+    }
+
+    @Test(arguments: [
+        KindCase(server: "IMG_0001.HEIC", mimeType: "image/heic", format: .original, expected: "IMG_0001.HEIC"),
+        KindCase(server: "IMG_0001.DNG", mimeType: "image/x-adobe-dng", format: .original, expected: "IMG_0001.DNG"),
+        KindCase(server: "export.png", mimeType: nil, format: .original, expected: "export.png"),
+        KindCase(server: "IMG_0001.HEIC", mimeType: "image/heic", format: .jpeg, expected: "IMG_0001.jpg"),
+        KindCase(server: "R0000001.DNG", mimeType: "image/x-adobe-dng", format: .jpeg, expected: "R0000001.jpg"),
+        KindCase(server: "IMG_0001.JPG", mimeType: "image/jpeg", format: .jpeg, expected: "IMG_0001.JPG"),
+        KindCase(server: "notes.exe", mimeType: "image/heic", format: .jpeg, expected: "notes.exe.jpg"),
+    ])
+    func originalsKeepTheirKindsNameUnlessAskedForAsJPEG(_ kind: KindCase) {
+        let name = SafeFilename(serverName: kind.server, photoID: 9, mimeType: kind.mimeType, size: .original, format: kind.format).candidate(1)
+        #expect(name == kind.expected)
+    }
+
     @Test func cutsLongNamesOnACharacterBoundaryKeepingTheExtension() {
         let long = "long-" + String(repeating: "ř", count: 145) + "x.jpg"
         let safe = SafeFilename(serverName: long, photoID: 1, mimeType: "image/jpeg", size: .original, format: .original)

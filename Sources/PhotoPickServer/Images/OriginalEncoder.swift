@@ -1,0 +1,165 @@
+import CHeif
+import CJPEG
+import CPNG
+import CSceneRender
+import Foundation
+
+/// The kinds of original the demo library holds, as phones, cameras and exports write them (issue 39):
+/// each file weighs exactly the `bytes` its metadata gives, as the JPEGs always have.
+enum OriginalKind: String, Sendable, CaseIterable {
+    case jpeg, heic, dng, png
+
+    var mimeType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .heic: "image/heic"
+        case .dng: "image/x-adobe-dng"
+        case .png: "image/png"
+        }
+    }
+
+    init?(mimeType: String) {
+        guard let kind = Self.allCases.first(where: { $0.mimeType == mimeType }) else { return nil }
+        self = kind
+    }
+
+    /// The file's extension as the camera or phone writes it.
+    var fileExtension: String {
+        switch self {
+        case .jpeg: "JPG"
+        case .heic: "HEIC"
+        case .dng: "DNG"
+        case .png: "png"
+        }
+    }
+
+    /// The bytes a `width` × `height` original of this kind is given, which its encoding always fits
+    /// under: PNG and DNG by construction (a PNG never outgrows its raw rows, a DNG's preview is bounded),
+    /// HEIC by lowering the quality until it does. `bitsPerPixel` is the JPEG's own draw, so each kind
+    /// varies as the JPEGs do.
+    func bytes(width: Int, height: Int, bitsPerPixel: Double) -> Int64 {
+        let pixels = Double(width * height)
+        switch self {
+        case .jpeg: return Int64(pixels * bitsPerPixel / 8) + 4096
+        // x265 at quality 50 takes about half what a JPEG of the same look does.
+        case .heic: return Int64(pixels * bitsPerPixel / 16) + 4096
+        // 16-bit CFA samples, then the full-size preview at up to 6 bits a pixel.
+        case .dng: return Int64(pixels * 2 + pixels * 6 / 8) + 65536
+        case .png: return Int64(pixels * 3) + Int64(height) + 65536 + 4096
+        }
+    }
+}
+
+/// Encodes a demo original of any kind from its scene.
+enum OriginalEncoder {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func encode(_ photo: PhotoRecord) throws -> [UInt8] {
+        let scene = SceneDesign(photo)
+        let length = Int(photo.bytes)
+        switch OriginalKind(mimeType: photo.mimeType) ?? .jpeg {
+        case .jpeg:
+            return try JPEGEncoder.encode(scene, width: photo.width, height: photo.height, exactLength: length)
+        case .png:
+            let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+            return try png(pixels, width: photo.width, height: photo.height, exactLength: length)
+        case .heic:
+            let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+            return try heic(pixels, width: photo.width, height: photo.height, exactLength: length)
+        case .dng:
+            return try dng(scene, photo, exactLength: length)
+        }
+    }
+
+    static func png(_ pixels: [UInt8], width: Int, height: Int, exactLength length: Int) throws -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        var written = 0
+        let status = cpng_encode_rgb_padded(pixels, Int32(width), Int32(height), 1, length, &output, &written)
+        guard status == 0, let output else { throw Failure(description: "PNG encoding failed (\(status)) for \(width)×\(height) in \(length) bytes") }
+        defer { free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: written))
+    }
+
+    /// A HEIC through libheif's x265 encoder at its fastest preset, lowering the quality until the file
+    /// fits; the rest is a `free` box at the end, which every ISOBMFF reader skips.
+    static func heic(_ pixels: [UInt8], width: Int, height: Int, exactLength length: Int) throws -> [UInt8] {
+        var quality = 50
+        while true {
+            let encoded = try heic(pixels, width: width, height: height, quality: quality)
+            let gap = length - encoded.count
+            if gap == 0 { return encoded }
+            if gap >= 8 {
+                let size = UInt32(gap)
+                return encoded + [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+                    + Array("free".utf8) + [UInt8](repeating: 0, count: gap - 8)
+            }
+            guard quality > 5 else { throw Failure(description: "a \(width)×\(height) HEIC does not fit in \(length) bytes") }
+            quality = max(5, quality - 15)
+        }
+    }
+
+    static func heic(_ pixels: [UInt8], width: Int, height: Int, quality: Int) throws -> [UInt8] {
+        func check(_ error: heif_error, _ what: String) throws {
+            guard error.code != heif_error_Ok else { return }
+            let message = error.message.map { String(cString: $0) } ?? "code \(error.code.rawValue)"
+            throw Failure(description: "HEIC encoding failed at \(what): \(message)")
+        }
+        guard let context = heif_context_alloc() else { throw Failure(description: "libheif: no context") }
+        defer { heif_context_free(context) }
+        var encoder: OpaquePointer?
+        try check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "the HEVC encoder (libheif's x265 plugin)")
+        defer { heif_encoder_release(encoder) }
+        try check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "quality")
+        try check(heif_encoder_set_parameter(encoder, "preset", "ultrafast"), "x265's preset")
+        var image: OpaquePointer?
+        try check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image), "the image")
+        defer { heif_image_release(image) }
+        try check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8), "the plane")
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
+            throw Failure(description: "libheif: no plane")
+        }
+        pixels.withUnsafeBufferPointer { source in
+            for row in 0..<height {
+                (plane + row * Int(stride)).update(from: source.baseAddress! + row * width * 3, count: width * 3)
+            }
+        }
+        var handle: OpaquePointer?
+        try check(heif_context_encode_image(context, image, encoder, nil, &handle), "encoding")
+        heif_image_handle_release(handle)
+        let path = FileManager.default.temporaryDirectory.appending(path: "photopick-heic-\(UUID().uuidString).heic").path
+        defer { unlink(path) }
+        try check(heif_context_write_to_file(context, path), "writing")
+        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "libheif wrote nothing") }
+        return [UInt8](data)
+    }
+
+    /// A DNG as a camera writes it: a portrait frame stored on its side (the sensor's landscape) with
+    /// orientation 6, and a full-size preview at the highest quality that fits; zeros after the last
+    /// IFD's data make up the length, which TIFF readers never reach.
+    static func dng(_ scene: SceneDesign, _ photo: PhotoRecord, exactLength length: Int) throws -> [UInt8] {
+        let upright = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+        let portrait = photo.height > photo.width
+        let stored = portrait ? turnedForOrientation6(upright, width: photo.width, height: photo.height) : upright
+        let (width, height) = portrait ? (photo.height, photo.width) : (photo.width, photo.height)
+        var quality = 90
+        while true {
+            let file = try DNGWriter.dng(
+                pixels: stored, width: width, height: height, orientation: portrait ? 6 : 1, previewQuality: quality,
+                make: photo.cameraMake ?? "PhotoPick", model: photo.cameraModel ?? "Demo"
+            )
+            if file.count <= length { return file + [UInt8](repeating: 0, count: length - file.count) }
+            guard quality > 30 else { throw Failure(description: "a \(width)×\(height) DNG does not fit in \(length) bytes") }
+            quality -= 20
+        }
+    }
+
+    /// The stored pixels of an upright `width` × `height` picture whose orientation is 6.
+    static func turnedForOrientation6(_ pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        cjpeg_turn_for_orientation6(pixels, Int32(width), Int32(height), &out)
+        return out
+    }
+}
