@@ -433,7 +433,7 @@ wait_for "/2,000"
 # leaves the browser as it was, instead of tearing the screen down for a stop the kernel drops.
 tm send-keys -t s3-ctrl-c C-z
 wait_for "ctrl-z cannot suspend: photopick was not started from a shell with job control; q quits"
-pane | grep -qF "R0006867.JPG" || fail "s3-ctrl-c: the list is gone after a Ctrl-Z that could not suspend"
+pane | grep -qF "R0006867.DNG" || fail "s3-ctrl-c: the list is gone after a Ctrl-Z that could not suspend"
 ok "s3-ctrl-c: Ctrl-Z without a job-control shell says why it cannot suspend, and the list stays"
 tm send-keys -t s3-ctrl-c C-c
 expect_exit 0
@@ -454,7 +454,7 @@ photopick_pid "$TMP/job-downloads"
 ps -o stat= -p "$PID" | grep -q '^T' || fail "s3-job: photopick (pid $PID) is not stopped after Ctrl-Z"
 tm send-keys -t s3-job fg Enter
 wait_for "/2,000"
-pane | grep -qF "R0006867.JPG" || fail "s3-job: the list is not drawn whole after fg"
+pane | grep -qF "R0006867.DNG" || fail "s3-job: the list is not drawn whole after fg"
 ok "s3-job: Ctrl-Z from bash stops photopick as a job (the shell says Stopped), fg draws the list again"
 tm send-keys -t s3-job q
 wait_gone "/2,000"
@@ -780,16 +780,19 @@ wait_for_re ' 1/20$'
 tm send-keys -t s10 p
 wait_for "p or esc returns"
 tm send-keys -t s10 z
-wait_for_re '100% · original · [0-9]+,[0-9]+ of [0-9]+×[0-9]+' 60
-first=$(pane | grep -oE '100% · original · [0-9]+,[0-9]+ of [0-9]+×[0-9]+')
+# Photo 1 is a DNG: its 100% is of the full-size preview the camera embedded, and the caption says so.
+wait_for_re '100% · [^·]+ · [0-9]+,[0-9]+ of [0-9]+×[0-9]+' 60
+first=$(pane | grep -oE '100% · [^·]+ · [0-9]+,[0-9]+ of [0-9]+×[0-9]+')
+shows=$(sed -E 's/ · [0-9]+,[0-9]+ of .*//' <<<"$first")
+[ "$shows" = "100% · embedded preview $(sed -E 's/.* of //' <<<"$first")" ] || fail "s10: the caption does not say what the DNG's 100% is of: $first"
 grep -qE '100% · 1/20 *$' <<<"$(pane | tail -n 1)" || fail "s10: the status line does not say 100%: $(pane | tail -n 1)"
-ok "s10: z shows the original at 100% ($first)"
+ok "s10: z shows the DNG original at 100% of its embedded preview ($first)"
 x=$(sed -E 's/.* ([0-9]+),([0-9]+) of .*/\1/' <<<"$first"); y=$(sed -E 's/.* ([0-9]+),([0-9]+) of .*/\2/' <<<"$first")
 width=$(sed -E 's/.* of ([0-9]+)×.*/\1/' <<<"$first")
 # 120 columns of 8 pixels each: a third of the view is 320 pixels, short of the picture's right edge.
 expected=$(( x + 320 < width - 960 ? x + 320 : width - 960 ))
 tm send-keys -t s10 l
-wait_for "100% · original · $expected,$y of " 20
+wait_for "$shows · $expected,$y of " 20
 ok "s10: l pans the view right by a third, to $expected,$y"
 tm send-keys -t s10 z
 wait_gone "100% ·"

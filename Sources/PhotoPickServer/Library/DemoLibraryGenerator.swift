@@ -132,13 +132,16 @@ struct DemoLibraryGenerator {
         return photo
     }
 
-    /// The JPEG the camera wrote beside `raw`: the same shot (name, time, picture, settings), its own id,
-    /// weight and upload.
+    /// The JPEG the camera wrote beside `raw`: the same shot (name, time, scene, settings), its own id,
+    /// weight, upload and picture style.
     private static func jpegTwin(of raw: PhotoRecord, _ drawn: PhotoRecord) -> PhotoRecord {
         var twin = raw
         twin.id = drawn.id
         twin.createdAt = drawn.createdAt
         twin.mimeType = OriginalKind.jpeg.mimeType
+        // The camera's picture style: its JPEG a touch brighter than the RAW's neutral rendering, so the
+        // two are different pictures of one shot, as they are.
+        twin.imageGain = raw.imageGain * 1.06
         // A hostile name on either keeps the JPEG's own: not a pair by name, as a renamed file is not.
         let hostile = DemoCatalog.hostileName(forPhoto: Int(raw.id)) != nil || DemoCatalog.hostileName(forPhoto: Int(drawn.id)) != nil
         twin.filename = hostile ? drawn.filename : renamed(raw.filename, to: OriginalKind.jpeg.fileExtension)
