@@ -11,7 +11,7 @@ struct PhotoPickBench: AsyncParsableCommand {
         subcommands: [
             ListBenchmark.self, DownloadBenchmark.self, ModelBenchmark.self, RenderBenchmark.self, PreviewBenchmark.self,
             DecodeBenchmark.self, GraphicsBenchmark.self, BudgetBenchmark.self, LinkBenchmark.self, ResponsivenessBenchmark.self,
-            ServerHelper.self, WarmHelper.self, WalkHelper.self, DownloadHelper.self, ModelHelper.self, ScrollHelper.self, LoupeHelper.self,
+            OriginalsBenchmark.self, ServerHelper.self, WarmHelper.self, WalkHelper.self, DownloadHelper.self, ModelHelper.self, ScrollHelper.self, LoupeHelper.self,
         ]
     )
 }

@@ -201,7 +201,7 @@ import Testing
     @Test(arguments: [
         ("concurrency = 40", "/c.toml:1, key concurrency: 40 is out of range; use 1 to 16"),
         ("concurrency = \"4\"", "/c.toml:1, key concurrency: expected an integer, found a string"),
-        ("variant = \"huge\"", "/c.toml:1, key variant: unknown variant \"huge\"; use one of original, a4, fhd, web"),
+        ("variant = \"huge\"", "/c.toml:1, key variant: unknown variant \"huge\"; use one of original, jpeg, a4, fhd, web"),
         ("theme = \"neon\"", "/c.toml:1, key theme: unknown theme \"neon\"; use one of dark, light, mono"),
         ("graphics = \"sixels\"", "/c.toml:1, key graphics: unknown graphics mode \"sixels\"; use one of auto, kitty, sixel, iterm, symbols"),
         ("api_url = \"ftp://x\"", "/c.toml:1, key api_url: \"ftp://x\" is not an http(s) URL; write it like https://api.photopick.cz/api/v1"),

@@ -683,6 +683,31 @@ pp rm --ids 5 --yes 2>"$TMP/rm.err" || fail "rm again of a photo it deleted exit
 grep -q "1 already deleted by an earlier purge (5)" "$TMP/rm.err" || fail "rm again did not say photo 5 was deleted before: $(cat "$TMP/rm.err")"
 ok "rm: asks or needs --yes, --dry-run lists, ids from -, originals kept byte for byte (an escape in a name made safe), logged plan→kept→intent→deleted; run again, it says they are already deleted"
 
+echo "# originals of every kind"
+# A HEIC downloads as itself; --format jpeg asks the service for a JPEG of it, saved as NAME.jpg; a DNG's
+# sidecar is NAME.DNG.xmp (darktable's name, which keeps a pair's two sidecars apart).
+HEIC=$(pp ls --format '{id}|{filename}' 'HEIC' | head -n 1)
+DNG=$(pp ls --format '{id}|{filename}' 'DNG' | head -n 1)
+[ -n "$HEIC" ] && [ -n "$DNG" ] || fail "the demo library has no HEIC or no DNG: '$HEIC' '$DNG'"
+pp get --ids "${HEIC%%|*}" --to "$TMP/kinds/original" 2>"$TMP/kinds.err" || fail "get of a HEIC exited $?: $(cat "$TMP/kinds.err")"
+pp get --ids "${HEIC%%|*}" --format jpeg --to "$TMP/kinds/jpeg" 2>>"$TMP/kinds.err" || fail "get --format jpeg exited $?: $(cat "$TMP/kinds.err")"
+pp get --ids "${DNG%%|*}" --sidecar xmp --to "$TMP/kinds/raw" 2>>"$TMP/kinds.err" || fail "get of a DNG exited $?: $(cat "$TMP/kinds.err")"
+if pp get --ids "${HEIC%%|*}" --format webp --to "$TMP/kinds/webp" 2>"$TMP/kinds-webp.err"; then fail "get --format webp was accepted"; fi
+python3 - "$TMP/kinds" "${HEIC#*|}" "${DNG#*|}" <<'PY' || fail "the originals of other kinds are wrong (above)"
+import os, sys
+root, heic, dng = sys.argv[1:4]
+stem = heic.rsplit(".", 1)[0]
+assert os.listdir(f"{root}/original") == [heic], os.listdir(f"{root}/original")
+assert open(f"{root}/original/{heic}", "rb").read(12)[4:12] == b"ftypheic", "the HEIC is not a HEIC"
+assert os.listdir(f"{root}/jpeg") == [stem + ".jpg"], os.listdir(f"{root}/jpeg")
+assert open(f"{root}/jpeg/{stem}.jpg", "rb").read(3) == b"\xff\xd8\xff", "--format jpeg did not give a JPEG"
+assert sorted(os.listdir(f"{root}/raw")) == [dng, dng + ".xmp"], os.listdir(f"{root}/raw")
+assert open(f"{root}/raw/{dng}", "rb").read(4) == b"II*\x00", "the DNG is not a TIFF"
+PY
+grep -q "use original or jpeg" "$TMP/kinds-webp.err" || fail "get --format webp did not say what to use: $(cat "$TMP/kinds-webp.err")"
+HEIC_NAME=${HEIC#*|}
+ok "originals of every kind: $HEIC_NAME downloads as HEIC and with --format jpeg as ${HEIC_NAME%.*}.jpg, ${DNG#*|} as a DNG with ${DNG#*|}.xmp beside it; --format webp is refused with the formats to use"
+
 echo "# completions"
 for shell in bash zsh fish; do
   "$PHOTOPICK" --generate-completion-script "$shell" >"$TMP/completion.$shell"

@@ -90,11 +90,16 @@ public struct DownloadItem: Sendable, Equatable, Identifiable {
     }
 
     /// A variant's size, estimated from the original's: JPEG size grows with pixel count, and the
-    /// server's variants bound the long edge (web 1024, fhd 1920, a4 3508) and never upscale.
+    /// server's variants bound the long edge (web 1024, fhd 1920, a4 3508) and never upscale; the
+    /// original as JPEG is its pixels at a JPEG's weight.
     static func estimate(bytes: Int64, width: Int?, height: Int?, variant: DownloadSize) -> Int64 {
         let longEdge: Double
         switch variant {
         case .original: return bytes
+        // The original's pixels as JPEG: about a JPEG's three bits a pixel, when the size is known.
+        case .jpeg:
+            guard let width, let height, width > 0, height > 0 else { return bytes }
+            return Int64(width) * Int64(height) * 3 / 8
         case .web: longEdge = 1024
         case .fhd: longEdge = 1920
         case .a4: longEdge = 3508

@@ -4,8 +4,11 @@ import PhotoPickKit
 
 /// What `get` and `sync` share: how files are fetched, placed and reported.
 struct DownloadOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("original, a4, fhd or web (default: the config's variant, else original).", valueName: "variant"))
+    @Option(help: ArgumentHelp("original, jpeg (the original's size as JPEG), a4, fhd or web (default: the config's variant, else original).", valueName: "variant"))
     var variant: String?
+
+    @Option(help: ArgumentHelp("original or jpeg: jpeg asks the service to convert a HEIC, RAW or PNG original to JPEG (saved as NAME.jpg); renditions are JPEG either way.", valueName: "format"))
+    var format: String?
 
     @Option(help: ArgumentHelp("Where each file goes under the folder, such as '{taken:%Y}/{taken:%Y-%m-%d}/{filename}'.", valueName: "template"))
     var template: String?
@@ -24,7 +27,10 @@ struct DownloadOptions: ParsableArguments {
 
     func validate() throws {
         if let variant, DownloadSize(rawValue: variant) == nil {
-            throw ValidationError("--variant \(variant) is not a variant; use original, a4, fhd or web.")
+            throw ValidationError("--variant \(variant) is not a variant; use original, jpeg, a4, fhd or web.")
+        }
+        if let format, !["original", "jpeg"].contains(format) {
+            throw ValidationError("--format \(format) is not a format photopick asks for; use original or jpeg.")
         }
         if let template {
             do { _ = try PhotoTemplate(template) } catch { throw ValidationError("--template: \(error)") }
@@ -40,6 +46,9 @@ struct DownloadOptions: ParsableArguments {
     /// The parsed template (validated already).
     var parsedTemplate: PhotoTemplate? { template.flatMap { try? PhotoTemplate($0) } }
 
-    /// The variant asked for, else the session's.
-    func size(default fallback: DownloadSize) -> DownloadSize { variant.flatMap(DownloadSize.init(rawValue:)) ?? fallback }
+    /// The variant asked for, else the session's; with `--format jpeg`, the original is asked for as JPEG.
+    func size(default fallback: DownloadSize) -> DownloadSize {
+        let size = variant.flatMap(DownloadSize.init(rawValue:)) ?? fallback
+        return format == "jpeg" && size == .original ? .jpeg : size
+    }
 }

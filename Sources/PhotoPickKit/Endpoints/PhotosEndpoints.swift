@@ -24,7 +24,9 @@ extension API {
     /// `GET /photos/{id}/download`: where the bytes are. Answers the signed URL the server redirects to,
     /// or the endpoint's own URL when it serves the bytes itself.
     public static func downloadLocation(id: Int, size: DownloadSize = .original, format: DownloadFormat = .original) -> Request<URL> {
-        Request(.get, "/photos/\(id)/download", query: [("size", size.rawValue), ("format", format.rawValue)]) { response in
+        // The original as JPEG is the original's size in the JPEG format.
+        let (size, format) = size == .jpeg ? (DownloadSize.original, DownloadFormat.jpeg) : (size, format)
+        return Request(.get, "/photos/\(id)/download", query: [("size", size.rawValue), ("format", format.rawValue)]) { response in
             try (300..<400).contains(response.status) ? response.redirectTarget() : response.url
         }
     }
@@ -40,9 +42,10 @@ extension API {
     }
 }
 
-/// Which rendition to download: the original, or a JPEG bounded to a long edge.
+/// Which rendition to download: the original, the original's pixels as JPEG (a HEIC, RAW or PNG
+/// converted by the service: `size=original&format=jpeg`), or a JPEG bounded to a long edge.
 public enum DownloadSize: String, Sendable, CaseIterable, Codable {
-    case original, a4, fhd, web
+    case original, jpeg, a4, fhd, web
 }
 
 /// Which encoding to download; `webp` needs a plan that includes it.

@@ -1,7 +1,23 @@
-/// The demo library's picture generator, for benchmarks and tests that need realistic JPEGs of any size.
+/// The demo library's picture generator, for benchmarks and tests that need realistic images of any size.
 public enum DemoImage {
     /// A baseline JPEG of the procedural scene for `seed`, at `width` x `height` and `quality`.
     public static func jpeg(seed: Int64, width: Int, height: Int, quality: Int = 90) throws -> [UInt8] {
         try JPEGEncoder.encode(SceneDesign(seed: seed), width: width, height: height, quality: quality)
+    }
+
+    /// An original as the demo library makes them: `kind` is `jpeg`, `heic`, `dng` or `png`, at
+    /// `width` x `height` and the weight the library would give it; a DNG's embedded preview is
+    /// `previewScale` of its size (the demo's are full size; a smaller one makes the loupe demosaic).
+    public static func original(kind: String, seed: Int64, width: Int, height: Int, previewScale: Double = 1) throws -> [UInt8] {
+        guard let kind = OriginalKind(rawValue: kind) else { throw OriginalEncoder.Failure(description: "no kind \(kind); use jpeg, heic, dng or png") }
+        if kind == .dng, previewScale != 1 {
+            let pixels = try JPEGEncoder.render(SceneDesign(seed: seed), width: width, height: height)
+            return try DNGWriter.dng(pixels: pixels, width: width, height: height, previewScale: previewScale, make: "PhotoPick", model: "Demo DNG")
+        }
+        let photo = PhotoRecord(
+            id: 1, filename: "demo", bytes: kind.bytes(width: width, height: height, bitsPerPixel: 3.1), takenAt: nil, createdAt: 0,
+            width: width, height: height, mimeType: kind.mimeType, imageSeed: seed
+        )
+        return try OriginalEncoder.encode(photo)
     }
 }

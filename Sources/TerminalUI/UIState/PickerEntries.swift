@@ -109,9 +109,10 @@ extension UIState.Picker {
 
     private func variantEntries(in state: BrowserState) -> [PickerEntry] {
         let details: [DownloadSize: String] = [
-            .original: "the file as uploaded", .web: "long edge 1024 px", .fhd: "long edge 1920 px", .a4: "long edge 3508 px (A4 at 300 dpi)",
+            .original: "the file as uploaded", .jpeg: "the original's pixels as JPEG (a HEIC, RAW or PNG converted)",
+            .web: "long edge 1024 px", .fhd: "long edge 1920 px", .a4: "long edge 3508 px (A4 at 300 dpi)",
         ]
-        return [DownloadSize.original, .web, .fhd, .a4].map { size in
+        return [DownloadSize.original, .jpeg, .web, .fhd, .a4].map { size in
             PickerEntry(
                 choice: .variant(size), mark: state.downloadVariant == size ? "(•)" : "( )", title: size.rawValue,
                 detail: details[size, default: ""], color: nil
