@@ -19,14 +19,14 @@ struct OriginalsBenchmark: AsyncParsableCommand {
     @Option(help: "Size of the originals, in megapixels (3:2).")
     var megapixels = 24.0
 
-    /// One contender: the file, what the loupe says it shows, and the tool beside it.
+    /// One contender: the file, the tool beside it and its whole command line, and the loupe's bound, or
+    /// nil where the figure is the tool's (a full demosaic).
     private struct Case {
         let name: String
         let file: URL
         let tool: String
         let toolName: String
         let arguments: [String]
-        /// The loupe's bound, or nil where the figure is the tool's (a full demosaic).
         let budget: Double?
     }
 
@@ -48,17 +48,18 @@ struct OriginalsBenchmark: AsyncParsableCommand {
             return url
         }
         let out = scratch.appending(path: "out").path
+        let jpeg = try write("a.jpg", try DemoImage.original(kind: "jpeg", seed: 11, width: width, height: height))
+        let heic = try write("a.heic", try DemoImage.original(kind: "heic", seed: 11, width: width, height: height))
+        let dng = try write("a.dng", try DemoImage.original(kind: "dng", seed: 11, width: width, height: height))
+        let raw = try write("b.dng", try DemoImage.original(kind: "dng", seed: 11, width: width, height: height, previewScale: 0.25))
+        let png = try write("a.png", try DemoImage.original(kind: "png", seed: 11, width: width, height: height))
         let cases = [
-            Case(name: "JPEG", file: try write("a.jpg", try DemoImage.original(kind: "jpeg", seed: 11, width: width, height: height)),
-                 tool: "djpeg", toolName: "djpeg to PPM", arguments: ["-outfile", out + ".ppm"], budget: 150),
-            Case(name: "HEIC", file: try write("a.heic", try DemoImage.original(kind: "heic", seed: 11, width: width, height: height)),
-                 tool: "heif-convert", toolName: "heif-convert to Y4M", arguments: ["--quiet"], budget: 150),
-            Case(name: "DNG, embedded preview", file: try write("a.dng", try DemoImage.original(kind: "dng", seed: 11, width: width, height: height)),
-                 tool: "sh", toolName: "exiftool -b -PreviewImage", arguments: [], budget: 150),
-            Case(name: "DNG, 50% demosaic", file: try write("b.dng", try DemoImage.original(kind: "dng", seed: 11, width: width, height: height, previewScale: 0.25)),
-                 tool: "dcraw_emu", toolName: "dcraw_emu -h (half-size demosaic)", arguments: ["-h"], budget: nil),
-            Case(name: "PNG", file: try write("a.png", try DemoImage.original(kind: "png", seed: 11, width: width, height: height)),
-                 tool: "convert", toolName: "ImageMagick to PPM", arguments: [], budget: 150),
+            Case(name: "JPEG", file: jpeg, tool: "djpeg", toolName: "djpeg to PPM", arguments: ["-outfile", out + ".ppm", jpeg.path], budget: 150),
+            Case(name: "HEIC", file: heic, tool: "heif-convert", toolName: "heif-convert to Y4M", arguments: ["--quiet", heic.path, out + ".y4m"], budget: 150),
+            Case(name: "DNG, embedded preview", file: dng, tool: "sh", toolName: "exiftool -b -PreviewImage",
+                 arguments: ["-c", "exiftool -b -PreviewImage \"$1\" > \"$2\"", "sh", dng.path, out + ".jpg"], budget: 150),
+            Case(name: "DNG, 50% demosaic", file: raw, tool: "dcraw_emu", toolName: "dcraw_emu -h (half-size demosaic)", arguments: ["-h", raw.path], budget: nil),
+            Case(name: "PNG", file: png, tool: "convert", toolName: "ImageMagick to PPM", arguments: [png.path, "ppm:" + out + ".ppm"], budget: 150),
         ]
         var figures: [Figure] = []
         for item in cases {
@@ -75,7 +76,7 @@ struct OriginalsBenchmark: AsyncParsableCommand {
                     shows = picture.note ?? "original"
                 }
                 ours.append(Double(seconds.components.attoseconds) / 1e15 + Double(seconds.components.seconds) * 1000)
-                theirs.append(try ChildProcess.measure(item.tool, toolArguments(item, out: out)).seconds * 1000)
+                theirs.append(try ChildProcess.measure(item.tool, item.arguments).seconds * 1000)
             }
             let value = median(ours), reference = median(theirs)
             let target = item.budget.map { "<= \(Int($0)) ms" } ?? "<= \(item.toolName)"
@@ -86,15 +87,5 @@ struct OriginalsBenchmark: AsyncParsableCommand {
             ))
         }
         Report.print(figures, json: options.json)
-    }
-
-    private func toolArguments(_ item: Case, out: String) -> [String] {
-        switch item.tool {
-        case "sh": ["-c", "exiftool -b -PreviewImage \"$1\" > \"$2\"", "sh", item.file.path, out + ".jpg"]
-        case "heif-convert": item.arguments + [item.file.path, out + ".y4m"]
-        case "dcraw_emu": item.arguments + [item.file.path]
-        case "convert": [item.file.path, "ppm:" + out + ".ppm"]
-        default: item.arguments + [item.file.path]
-        }
     }
 }

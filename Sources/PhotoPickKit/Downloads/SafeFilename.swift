@@ -23,8 +23,8 @@ struct SafeFilename: Sendable, Hashable {
 
     /// The name for `size`/`format` of a photo the server calls `serverName`.
     init(serverName: String, photoID: Int, mimeType: String?, size: DownloadSize, format: DownloadFormat) {
-        // The original as JPEG is named as the original asked for in the JPEG format.
-        let (size, format) = size == .jpeg ? (DownloadSize.original, DownloadFormat.jpeg) : (size, format)
+        // Named as what is asked for: the original as JPEG is the original in the JPEG format.
+        let (size, format) = size.asked(in: format)
         let cleaned = Self.sanitized(serverName)
         var (stem, fileExtension) = Self.split(cleaned)
         if stem.isEmpty { stem = "photo-\(photoID)" }

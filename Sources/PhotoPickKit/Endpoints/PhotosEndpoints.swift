@@ -24,8 +24,7 @@ extension API {
     /// `GET /photos/{id}/download`: where the bytes are. Answers the signed URL the server redirects to,
     /// or the endpoint's own URL when it serves the bytes itself.
     public static func downloadLocation(id: Int, size: DownloadSize = .original, format: DownloadFormat = .original) -> Request<URL> {
-        // The original as JPEG is the original's size in the JPEG format.
-        let (size, format) = size == .jpeg ? (DownloadSize.original, DownloadFormat.jpeg) : (size, format)
+        let (size, format) = size.asked(in: format)
         return Request(.get, "/photos/\(id)/download", query: [("size", size.rawValue), ("format", format.rawValue)]) { response in
             try (300..<400).contains(response.status) ? response.redirectTarget() : response.url
         }
@@ -46,6 +45,12 @@ extension API {
 /// converted by the service: `size=original&format=jpeg`), or a JPEG bounded to a long edge.
 public enum DownloadSize: String, Sendable, CaseIterable, Codable {
     case original, jpeg, a4, fhd, web
+
+    /// The `size` and `format` the API is asked for: the original as JPEG is the original's size in the
+    /// JPEG format; every other size keeps `format`.
+    func asked(in format: DownloadFormat) -> (size: DownloadSize, format: DownloadFormat) {
+        self == .jpeg ? (.original, .jpeg) : (self, format)
+    }
 }
 
 /// Which encoding to download; `webp` needs a plan that includes it.
