@@ -122,6 +122,7 @@ extension BrowserSession.Configuration {
         configuration.savedSearches = config.savedSearches
         configuration.purgeLimit = config.purgeLimit ?? 500
         configuration.keepOriginals = config.keepOriginals
+        configuration.pairDownloads = config.pairs ?? .both
         return configuration
     }
 }

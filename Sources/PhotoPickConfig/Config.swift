@@ -18,6 +18,8 @@ public struct Config: Sendable, Equatable {
     public var variant: DownloadSize?
     /// `concurrency`: downloads at once.
     public var concurrency: Int?
+    /// `pairs`: which files of a RAW+JPEG pair `d`, `get` and `sync` take; nil is both.
+    package var pairs: PairDownloads?
     /// `theme`: the colours.
     public var theme: ThemeName?
     /// `graphics`: how previews are drawn; nil is `auto`.
@@ -98,6 +100,12 @@ public struct Config: Sendable, Equatable {
                     throw fail("unknown variant \"\(value)\"; use one of \(DownloadSize.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 variant = size
+            case ["pairs"]:
+                let value = try string()
+                guard let chosen = PairDownloads(rawValue: value) else {
+                    throw fail("unknown choice \"\(value)\"; use both, raw or jpeg (the JPEG or HEIC of a RAW+JPEG pair)")
+                }
+                pairs = chosen
             case ["concurrency"]:
                 let value = try integer()
                 let range = DownloadQueue.concurrencyRange
@@ -164,7 +172,7 @@ public struct Config: Sendable, Equatable {
             case let path where path.count == 2 && path[0] == "keys":
                 rebindings.append(try KeyRebinding(entry, file: file))
             default:
-                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, keep_originals, purge_limit, [keys], [cull] and [searches]")
+                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, keep_originals, purge_limit, [keys], [cull] and [searches]")
             }
         }
         try apply(rebindings, file: file)

@@ -124,7 +124,7 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
         case .unflag: "unflag: neither pick nor reject"
         case .cullMode: "cull mode on / off (also esc)"
         case .stackBursts: "stack bursts / show every photo"
-        case .openStack: "open / close the stack (×N) here"
+        case .openStack: "open / close the stack (×N) or the RAW+JPG pair here"
         case .savedSearches: "saved searches (config [searches])"
         case .pickSharpest: "pick the sharpest frame of each burst (asks first)"
         case .zoom: "100% loupe at the sharpest point, in full screen or compare (h/j/k/l pan, z back)"

@@ -109,9 +109,17 @@ struct Browsing: Sendable {
             : "Bursts stacked: \(count.formatted()) stack\(count == 1 ? "" : "s"); marks and selection on a closed stack act on its first photo.")
     }
 
+    /// Opens the closed stack under the cursor; else opens or closes the RAW+JPEG pair it is in; else
+    /// closes the open stack it is in.
     private mutating func toggleCurrentStack(_ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
-        guard list.stackGap != nil else { return shared.post(.info, "Bursts are not stacked; turn stacking on first.") }
-        guard list.count > 0, let stack = list.stack(at: list.cursor) else { return shared.post(.info, "This photo is not part of a burst.") }
+        guard list.count > 0 else { return [] }
+        let closedStack = list.stack(at: list.cursor).map { !list.isOpen($0) } ?? false
+        if !closedStack, list.togglePair(at: list.cursor, library: shared.library, selection: context.selection) {
+            shared.news.listReshaped = true
+            return []
+        }
+        guard list.stackGap != nil else { return shared.post(.info, "Bursts are not stacked, and this photo is in no RAW+JPEG pair.") }
+        guard let stack = list.stack(at: list.cursor) else { return shared.post(.info, "This photo is not part of a burst.") }
         shared.news.listReshaped = true
         list.toggleStack(stack, library: shared.library, selection: context.selection)
         return []

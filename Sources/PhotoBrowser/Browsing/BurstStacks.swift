@@ -1,6 +1,6 @@
 /// Bursts: photos from one camera each taken within `gap` seconds of the one before form a stack.
 /// Photos without a capture time or a camera are never stacked; two bodies shooting at once make two
-/// stacks, not one broken into pieces.
+/// stacks, not one broken into pieces; a RAW+JPEG pair is one frame.
 struct BurstStacks: Sendable {
     /// The stack of each library index, as a number into `bounds`; -1 for none.
     private var stackOf: [Int32] = []
@@ -28,7 +28,8 @@ struct BurstStacks: Sendable {
         var lastKey: Int64 = -1, lastNumber = 0
         for index in library.orders[.captureTime] {
             let row = Int(index)
-            guard !takenAt[row].isNaN, make[row] != 0 || model[row] != 0 else { continue }
+            // A RAW+JPEG pair's JPEG is the same frame as its RAW, which stands for both.
+            guard !takenAt[row].isNaN, make[row] != 0 || model[row] != 0, !library.pairs.isCompanion(row) else { continue }
             let key = Int64(make[row]) << 32 | Int64(UInt32(bitPattern: model[row]))
             let number: Int
             if key == lastKey {

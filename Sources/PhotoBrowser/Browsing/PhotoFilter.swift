@@ -68,8 +68,13 @@ struct FilterMatcher {
         self.selection = selection
     }
 
-    /// Whether the photo at `index` passes.
+    /// Whether the photo at `index` passes: it, or its partner in a RAW+JPEG pair (a pair is listed
+    /// whole or not at all, so a search for `.jpg` finds the pair).
     func matches(_ index: Int) -> Bool {
+        passes(index) || library.pairs.partner(of: index).map(passes) ?? false
+    }
+
+    private func passes(_ index: Int) -> Bool {
         if filter.onlySelected, !selection.contains(index) { return false }
         if !filter.tags.matches(index, library.tags) { return false }
         if let range = filter.dateRange, !Self.within(library.columns.takenAt[index], range) { return false }
@@ -86,6 +91,7 @@ struct FilterMatcher {
             let takenAt = library.columns.takenAt
             result.formIntersection(Bitset((0..<count).filter { Self.within(takenAt[$0], range) }))
         }
+        library.pairs.joinPartners(&result)
         return result
     }
 

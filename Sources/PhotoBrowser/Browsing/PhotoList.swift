@@ -29,6 +29,10 @@ public struct PhotoList: Sendable {
     /// How many of each closed stack's photos pass the filter, by stack number (its cover stands for
     /// them all); -1 for an open stack. An array, not a dictionary by cover: a million photos fold in one pass.
     private var shownInStack: [Int32] = []
+    /// RAW+JPEG pairs shown open, by their RAW's library index: both files are listed, to act on one.
+    var openPairs: Set<Int32> = []
+    /// The library's pairs, as of the last change the list followed.
+    var pairs = PhotoPairs()
 
     /// How many photos the filter lets through.
     public var count: Int { visible.count }
@@ -57,15 +61,25 @@ public struct PhotoList: Sendable {
         guard !new.isEmpty else { return }
         let anchor = currentIndex
         guard stackGap == nil else { return restack(library: library, selection: selection, anchor: anchor) }
+        pairs = library.pairs
         if shownFilter.isEmpty {
-            // Everything passes: the library's order as it is, shared rather than copied.
+            // Everything passes: the library's order as it is, shared rather than copied (unless pairs fold).
             visible = library.orders[sort]
+            foldPairs()
             return relocate(anchor, library: library)
         }
         let precedes = comparator(library)
         let matcher = shownFilter.matcher(library: library, selection: selection)
-        let sorted = new.filter(matcher.matches).map(Int32.init).sorted(by: precedes)
-        SortOrders.merge(sorted, into: &visible, by: precedes)
+        // A new photo passes with its pair's other file, which may have been listed already.
+        var wanted: [Int32] = []
+        for index in new where matcher.matches(index) {
+            wanted.append(Int32(index))
+            if let partner = pairs.partner(of: index), !new.contains(partner), position(of: partner, library: library) == nil {
+                wanted.append(Int32(partner))
+            }
+        }
+        SortOrders.merge(wanted.sorted(by: precedes), into: &visible, by: precedes)
+        foldPairs()
         relocate(anchor, library: library)
     }
 
@@ -79,15 +93,20 @@ public struct PhotoList: Sendable {
             restack(library: library, selection: selection, anchor: next)
             return
         }
+        pairs = library.pairs
         if shownFilter.isEmpty {
             visible = library.orders[sort]
         } else {
-            let moving = gone.union(changed.map(Int32.init))
+            // A changed photo's pair partner moves with it: made or broken, the pair is listed anew.
+            var moving = gone.union(changed.map(Int32.init))
+            for index in changed { if let partner = pairs.partner(of: index) { moving.insert(Int32(partner)) } }
             visible.removeAll { moving.contains($0) }
             let precedes = comparator(library)
             let matcher = shownFilter.matcher(library: library, selection: selection)
-            SortOrders.merge(changed.filter(matcher.matches).map(Int32.init).sorted(by: precedes), into: &visible, by: precedes)
+            let back = moving.subtracting(gone).map(Int.init).filter(matcher.matches)
+            SortOrders.merge(back.map(Int32.init).sorted(by: precedes), into: &visible, by: precedes)
         }
+        foldPairs()
         guard let anchor, gone.contains(Int32(anchor)) else { return relocate(anchor, library: library) }
         // Its photo is gone: the cursor stays at the same place in the list, on the photo that moved up.
         clampCursor()
@@ -95,7 +114,7 @@ public struct PhotoList: Sendable {
 
     /// Lists the library's order itself again when everything passes, rather than a copy of an older one.
     mutating func shareOrder(_ library: PhotoLibrary) {
-        if shownFilter.isEmpty, stackGap == nil { visible = library.orders[sort] }
+        if shownFilter.isEmpty, stackGap == nil, library.pairs.count == 0 { visible = library.orders[sort] }
     }
 
     mutating func setSort(_ sort: SortKey, library: PhotoLibrary, selection: Selection) {
@@ -156,7 +175,8 @@ public struct PhotoList: Sendable {
 
     /// The filtered list again, closed stacks folded into their first photo; the cursor stays on
     /// `anchor`, or the photo after it, or the cover of its stack.
-    private mutating func refilter(library: PhotoLibrary, selection: Selection, anchor: Int?) {
+    mutating func refilter(library: PhotoLibrary, selection: Selection, anchor: Int?) {
+        pairs = library.pairs
         let order = library.orders[sort]
         if shownFilter.isEmpty {
             visible = order
@@ -170,9 +190,11 @@ public struct PhotoList: Sendable {
     /// Folds closed stacks into their covers and puts the cursor on `anchor`, or the photo after it, or
     /// the cover of its stack, once `visible` holds what passes.
     mutating func arrange(library: PhotoLibrary, anchor: Int?) {
+        pairs = library.pairs
+        foldPairs()
         shownInStack = []
         if stackGap != nil, stacks.count > 0 { foldClosedStacks() }
-        guard let anchor else { return clampCursor() }
+        guard let anchor = anchor.map(shownIndex) else { return clampCursor() }
         if let stack = stacks.stack(of: anchor), !isOpen(stack),
            let cover = visible.first(where: { stacks.stack(of: Int($0)) == stack }) {
             return moveCursor(to: position(of: Int(cover), library: library))
@@ -246,7 +268,7 @@ public struct PhotoList: Sendable {
     /// Puts the cursor back on `index` after the list changed, shifting the view by as much, so the
     /// screen does not jump under the user.
     private mutating func relocate(_ index: Int?, library: PhotoLibrary) {
-        let found = index.flatMap { position(of: $0, library: library) }
+        let found = index.flatMap { position(of: shownIndex($0), library: library) }
         moveCursor(to: found)
     }
 

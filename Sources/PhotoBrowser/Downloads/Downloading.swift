@@ -42,12 +42,16 @@ struct Downloading: Sendable {
     private(set) var variant: DownloadSize
     /// Where downloads go.
     private(set) var directory: URL
+    /// Which files of a RAW+JPEG pair `d` takes.
+    let pairs: PairDownloads
 
     /// What the parent passes: what the user points at and what the key may do.
     struct Context {
         let selection: Selection
         let cursorIndex: Int?
         let account: AccountStatus
+        /// The files a row's photo stands for: it, and its RAW+JPEG pair's other file when the pair is closed.
+        var files: (Int) -> [Int] = { [$0] }
 
         /// The selection, or the photo under the cursor when nothing is selected.
         var targets: [Int] {
@@ -55,16 +59,19 @@ struct Downloading: Sendable {
         }
     }
 
-    init(directory: URL, variant: DownloadSize, concurrency: Int) {
+    init(directory: URL, variant: DownloadSize, concurrency: Int, pairs: PairDownloads = .both) {
         self.directory = directory
         self.variant = variant
+        self.pairs = pairs
         queue.setConcurrency(concurrency)
     }
 
     mutating func reduce(_ event: DownloadEvent, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         switch event {
         case .downloadRequested:
-            let wanted = context.targets.map { ScriptDownload(photoID: shared.library.id(at: $0)) }
+            var seen = Set<Int>()
+            let files = context.targets.flatMap { pairs.choose(context.files($0), pairs: shared.library.pairs) }.filter { seen.insert($0).inserted }
+            let wanted = files.map { ScriptDownload(photoID: shared.library.id(at: $0)) }
             return request(DownloadRequest(origin: .browser, wanted: wanted, variant: variant, root: directory), &shared, context)
         case .scriptDownloadRequested(let wanted, let variant, let root):
             return request(DownloadRequest(origin: .script, wanted: wanted, variant: variant, root: root), &shared, context)

@@ -29,6 +29,10 @@ public struct PhotoLibrary: Sendable {
     private(set) var changesMade = 0
     /// Photos whose place in an order changed or that went, until `takeChanges` puts the orders right.
     private var reordering: Set<Int32> = []
+    /// RAW+JPEG pairs (`PhotoPairs`).
+    private(set) var pairs = PhotoPairs()
+    /// Photos added, changed or removed since the pairs were last put right by `takeChanges`.
+    private var pairing: [Int] = []
 
     init() {}
 
@@ -45,6 +49,7 @@ public struct PhotoLibrary: Sendable {
             byID.sort { columns.ids[Int($0)] < columns.ids[Int($1)] }
         }
         self.tags.grow(to: columns.count)
+        pairs.update(0..<columns.count, columns: columns, byTime: orders[.captureTime], removed: removed)
         if columns.count > 0 { changes.addedFrom = 0 }
     }
 
@@ -116,6 +121,9 @@ public struct PhotoLibrary: Sendable {
     /// The server's filename of the photo at an index, unsanitised.
     func filename(at index: Int) -> String { columns.filenames.string(index) }
 
+    /// The library index of the other file of the RAW+JPEG pair the photo at `index` is in, if any.
+    package func pairPartner(of index: Int) -> Int? { pairs.partner(of: index) }
+
     /// How many loaded photos carry a tag.
     public func count(ofTag tagID: Int) -> Int { tags.count(of: tagID) }
 
@@ -133,6 +141,7 @@ public struct PhotoLibrary: Sendable {
         }
         guard start < columns.count else { return start..<start }
         orders.insert(Array(start..<columns.count), columns)
+        pairing += start..<columns.count
         if changes.addedFrom == nil { changes.addedFrom = start }
         return start..<columns.count
     }
@@ -158,6 +167,8 @@ public struct PhotoLibrary: Sendable {
         columns.replace(index, with: photo)
         setTagIDs(photo.tagIDs, at: index)
         if moves { reordering.insert(Int32(index)) }
+        // A new name, time or camera may make or break a pair.
+        pairing.append(index)
         changes.replace(index)
         changesMade += 1
     }
@@ -174,6 +185,7 @@ public struct PhotoLibrary: Sendable {
         tags.removePhoto(index)
         columns.forget(index)
         reordering.insert(Int32(index))
+        pairing.append(index)
         changes.removed.insert(Int32(index))
         changesMade += 1
     }
@@ -191,6 +203,11 @@ public struct PhotoLibrary: Sendable {
     /// What changed since the last time, which starts afresh.
     mutating func takeChanges() -> PhotoChanges {
         reorder()
+        if !pairing.isEmpty {
+            // Only by photos coming, changing or going: the list follows those already.
+            pairs.update(Set(pairing), columns: columns, byTime: orders[.captureTime], removed: removed)
+            pairing = []
+        }
         defer { changes = PhotoChanges() }
         var taken = changes
         taken.count = columns.count
@@ -255,37 +272,5 @@ public struct PhotoLibrary: Sendable {
     /// The string-pool numbers of the strings that pass `test`.
     func poolIDs(where test: (String) -> Bool) -> Set<Int32> {
         columns.pool.ids(where: test)
-    }
-}
-
-/// What one event did to the photos: the parent brings the list and the selection along with it.
-struct PhotoChanges: Sendable, Equatable {
-    /// The first index appended, if any: every index from it on is new.
-    var addedFrom: Int?
-    /// Indices replaced by a newer copy, in the order replaced, each once.
-    private(set) var replaced: [Int] = []
-    private var replacedSet: Set<Int> = []
-    /// Indices of photos taken out.
-    var removed: Set<Int32> = []
-    /// Whether a focus score changed.
-    var isFocusChanged = false
-    /// Whether the library gave back its spare room: a list sharing an order takes the new one.
-    var isCompacted = false
-    /// How many indices the library had when the changes were taken.
-    fileprivate(set) var count = 0
-
-    /// The indices appended.
-    var added: Range<Int> { (addedFrom ?? count)..<count }
-
-    /// Indices to put back in their places: replaced, not added or removed meanwhile.
-    var repositioned: [Int] {
-        replaced.filter { index in !added.contains(index) && !removed.contains(Int32(index)) }
-    }
-
-    /// Whether any photo came, went or moved.
-    var movesPhotos: Bool { !replaced.isEmpty || !removed.isEmpty || !added.isEmpty }
-
-    fileprivate mutating func replace(_ index: Int) {
-        if replacedSet.insert(index).inserted { replaced.append(index) }
     }
 }

@@ -43,6 +43,8 @@ extension BrowserSession {
         package var purgeLimit = 500
         /// Where `#` keeps originals before deleting them (`keep_originals`).
         package var keepOriginals: URL?
+        /// Which files of a RAW+JPEG pair `d` takes (`pairs`).
+        package var pairDownloads = PairDownloads.both
         /// How long before a check a finished download must have last changed for its stamp to be kept
         /// (`FileStamp.settling`); a test shortens it rather than wait two seconds.
         var stampSettling = FileStamp.settling
@@ -73,7 +75,7 @@ extension BrowserSession {
             BrowserState(
                 downloadDirectory: downloadDirectory, downloadVariant: downloadVariant, concurrency: concurrency, refreshPolicy: refresh,
                 markNames: markNames, burstGap: burstGap, savedSearches: savedSearches, purgeLimit: purgeLimit, keepOriginals: keepOriginals,
-                apiURL: apiURL
+                pairDownloads: pairDownloads, apiURL: apiURL
             )
         }
     }

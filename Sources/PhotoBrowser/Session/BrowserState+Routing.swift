@@ -41,7 +41,10 @@ extension BrowserState {
         case .purge(let event):
             return purging.reduce(event, &shared, Purging.Context(account: statusBar.account, tags: tagging.tags))
         case .downloads(let event):
-            let context = Downloading.Context(selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account)
+            let context = Downloading.Context(
+                selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account,
+                files: { [list = browsing.list] in list.files(of: $0) }
+            )
             return downloading.reduce(event, &shared, context)
         case .catalogue(let event):
             return cataloguing.reduce(event, &shared)
@@ -129,7 +132,7 @@ extension BrowserState {
     var taggingContext: Tagging.Context {
         Tagging.Context(
             selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account,
-            isWalking: cataloguing.loading.isWalking
+            isWalking: cataloguing.loading.isWalking, files: { [list = browsing.list] in list.files(of: $0) }
         )
     }
 

@@ -25,12 +25,12 @@ public struct BrowserState: Sendable {
     package init(
         downloadDirectory: URL, downloadVariant: DownloadSize = .original, concurrency: Int = DownloadQueue.defaultConcurrency,
         refreshPolicy: RefreshPolicy = .hourly, markNames: MarkNames = MarkNames(), burstGap: Double = 2, savedSearches: [SavedSearch] = [],
-        purgeLimit: Int = 500, keepOriginals: URL? = nil, apiURL: URL? = nil
+        purgeLimit: Int = 500, keepOriginals: URL? = nil, pairDownloads: PairDownloads = .both, apiURL: URL? = nil
     ) {
         browsing = Browsing(burstGap: burstGap, savedSearches: savedSearches)
         tagging = Tagging(markNames: markNames)
         purging = Purging(limit: purgeLimit, keepOriginals: keepOriginals)
-        downloading = Downloading(directory: downloadDirectory, variant: downloadVariant, concurrency: concurrency)
+        downloading = Downloading(directory: downloadDirectory, variant: downloadVariant, concurrency: concurrency, pairs: pairDownloads)
         cataloguing = Cataloguing(refreshPolicy: refreshPolicy)
         self.apiURL = apiURL
     }
@@ -53,6 +53,8 @@ public struct BrowserState: Sendable {
     public var downloads: DownloadQueue { downloading.queue }
     /// The variant `d` downloads.
     public var downloadVariant: DownloadSize { downloading.variant }
+    /// Which files of a RAW+JPEG pair `d` and `get` take.
+    package var pairDownloads: PairDownloads { downloading.pairs }
     /// Where downloads go.
     public var downloadDirectory: URL { downloading.directory }
     /// The key's name, scopes and rate limit.
@@ -75,6 +77,11 @@ public struct BrowserState: Sendable {
     /// The photo under the cursor, with every field.
     public var currentPhoto: Photo? {
         list.currentIndex.map(library.photo(at:))
+    }
+
+    /// The other file of the RAW+JPEG pair the photo under the cursor is in, if any.
+    package var currentPairPartner: Photo? {
+        list.currentIndex.flatMap(library.pairPartner(of:)).map(library.photo(at:))
     }
 
     /// How many tag deltas are unconfirmed.

@@ -25,14 +25,14 @@ extension Tagging {
         let changing = everyTargetHasIt ? targets : targets.filter { !shared.library.has(tagID, at: $0) }
         let edit = TagEdit(tagID: tagID, change: change, photoIDs: changing.map { shared.library.id(at: $0) })
         shared.ledger.remember(.tags([edit]))
-        return record(edit, at: changing, &shared) + shared.post(.info, Self.describe(edit, tagName: tag.name))
+        return record(edit, at: changing, &shared) + shared.post(.info, Self.describe(edit, tagName: tag.name, shots: shared.library.pairs.shots(changing)))
     }
 
     /// Adds or removes a tag on the photos with these ids, whatever the selection: for scripts.
     mutating func editTag(_ tagID: Int, _ change: TagChange, photoIDs: [Int], _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         if let reason = context.account.disabledReason(.tagging) { return shared.post(.warning, reason) }
         guard let tag = tags.tag(id: tagID) else { return shared.post(.warning, "That tag no longer exists.", remedy: .pickTag) }
-        let indices = photoIDs.compactMap(shared.library.index(ofID:))
+        let indices = context.expand(photoIDs.compactMap(shared.library.index(ofID:)))
         if change == .add, let mark = tags.mark(ofTag: tagID) { return setMark(mark, on: indices, &shared, context) }
         let changing = indices.filter { shared.library.has(tagID, at: $0) == (change == .remove) }
         guard !changing.isEmpty else { return [] }
@@ -133,8 +133,9 @@ extension Tagging {
         shared.library.setTagIDs(shown, at: index)
     }
 
-    static func describe(_ edit: TagEdit, tagName: String) -> String {
-        let photos = photos(edit.photoIDs.count)
+    /// The line for a tag edit on `shots` photos (a RAW+JPEG pair's two files counted once), by default its photos'.
+    static func describe(_ edit: TagEdit, tagName: String, shots: Int? = nil) -> String {
+        let photos = photos(shots ?? edit.photoIDs.count)
         return edit.change == .add ? "Tagged \(photos) “\(tagName)”." : "Removed “\(tagName)” from \(photos)."
     }
 }

@@ -10,7 +10,7 @@ extension Tagging {
     mutating func setMark(_ mark: Mark, on chosen: [Int]? = nil, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         if case .rating(let stars) = mark, stars == 0 { return clearMarks(.rating, on: chosen, &shared, context) }
         if let reason = context.account.disabledReason(.tagging) { return shared.post(.warning, reason) }
-        let targets = chosen ?? context.targets
+        let targets = chosen.map(context.expand) ?? context.targets
         guard !targets.isEmpty else { return [] }
         if tags.tagID(of: mark) == nil {
             if let reason = context.account.disabledReason(.tagManagement) {
@@ -24,10 +24,10 @@ extension Tagging {
     /// Takes the family's mark off the targets (`U` for flags, `0` for ratings).
     mutating func clearMarks(_ family: Mark.Family, on chosen: [Int]? = nil, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         if let reason = context.account.disabledReason(.tagging) { return shared.post(.warning, reason) }
-        let targets = chosen ?? context.targets
+        let targets = chosen.map(context.expand) ?? context.targets
         guard !targets.isEmpty else { return [] }
         let edits = siblingRemovals(of: family, keeping: nil, from: targets, shared.library)
-        let count = Set(edits.flatMap(\.photoIDs)).count
+        let count = shared.library.pairs.shots(Array(Set(edits.flatMap(\.photoIDs)).compactMap(shared.library.index(ofID:))))
         let what = switch family {
         case .flag: "Unflagged"
         case .rating: "Cleared the rating of"
@@ -38,7 +38,7 @@ extension Tagging {
 
     /// A label key: the label goes on, or comes off when every target already has it (Lightroom's way).
     mutating func toggleLabel(_ label: Mark.ColourLabel, on chosen: [Int]? = nil, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
-        let targets = chosen ?? context.targets
+        let targets = chosen.map(context.expand) ?? context.targets
         let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { tags.marks(of: shared.library.tagIDs(at: $0)).label == label }
         return everyTargetHasIt ? clearMarks(.label, on: chosen, &shared, context) : setMark(.label(label), on: chosen, &shared, context)
     }
@@ -58,7 +58,7 @@ extension Tagging {
         var edits = siblingRemovals(of: mark.family, keeping: tagID, from: targets, shared.library)
         let adding = targets.filter { !shared.library.has(tagID, at: $0) }
         if !adding.isEmpty { edits.append(TagEdit(tagID: tagID, change: .add, photoIDs: adding.map { shared.library.id(at: $0) })) }
-        return commit(edits, &shared) + shared.post(.info, Self.describe(mark, count: targets.count))
+        return commit(edits, &shared) + shared.post(.info, Self.describe(mark, count: shared.library.pairs.shots(targets)))
     }
 
     /// One edit per sibling tag of `family` that some target carries, removing it from those targets.

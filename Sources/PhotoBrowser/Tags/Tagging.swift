@@ -71,10 +71,19 @@ struct Tagging: Sendable {
         let cursorIndex: Int?
         let account: AccountStatus
         let isWalking: Bool
+        /// The files a row's photo stands for: it, and its RAW+JPEG pair's other file when the pair is closed.
+        var files: (Int) -> [Int] = { [$0] }
 
-        /// The photos a tag key acts on: the selection, or the photo under the cursor when nothing is selected.
+        /// The photos a tag key acts on: the selection, or the photo under the cursor when nothing is
+        /// selected, each with the other file of its pair.
         var targets: [Int] {
-            selection.isEmpty ? cursorIndex.map { [$0] } ?? [] : selection.indices
+            expand(selection.isEmpty ? cursorIndex.map { [$0] } ?? [] : selection.indices)
+        }
+
+        /// `indices` with the other file of each closed pair, each once.
+        func expand(_ indices: [Int]) -> [Int] {
+            var seen = Set<Int>()
+            return indices.flatMap(files).filter { seen.insert($0).inserted }
         }
     }
 

@@ -10,6 +10,9 @@ struct DownloadOptions: ParsableArguments {
     @Option(help: ArgumentHelp("original or jpeg: jpeg asks the service to convert a HEIC, RAW or PNG original to JPEG (saved as NAME.jpg); renditions are JPEG either way.", valueName: "format"))
     var format: String?
 
+    @Option(help: ArgumentHelp("both, raw or jpeg: which files of a RAW+JPEG pair to take (default: the config's pairs, else both).", valueName: "which"))
+    var pairs: String?
+
     @Option(help: ArgumentHelp("Where each file goes under the folder, such as '{taken:%Y}/{taken:%Y-%m-%d}/{filename}'.", valueName: "template"))
     var template: String?
 
@@ -40,11 +43,20 @@ struct DownloadOptions: ParsableArguments {
         if let concurrency, !range.contains(concurrency) {
             throw ValidationError("--concurrency \(concurrency) is out of range; use \(range.lowerBound) to \(range.upperBound).")
         }
+        if let pairs, PairDownloads(rawValue: pairs) == nil {
+            throw ValidationError("--pairs \(pairs) is not a choice; use both, raw or jpeg (the JPEG or HEIC of a RAW+JPEG pair).")
+        }
         if let sidecar, sidecar != "xmp" { throw ValidationError("--sidecar \(sidecar) is not a kind of sidecar; use xmp.") }
     }
 
     /// The parsed template (validated already).
     var parsedTemplate: PhotoTemplate? { template.flatMap { try? PhotoTemplate($0) } }
+
+    /// The photos to fetch of those chosen: a RAW+JPEG pair's files as `--pairs` (else the config) asks.
+    @MainActor
+    func files(_ photoIDs: [Int], state: BrowserState) -> [Int] {
+        (pairs.flatMap(PairDownloads.init(rawValue:)) ?? state.pairDownloads).choose(photoIDs: photoIDs, in: state.library)
+    }
 
     /// The variant asked for, else the session's; with `--format jpeg`, the original is asked for as JPEG.
     func size(default fallback: DownloadSize) -> DownloadSize {

@@ -50,7 +50,7 @@ struct GetCommand: AsyncParsableCommand {
     @MainActor
     private func fetchChosen(_ script: ScriptSession, ids standardInput: [Int]?) async throws(ScriptExit) {
         let state = script.session.state
-        let photoIDs = try choice.photoIDs(script, standardInput: standardInput)
+        let photoIDs = download.files(try choice.photoIDs(script, standardInput: standardInput), state: state)
         try await Self.fetch(
             script, photoIDs: photoIDs, size: download.size(default: state.downloadVariant),
             template: download.parsedTemplate, jsonl: download.jsonl, sidecar: download.sidecar != nil

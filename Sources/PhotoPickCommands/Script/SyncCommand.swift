@@ -58,7 +58,7 @@ struct SyncCommand: AsyncParsableCommand {
     private func sync(_ script: ScriptSession) async throws(ScriptExit) {
         let session = script.session
         let state = session.state
-        let photoIDs = try script.filter(query).map { state.library.id(at: $0) }
+        let photoIDs = download.files(try script.filter(query).map { state.library.id(at: $0) }, state: state)
         let size = download.size(default: state.downloadVariant)
         let parsed = download.parsedTemplate
         let root = state.downloadDirectory

@@ -36,7 +36,7 @@ enum ScrollingPanelMode: KeyMode {
         case .details(let scroll):
             let state = context.state
             let focus = state.list.currentIndex.flatMap(state.focusFacts(at:))
-            let rows = state.currentPhoto.map { MetadataPresenter().rows(for: $0, tags: state.tags, focus: focus).count } ?? 0
+            let rows = state.currentPhoto.map { MetadataPresenter().rows(for: $0, tags: state.tags, focus: focus, pair: state.currentPairPartner).count } ?? 0
             return .details(scroll: min(max(0, scroll), rows))
         default: return overlay
         }

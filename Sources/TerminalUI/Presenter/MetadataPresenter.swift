@@ -44,8 +44,10 @@ struct MetadataPresenter: Sendable {
     }
 
     /// Every row for `photo`: the known fields first, then each field photopick does not know, raw.
-    func rows(for photo: Photo, tags: TagCatalog, focus: FocusFacts? = nil) -> [MetadataRow] {
+    func rows(for photo: Photo, tags: TagCatalog, focus: FocusFacts? = nil, pair: Photo? = nil) -> [MetadataRow] {
         var rows = [MetadataRow("File", photo.filename)]
+        // A RAW+JPEG pair: the other file and its size under this one's name; marks and tags are on both.
+        if let pair { rows.append(MetadataRow("Pair", "\(pair.filename) · \(ByteText.format(pair.bytes))")) }
         if let title = photo.title, !title.isEmpty { rows.append(MetadataRow("Title", title)) }
         if let width = photo.width, let height = photo.height {
             let megapixels = Double(width) * Double(height) / 1_000_000

@@ -41,9 +41,11 @@ extension Drawing {
         (marks.flag == nil ? 0 : 1) + marks.rating + (marks.label == nil ? 0 : 1)
     }
 
-    /// `×5` for a closed stack of five, in the dim style.
-    func stackBadge(_ count: Int?) -> String? {
-        count.map { "×\($0)" }
+    /// `×5` for a closed stack of five, then `RAW+JPG` for a closed RAW+JPEG pair (`RAW` or `JPG` for a
+    /// file of an open one), in the dim style.
+    func stackBadge(_ count: Int?, pair: String? = nil) -> String? {
+        let parts = [count.map { "×\($0)" }, pair].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 }
 

@@ -23,7 +23,7 @@ struct GridView: View {
                 guard position < list.count else { break }
                 let index = list.libraryIndex(at: position)
                 drawTile(
-                    state.library.photo(at: index), tags: state.tags, stackCount: list.stackCount(at: position), selected: state.selection.contains(index),
+                    state.library.photo(at: index), tags: state.tags, stackCount: list.stackCount(at: position), pair: list.pairBadge(at: position, library: state.library), selected: state.selection.contains(index),
                     current: position == list.cursor, inVisualRange: visual?.contains(position) ?? false,
                     tile: grid.tile(row: row, column: column), grid: grid, into: &canvas
                 )
@@ -33,7 +33,7 @@ struct GridView: View {
     }
 
     private func drawTile(
-        _ photo: Photo, tags: TagCatalog, stackCount: Int?, selected: Bool, current: Bool, inVisualRange: Bool, tile: Rect,
+        _ photo: Photo, tags: TagCatalog, stackCount: Int?, pair: String?, selected: Bool, current: Bool, inVisualRange: Bool, tile: Rect,
         grid: ScreenLayout.Grid, into canvas: inout Canvas
     ) {
         if current { canvas.drawBox(tile, style: theme.title) }
@@ -49,7 +49,7 @@ struct GridView: View {
         canvas.fill(nameRow, style: look.base)
         canvas.draw(look.markGlyph, x: nameRow.x, y: nameY, style: look.mark)
         var nameLimit = nameRow.width - 2
-        if let badge = stackBadge(stackCount), nameLimit > 8 {
+        if let badge = stackBadge(stackCount, pair: pair), nameLimit > 8 {
             nameLimit -= DisplayWidth.of(badge) + 1
             canvas.drawRight(badge, maxX: nameRow.maxX, y: nameY, style: current ? look.base : theme.label.on(look.base.background), limit: nameRow.width)
         }

@@ -23,7 +23,7 @@ struct ListView: View {
             let index = list.libraryIndex(at: position)
             drawRow(
                 state.library.photo(at: index), selected: state.selection.contains(index), current: position == list.cursor,
-                inVisualRange: visual?.contains(position) ?? false, tags: state.tags, stackCount: list.stackCount(at: position),
+                inVisualRange: visual?.contains(position) ?? false, tags: state.tags, stackCount: list.stackCount(at: position), pair: list.pairBadge(at: position, library: state.library),
                 columns: layout.columns, gutter: gutter, in: Rect(x: rows.x, y: rows.y + offset, width: rows.width, height: 1), into: &canvas
             )
         }
@@ -82,7 +82,7 @@ struct ListView: View {
     }
 
     private func drawRow(
-        _ photo: Photo, selected: Bool, current: Bool, inVisualRange: Bool, tags: TagCatalog, stackCount: Int?,
+        _ photo: Photo, selected: Bool, current: Bool, inVisualRange: Bool, tags: TagCatalog, stackCount: Int?, pair: String?,
         columns: ScreenLayout.Columns, gutter: Gutter, in rect: Rect, into canvas: inout Canvas
     ) {
         let look = rowLook(selected: selected, current: current, inVisualRange: inVisualRange)
@@ -103,7 +103,7 @@ struct ListView: View {
         let (nameWidth, dateX, sizeX) = columnPositions(columns, gutter: gutter, in: rect)
         let detail = current || inVisualRange ? base : theme.dim.on(base.background)
         var nameLimit = nameWidth
-        if let badge = stackBadge(stackCount), nameWidth > 8 {
+        if let badge = stackBadge(stackCount, pair: pair), nameWidth > 8 {
             nameLimit -= DisplayWidth.of(badge) + 1
             canvas.drawRight(badge, maxX: x + nameWidth, y: rect.y, style: current ? base : theme.label.on(base.background), limit: nameWidth)
         }

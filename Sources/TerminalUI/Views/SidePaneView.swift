@@ -15,7 +15,7 @@ struct SidePaneView: View {
         drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: preview, into: &canvas)
         let rowsArea = Rect(x: inner.x, y: preview.maxY + 1, width: inner.width, height: inner.maxY - preview.maxY - 1)
         let focus = state.list.currentIndex.flatMap(state.focusFacts(at:))
-        drawMetadata(context.presenter.rows(for: photo, tags: state.tags, focus: focus), in: rowsArea, labelWidth: 10, into: &canvas)
+        drawMetadata(context.presenter.rows(for: photo, tags: state.tags, focus: focus, pair: state.currentPairPartner), in: rowsArea, labelWidth: 10, into: &canvas)
     }
 
     /// Where the side pane in `rect` shows the preview: below the name, two fifths of its height.

@@ -38,9 +38,6 @@ import Testing
             tags.subtract(Mark.all.filter { $0.family == family }.map(\.defaultTagName))
         }
 
-        mutating func toggle(_ label: Mark.ColourLabel) {
-            if tags.contains(Mark.label(label).defaultTagName) { clear(.label) } else { set(.label(label)) }
-        }
     }
 
     @Test(arguments: [0.0, 0.2]) @MainActor
@@ -54,31 +51,35 @@ import Testing
                 try await session.waitForLibrary()
                 var models = Dictionary(uniqueKeysWithValues: before.map { ($0.key, Model(tags: $0.value)) })
                 var random = SeededRandom(seed: 16)  // the demo generator's own, the same on every run
-                @MainActor func current() -> Int { session.state.library[session.state.list.currentIndex!].id }
+                // The row's files: a RAW+JPEG pair's marks go on both.
+                @MainActor func files() -> [Int] { session.state.tagTargets.map { session.state.library[$0].id } }
                 for step in 0..<80 {
                     if step == 40 {
                         // A mark on a selection of five goes on all five.
                         session.send(.selection(.visualRangeToggled))
                         for _ in 0..<4 { session.send(.browsing(.cursorMoved(.down))) }
                         session.send(.selection(.visualRangeToggled))
-                        let chosen = session.state.selection.indices.map { session.state.library[$0].id }
-                        #expect(chosen.count == 5)
+                        #expect(session.state.selection.count == 5)
+                        let chosen = files()
                         session.send(.tags(.markChosen(.rating(4))))
                         for id in chosen { models[id]!.set(.rating(4)) }
                         session.send(.selection(.selectionCleared))
                     }
-                    let id = current()
+                    let ids = files()
                     switch random.next() % 9 {
-                    case 0: session.send(.tags(.markChosen(.flag(.pick)))); models[id]!.set(.flag(.pick))
-                    case 1: session.send(.tags(.markChosen(.flag(.reject)))); models[id]!.set(.flag(.reject))
-                    case 2: session.send(.tags(.markCleared(.flag))); models[id]!.clear(.flag)
+                    case 0: session.send(.tags(.markChosen(.flag(.pick)))); for id in ids { models[id]!.set(.flag(.pick)) }
+                    case 1: session.send(.tags(.markChosen(.flag(.reject)))); for id in ids { models[id]!.set(.flag(.reject)) }
+                    case 2: session.send(.tags(.markCleared(.flag))); for id in ids { models[id]!.clear(.flag) }
                     case 3, 4:
                         let stars = Int(random.next() % 5) + 1
-                        session.send(.tags(.markChosen(.rating(stars)))); models[id]!.set(.rating(stars))
-                    case 5: session.send(.tags(.markCleared(.rating))); models[id]!.clear(.rating)
+                        session.send(.tags(.markChosen(.rating(stars)))); for id in ids { models[id]!.set(.rating(stars)) }
+                    case 5: session.send(.tags(.markCleared(.rating))); for id in ids { models[id]!.clear(.rating) }
                     default:
+                        // All or none, over the row's files.
                         let label = Mark.ColourLabel.allCases[Int(random.next() % 5)]
-                        session.send(.tags(.labelToggled(label))); models[id]!.toggle(label)
+                        let everyOneHasIt = ids.allSatisfy { models[$0]!.tags.contains(Mark.label(label).defaultTagName) }
+                        session.send(.tags(.labelToggled(label)))
+                        for id in ids { if everyOneHasIt { models[id]!.clear(.label) } else { models[id]!.set(.label(label)) } }
                     }
                     // Now and then the same photo gets a second mark, as when a culler changes their mind.
                     if random.next() % 4 != 0 { session.send(.browsing(.cursorMoved(.down))) }

@@ -31,7 +31,7 @@ struct FullPreviewView: View {
         x += canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: caption.y, style: selected ? theme.selectedText : theme.title, limit: caption.maxX - x) + 2
         let marked = drawMarks(state.tags.marks(of: photo.tagIDs), x: x, y: caption.y, base: .plain, limit: max(0, caption.maxX - x), into: &canvas)
         if marked > 0 { x += marked + 2 }
-        if let badge = stackBadge(state.list.stackCount(at: state.list.cursor)) { x += canvas.draw(badge, x: x, y: caption.y, style: theme.label) + 2 }
+        if let badge = stackBadge(state.list.stackCount(at: state.list.cursor), pair: state.list.pairBadge(at: state.list.cursor, library: state.library)) { x += canvas.draw(badge, x: x, y: caption.y, style: theme.label) + 2 }
         if zoom != nil {
             // The loupe's state in place of the tags: what shows, and how far the original has come.
             let note = loupeNote(photoID: photo.id, short: false)
