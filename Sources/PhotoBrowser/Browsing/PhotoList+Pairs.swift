@@ -30,7 +30,7 @@ extension PhotoList {
 
     /// The photos a key acts on for the photo at library index `index`: it and, when its row stands for a
     /// closed pair, the pair's other file.
-    func files(of index: Int) -> [Int] {
+    package func files(of index: Int) -> [Int] {
         guard let partner = pairs.partner(of: index), !openPairs.contains(Int32(pairs.head(of: index))) else { return [index] }
         return [index, partner]
     }

@@ -36,7 +36,8 @@ extension BrowserState {
     /// The rejected photos in the list as filtered now: what `#` offers to delete.
     public var rejectedInList: [Int] {
         guard let reject = tags.tag(named: tags.markNames.name(of: .flag(.reject))) else { return [] }
-        return list.libraryIndices.filter { library.has(reject.id, at: $0) }.map { library.id(at: $0) }
+        // A rejected RAW+JPEG pair's row is both files, and both carry the mark.
+        return list.libraryIndices.flatMap(list.files(of:)).filter { library.has(reject.id, at: $0) }.map { library.id(at: $0) }
     }
 
     /// The bytes of the originals of these photos.

@@ -143,7 +143,9 @@ final class ScriptSession {
         if let problem = (filter.query.problems + filter.unknownTags()).first {
             throw .usage("bad query term “\(TerminalText.sanitized(problem.term))”: \(problem.reason)")
         }
-        return Array(session.state.list.libraryIndices)
+        // Every photo the query lets through: a RAW+JPEG pair's row is both files, its RAW first.
+        let list = session.state.list
+        return list.libraryIndices.flatMap(list.files(of:))
     }
 
     /// Stops the session: unsent edits stay in the outbox, unfinished downloads in the queue.
