@@ -102,7 +102,7 @@ extension BrowserState {
         var news = shared.news
         shared.news = News()
         if let marking = news.marking {
-            effects += tagging.setMark(marking.mark, on: marking.photos, &shared, taggingContext)
+            effects += tagging.setMark(marking.mark, on: taggingContext.expand(marking.photos), &shared, taggingContext)
             effects += shared.post(.info, marking.line)
             news.tagsChanged = news.tagsChanged || shared.news.tagsChanged
             shared.news = News()

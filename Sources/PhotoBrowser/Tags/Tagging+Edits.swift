@@ -32,7 +32,8 @@ extension Tagging {
     mutating func editTag(_ tagID: Int, _ change: TagChange, photoIDs: [Int], _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         if let reason = context.account.disabledReason(.tagging) { return shared.post(.warning, reason) }
         guard let tag = tags.tag(id: tagID) else { return shared.post(.warning, "That tag no longer exists.", remedy: .pickTag) }
-        let indices = context.expand(photoIDs.compactMap(shared.library.index(ofID:)))
+        // A script names files: exactly those (a query's already holds both files of a pair).
+        let indices = photoIDs.compactMap(shared.library.index(ofID:))
         if change == .add, let mark = tags.mark(ofTag: tagID) { return setMark(mark, on: indices, &shared, context) }
         let changing = indices.filter { shared.library.has(tagID, at: $0) == (change == .remove) }
         guard !changing.isEmpty else { return [] }

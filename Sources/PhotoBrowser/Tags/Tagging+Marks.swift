@@ -10,7 +10,7 @@ extension Tagging {
     mutating func setMark(_ mark: Mark, on chosen: [Int]? = nil, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         if case .rating(let stars) = mark, stars == 0 { return clearMarks(.rating, on: chosen, &shared, context) }
         if let reason = context.account.disabledReason(.tagging) { return shared.post(.warning, reason) }
-        let targets = chosen.map(context.expand) ?? context.targets
+        let targets = chosen ?? context.targets
         guard !targets.isEmpty else { return [] }
         if tags.tagID(of: mark) == nil {
             if let reason = context.account.disabledReason(.tagManagement) {
@@ -24,7 +24,7 @@ extension Tagging {
     /// Takes the family's mark off the targets (`U` for flags, `0` for ratings).
     mutating func clearMarks(_ family: Mark.Family, on chosen: [Int]? = nil, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         if let reason = context.account.disabledReason(.tagging) { return shared.post(.warning, reason) }
-        let targets = chosen.map(context.expand) ?? context.targets
+        let targets = chosen ?? context.targets
         guard !targets.isEmpty else { return [] }
         let edits = siblingRemovals(of: family, keeping: nil, from: targets, shared.library)
         let count = shared.library.pairs.shots(Array(Set(edits.flatMap(\.photoIDs)).compactMap(shared.library.index(ofID:))))
@@ -38,7 +38,7 @@ extension Tagging {
 
     /// A label key: the label goes on, or comes off when every target already has it (Lightroom's way).
     mutating func toggleLabel(_ label: Mark.ColourLabel, on chosen: [Int]? = nil, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
-        let targets = chosen.map(context.expand) ?? context.targets
+        let targets = chosen ?? context.targets
         let everyTargetHasIt = !targets.isEmpty && targets.allSatisfy { tags.marks(of: shared.library.tagIDs(at: $0)).label == label }
         return everyTargetHasIt ? clearMarks(.label, on: chosen, &shared, context) : setMark(.label(label), on: chosen, &shared, context)
     }
@@ -46,10 +46,12 @@ extension Tagging {
     /// A mark key on one photo, whatever is selected or under the cursor (the active photo of compare).
     mutating func mark(_ key: MarkKey, photoID: Int, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         guard let index = shared.library.index(ofID: photoID) else { return [] }
+        // The shot shown: a RAW+JPEG pair's both files.
+        let files = context.expand([index])
         switch key {
-        case .set(let mark): return setMark(mark, on: [index], &shared, context)
-        case .clear(let family): return clearMarks(family, on: [index], &shared, context)
-        case .toggleLabel(let label): return toggleLabel(label, on: [index], &shared, context)
+        case .set(let mark): return setMark(mark, on: files, &shared, context)
+        case .clear(let family): return clearMarks(family, on: files, &shared, context)
+        case .toggleLabel(let label): return toggleLabel(label, on: files, &shared, context)
         }
     }
 
