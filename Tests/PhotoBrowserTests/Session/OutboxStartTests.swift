@@ -27,37 +27,28 @@ import Testing
         try outbox.record(deltas)
     }
 
-    /// A bound that only catches a gross slowdown (the start waiting for the outbox to be sent or
-    /// replayed): inside the parallel suite the two cores are shared with every other test (1.4 s was
-    /// seen there). How fast the start is belongs to a benchmark, not to a timed test.
-    static let budget: Duration = .seconds(4)
-
     @Test @MainActor func aStartWith100000PendingEditsShowsThemWithoutWaitingForTheOutbox() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await seed(directory, library: "test")
-        // A server already gone: nothing is sent (or refused) while the start is measured.
+        // A server already gone: nothing is sent (or refused) during the start.
         let gone = try await TestServer.start(photos: 1)
         await gone.stop()
         do {
             let client = APIClient.forTesting(gone, retryPolicy: .never)
-            let clock = ContinuousClock()
-            let started = clock.now
             // What the terminal app does before its first frame with photos: open, start, read the catalogue.
             let session = try BrowserSession(client: client, configuration: .init(
                 library: "test", stateDirectory: directory, downloadDirectory: directory, clock: Timekeeper(TestClock()), refresh: .manual
             ))
             try session.start()
-            let startReturned = clock.now - started
             try await session.waitUntil("the catalogue") { $0.loading.isCatalogueRead }
-            let firstFrame = clock.now - started
             let state = session.state
             await session.stop()
             try? await client.shutdown()
+            // The list came while every edit still waited: the start read the catalogue without sending,
+            // replaying or dropping any. How fast it is belongs to a benchmark, not to a timed test.
             #expect(state.unsentTagDeltas == 100_000 && state.library.count == 10_000)
             #expect(Set(state.library[0].tagIDs) == [2, 4, 6, 8, 10], "the waiting edits are shown")
-            #expect(firstFrame < Self.budget, "start returned after \(startReturned), photos ready after \(firstFrame)")
-            print("outbox start: start() \(startReturned), first frame with photos \(firstFrame)")
         }
     }
 }
