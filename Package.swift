@@ -150,9 +150,12 @@ let package = Package(
             dependencies: [
                 "CJPEG",
                 "CSceneRender",
-                // The demo's originals of other kinds: HEIC through libheif (x265), PNG through libpng.
+                // The demo's originals of other kinds: HEIC and AVIF through libheif (x265, aom), PNG through
+                // libpng, TIFF through libtiff, WebP through libwebp.
                 "CHeif",
                 "CPNG",
+                "CTIFF",
+                "CWebP",
                 "PhotoPickFormats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -86,4 +86,28 @@ static inline int ctiff_read_rgba_stored(TIFF *tiff, uint32_t width, uint32_t he
     return done;
 }
 
+/// Writes `width` × `height` 8-bit RGB pixels as an uncompressed TIFF at `path` (the demo server's
+/// exports); 1 on success.
+static inline int ctiff_write_rgb(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height) {
+    static pthread_once_t silenced = PTHREAD_ONCE_INIT;
+    pthread_once(&silenced, ctiff_silence);
+    TIFF *tiff = TIFFOpen(path, "w");
+    if (tiff == NULL) return 0;
+    TIFFSetField(tiff, TIFFTAG_IMAGEWIDTH, width);
+    TIFFSetField(tiff, TIFFTAG_IMAGELENGTH, height);
+    TIFFSetField(tiff, TIFFTAG_BITSPERSAMPLE, 8);
+    TIFFSetField(tiff, TIFFTAG_SAMPLESPERPIXEL, 3);
+    TIFFSetField(tiff, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_RGB);
+    TIFFSetField(tiff, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+    TIFFSetField(tiff, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
+    TIFFSetField(tiff, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
+    TIFFSetField(tiff, TIFFTAG_ROWSPERSTRIP, 64);
+    int done = 1;
+    for (uint32_t row = 0; row < height && done; row++) {
+        done = TIFFWriteScanline(tiff, (void *)(pixels + (size_t)row * width * 3), row, 0) == 1;
+    }
+    TIFFClose(tiff);
+    return done;
+}
+
 #endif

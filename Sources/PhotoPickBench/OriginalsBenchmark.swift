@@ -7,11 +7,12 @@ import PhotoPickServer
 /// picture made ready, a 1920 × 1080 region cut at the centre), beside the reference tool that decodes
 /// the same file from the command line in the same run: `djpeg` for JPEG, `heif-convert` for HEIC,
 /// `exiftool -b -PreviewImage` for a DNG's embedded preview, `dcraw_emu -h` (LibRaw's half-size
-/// demosaic) for a DNG whose preview is too small, ImageMagick for PNG. The tools' figures include their
+/// demosaic) for a DNG whose preview is too small, ImageMagick for PNG, `tiff2rgba` for TIFF, `dwebp`
+/// for WebP and `avifdec` for AVIF. The tools' figures include their
 /// start-up and their output, as a user running them pays; ours is in-process, as the loupe runs it.
 struct OriginalsBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "originals", abstract: "The loupe's first view of a JPEG, HEIC, DNG and PNG original, beside heif-convert, exiftool, dcraw_emu, djpeg and ImageMagick."
+        commandName: "originals", abstract: "The loupe's first view of a JPEG, HEIC, DNG, PNG, TIFF, WebP and AVIF original, beside djpeg, heif-convert, exiftool, dcraw_emu, ImageMagick, tiff2rgba, dwebp and avifdec."
     )
 
     @OptionGroup var options: BenchOptions
@@ -35,8 +36,8 @@ struct OriginalsBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        for tool in ["djpeg", "heif-convert", "exiftool", "dcraw_emu", "convert"] where !ChildProcess.isInstalled(tool) {
-            throw BenchError("\(tool) is not installed: apt-get install libjpeg-turbo-progs libheif-examples libimage-exiftool-perl libraw-bin imagemagick")
+        for tool in ["djpeg", "heif-convert", "exiftool", "dcraw_emu", "convert", "tiff2rgba", "dwebp", "avifdec"] where !ChildProcess.isInstalled(tool) {
+            throw BenchError("\(tool) is not installed: apt-get install libjpeg-turbo-progs libheif-examples libimage-exiftool-perl libraw-bin imagemagick libtiff-tools webp libavif-bin")
         }
         let width = Int((megapixels * 1_000_000 * 1.5).squareRoot().rounded()), height = Int((Double(width) / 1.5).rounded())
         let scratch = try scratchDirectory("originals")
@@ -53,6 +54,9 @@ struct OriginalsBenchmark: AsyncParsableCommand {
         let dng = try write("a.dng", try DemoImage.original(kind: "dng", seed: 11, width: width, height: height))
         let raw = try write("b.dng", try DemoImage.original(kind: "dng", seed: 11, width: width, height: height, previewScale: 0.25))
         let png = try write("a.png", try DemoImage.original(kind: "png", seed: 11, width: width, height: height))
+        let tiff = try write("a.tif", try DemoImage.original(kind: "tiff", seed: 11, width: width, height: height))
+        let webp = try write("a.webp", try DemoImage.original(kind: "webp", seed: 11, width: width, height: height))
+        let avif = try write("a.avif", try DemoImage.original(kind: "avif", seed: 11, width: width, height: height))
         let cases = [
             Case(name: "JPEG", file: jpeg, tool: "djpeg", toolName: "djpeg to PPM", arguments: ["-outfile", out + ".ppm", jpeg.path], budget: 150),
             Case(name: "HEIC", file: heic, tool: "heif-convert", toolName: "heif-convert to Y4M", arguments: ["--quiet", heic.path, out + ".y4m"], budget: 150),
@@ -60,6 +64,9 @@ struct OriginalsBenchmark: AsyncParsableCommand {
                  arguments: ["-c", "exiftool -b -PreviewImage \"$1\" > \"$2\"", "sh", dng.path, out + ".jpg"], budget: 150),
             Case(name: "DNG, 50% demosaic", file: raw, tool: "dcraw_emu", toolName: "dcraw_emu -h (half-size demosaic)", arguments: ["-h", raw.path], budget: nil),
             Case(name: "PNG", file: png, tool: "convert", toolName: "ImageMagick to PPM", arguments: [png.path, "ppm:" + out + ".ppm"], budget: 150),
+            Case(name: "TIFF", file: tiff, tool: "tiff2rgba", toolName: "tiff2rgba (libtiff)", arguments: [tiff.path, out + ".tif"], budget: 150),
+            Case(name: "WebP", file: webp, tool: "dwebp", toolName: "dwebp to PPM", arguments: [webp.path, "-ppm", "-o", out + ".ppm"], budget: 150),
+            Case(name: "AVIF", file: avif, tool: "avifdec", toolName: "avifdec to Y4M", arguments: [avif.path, out + ".y4m"], budget: 150),
         ]
         var figures: [Figure] = []
         for item in cases {

@@ -31,10 +31,12 @@ struct DemoLibraryTests {
         #expect(years.count >= 8, "capture dates spread over years")
         for photo in library {
             let megapixels = Double(photo.width * photo.height) / 1_000_000
-            // PNGs are exports, at most 2048 pixels long.
-            if photo.mimeType == "image/png" { #expect(max(photo.width, photo.height) == 2048) } else { #expect(abs(megapixels - 12) < 0.2) }
-            // HEIC takes about half what a JPEG of the same look does.
-            #expect(photo.bytes >= Int64(Double(photo.width * photo.height) * (photo.mimeType == "image/heic" ? 0.8 : 1.6) / 8))
+            // PNG, TIFF, WebP and AVIF are exports, at most 2048 pixels long.
+            let export = ["image/png", "image/tiff", "image/webp", "image/avif"].contains(photo.mimeType)
+            if export { #expect(max(photo.width, photo.height) == 2048) } else { #expect(abs(megapixels - 12) < 0.2) }
+            // HEIC and AVIF take about half what a JPEG of the same look does, WebP two thirds.
+            let bits = ["image/heic": 0.8, "image/avif": 0.8, "image/webp": 1.0][photo.mimeType] ?? 1.6
+            #expect(photo.bytes >= Int64(Double(photo.width * photo.height) * bits / 8))
             if let created = Optional(photo.createdAt), let taken = photo.takenAt { #expect(created > taken) }
         }
     }

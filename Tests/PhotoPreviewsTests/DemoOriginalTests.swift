@@ -2,7 +2,7 @@ import PhotoImaging
 @testable import PhotoPickServer
 import Testing
 
-/// The demo server's originals of every kind (JPEG, HEIC, DNG, PNG), read back by the loupe's
+/// The demo server's originals of every kind (JPEG, HEIC, DNG, PNG, TIFF, WebP, AVIF), read back by the loupe's
 /// decoders: each weighs exactly what its metadata says, is the format its bytes and `mimeType` say,
 /// stands upright at the photo's size and shows the scene it was made from.
 struct DemoOriginalTests {
@@ -35,6 +35,9 @@ struct DemoOriginalTests {
         case .heic: .heic
         case .dng: .tiff
         case .png: .png
+        case .tiff: .tiff
+        case .webp: .webp
+        case .avif: .avif
         }
         #expect(OriginalFormat.sniff(bytes) == expected)
         let picture = try OriginalDecoder().prepare(bytes)
@@ -43,7 +46,7 @@ struct DemoOriginalTests {
         let scene = try JPEGEncoder.render(SceneDesign(photo), width: size.0, height: size.1)
         // Lossy kinds within a few levels; a turned or mirrored picture differs by tens.
         let difference = Self.meanDifference(image, scene)
-        #expect(difference < (kind == .png ? 0.01 : 9), "\(kind) \(size): mean difference \(difference)")
+        #expect(difference < ([.png, .tiff].contains(kind) ? 0.01 : 9), "\(kind) \(size): mean difference \(difference)")
     }
 
     /// A DNG's note says what its 100% is of: the full-size preview the camera embedded.

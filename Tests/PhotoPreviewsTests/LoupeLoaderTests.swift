@@ -35,9 +35,12 @@ struct LoupeLoaderTests {
     }
 
     /// The first photo of the demo library (seed 7, as `TestServer`'s) whose original is `kind`.
+    /// Enough of the demo library to hold an original of every kind (exports of some kinds are rare).
+    static let libraryCount = 3000
+
     static func firstPhoto(of kind: OriginalKind) -> Int {
         var found: Int?
-        DemoLibraryGenerator(count: 1500, seed: 7, megapixels: 1).forEachPhoto { photo in
+        DemoLibraryGenerator(count: Self.libraryCount, seed: 7, megapixels: 1).forEachPhoto { photo in
             if found == nil, photo.mimeType == kind.mimeType { found = Int(photo.id) }
         }
         return found ?? 0
@@ -49,7 +52,7 @@ struct LoupeLoaderTests {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let id = Self.firstPhoto(of: kind)
-        try await TestServer.with(photos: 1500, { $0.originalMegapixels = 1 }) { server, _ in
+        try await TestServer.with(photos: Self.libraryCount, { $0.originalMegapixels = 1 }) { server, _ in
             let client = APIClient.forTesting(server)
             let photo = try await client.send(API.photo(id: id))
             #expect(photo.mimeType == kind.mimeType)

@@ -9,7 +9,7 @@ public enum DemoImage {
     /// `width` x `height` and the weight the library would give it; a DNG's embedded preview is
     /// `previewScale` of its size (the demo's are full size; a smaller one makes the loupe demosaic).
     public static func original(kind: String, seed: Int64, width: Int, height: Int, previewScale: Double = 1) throws -> [UInt8] {
-        guard let kind = OriginalKind(rawValue: kind) else { throw OriginalEncoder.Failure(description: "no kind \(kind); use jpeg, heic, dng or png") }
+        guard let kind = OriginalKind(rawValue: kind) else { throw OriginalEncoder.Failure(description: "no kind \(kind); use \(OriginalKind.allCases.map(\.rawValue).joined(separator: ", "))") }
         if kind == .dng, previewScale != 1 {
             let pixels = try JPEGEncoder.render(SceneDesign(seed: seed), width: width, height: height)
             return try DNGWriter.dng(pixels: pixels, width: width, height: height, previewScale: previewScale, make: "PhotoPick", model: "Demo DNG")

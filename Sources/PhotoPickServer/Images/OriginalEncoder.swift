@@ -2,12 +2,14 @@ import CHeif
 import CJPEG
 import CPNG
 import CSceneRender
+import CTIFF
+import CWebP
 import Foundation
 
 /// The kinds of original the demo library holds, as phones, cameras and exports write them (issue 39):
 /// each file weighs exactly the `bytes` its metadata gives, as the JPEGs always have.
 enum OriginalKind: String, Sendable, CaseIterable {
-    case jpeg, heic, dng, png
+    case jpeg, heic, dng, png, tiff, webp, avif
 
     var mimeType: String {
         switch self {
@@ -15,8 +17,14 @@ enum OriginalKind: String, Sendable, CaseIterable {
         case .heic: "image/heic"
         case .dng: "image/x-adobe-dng"
         case .png: "image/png"
+        case .tiff: "image/tiff"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
         }
     }
+
+    /// An export from an editor rather than a camera's file: at most 2048 pixels long in the demo.
+    var isExport: Bool { [.png, .tiff, .webp, .avif].contains(self) }
 
     init?(mimeType: String) {
         guard let kind = Self.allCases.first(where: { $0.mimeType == mimeType }) else { return nil }
@@ -30,6 +38,9 @@ enum OriginalKind: String, Sendable, CaseIterable {
         case .heic: "HEIC"
         case .dng: "DNG"
         case .png: "png"
+        case .tiff: "tif"
+        case .webp: "webp"
+        case .avif: "avif"
         }
     }
 
@@ -46,6 +57,11 @@ enum OriginalKind: String, Sendable, CaseIterable {
         // 16-bit CFA samples, then the full-size preview at up to 6 bits a pixel.
         case .dng: return Int64(pixels * 2 + pixels * 6 / 8) + 65536
         case .png: return Int64(pixels * 3) + Int64(height) + 65536 + 4096
+        // Uncompressed 8-bit RGB strips, as an editor's export without compression writes them.
+        case .tiff: return Int64(pixels * 3) + 65536 + 4096
+        // libwebp at quality 80 and AV1 at 50 take about a third and a half of a JPEG's bytes.
+        case .webp: return (Int64(pixels * bitsPerPixel / 12) + 4096) & ~1
+        case .avif: return Int64(pixels * bitsPerPixel / 16) + 4096
         }
     }
 }
@@ -65,9 +81,16 @@ enum OriginalEncoder {
         case .png:
             let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
             return try png(pixels, width: photo.width, height: photo.height, exactLength: length)
-        case .heic:
+        case .heic, .avif:
             let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
-            return try heic(pixels, width: photo.width, height: photo.height, exactLength: length)
+            let kind = OriginalKind(mimeType: photo.mimeType) ?? .heic
+            return try heif(pixels, width: photo.width, height: photo.height, av1: kind == .avif, exactLength: length)
+        case .tiff:
+            let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+            return try tiff(pixels, width: photo.width, height: photo.height, exactLength: length)
+        case .webp:
+            let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+            return try webp(pixels, width: photo.width, height: photo.height, exactLength: length)
         case .dng:
             return try dng(scene, photo, exactLength: length)
         }
@@ -82,12 +105,52 @@ enum OriginalEncoder {
         return Array(UnsafeBufferPointer(start: output, count: written))
     }
 
-    /// A HEIC through libheif's x265 encoder at its fastest preset, lowering the quality until the file
-    /// fits; the rest is a `free` box at the end, which every ISOBMFF reader skips.
-    static func heic(_ pixels: [UInt8], width: Int, height: Int, exactLength length: Int) throws -> [UInt8] {
+    /// An uncompressed RGB TIFF through libtiff; zeros after its last strip make up the length, which
+    /// TIFF readers, going by offsets, never reach.
+    static func tiff(_ pixels: [UInt8], width: Int, height: Int, exactLength length: Int) throws -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.appending(path: "photopick-tiff-\(UUID().uuidString).tif").path
+        defer { unlink(path) }
+        guard ctiff_write_rgb(path, pixels, UInt32(width), UInt32(height)) == 1, let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(description: "TIFF encoding failed for \(width)×\(height)")
+        }
+        guard data.count <= length else { throw Failure(description: "a \(width)×\(height) TIFF does not fit in \(length) bytes") }
+        return [UInt8](data) + [UInt8](repeating: 0, count: length - data.count)
+    }
+
+    /// A lossy WebP through libwebp, lowering the quality until it fits; the rest is a chunk of its own
+    /// after the picture's, inside the RIFF container (readers skip chunks they do not know).
+    static func webp(_ pixels: [UInt8], width: Int, height: Int, exactLength length: Int) throws -> [UInt8] {
+        var quality: Float = 80
+        while true {
+            var output: UnsafeMutablePointer<UInt8>?
+            let size = WebPEncodeRGB(pixels, Int32(width), Int32(height), Int32(width * 3), quality, &output)
+            guard size > 0, let output else { throw Failure(description: "WebP encoding failed for \(width)×\(height)") }
+            var encoded = Array(UnsafeBufferPointer(start: output, count: size))
+            WebPFree(output)
+            // RIFF chunks are of even size, as is the file; `bytes` gives a WebP an even length too.
+            let gap = length - encoded.count
+            if gap == 0 { return encoded }
+            if gap >= 8, gap % 2 == 0 {
+                encoded += Array("PADD".utf8) + Self.littleEndian(UInt32(gap - 8)) + [UInt8](repeating: 0, count: gap - 8)
+                encoded.replaceSubrange(4..<8, with: Self.littleEndian(UInt32(encoded.count - 8)))
+                return encoded
+            }
+            guard quality > 5 else { throw Failure(description: "a \(width)×\(height) WebP does not fit in \(length) bytes") }
+            quality = max(5, quality - 15)
+        }
+    }
+
+    private static func littleEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
+    }
+
+    /// A HEIC through libheif's x265 encoder at its fastest preset, or an AVIF through its AV1 encoder
+    /// (aom) at its fastest speed, lowering the quality until the file fits; the rest is a `free` box at
+    /// the end, which every ISOBMFF reader skips.
+    static func heif(_ pixels: [UInt8], width: Int, height: Int, av1: Bool = false, exactLength length: Int) throws -> [UInt8] {
         var quality = 50
         while true {
-            let encoded = try heic(pixels, width: width, height: height, quality: quality)
+            let encoded = try heif(pixels, width: width, height: height, quality: quality, av1: av1)
             let gap = length - encoded.count
             if gap == 0 { return encoded }
             if gap >= 8 {
@@ -95,24 +158,32 @@ enum OriginalEncoder {
                 return encoded + [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
                     + Array("free".utf8) + [UInt8](repeating: 0, count: gap - 8)
             }
-            guard quality > 5 else { throw Failure(description: "a \(width)×\(height) HEIC does not fit in \(length) bytes") }
+            guard quality > 5 else { throw Failure(description: "a \(width)×\(height) \(av1 ? "AVIF" : "HEIC") does not fit in \(length) bytes") }
             quality = max(5, quality - 15)
         }
     }
 
-    static func heic(_ pixels: [UInt8], width: Int, height: Int, quality: Int) throws -> [UInt8] {
+    static func heif(_ pixels: [UInt8], width: Int, height: Int, quality: Int, av1: Bool = false) throws -> [UInt8] {
         func check(_ error: heif_error, _ what: String) throws {
             guard error.code != heif_error_Ok else { return }
             let message = error.message.map { String(cString: $0) } ?? "code \(error.code.rawValue)"
-            throw Failure(description: "HEIC encoding failed at \(what): \(message)")
+            throw Failure(description: "\(av1 ? "AVIF" : "HEIC") encoding failed at \(what): \(message)")
         }
         guard let context = heif_context_alloc() else { throw Failure(description: "libheif: no context") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
-        try check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "the HEVC encoder (libheif's x265 plugin)")
+        if av1 {
+            try check(heif_context_get_encoder_for_format(context, heif_compression_AV1, &encoder), "the AV1 encoder (libheif's aom plugin)")
+        } else {
+            try check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "the HEVC encoder (libheif's x265 plugin)")
+        }
         defer { heif_encoder_release(encoder) }
         try check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "quality")
-        try check(heif_encoder_set_parameter(encoder, "preset", "ultrafast"), "x265's preset")
+        if av1 {
+            try check(heif_encoder_set_parameter(encoder, "speed", "9"), "aom's speed")
+        } else {
+            try check(heif_encoder_set_parameter(encoder, "preset", "ultrafast"), "x265's preset")
+        }
         var image: OpaquePointer?
         try check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image), "the image")
         defer { heif_image_release(image) }
@@ -129,7 +200,7 @@ enum OriginalEncoder {
         var handle: OpaquePointer?
         try check(heif_context_encode_image(context, image, encoder, nil, &handle), "encoding")
         heif_image_handle_release(handle)
-        let path = FileManager.default.temporaryDirectory.appending(path: "photopick-heic-\(UUID().uuidString).heic").path
+        let path = FileManager.default.temporaryDirectory.appending(path: "photopick-heif-\(UUID().uuidString).\(av1 ? "avif" : "heic")").path
         defer { unlink(path) }
         try check(heif_context_write_to_file(context, path), "writing")
         guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "libheif wrote nothing") }

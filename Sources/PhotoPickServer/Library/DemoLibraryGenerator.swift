@@ -112,6 +112,9 @@ struct DemoLibraryGenerator {
         if draw < pairs { return .pairs }
         if draw < pairs + raws { return .kind(.dng) }
         if draw < pairs + raws + 0.04 { return .kind(.png) }
+        // Exports of other kinds, from the JPEGs' share, so the sessions before are what they were.
+        let exports: [OriginalKind] = [.tiff, .webp, .avif]
+        for (offset, kind) in exports.enumerated() where draw < pairs + raws + 0.04 + 0.04 * Double(offset + 1) { return .kind(kind) }
         return .kind(.jpeg)
     }
 
@@ -120,7 +123,7 @@ struct DemoLibraryGenerator {
     static func recast(_ photo: PhotoRecord, as kind: OriginalKind) -> PhotoRecord {
         var photo = photo
         let bitsPerPixel = Double(photo.bytes - 4096) * 8 / Double(photo.width * photo.height)
-        if kind == .png, max(photo.width, photo.height) > 2048 {
+        if kind.isExport, max(photo.width, photo.height) > 2048 {
             let scale = 2048 / Double(max(photo.width, photo.height))
             photo.width = max(1, Int((Double(photo.width) * scale).rounded()))
             photo.height = max(1, Int((Double(photo.height) * scale).rounded()))
@@ -169,7 +172,7 @@ struct DemoLibraryGenerator {
     /// `name` with its image extension swapped for `fileExtension`; any other name as it is.
     private static func renamed(_ name: String, to fileExtension: String) -> String {
         guard let dot = name.lastIndex(of: "."),
-              ["jpg", "jpeg", "heic", "dng", "png"].contains(name[name.index(after: dot)...].lowercased()) else { return name }
+              ["jpg", "jpeg", "heic", "dng", "png", "tif", "webp", "avif"].contains(name[name.index(after: dot)...].lowercased()) else { return name }
         return name[...dot] + fileExtension
     }
 
