@@ -180,7 +180,10 @@ struct ModelHelper: AsyncParsableCommand {
             session.send(.selection(.allMatchingSelected))
             session.send(.tags(.tagNumberPressed(2)))
         }
-        guard session.state.selection.count == expect else { throw BenchError("select all chose \(session.state.selection.count) photos") }
+        // Every row: a RAW+JPEG pair is one (the tag goes on both its files).
+        guard session.state.selection.count == session.state.list.count else {
+            throw BenchError("select all chose \(session.state.selection.count) of \(session.state.list.count) rows")
+        }
 
         let figures = ModelFigures(
             baselineMegabytes: Double(baseline) / 1_000_000, bytesPerPhoto: Double(loaded - baseline) / Double(expect),

@@ -19,7 +19,7 @@ struct BurstStacks: Sendable {
     init(_ library: PhotoLibrary, gap: Double) {
         let columns = library.columns
         stackOf = Array(repeating: -1, count: columns.count)
-        let make = columns.cameraMake, model = columns.cameraModel, takenAt = columns.takenAt
+        let make = columns.cameraMake, model = columns.cameraModel, takenAt = columns.takenAt, pairs = library.pairs
         // Photos with a time and a camera, by camera (make, model), each camera's in time order.
         var cameras: [Int64: Int] = [:]
         var counts: [Int] = []
@@ -29,7 +29,7 @@ struct BurstStacks: Sendable {
         for index in library.orders[.captureTime] {
             let row = Int(index)
             // A RAW+JPEG pair's JPEG is the same frame as its RAW, which stands for both.
-            guard !takenAt[row].isNaN, make[row] != 0 || model[row] != 0, !library.pairs.isCompanion(row) else { continue }
+            guard !takenAt[row].isNaN, make[row] != 0 || model[row] != 0, !pairs.isCompanion(row) else { continue }
             let key = Int64(make[row]) << 32 | Int64(UInt32(bitPattern: model[row]))
             let number: Int
             if key == lastKey {

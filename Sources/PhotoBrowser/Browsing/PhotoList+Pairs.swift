@@ -31,15 +31,25 @@ extension PhotoList {
     /// The photos a key acts on for the photo at library index `index`: it and, when its row stands for a
     /// closed pair, the pair's other file.
     package func files(of index: Int) -> [Int] {
-        guard let partner = pairs.partner(of: index), !openPairs.contains(Int32(pairs.head(of: index))) else { return [index] }
-        return [index, partner]
+        closedPartner(of: index).map { [index, $0] } ?? [index]
+    }
+
+    /// The other file of the closed pair whose row the photo at `index` is, if any.
+    func closedPartner(of index: Int) -> Int? {
+        guard let partner = pairs.partner(of: index), !openPairs.contains(Int32(pairs.head(of: index))) else { return nil }
+        return partner
     }
 
     /// Takes the companions of closed pairs out of `visible`: their RAW's row stands for them.
     mutating func foldPairs() {
         guard pairs.count > 0 else { return }
         let pairs = pairs, open = openPairs
-        visible.removeAll { pairs.isCompanion(Int($0)) && !open.contains(Int32(pairs.head(of: Int($0)))) }
+        // Most lists have no pair open: then every companion goes, without a lookup each.
+        if open.isEmpty {
+            visible.removeAll { pairs.isCompanion(Int($0)) }
+        } else {
+            visible.removeAll { pairs.isCompanion(Int($0)) && !open.contains(Int32(pairs.head(of: Int($0)))) }
+        }
     }
 
     /// The index whose row shows the photo at `index`: its pair's RAW when the pair is closed.

@@ -50,8 +50,8 @@ struct Downloading: Sendable {
         let selection: Selection
         let cursorIndex: Int?
         let account: AccountStatus
-        /// The files a row's photo stands for: it, and its RAW+JPEG pair's other file when the pair is closed.
-        var files: (Int) -> [Int] = { [$0] }
+        /// The other file of a closed RAW+JPEG pair whose row a photo is, if any.
+        var partner: (Int) -> Int? = { _ in nil }
 
         /// The selection, or the photo under the cursor when nothing is selected.
         var targets: [Int] {
@@ -70,7 +70,9 @@ struct Downloading: Sendable {
         switch event {
         case .downloadRequested:
             var seen = Set<Int>()
-            let files = context.targets.flatMap { pairs.choose(context.files($0), pairs: shared.library.pairs) }.filter { seen.insert($0).inserted }
+            let files = context.targets.flatMap { index in
+                pairs.choose([index] + [context.partner(index)].compactMap { $0 }, pairs: shared.library.pairs)
+            }.filter { seen.insert($0).inserted }
             let wanted = files.map { ScriptDownload(photoID: shared.library.id(at: $0)) }
             return request(DownloadRequest(origin: .browser, wanted: wanted, variant: variant, root: directory), &shared, context)
         case .scriptDownloadRequested(let wanted, let variant, let root):

@@ -219,6 +219,7 @@ public struct PhotoLibrary: Sendable {
     mutating func compact() {
         columns.compact()
         orders.compact()
+        pairs.compact()
         changes.isCompacted = true
         byID = byID.compacted()
         focus = focus.compacted()

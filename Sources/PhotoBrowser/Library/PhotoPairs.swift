@@ -43,6 +43,11 @@ struct PhotoPairs: Sendable {
         return indices.count { !isCompanion($0) || !chosen.contains(head(of: $0)) }
     }
 
+    /// Gives back the room `partners` keeps for growth, as the columns do after a walk.
+    mutating func compact() {
+        partners = partners.compacted()
+    }
+
     /// Puts both photos of a pair in `rows` when either is: a pair is listed whole or not at all.
     func joinPartners(_ rows: inout Bitset) {
         guard count > 0 else { return }

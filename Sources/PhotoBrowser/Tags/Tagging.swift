@@ -71,8 +71,8 @@ struct Tagging: Sendable {
         let cursorIndex: Int?
         let account: AccountStatus
         let isWalking: Bool
-        /// The files a row's photo stands for: it, and its RAW+JPEG pair's other file when the pair is closed.
-        var files: (Int) -> [Int] = { [$0] }
+        /// The other file of a closed RAW+JPEG pair whose row a photo is, if any.
+        var partner: (Int) -> Int? = { _ in nil }
 
         /// The photos a tag key acts on: the selection, or the photo under the cursor when nothing is
         /// selected, each with the other file of its pair.
@@ -80,10 +80,17 @@ struct Tagging: Sendable {
             expand(selection.isEmpty ? cursorIndex.map { [$0] } ?? [] : selection.indices)
         }
 
-        /// `indices` with the other file of each closed pair, each once.
+        /// `indices` with the other file of each closed pair, each once (a bit each: select all is a
+        /// million photos).
         func expand(_ indices: [Int]) -> [Int] {
-            var seen = Set<Int>()
-            return indices.flatMap(files).filter { seen.insert($0).inserted }
+            var result: [Int] = []
+            result.reserveCapacity(indices.count)
+            var seen = Bitset()
+            for index in indices {
+                if seen.insert(index) { result.append(index) }
+                if let other = partner(index), seen.insert(other) { result.append(other) }
+            }
+            return result
         }
     }
 
