@@ -709,22 +709,25 @@ HEIC_NAME=${HEIC#*|}
 ok "originals of every kind: $HEIC_NAME downloads as HEIC and with --format jpeg as ${HEIC_NAME%.*}.jpg, ${DNG#*|} as a DNG with ${DNG#*|}.xmp beside it; --format webp is refused with the formats to use"
 
 echo "# RAW+JPEG pairs"
-# A pair (a DNG and the JPEG of its shot, listed one after the other): get takes both whichever is named,
-# or only the one --pairs asks for; an unknown choice is refused with the ones to use.
+# A pair (a DNG and the JPEG of its shot, listed one after the other): a query that finds it gets both
+# files, --ids exactly the file named, --pairs raw or jpeg that file of the pair whichever was named; an
+# unknown choice is refused with the ones to use.
 PAIR=$(pp ls --format '{id}|{filename}' | awk -F'|' '{ stem = $2; sub(/\.[^.]*$/, "", stem) }
   stem == last && $2 ~ /\.JPG$/ && previous ~ /\.DNG$/ { print previous "|" $0; exit } { last = stem; previous = $0 }')
 [ -n "$PAIR" ] || fail "the demo library lists no RAW+JPEG pair"
 IFS='|' read -r RAW_ID RAW_NAME JPG_ID JPG_NAME <<<"$PAIR"
-pp get --ids "$JPG_ID" --to "$TMP/pairs/both" 2>"$TMP/pairs.err" || fail "get of a pair exited $?: $(cat "$TMP/pairs.err")"
+pp get "${JPG_NAME%.*}" --to "$TMP/pairs/both" 2>"$TMP/pairs.err" || fail "get of a pair exited $?: $(cat "$TMP/pairs.err")"
+pp get --ids "$JPG_ID" --to "$TMP/pairs/named" 2>>"$TMP/pairs.err" || fail "get --ids of a pair's JPEG exited $?: $(cat "$TMP/pairs.err")"
 pp get --ids "$JPG_ID" --pairs raw --to "$TMP/pairs/raw" 2>>"$TMP/pairs.err" || fail "get --pairs raw exited $?: $(cat "$TMP/pairs.err")"
 pp get --ids "$RAW_ID" --pairs jpeg --to "$TMP/pairs/jpeg" 2>>"$TMP/pairs.err" || fail "get --pairs jpeg exited $?: $(cat "$TMP/pairs.err")"
 if pp get --ids "$RAW_ID" --pairs all --to "$TMP/pairs/all" 2>"$TMP/pairs-all.err"; then fail "get --pairs all was accepted"; fi
 grep -q "use both, raw or jpeg" "$TMP/pairs-all.err" || fail "get --pairs all did not say what to use: $(cat "$TMP/pairs-all.err")"
 [ "$(ls "$TMP/pairs/both" | sort | tr '\n' ' ')" = "$(printf '%s\n' "$RAW_NAME" "$JPG_NAME" | sort | tr '\n' ' ')" ] \
-  || fail "get of a pair's JPEG did not bring both files: $(ls "$TMP/pairs/both")"
+  || fail "get ${JPG_NAME%.*} did not bring both files of the pair: $(ls "$TMP/pairs/both")"
+[ "$(ls "$TMP/pairs/named")" = "$JPG_NAME" ] || fail "get --ids $JPG_ID brought $(ls "$TMP/pairs/named"), not $JPG_NAME alone"
 [ "$(ls "$TMP/pairs/raw")" = "$RAW_NAME" ] || fail "--pairs raw brought $(ls "$TMP/pairs/raw"), not $RAW_NAME"
 [ "$(ls "$TMP/pairs/jpeg")" = "$JPG_NAME" ] || fail "--pairs jpeg brought $(ls "$TMP/pairs/jpeg"), not $JPG_NAME"
-ok "RAW+JPEG pairs: get --ids of $JPG_NAME brings $RAW_NAME too, --pairs raw only the DNG, --pairs jpeg only the JPEG; --pairs all is refused"
+ok "RAW+JPEG pairs: get ${JPG_NAME%.*} brings $RAW_NAME and $JPG_NAME, --ids $JPG_ID only $JPG_NAME, --pairs raw the DNG and --pairs jpeg the JPEG whichever is named; --pairs all is refused"
 
 echo "# completions"
 for shell in bash zsh fish; do

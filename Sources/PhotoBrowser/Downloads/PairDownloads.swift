@@ -9,7 +9,9 @@ package enum PairDownloads: String, Sendable, CaseIterable {
         return files.filter { pairs.isCompanion($0) == (self == .jpeg) }
     }
 
-    /// For a script's photos, each named by id: a pair's files as this asks, whichever of them was named.
+    /// For a script's photos, each named by id or found by a query: `both` takes them as named (a
+    /// query holds both files of a pair already; `--ids` names files exactly, as every verb takes
+    /// them), `raw` or `jpeg` that file of each pair whichever of its files was named.
     package func choose(photoIDs: [Int], in library: PhotoLibrary) -> [Int] {
         var seen = Set<Int>()
         var chosen: [Int] = []
@@ -20,7 +22,7 @@ package enum PairDownloads: String, Sendable, CaseIterable {
             }
             let raw = library.pairs.head(of: index), other = raw == index ? partner : index
             let files = switch self {
-            case .both: [index, raw == index ? partner : raw]
+            case .both: [index]
             case .raw: [raw]
             case .jpeg: [other]
             }

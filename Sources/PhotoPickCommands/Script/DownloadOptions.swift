@@ -10,7 +10,7 @@ struct DownloadOptions: ParsableArguments {
     @Option(help: ArgumentHelp("original or jpeg: jpeg asks the service to convert a HEIC, RAW or PNG original to JPEG (saved as NAME.jpg); renditions are JPEG either way.", valueName: "format"))
     var format: String?
 
-    @Option(help: ArgumentHelp("both, raw or jpeg: which files of a RAW+JPEG pair to take (default: the config's pairs, else both).", valueName: "which"))
+    @Option(help: ArgumentHelp("both, raw or jpeg: which files of a RAW+JPEG pair to take; both keeps what the query finds or --ids names (default: the config's pairs, else both).", valueName: "which"))
     var pairs: String?
 
     @Option(help: ArgumentHelp("Where each file goes under the folder, such as '{taken:%Y}/{taken:%Y-%m-%d}/{filename}'.", valueName: "template"))

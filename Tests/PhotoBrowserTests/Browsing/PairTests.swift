@@ -124,8 +124,9 @@ import Testing
             }
         }
         #expect(Set(asked) == Set(expected))
-        // A script names photos by id: either file of the pair brings what the choice says.
-        #expect(Set(choice.choose(photoIDs: [2], in: state.library)) == Set(expected))
+        // A script's ids: both takes the file named, raw or jpeg that file of its pair, whichever was named.
+        #expect(Set(choice.choose(photoIDs: [2], in: state.library)) == (choice == .both ? [2] : Set(expected)))
+        #expect(Set(choice.choose(photoIDs: [1, 2], in: state.library)) == Set(expected), "a query's both files")
         #expect(choice.choose(photoIDs: [5, 6], in: state.library) == [5, 6], "no pair, as named")
     }
 
