@@ -14,7 +14,7 @@ extension PhotoList {
     /// What the row at `position` shows of a pair: `RAW+JPG` (or `RAW+HEIC`) for a closed pair, `RAW` or
     /// `JPG` for a file of an open one; nil for a photo in no pair.
     package func pairBadge(at position: Int, library: PhotoLibrary) -> String? {
-        let index = libraryIndex(at: position)
+        let index = libraryIndex(at: position), pairs = library.pairs
         guard let partner = pairs.partner(of: index) else { return nil }
         let other = pairs.isCompanion(index) ? index : partner
         let rendered = Self.renderedLabel(library.filename(at: other))
@@ -30,20 +30,21 @@ extension PhotoList {
 
     /// The photos a key acts on for the photo at library index `index`: it and, when its row stands for a
     /// closed pair, the pair's other file.
-    package func files(of index: Int) -> [Int] {
-        closedPartner(of: index).map { [index, $0] } ?? [index]
+    package func files(of index: Int, in library: PhotoLibrary) -> [Int] {
+        closedPartner(of: index, in: library).map { [index, $0] } ?? [index]
     }
 
     /// The other file of the closed pair whose row the photo at `index` is, if any.
-    func closedPartner(of index: Int) -> Int? {
+    func closedPartner(of index: Int, in library: PhotoLibrary) -> Int? {
+        let pairs = library.pairs
         guard let partner = pairs.partner(of: index), !openPairs.contains(Int32(pairs.head(of: index))) else { return nil }
         return partner
     }
 
     /// Takes the companions of closed pairs out of `visible`: their RAW's row stands for them.
-    mutating func foldPairs() {
+    mutating func foldPairs(_ pairs: PhotoPairs) {
         guard pairs.count > 0 else { return }
-        let pairs = pairs, open = openPairs
+        let open = openPairs
         // Most lists have no pair open: then every companion goes, without a lookup each.
         if open.isEmpty {
             visible.removeAll { pairs.isCompanion(Int($0)) }
@@ -53,7 +54,7 @@ extension PhotoList {
     }
 
     /// The index whose row shows the photo at `index`: its pair's RAW when the pair is closed.
-    func shownIndex(_ index: Int) -> Int {
+    func shownIndex(_ index: Int, _ pairs: PhotoPairs) -> Int {
         pairs.isCompanion(index) && !openPairs.contains(Int32(pairs.head(of: index))) ? pairs.head(of: index) : index
     }
 }

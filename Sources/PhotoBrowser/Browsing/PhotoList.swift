@@ -31,8 +31,6 @@ public struct PhotoList: Sendable {
     private var shownInStack: [Int32] = []
     /// RAW+JPEG pairs shown open, by their RAW's library index: both files are listed, to act on one.
     var openPairs: Set<Int32> = []
-    /// The library's pairs, as of the last change the list followed.
-    var pairs = PhotoPairs()
 
     /// How many photos the filter lets through.
     public var count: Int { visible.count }
@@ -61,11 +59,10 @@ public struct PhotoList: Sendable {
         guard !new.isEmpty else { return }
         let anchor = currentIndex
         guard stackGap == nil else { return restack(library: library, selection: selection, anchor: anchor) }
-        pairs = library.pairs
         if shownFilter.isEmpty {
             // Everything passes: the library's order as it is, shared rather than copied (unless pairs fold).
             visible = library.orders[sort]
-            foldPairs()
+            foldPairs(library.pairs)
             return relocate(anchor, library: library)
         }
         let precedes = comparator(library)
@@ -74,12 +71,12 @@ public struct PhotoList: Sendable {
         var wanted: [Int32] = []
         for index in new where matcher.matches(index) {
             wanted.append(Int32(index))
-            if let partner = pairs.partner(of: index), !new.contains(partner), position(of: partner, library: library) == nil {
+            if let partner = library.pairs.partner(of: index), !new.contains(partner), position(of: partner, library: library) == nil {
                 wanted.append(Int32(partner))
             }
         }
         SortOrders.merge(wanted.sorted(by: precedes), into: &visible, by: precedes)
-        foldPairs()
+        foldPairs(library.pairs)
         relocate(anchor, library: library)
     }
 
@@ -93,20 +90,19 @@ public struct PhotoList: Sendable {
             restack(library: library, selection: selection, anchor: next)
             return
         }
-        pairs = library.pairs
         if shownFilter.isEmpty {
             visible = library.orders[sort]
         } else {
             // A changed photo's pair partner moves with it: made or broken, the pair is listed anew.
             var moving = gone.union(changed.map(Int32.init))
-            for index in changed { if let partner = pairs.partner(of: index) { moving.insert(Int32(partner)) } }
+            for index in changed { if let partner = library.pairs.partner(of: index) { moving.insert(Int32(partner)) } }
             visible.removeAll { moving.contains($0) }
             let precedes = comparator(library)
             let matcher = shownFilter.matcher(library: library, selection: selection)
             let back = moving.subtracting(gone).map(Int.init).filter(matcher.matches)
             SortOrders.merge(back.map(Int32.init).sorted(by: precedes), into: &visible, by: precedes)
         }
-        foldPairs()
+        foldPairs(library.pairs)
         guard let anchor, gone.contains(Int32(anchor)) else { return relocate(anchor, library: library) }
         // Its photo is gone: the cursor stays at the same place in the list, on the photo that moved up.
         clampCursor()
@@ -176,7 +172,6 @@ public struct PhotoList: Sendable {
     /// The filtered list again, closed stacks folded into their first photo; the cursor stays on
     /// `anchor`, or the photo after it, or the cover of its stack.
     mutating func refilter(library: PhotoLibrary, selection: Selection, anchor: Int?) {
-        pairs = library.pairs
         let order = library.orders[sort]
         if shownFilter.isEmpty {
             visible = order
@@ -190,11 +185,10 @@ public struct PhotoList: Sendable {
     /// Folds closed stacks into their covers and puts the cursor on `anchor`, or the photo after it, or
     /// the cover of its stack, once `visible` holds what passes.
     mutating func arrange(library: PhotoLibrary, anchor: Int?) {
-        pairs = library.pairs
-        foldPairs()
+        foldPairs(library.pairs)
         shownInStack = []
         if stackGap != nil, stacks.count > 0 { foldClosedStacks() }
-        guard let anchor = anchor.map(shownIndex) else { return clampCursor() }
+        guard let anchor = anchor.map({ shownIndex($0, library.pairs) }) else { return clampCursor() }
         if let stack = stacks.stack(of: anchor), !isOpen(stack),
            let cover = visible.first(where: { stacks.stack(of: Int($0)) == stack }) {
             return moveCursor(to: position(of: Int(cover), library: library))
@@ -268,7 +262,7 @@ public struct PhotoList: Sendable {
     /// Puts the cursor back on `index` after the list changed, shifting the view by as much, so the
     /// screen does not jump under the user.
     private mutating func relocate(_ index: Int?, library: PhotoLibrary) {
-        let found = index.flatMap { position(of: shownIndex($0), library: library) }
+        let found = index.flatMap { position(of: shownIndex($0, library.pairs), library: library) }
         moveCursor(to: found)
     }
 

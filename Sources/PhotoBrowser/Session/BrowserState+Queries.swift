@@ -37,7 +37,7 @@ extension BrowserState {
     public var rejectedInList: [Int] {
         guard let reject = tags.tag(named: tags.markNames.name(of: .flag(.reject))) else { return [] }
         // A rejected RAW+JPEG pair's row is both files, and both carry the mark.
-        return list.libraryIndices.flatMap(list.files(of:)).filter { library.has(reject.id, at: $0) }.map { library.id(at: $0) }
+        return list.libraryIndices.flatMap { list.files(of: $0, in: library) }.filter { library.has(reject.id, at: $0) }.map { library.id(at: $0) }
     }
 
     /// The bytes of the originals of these photos.

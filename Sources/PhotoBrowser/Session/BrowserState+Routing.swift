@@ -43,7 +43,7 @@ extension BrowserState {
         case .downloads(let event):
             let context = Downloading.Context(
                 selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account,
-                partner: { [list = browsing.list] in list.closedPartner(of: $0) }
+                partner: { [list = browsing.list, library = shared.library] in list.closedPartner(of: $0, in: library) }
             )
             return downloading.reduce(event, &shared, context)
         case .catalogue(let event):
@@ -132,7 +132,7 @@ extension BrowserState {
     var taggingContext: Tagging.Context {
         Tagging.Context(
             selection: selecting.selection, cursorIndex: browsing.list.currentIndex, account: statusBar.account,
-            isWalking: cataloguing.loading.isWalking, partner: { [list = browsing.list] in list.closedPartner(of: $0) }
+            isWalking: cataloguing.loading.isWalking, partner: { [list = browsing.list, library = shared.library] in list.closedPartner(of: $0, in: library) }
         )
     }
 

@@ -144,8 +144,8 @@ final class ScriptSession {
             throw .usage("bad query term “\(TerminalText.sanitized(problem.term))”: \(problem.reason)")
         }
         // Every photo the query lets through: a RAW+JPEG pair's row is both files, its RAW first.
-        let list = session.state.list
-        return list.libraryIndices.flatMap(list.files(of:))
+        let list = session.state.list, library = session.state.library
+        return list.libraryIndices.flatMap { list.files(of: $0, in: library) }
     }
 
     /// Stops the session: unsent edits stay in the outbox, unfinished downloads in the queue.
