@@ -52,7 +52,7 @@ struct LoupeLoaderTests {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let id = Self.firstPhoto(of: kind)
-        try await TestServer.with(photos: Self.libraryCount, { $0.originalMegapixels = 1 }) { server, _ in
+        try await TestServer.with(photos: Self.libraryCount) { server, _ in
             let client = APIClient.forTesting(server)
             let photo = try await client.send(API.photo(id: id))
             #expect(photo.mimeType == kind.mimeType)
@@ -90,7 +90,7 @@ struct LoupeLoaderTests {
             }
             let expected = PreviewImage(width: view.width, height: view.height, pixels: cut)
             #expect(shown.size == PixelSize(width: view.width, height: view.height) && Pixels.of(shown) == expected, "one image pixel per screen pixel, exactly the original's")
-            // The a4 rendition of a 1 MP original is the picture at its own size, so it stood in closely.
+            // The a4 rendition of a 0.3 MP original (`TestServer`'s) is the picture at its own size, so it stood in closely.
             let stoodIn = try #require(Pixels.of(standIn))
             #expect(rmse(stoodIn, expected) < 12, "\(rmse(stoodIn, expected))")
             #expect(standIn.view == view)

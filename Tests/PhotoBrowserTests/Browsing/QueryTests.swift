@@ -40,9 +40,12 @@ import Testing
         PhotoPickKit.Tag(id: 20, name: "Red", color: nil), PhotoPickKit.Tag(id: 30, name: "To edit", color: nil), PhotoPickKit.Tag(id: 31, name: "Travel", color: nil),
     ]
 
+    /// The browser every query runs in, made once: a query changes only the copy of its list.
+    static let state = MarkTests.state(photos, tags: Array(tags.dropFirst(3)))
+
     /// The ids a query lets through, read in UTC.
     static func ids(_ query: String) -> [Int] {
-        let state = MarkTests.state(photos, tags: Array(tags.dropFirst(3)))
+        let state = Self.state
         var filter = PhotoFilter()
         filter.setQuery(PhotoQuery(query, timeZone: TimeZone(identifier: "UTC")!))
         filter.tagContext = QueryTags(state.tags)
