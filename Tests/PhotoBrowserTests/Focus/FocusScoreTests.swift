@@ -50,16 +50,16 @@ import Testing
 
     /// "Pick the sharpest of each stack" as `B` runs it (`sharpestFrames`, bursts found by `BurstStacks`)
     /// on the whole demo library with every burst frame measured on its `web` rendition.
-    /// The first 560 photos of the demo library hold 20 bursts of 91 frames (RAW+JPEG sessions have none): the 95% bound lets one burst
-    /// miss and fails on two, as 30 bursts did, at two thirds of the CPU (rendering the frames is most of
-    /// the suite's).
-    static let libraryCount = 560
+    /// The first 280 photos of the demo library hold 11 bursts of 50 frames (RAW+JPEG sessions have none):
+    /// the 90% bound lets one burst miss and fails on two. A score that picked at random would find about
+    /// two. Rendering the frames is most of the suite's CPU: 20 bursts took 11 s of it, half the suite's wall time.
+    static let libraryCount = 280
 
     @Test func theSharpestOfEachDemoBurstIsTheFrameRecordedSharp() async throws {
         var records: [PhotoRecord] = []
         DemoLibraryGenerator(count: Self.libraryCount, seed: 1, megapixels: 12).forEachShot { records.append($0) }
         let bursts = Self.bursts(count: Self.libraryCount, seed: 1)
-        #expect(bursts.count >= 20)
+        #expect(bursts.count >= 10)
         print("focus: \(bursts.count) bursts, \(bursts.map(\.count).reduce(0, +)) frames in \(Self.libraryCount) photos")
         let scores = await Self.scores(bursts.flatMap { $0 })
         var state = MarkTests.state(records.map(Self.photo))
@@ -81,7 +81,7 @@ import Testing
             }
         }
         #expect(plan.bursts == bursts.count, "B sees the generator's bursts")
-        #expect(found * 100 >= bursts.count * 95, "found \(found) of \(bursts.count): \(misses)")
+        #expect(found * 100 >= bursts.count * 90, "found \(found) of \(bursts.count): \(misses)")
     }
 
     @Test func theScoreOfOnePictureIsTheSameWithin10PercentAtEverySize() async throws {
