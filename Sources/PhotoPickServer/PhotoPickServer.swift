@@ -107,7 +107,10 @@ public final class PhotoPickServer: Sendable {
         let retryAfter = RetryAfter(asDate: configuration.retryAfterAsDate, clock: clock)
         let environment = ServerEnvironment(
             library: library,
-            images: try ImageStore(directory: directory.appending(path: "images"), library: library),
+            images: try ImageStore(
+                directory: directory.appending(path: "images"), library: library,
+                shared: configuration.sharesEncodedImages ? SharedEncodings.process : nil
+            ),
             keys: keyRing,
             rateLimiter: RateLimiter(limit: configuration.rateLimit, window: configuration.rateLimitWindow),
             cursors: CursorSigner(secret: Array(SHA256.hash(data: Data("cursors".utf8) + library.facts.signingSecret))),

@@ -39,6 +39,10 @@ public struct ServerConfiguration: Sendable {
     /// What rate-limit windows, signed-link expiry, `Retry-After` dates and the slow fault's stall read:
     /// the real clock, or a test's clock it advances (which starts at 2027-01-15 08:00:00 UTC).
     public var clock: any Clock<Duration>
+    /// Whether encoded images are shared with the other servers of this process that share them: for
+    /// tests, which start many servers of one demo library. Off by default: a lone server gains
+    /// nothing and would hold every image it sent in memory.
+    public var sharesEncodedImages = false
 
     /// A configuration with the defaults of `photopick serve` for whatever is not given.
     public init(

@@ -5,7 +5,8 @@ import PhotoPickServer
 public enum TestServer {
     /// A fresh server with a small, fast demo library (originals of 0.3 MP). Its injected 503s and 429s
     /// ask for no wait (`Retry-After: 0`), so tests of many faults do not sit out a second for each;
-    /// the tests of honouring `Retry-After` set `faultRetryAfter` themselves.
+    /// the tests of honouring `Retry-After` set `faultRetryAfter` themselves. It shares encoded images
+    /// with the suite's other servers: a photo is rendered once a run, not once a test.
     public static func start(
         isolation: isolated (any Actor)? = #isolation,
         photos: Int = 200, seed: UInt64 = 7, _ configure: (inout ServerConfiguration) throws -> Void = { _ in }
@@ -13,6 +14,7 @@ public enum TestServer {
         var configuration = ServerConfiguration(
             port: 0, photoCount: photos, seed: seed, rateLimit: 100_000, faultRetryAfter: 0, originalMegapixels: 0.3
         )
+        configuration.sharesEncodedImages = true
         try configure(&configuration)
         return try await PhotoPickServer.start(configuration)
     }

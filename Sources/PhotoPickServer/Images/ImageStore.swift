@@ -32,6 +32,7 @@ actor ImageStore {
 
     private let directory: URL
     private let library: LibraryStore
+    private let shared: SharedEncodings?
     private var inFlight: [Key: Task<StoredImage, any Error>] = [:]
     /// Images whose file is written and recorded, until their photo's images are removed.
     private var ready: [Key: StoredImage] = [:]
@@ -47,9 +48,10 @@ actor ImageStore {
         return pool
     }()
 
-    init(directory: URL, library: LibraryStore) throws {
+    init(directory: URL, library: LibraryStore, shared: SharedEncodings? = nil) throws {
         self.directory = directory
         self.library = library
+        self.shared = shared
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -83,7 +85,7 @@ actor ImageStore {
             return StoredImage(path: url.path, length: facts.length, sha256: facts.sha256)
         }
         encodeCount += 1
-        let facts = try await Self.encodeOffPool(photo, variant: variant, to: url)
+        let facts = try await Self.encodeOffPool(photo, variant: variant, to: url, shared: shared)
         guard try await library.recordImageFile(photoID: photo.id, variant: variant.rawValue, facts: facts) else {
             // Deleted while it was being encoded: leave nothing behind.
             try? FileManager.default.removeItem(at: url)
@@ -93,9 +95,11 @@ actor ImageStore {
     }
 
     /// Encodes, hashes and writes the file (to a temporary name, renamed into place) on an encoder thread.
-    private static func encodeOffPool(_ photo: PhotoRecord, variant: ImageVariant, to url: URL) async throws -> LibraryStore.ImageFileFacts {
+    private static func encodeOffPool(
+        _ photo: PhotoRecord, variant: ImageVariant, to url: URL, shared: SharedEncodings?
+    ) async throws -> LibraryStore.ImageFileFacts {
         try await encoders.runIfActive {
-            let bytes = try encode(photo, variant: variant)
+            let bytes = try shared.map { try $0.image(photo, variant) { try encode(photo, variant: variant) } } ?? encode(photo, variant: variant)
             try Data(bytes).write(to: url, options: .atomic)
             return LibraryStore.ImageFileFacts(length: Int64(bytes.count), sha256: Array(SHA256.hash(data: bytes)))
         }

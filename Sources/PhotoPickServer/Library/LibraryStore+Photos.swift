@@ -14,7 +14,7 @@ extension LibraryStore {
                 db, sql: "SELECT photo_id, tag_id FROM photo_tag WHERE photo_id BETWEEN ? AND ? ORDER BY photo_id, tag_id",
                 arguments: [first, last]
             ) {
-                tags[row["photo_id"], default: []].append(row["tag_id"])
+                tags[row[0], default: []].append(row[1])
             }
             for index in photos.indices { photos[index].tagIDs = tags[photos[index].id] ?? [] }
             return photos
@@ -115,15 +115,15 @@ extension LibraryStore {
 }
 
 extension PhotoRecord {
+    /// A row of `SELECT \(photoColumns)`, read by position: by name, GRDB looks each of the 24 columns
+    /// up among the 24, which was most of listing a page.
     init(row: Row) {
         self.init(
-            id: row["id"], filename: row["filename"], bytes: row["bytes"], takenAt: row["taken_at"],
-            createdAt: row["created_at"], width: row["width"], height: row["height"], mimeType: row["mime_type"],
-            cameraMake: row["camera_make"], cameraModel: row["camera_model"], lens: row["lens"], iso: row["iso"],
-            fNumber: row["f_number"], exposureTime: row["exposure_time"], focalLength: row["focal_length"],
-            latitude: row["latitude"], longitude: row["longitude"], title: row["title"],
-            description: row["description"], imageSeed: row["image_seed"], takenAtMilliseconds: row["taken_ms"],
-            imageDefocus: row["image_defocus"], imageMotion: row["image_motion"], imageGain: row["image_gain"]
+            id: row[0], filename: row[1], bytes: row[2], takenAt: row[3], createdAt: row[4], width: row[5], height: row[6],
+            mimeType: row[7], cameraMake: row[8], cameraModel: row[9], lens: row[10], iso: row[11], fNumber: row[12],
+            exposureTime: row[13], focalLength: row[14], latitude: row[15], longitude: row[16], title: row[17],
+            description: row[18], imageSeed: row[19], takenAtMilliseconds: row[20], imageDefocus: row[21],
+            imageMotion: row[22], imageGain: row[23]
         )
     }
 

@@ -1,5 +1,5 @@
 /// One photo's stored metadata.
-struct PhotoRecord: Sendable, Equatable {
+struct PhotoRecord: Sendable, Hashable {
     var id: Int64
     var filename: String
     var bytes: Int64
