@@ -73,7 +73,8 @@ struct DownloadTests {
     }
 
     @Test func variantsAreRealDownscaledJPEGs() async throws {
-        try await TestServer.with(photos: 5, { $0.originalMegapixels = 6 }) { _, api in
+        // 4 MP: a long edge past fhd's 1920 and short of a4's 3508.
+        try await TestServer.with(photos: 5, { $0.originalMegapixels = 4 }) { _, api in
             let photo = try await api.get("/photos/1").json
             let long = max(photo["width"].int ?? 0, photo["height"].int ?? 0)
             for (size, bound) in [("web", 1024), ("fhd", 1920)] {

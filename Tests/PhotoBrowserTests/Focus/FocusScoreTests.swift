@@ -50,16 +50,17 @@ import Testing
 
     /// "Pick the sharpest of each stack" as `B` runs it (`sharpestFrames`, bursts found by `BurstStacks`)
     /// on the whole demo library with every burst frame measured on its `web` rendition.
-    /// The first 280 photos of the demo library hold 11 bursts of 50 frames (RAW+JPEG sessions have none):
-    /// the 90% bound lets one burst miss and fails on two. A score that picked at random would find about
-    /// two. Rendering the frames is most of the suite's CPU: 20 bursts took 11 s of it, half the suite's wall time.
-    static let libraryCount = 280
+    /// The first 150 photos of the demo library hold 7 bursts of 28 frames (RAW+JPEG sessions have none):
+    /// the 85% bound lets one burst miss and fails on two. A score that picked at random would find one
+    /// or two. Rendering the frames is most of the suite's CPU: 20 bursts took 11 s of it, a third of its
+    /// wall time.
+    static let libraryCount = 150
 
     @Test func theSharpestOfEachDemoBurstIsTheFrameRecordedSharp() async throws {
         var records: [PhotoRecord] = []
         DemoLibraryGenerator(count: Self.libraryCount, seed: 1, megapixels: 12).forEachShot { records.append($0) }
         let bursts = Self.bursts(count: Self.libraryCount, seed: 1)
-        #expect(bursts.count >= 10)
+        #expect(bursts.count >= 7)
         print("focus: \(bursts.count) bursts, \(bursts.map(\.count).reduce(0, +)) frames in \(Self.libraryCount) photos")
         let scores = await Self.scores(bursts.flatMap { $0 })
         var state = MarkTests.state(records.map(Self.photo))
@@ -81,7 +82,7 @@ import Testing
             }
         }
         #expect(plan.bursts == bursts.count, "B sees the generator's bursts")
-        #expect(found * 100 >= bursts.count * 90, "found \(found) of \(bursts.count): \(misses)")
+        #expect(found * 100 >= bursts.count * 85, "found \(found) of \(bursts.count): \(misses)")
     }
 
     @Test func theScoreOfOnePictureIsTheSameWithin10PercentAtEverySize() async throws {
