@@ -13,7 +13,8 @@ extension PhotoList {
     mutating func beginFiltering(_ filter: PhotoFilter, library: PhotoLibrary, selection: Selection) -> FilterJob {
         self.filter = filter
         let job = FilterJob(
-            generation: (filtering?.generation ?? 0) + 1, filter: filter, sort: sort, library: library, selection: selection
+            generation: (filtering?.generation ?? 0) + 1, filter: filter, sort: sort, library: library, selection: selection,
+            openPairs: openPairs
         )
         filtering = job
         return job
@@ -30,7 +31,7 @@ extension PhotoList {
         let order = library.orders[sort]
         if shownFilter.isEmpty {
             visible = order
-        } else if sort == result.sort, result.changes == library.changesMade, result.count == library.storedCount {
+        } else if sort == result.sort, result.changes == library.changesMade, result.count == library.storedCount, job.openPairs == openPairs {
             visible = result.visible
         } else {
             let matcher = shownFilter.matcher(library: library, selection: selection)
@@ -48,11 +49,15 @@ package struct FilterJob: Sendable, Equatable {
     let sort: SortKey
     let library: PhotoLibrary
     let selection: Selection
+    /// The pairs open then: the companions of the others are folded here, off the main actor.
+    let openPairs: Set<Int32>
 
-    /// What the filter lets through, as bits and in the sort's order.
+    /// What the filter lets through, as bits and in the sort's order (closed pairs folded).
     package func run() -> FilterResult {
         let rows = filter.matcher(library: library, selection: selection).rows()
-        let visible = filter.isEmpty ? library.orders[sort] : library.orders[sort].filter { rows.contains(Int($0)) }
+        var shown = rows
+        library.pairs.fold(&shown, keepingOpen: openPairs)
+        let visible = filter.isEmpty ? library.orders[sort] : library.orders[sort].filter { shown.contains(Int($0)) }
         return FilterResult(generation: generation, sort: sort, rows: rows, visible: visible, count: library.storedCount,
                             changes: library.changesMade)
     }

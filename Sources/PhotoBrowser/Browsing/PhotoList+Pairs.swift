@@ -41,16 +41,25 @@ extension PhotoList {
         return partner
     }
 
-    /// Takes the companions of closed pairs out of `visible`: their RAW's row stands for them.
+    /// Takes the companions of closed pairs out of `visible`: their RAW's row stands for them. In one
+    /// pass over the buffer, with no closure per photo (a million calls were a tenth of a filter's time),
+    /// and no copy of a list that holds nothing to fold (a filter's comes folded).
     mutating func foldPairs(_ pairs: PhotoPairs) {
         guard pairs.count > 0 else { return }
         let open = openPairs
-        // Most lists have no pair open: then every companion goes, without a lookup each.
-        if open.isEmpty {
-            visible.removeAll { pairs.isCompanion(Int($0)) }
-        } else {
-            visible.removeAll { pairs.isCompanion(Int($0)) && !open.contains(Int32(pairs.head(of: Int($0)))) }
+        func folds(_ index: Int32) -> Bool {
+            pairs.isCompanion(Int(index)) && (open.isEmpty || !open.contains(Int32(pairs.head(of: Int(index)))))
         }
+        guard let first = visible.withUnsafeBufferPointer({ $0.firstIndex(where: folds) }) else { return }
+        let kept = visible.withUnsafeMutableBufferPointer { buffer in
+            var kept = first
+            for index in (first + 1)..<buffer.count where !folds(buffer[index]) {
+                buffer[kept] = buffer[index]
+                kept += 1
+            }
+            return kept
+        }
+        visible.removeSubrange(kept...)
     }
 
     /// The index whose row shows the photo at `index`: its pair's RAW when the pair is closed.

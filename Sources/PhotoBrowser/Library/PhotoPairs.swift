@@ -48,6 +48,17 @@ struct PhotoPairs: Sendable {
         partners = partners.compacted()
     }
 
+    /// Takes the companions of closed pairs out of `rows`: the RAW's row stands for its pair. `open`
+    /// holds the RAWs of the pairs opened.
+    func fold(_ rows: inout Bitset, keepingOpen open: Set<Int32>) {
+        guard count > 0 else { return }
+        let before = open.isEmpty ? nil : rows
+        rows.subtract(companions)
+        for raw in open {
+            if let companion = partner(of: Int(raw)), before?.contains(companion) == true { rows.insert(companion) }
+        }
+    }
+
     /// Puts both photos of a pair in `rows` when either is: a pair is listed whole or not at all.
     func joinPartners(_ rows: inout Bitset) {
         guard count > 0 else { return }
