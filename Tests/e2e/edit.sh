@@ -216,9 +216,10 @@ wait_for kill '40 selected' "40 rejects"
 keys kill Escape
 keys kill '#'
 wait_for kill 'Delete 40 rejected photos' "the second purge question"
+# Counted before the answer: the plan is logged as soon as it is confirmed.
+start_lines=$(wc -l <"$LOG")
 typed kill 40
 keys kill Enter
-start_lines=$(wc -l <"$LOG")
 killed=""
 for _ in $(seq 1200); do
   if [ "$(tail -n +$((start_lines + 1)) "$LOG" | grep -c '"kind":"deleted"')" -ge 3 ] && tail -n 1 "$LOG" | grep -q '"kind":"intent"'; then
