@@ -47,9 +47,7 @@ extension PhotoList {
     mutating func foldPairs(_ pairs: PhotoPairs) {
         guard pairs.count > 0 else { return }
         let open = openPairs
-        func folds(_ index: Int32) -> Bool {
-            pairs.isCompanion(Int(index)) && (open.isEmpty || !open.contains(Int32(pairs.head(of: Int(index)))))
-        }
+        func folds(_ index: Int32) -> Bool { pairs.isFolded(Int(index), open: open) }
         guard let first = visible.withUnsafeBufferPointer({ $0.firstIndex(where: folds) }) else { return }
         let kept = visible.withUnsafeMutableBufferPointer { buffer in
             var kept = first
@@ -64,6 +62,6 @@ extension PhotoList {
 
     /// The index whose row shows the photo at `index`: its pair's RAW when the pair is closed.
     func shownIndex(_ index: Int, _ pairs: PhotoPairs) -> Int {
-        pairs.isCompanion(index) && !openPairs.contains(Int32(pairs.head(of: index))) ? pairs.head(of: index) : index
+        pairs.isFolded(index, open: openPairs) ? pairs.head(of: index) : index
     }
 }

@@ -31,6 +31,12 @@ struct PhotoPairs: Sendable {
         companions.contains(index)
     }
 
+    /// Whether the photo at `index` is the companion of a pair not in `open` (RAWs of the pairs opened):
+    /// one its RAW's row stands for.
+    func isFolded(_ index: Int, open: Set<Int32>) -> Bool {
+        isCompanion(index) && (open.isEmpty || !open.contains(Int32(head(of: index))))
+    }
+
     /// The RAW of the pair the photo at `index` is in, or `index` itself.
     func head(of index: Int) -> Int {
         isCompanion(index) ? partner(of: index) ?? index : index
