@@ -79,55 +79,81 @@ struct TextColumn: Sendable {
 
     /// The rows whose text contains `needle`, among `0..<count`.
     func rows(containing needle: [UInt8]) -> Bitset {
-        var found = Bitset()
         guard !needle.isEmpty, !needle.contains(filler) else {
-            if needle.isEmpty { return Bitset(count: count, filled: true) }
-            return found
+            return needle.isEmpty ? Bitset(count: count, filled: true) : Bitset()
         }
+        var words = [UInt64](repeating: 0, count: (count + 63) >> 6)
         bytes.withUnsafeBufferPointer { haystack in
             ends.withUnsafeBufferPointer { ends in
-                guard let base = haystack.baseAddress else { return }
-                var from = 0
-                var row = 0
-                while from < haystack.count {
-                    guard let position = Self.find(needle, in: haystack, from: from) else { break }
-                    // The row whose slot holds the hit: ends are increasing, and hits come in order.
-                    row = Self.firstEnd(after: position, in: ends, from: row)
-                    guard row < ends.count else { break }
-                    if position + needle.count <= Int(ends[row]) {
-                        found.insert(row)
-                        from = Int(ends[row])
-                    } else {
-                        from = position + 1
-                    }
+                needle.withUnsafeBufferPointer { needle in
+                    words.withUnsafeMutableBufferPointer { Self.mark(needle, in: haystack, ends: ends, into: $0) }
                 }
             }
         }
+        var found = Bitset(words: words)
         for (row, text) in moved where text.contains(needle) { found.insert(Int(row)) }
         return found
     }
 
-    /// Where `needle` next occurs at or after `from`: `memchr` finds each candidate first byte (glibc's
-    /// is vectorised), `memcmp` checks the rest. Hand-written because `memmem` is a GNU extension that
-    /// Swift's Glibc module does not expose.
-    private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let base = haystack.baseAddress else { return nil }
-        let first = Int32(needle[0]), last = haystack.count - needle.count
-        var start = from
-        return needle.withUnsafeBufferPointer { needle in
-            while start <= last {
-                guard let hit = memchr(base + start, first, last - start + 1) else { return nil }
-                let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if needle.count == 1 || memcmp(base + position + 1, needle.baseAddress! + 1, needle.count - 1) == 0 { return position }
-                start = position + 1
+    /// Sets the bit of each row whose slot holds `needle`, going through the buffer once.
+    private static func mark(
+        _ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<UInt32>,
+        into words: UnsafeMutableBufferPointer<UInt64>
+    ) {
+        var from = 0
+        var row = 0
+        while from < haystack.count {
+            guard let position = find(needle, in: haystack, from: from) else { return }
+            // The row whose slot holds the hit: ends are increasing, and hits come in order.
+            row = firstEnd(after: position, in: ends, from: row)
+            guard row < ends.count else { return }
+            if position + needle.count <= Int(ends[row]) {
+                words[row >> 6] |= 1 << UInt64(row & 63)
+                from = Int(ends[row])
+            } else {
+                from = position + 1
             }
-            return nil
         }
     }
 
-    /// The first row at or after `start` whose slot ends beyond `position`.
+    /// Where `needle` next occurs at or after `from`. The next few bytes are looked at here, then
+    /// `memchr` (glibc's is vectorised) finds each candidate first byte further on: a common word hits
+    /// in most rows, a few bytes apart, where a call per hit cost more than the search. Hand-written
+    /// because `memmem` is a GNU extension that Swift's Glibc module does not expose.
+    private static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return nil }
+        let first = needle[0], last = haystack.count - needle.count
+        func isHit(_ position: Int) -> Bool {
+            var offset = 1
+            while offset < needle.count, base[position + offset] == needleBase[offset] { offset += 1 }
+            return offset == needle.count
+        }
+        var start = from
+        let near = min(last + 1, start + 32)
+        while start < near {
+            if base[start] == first, isHit(start) { return start }
+            start += 1
+        }
+        while start <= last {
+            guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return nil }
+            let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if isHit(position) { return position }
+            start = position + 1
+        }
+        return nil
+    }
+
+    /// The first row at or after `start` whose slot ends beyond `position`. Hits come close together,
+    /// so it gallops from `start` (1, 2, 4... rows on) before bisecting: a bisection over the whole
+    /// column missed the cache at every step, and was most of a common word's search.
     private static func firstEnd(after position: Int, in ends: UnsafeBufferPointer<UInt32>, from start: Int) -> Int {
-        var low = start, high = ends.count
+        var low = start, step = 1, high = start
+        while high < ends.count, Int(ends[high]) <= position {
+            low = high + 1
+            high = start + step
+            step <<= 1
+        }
+        high = min(high, ends.count)
         while low < high {
             let middle = (low + high) / 2
             if Int(ends[middle]) <= position { low = middle + 1 } else { high = middle }

@@ -13,8 +13,14 @@ struct QueryMatcher {
         let rows: () -> Bitset
         /// Whether `rows` is `matches` asked of every photo (a column read through), rather than a set
         /// the library keeps (a tag's photos, text found in one buffer): such a term is best asked
-        /// only about the photos the other terms let through.
+        /// only about the photos the other terms let through, by `refine`.
         var isScan = false
+        /// Takes out of a set the photos that do not pass.
+        var refine: ((inout Bitset) -> Void)?
+
+        func refine(_ rows: inout Bitset) {
+            if let refine { refine(&rows) } else { rows.keep(where: matches) }
+        }
     }
 
     init(_ query: PhotoQuery, library: PhotoLibrary, tags: QueryTags) {
@@ -37,7 +43,7 @@ struct QueryMatcher {
         guard let first = sets.first ?? scans.first else { return nil }
         var result = first.rows()
         for term in sets.dropFirst() { result.formIntersection(term.rows()) }
-        for term in sets.isEmpty ? scans.dropFirst() : scans[...] { result.keep(where: term.matches) }
+        for term in sets.isEmpty ? scans.dropFirst() : scans[...] { term.refine(&result) }
         return result
     }
 
@@ -48,8 +54,7 @@ struct QueryMatcher {
             // In the filename or title (the search column), or the camera or lens (the pool).
             let pooled = PoolSet(library.poolIDs { SearchFolding.fold($0).contains(word) })
             let search = columns.search
-            let make = columns.cameraMake, model = columns.cameraModel, lens = columns.lens
-            let inPool: (Int) -> Bool = { pooled.contains(make[$0]) || pooled.contains(model[$0]) || pooled.contains(lens[$0]) }
+            let inPool = PoolTest(pooled: pooled, first: columns.cameraMake, second: columns.cameraModel, third: columns.lens)
             return Term(matches: { index in inPool(index) || search.withBytes(index) { Self.contains($0, word) } }) {
                 var rows = search.rows(containing: word)
                 if !pooled.isEmpty { rows.formUnion(Self.scan(count, inPool)) }
@@ -57,30 +62,16 @@ struct QueryMatcher {
             }
         case .camera(let needle):
             let ids = PoolSet(library.poolIDs { SearchFolding.fold($0).contains(needle) })
-            let make = columns.cameraMake, model = columns.cameraModel
-            return column(count) { ids.contains(make[$0]) || ids.contains(model[$0]) }
+            return column(count, PoolTest(pooled: ids, first: columns.cameraMake, second: columns.cameraModel, third: nil))
         case .lens(let needle):
             let ids = PoolSet(library.poolIDs { SearchFolding.fold($0).contains(needle) })
-            let lens = columns.lens
-            return column(count) { ids.contains(lens[$0]) }
-        case .iso(let range):
-            let iso = columns.iso
-            return column(count) { iso[$0] >= 0 && range.contains(Double(iso[$0])) }
-        case .aperture(let range):
-            let values = columns.fNumber
-            return column(count) { range.contains(values[$0]) }
-        case .focalLength(let range):
-            let values = columns.focalLength
-            return column(count) { range.contains(values[$0]) }
-        case .size(let range):
-            let values = columns.bytes
-            return column(count) { range.contains(Double(values[$0])) }
-        case .taken(let range):
-            let values = columns.takenAt
-            return column(count) { range.contains(values[$0]) }
-        case .sharpness(let range):
-            let focus = library.focus
-            return column(count) { !focus[$0].isNaN && range.contains(Double(focus[$0])) }
+            return column(count, PoolTest(pooled: ids, first: columns.lens, second: nil, third: nil))
+        case .iso(let range): return column(count, NumberTest(values: columns.iso, range: range))
+        case .aperture(let range): return column(count, NumberTest(values: columns.fNumber, range: range))
+        case .focalLength(let range): return column(count, NumberTest(values: columns.focalLength, range: range))
+        case .size(let range): return column(count, NumberTest(values: columns.bytes, range: range))
+        case .taken(let range): return column(count, NumberTest(values: columns.takenAt, range: range))
+        case .sharpness(let range): return column(count, NumberTest(values: library.focus, range: range))
         case .tag(_, let key):
             guard let id = tags.idsByNameKey[key] else { return Term(matches: { _ in false }, rows: { Bitset() }) }
             return anyOf([id], library)
@@ -96,15 +87,13 @@ struct QueryMatcher {
             }
         case .flag(let flag): return anyOf(tags.tagIDs { $0 == .flag(flag) }, library)
         case .label(let label): return anyOf(tags.tagIDs { $0 == .label(label) }, library)
-        case .hasLocation:
-            let latitude = columns.latitude
-            return column(count) { !latitude[$0].isNaN }
-        case .hasCaptureTime:
-            let takenAt = columns.takenAt
-            return column(count) { !takenAt[$0].isNaN }
+        case .hasLocation: return column(count, PresenceTest(values: columns.latitude))
+        case .hasCaptureTime: return column(count, PresenceTest(values: columns.takenAt))
         case .hasTitle:
             let titles = columns.titles
-            return column(count) { index in titles.withBytes(index) { !$0.isEmpty } }
+            return Term(matches: { index in titles.withBytes(index) { !$0.isEmpty } }) {
+                scan(count, { index in titles.withBytes(index) { !$0.isEmpty } })
+            }
         case .untagged:
             // No tags but marks: in none of the ordinary tags' sets.
             let ordinary = library.tags.tagIDs.filter { tags.marks[$0] == nil }
@@ -112,15 +101,21 @@ struct QueryMatcher {
             return Term(matches: { !tagged.matches($0) }, rows: { tagged.rows().complement(count: count) })
         case .not(let inner):
             let term = term(for: inner, library: library, tags: tags)
-            return Term(matches: { !term.matches($0) }, rows: { term.rows().complement(count: count) }, isScan: term.isScan)
+            // Refining by a negation takes out what refining by the term keeps.
+            return Term(matches: { !term.matches($0) }, rows: { term.rows().complement(count: count) }, isScan: term.isScan) { rows in
+                var passing = rows
+                term.refine(&passing)
+                rows.subtract(passing)
+            }
         }
     }
 
-    /// A term that reads one row at a time: the bulk form is the same test over every row.
-    private static func column(_ count: Int, _ test: @escaping (Int) -> Bool) -> Term {
-        Term(matches: test, rows: { scan(count, test) }, isScan: true)
+    /// A term that reads one row at a time: the bulk forms are the same test over every row, or over the
+    /// rows of a set. Generic over the test's type, so each column's loop is compiled with its test
+    /// inlined: a closure called per row was most of a query's time at a million photos.
+    private static func column<Test: RowTest>(_ count: Int, _ test: Test) -> Term {
+        Term(matches: { test($0) }, rows: { scan(count, test) }, isScan: true, refine: { $0.keep(where: test) })
     }
-
     /// Photos carrying at least one of `tagIDs`, from the tags' own sets.
     private static func anyOf(_ tagIDs: Set<Int>, _ library: PhotoLibrary) -> Term {
         let sets = library.tags, ids = Array(tagIDs)
@@ -132,7 +127,7 @@ struct QueryMatcher {
     }
 
     /// The rows below `count` that pass `test`, 64 to a word.
-    private static func scan(_ count: Int, _ test: (Int) -> Bool) -> Bitset {
+    private static func scan<Test: RowTest>(_ count: Int, _ test: Test) -> Bitset {
         var words = [UInt64](repeating: 0, count: (count + 63) >> 6)
         words.withUnsafeMutableBufferPointer { words in
             for word in words.indices {
@@ -143,6 +138,10 @@ struct QueryMatcher {
             }
         }
         return Bitset(words: words)
+    }
+
+    private static func scan(_ count: Int, _ test: @escaping (Int) -> Bool) -> Bitset {
+        scan(count, ClosureRowTest(test: test))
     }
 
     private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
@@ -176,6 +175,62 @@ private struct PoolSet {
 
     func contains(_ id: Int32) -> Bool {
         Int(id) < members.count && id >= 0 && members[Int(id)]
+    }
+}
+
+/// A value of a number column as a query compares it; nil for a value the photo does not have.
+private protocol QueryNumber {
+    var queryValue: Double? { get }
+}
+
+extension Double: QueryNumber {
+    var queryValue: Double? { isNaN ? nil : self }
+}
+
+extension Float: QueryNumber {
+    var queryValue: Double? { isNaN ? nil : Double(self) }
+}
+
+extension Int64: QueryNumber {
+    var queryValue: Double? { Double(self) }
+}
+
+extension Int32: QueryNumber {
+    /// Counts (ISO) store -1 for none.
+    var queryValue: Double? { self >= 0 ? Double(self) : nil }
+}
+
+/// A number column within a range: `iso>=800`, `taken:2019-06`.
+private struct NumberTest<Value: QueryNumber, Bounds: RangeExpression<Double>>: RowTest {
+    let values: [Value]
+    let range: Bounds
+
+    func callAsFunction(_ index: Int) -> Bool {
+        guard let value = values[index].queryValue else { return false }
+        return range.contains(value)
+    }
+}
+
+/// A column whose missing values are NaN, holding one: `has:gps`.
+private struct PresenceTest: RowTest {
+    let values: [Double]
+
+    func callAsFunction(_ index: Int) -> Bool { !values[index].isNaN }
+}
+
+/// Up to three string-pool columns, one holding one of the pooled names: `camera:`, `lens:`, a word
+/// that names a camera.
+private struct PoolTest: RowTest {
+    let pooled: PoolSet
+    let first: [Int32]
+    let second: [Int32]?
+    let third: [Int32]?
+
+    func callAsFunction(_ index: Int) -> Bool {
+        if pooled.contains(first[index]) { return true }
+        if let second, pooled.contains(second[index]) { return true }
+        if let third, pooled.contains(third[index]) { return true }
+        return false
     }
 }
 
