@@ -47,6 +47,8 @@ let package = Package(
         // RAW, libheif for HEIC and AVIF, libtiff and libwebp. None of them jumps: their errors are codes.
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"]), .brew(["libraw"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+        // libavif for AVIF: Debian's decodes with dav1d, three times libheif's speed with libaom.
+        .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // libjpeg behind a C boundary, so its longjmp-based errors never cross into Swift: decoding,
@@ -97,7 +99,7 @@ let package = Package(
         ),
         // Imaging: decoding, resampling, orientation, focus measuring and loupe geometry over CJPEG. No
         // network, no view model.
-        .target(name: "PhotoImaging", dependencies: ["CJPEG", "CPNG", "CLibRaw", "CHeif", "CTIFF", "CWebP"], swiftSettings: optimisedInDebug),
+        .target(name: "PhotoImaging", dependencies: ["CJPEG", "CPNG", "CLibRaw", "CHeif", "CAVIF", "CTIFF", "CWebP"], swiftSettings: optimisedInDebug),
         // Previews: the loaders, their stores and the disk cache; fetch through Kit, decode through imaging.
         .target(
             name: "PhotoPreviews",
@@ -239,7 +241,7 @@ let package = Package(
             swiftSettings: optimisedInDebug
         ),
         .testTarget(name: "CJPEGTests", dependencies: ["CJPEG", "CSceneRender"], swiftSettings: optimisedInDebug),
-        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport", "CHeif", "CWebP"], swiftSettings: optimisedInDebug),
+        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport", "CHeif", "CAVIF", "CWebP"], swiftSettings: optimisedInDebug),
         .testTarget(name: "PhotoPickFormatsTests", dependencies: ["PhotoPickFormats"], swiftSettings: optimisedInDebug),
         .testTarget(
             name: "PhotoPreviewsTests",

@@ -1,3 +1,4 @@
+import CAVIF
 import CHeif
 import CWebP
 import Foundation
@@ -50,16 +51,42 @@ struct OriginalDecoderTests {
         return Array(FileManager.default.contents(atPath: path)!)
     }
 
-    /// An uncompressed RGB TIFF, little-endian, one strip.
-    static func tiff(_ image: PreviewImage, orientation: Int = 1) -> [UInt8] {
+    /// An uncompressed RGB TIFF, little-endian: one strip, or `tile` × `tile` tiles; with `alpha`, a fourth
+    /// sample of each pixel (at half opacity), which the picture shown leaves out.
+    static func tiff(_ image: PreviewImage, orientation: Int = 1, alpha: Bool = false, tile: Int? = nil) -> [UInt8] {
         var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
         func u16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
         func u32(_ value: Int) { u16(value & 0xFFFF); u16(value >> 16) }
-        let entries: [(tag: Int, type: Int, count: Int, value: Int)] = [
-            (256, 4, 1, image.width), (257, 4, 1, image.height), (258, 3, 3, 8), (259, 3, 1, 1), (262, 3, 1, 2),
-            (273, 4, 1, 0), (274, 3, 1, orientation), (277, 3, 1, 3), (278, 4, 1, image.height), (279, 4, 1, image.pixels.count), (284, 3, 1, 1),
+        let samples = alpha ? 4 : 3
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+            guard x < image.width, y < image.height else { return [UInt8](repeating: 0, count: samples) }
+            let colour = image[x, y]
+            return [colour.red, colour.green, colour.blue] + (alpha ? [128] : [])
+        }
+        // The pixels as stored: rows whole, or tile after tile (edge tiles padded).
+        var data: [UInt8] = [], pieces: [(offset: Int, length: Int)] = []
+        if let tile {
+            for top in stride(from: 0, to: image.height, by: tile) {
+                for left in stride(from: 0, to: image.width, by: tile) {
+                    let start = data.count
+                    for y in top..<(top + tile) { for x in left..<(left + tile) { data += pixel(x, y) } }
+                    pieces.append((start, data.count - start))
+                }
+            }
+        } else {
+            for y in 0..<image.height { for x in 0..<image.width { data += pixel(x, y) } }
+            pieces = [(0, data.count)]
+        }
+        var entries: [(tag: Int, type: Int, count: Int, value: Int)] = [
+            (256, 4, 1, image.width), (257, 4, 1, image.height), (258, 3, samples, 8), (259, 3, 1, 1), (262, 3, 1, 2),
+            (274, 3, 1, orientation), (277, 3, 1, samples), (284, 3, 1, 1),
         ]
-        let ifd = 8, bitsAt = ifd + 2 + entries.count * 12 + 4, dataAt = bitsAt + 6
+        entries += tile.map { [(322, 3, 1, $0), (323, 3, 1, $0), (324, 4, pieces.count, 0), (325, 4, pieces.count, 0)] }
+            ?? [(273, 4, 1, 0), (278, 4, 1, image.height), (279, 4, 1, data.count)]
+        if alpha { entries.append((338, 3, 1, 2)) }
+        entries.sort { $0.tag < $1.tag }
+        let ifd = 8, bitsAt = ifd + 2 + entries.count * 12 + 4, offsetsAt = bitsAt + 2 * samples
+        let countsAt = offsetsAt + 4 * pieces.count, dataAt = countsAt + 4 * pieces.count
         u32(ifd)
         u16(entries.count)
         for entry in entries {
@@ -67,12 +94,16 @@ struct OriginalDecoderTests {
             switch entry.tag {
             case 258: u32(bitsAt)
             case 273: u32(dataAt)
+            case 324: pieces.count == 1 ? u32(dataAt) : u32(offsetsAt)
+            case 325: pieces.count == 1 ? u32(pieces[0].length) : u32(countsAt)
             default: entry.type == 3 ? { u16(entry.value); u16(0) }() : u32(entry.value)
             }
         }
         u32(0)
-        u16(8); u16(8); u16(8)
-        return bytes + image.pixels
+        for _ in 0..<samples { u16(8) }
+        for piece in pieces { u32(dataAt + piece.offset) }
+        for piece in pieces { u32(piece.length) }
+        return bytes + data
     }
 
     static let encoded: [(OriginalFormat, [UInt8])] = [
@@ -103,6 +134,16 @@ struct OriginalDecoderTests {
         #expect(picture.size == PixelSize(width: 48, height: 64))
         let image = try picture.region(x: 0, y: 0, width: 48, height: 64, decoder: PreviewDecoder()).image
         #expect([(36, 16), (12, 16), (36, 48), (12, 48)].map { Self.colour(image, $0.0, $0.1) } == ["red", "blue", "green", "white"])
+    }
+
+    /// The TIFF layouts read straight into RGB (strips of three or four samples, tiles whose edge ones
+    /// hang over the picture) give the same picture.
+    @Test(arguments: [(false, nil), (true, nil), (false, 16), (true, 16), (false, 32)] as [(Bool, Int?)])
+    func aTIFFInTilesOrWithAlphaReadsTheSame(alpha: Bool, tile: Int?) throws {
+        let picture = try OriginalDecoder().prepare(Self.tiff(Self.quadrants, alpha: alpha, tile: tile))
+        #expect(picture.size == PixelSize(width: 64, height: 48))
+        let image = try picture.region(x: 0, y: 0, width: 64, height: 48, decoder: PreviewDecoder()).image
+        #expect(image.pixels == Self.quadrants.pixels, "alpha \(alpha), tile \(tile.map(String.init) ?? "none")")
     }
 
     @Test func bytesOfNoKnownFormatAreSaidToBeSo() {
@@ -141,5 +182,67 @@ struct OriginalDecoderTests {
             }
         }
         #expect(failures >= 1, "a file cut at its first bytes must fail")
+    }
+
+    /// An AVIF written by libavif (aom, fastest), stored turned `angle` quarter turns anticlockwise
+    /// (`irot`, applied first) and mirrored (`imir`: 0 top to bottom, 1 left to right).
+    static func avif(_ picture: PreviewImage, angle: Int, mirror: Int?) -> [UInt8] {
+        let image = avifImageCreate(UInt32(picture.width), UInt32(picture.height), 8, AVIF_PIXEL_FORMAT_YUV444)!
+        defer { avifImageDestroy(image) }
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.format = AVIF_RGB_FORMAT_RGB
+        rgb.rowBytes = UInt32(picture.width * 3)
+        var pixels = picture.pixels
+        pixels.withUnsafeMutableBufferPointer { rgb.pixels = $0.baseAddress; precondition(avifImageRGBToYUV(image, &rgb) == AVIF_RESULT_OK) }
+        if angle != 0 {
+            image.pointee.transformFlags |= UInt32(AVIF_TRANSFORM_IROT.rawValue)
+            image.pointee.irot.angle = UInt8(angle)
+        }
+        if let mirror {
+            image.pointee.transformFlags |= UInt32(AVIF_TRANSFORM_IMIR.rawValue)
+            image.pointee.imir.mode = UInt8(mirror)
+        }
+        let encoder = avifEncoderCreate()!
+        defer { avifEncoderDestroy(encoder) }
+        encoder.pointee.speed = 10
+        encoder.pointee.minQuantizer = 0
+        encoder.pointee.maxQuantizer = 10
+        var output = avifRWData()
+        precondition(avifEncoderWrite(encoder, image, &output) == AVIF_RESULT_OK)
+        defer { avifRWDataFree(&output) }
+        return Array(UnsafeBufferPointer(start: output.data, count: output.size))
+    }
+
+    /// The quadrants' colours where a viewer shows them once `irot` then `imir` are applied, worked out
+    /// here point by point (not by the decoder's table): for each shown quadrant centre, the stored point.
+    static func shownColours(angle: Int, mirror: Int?) -> [String] {
+        var width = 64, height = 48
+        // Where each stored quadrant centre lands.
+        var points = [(16, 12), (48, 12), (16, 36), (48, 36)].map { (x: $0.0, y: $0.1) }
+        for _ in 0..<angle {
+            // A quarter turn anticlockwise: (x, y) -> (y, width - 1 - x).
+            points = points.map { (x: $0.y, y: width - 1 - $0.x) }
+            swap(&width, &height)
+        }
+        if mirror == 0 { points = points.map { (x: $0.x, y: height - 1 - $0.y) } }
+        if mirror == 1 { points = points.map { (x: width - 1 - $0.x, y: $0.y) } }
+        let stored = ["red", "green", "blue", "white"]
+        // Read the shown picture in reading order of its quadrants.
+        let order = points.indices.sorted { (points[$0].y, points[$0].x) < (points[$1].y, points[$1].x) }
+        return order.map { stored[$0] }
+    }
+
+    /// An AVIF's own rotation and mirror stand it up, in each of the eight ways they combine (libavif
+    /// leaves them to its caller; libheif applied them itself).
+    @Test(arguments: [(0, nil), (1, nil), (2, nil), (3, nil), (0, 0), (0, 1), (1, 0), (3, 1)] as [(Int, Int?)])
+    func anAVIFTurnedAndMirroredStandsAsStored(angle: Int, mirror: Int?) throws {
+        let picture = try OriginalDecoder().prepare(Self.avif(Self.quadrants, angle: angle, mirror: mirror))
+        let turned = angle % 2 == 1
+        #expect(picture.size == (turned ? PixelSize(width: 48, height: 64) : PixelSize(width: 64, height: 48)))
+        let image = try picture.region(x: 0, y: 0, width: picture.size.width, height: picture.size.height, decoder: PreviewDecoder()).image
+        let (w, h) = (picture.size.width, picture.size.height)
+        let shown = [(w / 4, h / 4), (3 * w / 4, h / 4), (w / 4, 3 * h / 4), (3 * w / 4, 3 * h / 4)].map { Self.colour(image, $0.0, $0.1) }
+        #expect(shown == Self.shownColours(angle: angle, mirror: mirror), "irot \(angle), imir \(mirror.map(String.init) ?? "none")")
     }
 }
