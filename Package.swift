@@ -194,6 +194,7 @@ let package = Package(
                 "PhotoPickKit",
                 "PhotoPickServer",
                 "PhotoPreviews",
+                "PhotoImaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

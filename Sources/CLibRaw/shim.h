@@ -81,6 +81,22 @@ static inline libraw_processed_image_t *craw_demosaic_half(libraw_data_t *raw, i
 }
 
 /// The image's packed RGB rows.
+static inline void craw_count_data_error(void *count, const char *file, const INT64 offset) {
+    (void)file; (void)offset;
+    (*(int *)count)++;
+}
+
+/// Unpacks the sensor's data, as a check that it is all there: LibRaw's code, or LIBRAW_DATA_ERROR when
+/// it read past the end or met data it could not decode (LibRaw counts those and goes on).
+static inline int craw_verify_data(libraw_data_t *raw) {
+    int errors = 0;
+    libraw_set_dataerror_handler(raw, craw_count_data_error, &errors);
+    int status = libraw_unpack(raw);
+    libraw_set_dataerror_handler(raw, NULL, NULL);
+    if (status != LIBRAW_SUCCESS) return status;
+    return errors > 0 ? LIBRAW_DATA_ERROR : LIBRAW_SUCCESS;
+}
+
 static inline const uint8_t *craw_image_pixels(const libraw_processed_image_t *image) { return image->data; }
 
 #endif

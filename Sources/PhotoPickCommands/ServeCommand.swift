@@ -51,9 +51,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Size of originals in a new demo library, in megapixels.")
     var originalMegapixels = 12.0
 
+    @Option(help: ArgumentHelp("Store these photos' originals damaged (their magic number, then random bytes), to test what reads originals.", valueName: "id,id..."))
+    var damagedOriginals: String?
+
+    func validate() throws {
+        _ = try damagedIDs()
+    }
+
+    private func damagedIDs() throws -> Set<Int64> {
+        guard let damagedOriginals else { return [] }
+        let ids = damagedOriginals.split(separator: ",").map { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        guard !ids.isEmpty, ids.allSatisfy({ $0 != nil }) else {
+            throw ValidationError("--damaged-originals \(damagedOriginals) is not a list of photo ids; write it like 5,97")
+        }
+        return Set(ids.compactMap { $0 })
+    }
+
     /// A `ServerError` is reported by `PhotoPickCommand.main`.
     func run() async throws {
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: data.map { URL(fileURLWithPath: $0, isDirectory: true) },
             photoCount: photoCount, seed: seed, keys: try keys.map(KeySpec.init(parsing:)), rateLimit: rateLimit,
             rateLimitWindow: rateLimitWindow,
@@ -61,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
             latency: .milliseconds(latency), retryAfterAsDate: retryAfterDate, originalMegapixels: originalMegapixels,
             requestLog: { Console.line($0) }
         )
+        configuration.damagedOriginals = try damagedIDs()
         let server = try await PhotoPickServer.start(configuration)
         Console.line("PhotoPick server at \(server.baseURL.absoluteString)")
         if let filesBaseURL = server.filesBaseURL { Console.line("files origin at \(filesBaseURL.absoluteString)") }

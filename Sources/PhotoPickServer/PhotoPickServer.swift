@@ -109,7 +109,7 @@ public final class PhotoPickServer: Sendable {
             library: library,
             images: try ImageStore(
                 directory: directory.appending(path: "images"), library: library,
-                shared: configuration.sharesEncodedImages ? SharedEncodings.process : nil
+                shared: configuration.sharesEncodedImages ? SharedEncodings.process : nil, damaged: configuration.damagedOriginals
             ),
             keys: keyRing,
             rateLimiter: RateLimiter(limit: configuration.rateLimit, window: configuration.rateLimitWindow),

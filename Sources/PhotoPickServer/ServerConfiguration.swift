@@ -43,6 +43,10 @@ public struct ServerConfiguration: Sendable {
     /// tests, which start many servers of one demo library. Off by default: a lone server gains
     /// nothing and would hold every image it sent in memory.
     public var sharesEncodedImages = false
+    /// Photos whose original is stored damaged, as a disk or an upload can leave one: its magic number,
+    /// then seeded random bytes to its listed size, with a digest that matches. For testing what reads
+    /// originals; the renditions stay whole.
+    public var damagedOriginals: Set<Int64> = []
 
     /// A configuration with the defaults of `photopick serve` for whatever is not given.
     public init(

@@ -82,4 +82,19 @@ struct DemoOriginalTests {
         }
         #expect(failures >= 1, "\(kind): at least the shortest cut fails")
     }
+
+    /// `get`'s check reads each kind through: a whole file opens as its format; the server's damaged one
+    /// (its magic, then random bytes) does not; and a file cut short does not open until its data is
+    /// all there (the demo's padding after the data may go).
+    @Test(arguments: OriginalKind.allCases)
+    func theCheckAfterADownloadOpensAWholeFileAndRefusesADamagedOne(kind: OriginalKind) throws {
+        let bytes = try OriginalEncoder.encode(Self.photo(kind, width: 96, height: 64))
+        let decoder = OriginalDecoder()
+        #expect(try decoder.verify(bytes) == OriginalFormat.sniff(bytes))
+        #expect(try decoder.verify(bytes) != nil)
+        #expect(throws: PreviewError.self, "\(kind)") { try decoder.verify(ImageStore.damage(bytes, seed: 5)) }
+        let opens = stride(from: 16, to: bytes.count, by: max(1, bytes.count / 40)).map { (try? decoder.verify(Array(bytes.prefix($0)))) != nil }
+        #expect(opens.first == false, "\(kind): its first bytes alone open")
+        #expect(opens.drop { !$0 }.allSatisfy { $0 }, "\(kind): a shorter cut opened where a longer one did not: \(opens)")
+    }
 }

@@ -184,7 +184,7 @@ import hashlib, json, os, sys
 events = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
 done = {e["id"]: e["path"] for e in events if e["event"] in ("done", "skipped")}
 summary = [e for e in events if e["event"] == "summary"]
-if len(done) != 50 or summary != [{"event": "summary", "total": 50, "done": 50, "skipped": 0, "failed": 0}]:
+if len(done) != 50 or summary != [{"event": "summary", "total": 50, "done": 50, "skipped": 0, "failed": 0, "unopenable": 0}]:
     raise SystemExit(f"{len(done)} files reported, summary {summary}")
 for photo, path in done.items():
     original = os.path.join(sys.argv[2], f"{photo}-original.jpg")
@@ -728,6 +728,50 @@ grep -q "use both, raw or jpeg" "$TMP/pairs-all.err" || fail "get --pairs all di
 [ "$(ls "$TMP/pairs/raw")" = "$RAW_NAME" ] || fail "--pairs raw brought $(ls "$TMP/pairs/raw"), not $RAW_NAME"
 [ "$(ls "$TMP/pairs/jpeg")" = "$JPG_NAME" ] || fail "--pairs jpeg brought $(ls "$TMP/pairs/jpeg"), not $JPG_NAME"
 ok "RAW+JPEG pairs: get ${JPG_NAME%.*} brings $RAW_NAME and $JPG_NAME, --ids $JPG_ID only $JPG_NAME, --pairs raw the DNG and --pairs jpeg the JPEG whichever is named; --pairs all is refused"
+
+echo "# originals the server holds damaged"
+# The same library served again with one original of each kind stored damaged (its magic, then random
+# bytes, its digest its own): get fetches and verifies each, then reads each through its format's
+# decoder; a damaged one is one line naming the file and why, kept as the server holds it, exit 5.
+pp ls --format '{id}|{filename}' >"$TMP/kinds.list"
+DAMAGED=$(python3 - "$TMP/kinds.list" <<'PY'
+import sys
+first = {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    photo_id, name = line.rstrip("\n").split("|", 1)
+    first.setdefault(name.rsplit(".", 1)[-1].lower(), photo_id)
+kinds = ["jpg", "heic", "dng", "png", "tif", "webp", "avif"]
+missing = [kind for kind in kinds if kind not in first]
+if missing: raise SystemExit(f"no {missing} in the demo library: {sorted(first)}")
+print(",".join(first[kind] for kind in kinds))
+PY
+) || fail "the demo library lacks a kind of original"
+HEALTHY=$(awk -F'|' '$2 ~ /\.JPG$/ { n++ } n == 2 { print $1; exit }' "$TMP/kinds.list")
+serve damaged --photos 1000 --original-megapixels 0.1 --damaged-originals "$DAMAGED"
+code=0
+PHOTOPICK_API_KEY=$KEY "$PHOTOPICK" get --ids "$DAMAGED,$HEALTHY" --to "$TMP/damaged-get" --jsonl --api-url "$SERVER_URL" \
+  >"$TMP/damaged.jsonl" 2>"$TMP/damaged.err" || code=$?
+[ "$code" = 5 ] || fail "get of damaged originals exited $code, expected 5: $(cat "$TMP/damaged.err")"
+python3 - "$TMP/damaged.jsonl" "$TMP/damaged.err" "$TMP/damaged-get" "$DAMAGED" "$HEALTHY" <<'PY' || fail "damaged originals were not reported as they should be (above)"
+import json, os, sys
+events = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
+errors = open(sys.argv[2], encoding="utf-8").read().splitlines()
+folder, damaged, healthy = sys.argv[3], {int(i) for i in sys.argv[4].split(",")}, int(sys.argv[5])
+unopenable = {e["id"]: e for e in events if e["event"] == "unopenable"}
+assert set(unopenable) == damaged, f"unopenable {sorted(unopenable)}, damaged {sorted(damaged)}"
+done = {e["id"] for e in events if e["event"] == "done"}
+assert done == damaged | {healthy}, f"done {sorted(done)}"
+assert len(os.listdir(folder)) == len(damaged) + 1, os.listdir(folder)
+lines = [line for line in errors if " does not open: " in line]
+assert len(lines) == len(damaged), errors
+for event in unopenable.values():
+    assert os.path.exists(event["path"]), f"{event['path']} was not kept"
+    assert any(event["path"] in line and "kept as the server holds it" in line for line in lines), (event, lines)
+assert errors[-1].startswith(f"photopick get: {len(damaged)} of {len(damaged) + 1} do not open"), errors[-1]
+summary = [e for e in events if e["event"] == "summary"][0]
+assert summary["unopenable"] == len(damaged) and summary["failed"] == 0, summary
+PY
+ok "damaged originals of all seven kinds: get fetches them whole, names each in one line ($(grep -m1 'does not open' "$TMP/damaged.err" | sed 's/.*does not open: //' | cut -c1-50)…), keeps them as the server holds them, the healthy one passes, exit 5"
 
 echo "# completions"
 for shell in bash zsh fish; do

@@ -50,6 +50,48 @@ public struct OriginalDecoder: Sendable {
         }
     }
 
+    /// Whether the original in `bytes` opens, read through as far as its format lets a reader: a JPEG
+    /// decoded at its smallest DCT scale (every coefficient is still read), a camera RAW's sensor data
+    /// unpacked and its embedded preview decoded, the rest decoded whole. The format, or nil for bytes
+    /// of no format photopick reads (a video, a document), which there is nothing to check in. Throws
+    /// why it does not open.
+    public func verify(_ bytes: [UInt8]) throws(PreviewError) -> OriginalFormat? {
+        guard let format = OriginalFormat.sniff(bytes) else { return nil }
+        switch format {
+        case .jpeg: _ = try jpeg.decode(bytes, fitting: PixelSize(width: 1, height: 1))
+        case .raw: try verifyRaw(bytes)
+        case .tiff:
+            // A TIFF-shaped RAW is checked as a RAW; a plain TIFF (LibRaw does not take it) decoded.
+            if try verifyRaw(bytes) == false { _ = try tiff(bytes) }
+        case .png, .webp, .heic, .avif: _ = try prepare(bytes)
+        }
+        return format
+    }
+
+    /// Unpacks a RAW's sensor data and decodes its preview; false when LibRaw does not take the file.
+    @discardableResult
+    private func verifyRaw(_ bytes: [UInt8]) throws(PreviewError) -> Bool {
+        let taken = try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> Bool in
+            var info = craw_info()
+            var code: Int32 = 0
+            guard let raw = craw_open(source.baseAddress, source.count, &info, &code) else {
+                if code == LIBRAW_FILE_UNSUPPORTED.rawValue { return false }
+                throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code)))
+            }
+            defer { libraw_close(raw) }
+            guard Int(info.raw_width) * Int(info.raw_height) <= pixelLimit else {
+                throw .tooLarge(width: Int(info.width), height: Int(info.height))
+            }
+            code = craw_verify_data(raw)
+            guard code == 0 else { throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code))) }
+            return true
+        }
+        guard taken else { return false }
+        // The preview the loupe shows, when there is one, is read through too.
+        if case .jpeg(let preview) = try prepare(bytes).pixels { _ = try jpeg.decode(preview, fitting: PixelSize(width: 1, height: 1)) }
+        return true
+    }
+
     private func decodedPicture(_ image: PreviewImage, _ format: OriginalFormat) -> OriginalPicture {
         OriginalPicture(pixels: .decoded(image), format: format, size: image.size)
     }
@@ -247,11 +289,12 @@ public struct OriginalDecoder: Sendable {
         }
     }
 
+    /// A library's message as one line: libheif's end in a newline.
     private static func text(_ message: [CChar]) -> String {
-        String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
+        String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func text(_ message: UnsafePointer<CChar>?) -> String {
-        message.map { String(cString: $0) } ?? "unknown error"
+        message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoBrowser
+import PhotoImaging
 import PhotoPickKit
 import TerminalUI
 
@@ -135,9 +136,51 @@ struct GetCommand: AsyncParsableCommand {
         let failed = items.filter { $0.status.failure != nil }
         let fetched = items.count { $0.status == .done && !already.contains($0.id) }
         let sidecars = sidecar ? try Self.writeSidecars(items, script: script, root: root) : nil
-        report.finish(done: fetched, skipped: items.count { $0.status.isFinished } - fetched, failed: failed, sidecars: sidecars)
+        let fetchedItems = items.filter { $0.status == .done && !already.contains($0.id) }
+        let reasons = await Self.unopenable(fetchedItems.map { $0.resultPath })
+        let unopenable = zip(fetchedItems, reasons).compactMap { item, reason in reason.map { (item: item, reason: $0) } }
+        report.finish(
+            done: fetched, skipped: items.count { $0.status.isFinished } - fetched, failed: failed, unopenable: unopenable, sidecars: sidecars
+        )
         if !failed.isEmpty {
             throw ScriptExit(code: 5, message: "\(failed.count) of \(items.count) failed; run the same get again to retry them")
+        }
+        if !unopenable.isEmpty {
+            throw ScriptExit(code: 5, message: "\(unopenable.count) of \(items.count) do\(unopenable.count == 1 ? "es" : "") not open: the server holds \(unopenable.count == 1 ? "it" : "them") damaged; kept as \(unopenable.count == 1 ? "it is" : "they are")")
+        }
+    }
+
+    /// Each file just fetched, read through by its format's decoder as the loupe would read it (a JPEG
+    /// at its smallest DCT scale, a RAW's sensor data unpacked, the rest decoded whole), a core each:
+    /// the reason one does not open, or nil. A download's digest proves the bytes are the server's, not
+    /// that they are a picture. Files of no format photopick reads (a video) pass.
+    nonisolated static func unopenable(_ paths: [String?]) async -> [String?] {
+        let decoder = OriginalDecoder()
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return await withTaskGroup(of: (Int, String?).self) { group in
+            var reasons = [String?](repeating: nil, count: paths.count)
+            var next = 0
+            func start() {
+                guard next < paths.count else { return }
+                let index = next, path = paths[index]
+                next += 1
+                group.addTask {
+                    guard let path else { return (index, nil) }
+                    guard let data = FileManager.default.contents(atPath: path) else { return (index, "it cannot be read back") }
+                    do {
+                        _ = try decoder.verify(Array(data))
+                        return (index, nil)
+                    } catch {
+                        return (index, String(describing: error))
+                    }
+                }
+            }
+            for _ in 0..<width { start() }
+            for await (index, reason) in group {
+                reasons[index] = reason
+                start()
+            }
+            return reasons
         }
     }
 

@@ -74,18 +74,31 @@ struct GetReport {
     }
 
     /// The closing line: how many were fetched, already there, and failed, with the failures' reasons.
-    mutating func finish(done: Int, skipped: Int, failed: [DownloadItem], sidecars: Int? = nil) {
+    /// `unopenable`: files fetched whole (their digest matched) that their format's decoder cannot read,
+    /// with its reason: the server holds them damaged.
+    mutating func finish(
+        done: Int, skipped: Int, failed: [DownloadItem], unopenable: [(item: DownloadItem, reason: String)] = [], sidecars: Int? = nil
+    ) {
         clearBar()
         if jsonl {
-            var summary: [String: Any] = ["event": "summary", "total": total, "done": done, "skipped": skipped, "failed": failed.count]
+            for (item, reason) in unopenable {
+                event(["event": "unopenable", "id": item.photoID, "path": item.resultPath ?? "", "reason": reason])
+            }
+            var summary: [String: Any] = ["event": "summary", "total": total, "done": done, "skipped": skipped, "failed": failed.count,
+                                          "unopenable": unopenable.count]
             if let sidecars { summary["sidecars"] = sidecars }
             event(summary)
         }
         for item in failed.prefix(20) {
             FileHandle.standardError.write(Data("photopick get: photo \(item.photoID) (\(TerminalText.sanitized(item.filename))) failed: \(TerminalText.sanitized(item.status.failure ?? ""))\n".utf8))
         }
+        for (item, reason) in unopenable.prefix(20) {
+            let name = TerminalText.sanitized(item.resultPath ?? item.filename)
+            FileHandle.standardError.write(Data("photopick get: \(name) does not open: \(TerminalText.sanitized(reason)); kept as the server holds it (its digest matches), so the original there is damaged\n".utf8))
+        }
         let written = sidecars.map { ", \($0) sidecar\($0 == 1 ? "" : "s") written" } ?? ""
-        FileHandle.standardError.write(Data("photopick get: \(done) fetched, \(skipped) already there, \(failed.count) failed, of \(total)\(written).\n".utf8))
+        let damaged = unopenable.isEmpty ? "" : ", \(unopenable.count) do\(unopenable.count == 1 ? "es" : "") not open"
+        FileHandle.standardError.write(Data("photopick get: \(done) fetched, \(skipped) already there, \(failed.count) failed\(damaged), of \(total)\(written).\n".utf8))
     }
 
     mutating func interrupted(left: Int) {

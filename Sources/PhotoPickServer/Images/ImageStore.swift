@@ -33,6 +33,8 @@ actor ImageStore {
     private let directory: URL
     private let library: LibraryStore
     private let shared: SharedEncodings?
+    /// Photos whose original is stored damaged (`ServerConfiguration.damagedOriginals`).
+    private let damaged: Set<Int64>
     private var inFlight: [Key: Task<StoredImage, any Error>] = [:]
     /// Images whose file is written and recorded, until their photo's images are removed.
     private var ready: [Key: StoredImage] = [:]
@@ -48,10 +50,11 @@ actor ImageStore {
         return pool
     }()
 
-    init(directory: URL, library: LibraryStore, shared: SharedEncodings? = nil) throws {
+    init(directory: URL, library: LibraryStore, shared: SharedEncodings? = nil, damaged: Set<Int64> = []) throws {
         self.directory = directory
         self.library = library
         self.shared = shared
+        self.damaged = damaged
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -85,7 +88,8 @@ actor ImageStore {
             return StoredImage(path: url.path, length: facts.length, sha256: facts.sha256)
         }
         encodeCount += 1
-        let facts = try await Self.encodeOffPool(photo, variant: variant, to: url, shared: shared)
+        let damages = variant == .original && damaged.contains(photo.id)
+        let facts = try await Self.encodeOffPool(photo, variant: variant, to: url, shared: shared, damaged: damages)
         guard try await library.recordImageFile(photoID: photo.id, variant: variant.rawValue, facts: facts) else {
             // Deleted while it was being encoded: leave nothing behind.
             try? FileManager.default.removeItem(at: url)
@@ -96,10 +100,11 @@ actor ImageStore {
 
     /// Encodes, hashes and writes the file (to a temporary name, renamed into place) on an encoder thread.
     private static func encodeOffPool(
-        _ photo: PhotoRecord, variant: ImageVariant, to url: URL, shared: SharedEncodings?
+        _ photo: PhotoRecord, variant: ImageVariant, to url: URL, shared: SharedEncodings?, damaged: Bool
     ) async throws -> LibraryStore.ImageFileFacts {
         try await encoders.runIfActive {
-            let bytes = try shared.map { try $0.image(photo, variant) { try encode(photo, variant: variant) } } ?? encode(photo, variant: variant)
+            var bytes = try shared.map { try $0.image(photo, variant) { try encode(photo, variant: variant) } } ?? encode(photo, variant: variant)
+            if damaged { bytes = Self.damage(bytes, seed: UInt64(photo.id)) }
             try Data(bytes).write(to: url, options: .atomic)
             return LibraryStore.ImageFileFacts(length: Int64(bytes.count), sha256: Array(SHA256.hash(data: bytes)))
         }
@@ -113,6 +118,13 @@ actor ImageStore {
         }
         let size = variant.dimensions(width: photo.width, height: photo.height)
         return try JPEGEncoder.encode(scene, width: size.width, height: size.height, quality: 85)
+    }
+
+    /// A file of the same length and magic number whose every byte after the first 16 is random: no
+    /// reader of its format can take it, and its digest is its own.
+    static func damage(_ bytes: [UInt8], seed: UInt64) -> [UInt8] {
+        var random = SeededRandom(seed: seed)
+        return bytes.indices.map { $0 < 16 ? bytes[$0] : UInt8.random(in: 0...255, using: &random) }
     }
 
     private func fileURL(photoID: Int64, variant: ImageVariant) -> URL {
