@@ -3,8 +3,10 @@ import PhotoPickKit
 
 /// What the user asks of photos' fields.
 public enum EditEvent: Sendable {
-    /// `E`, the editor, a time shift or a script's `edit`: these fields get these values.
-    case photosEdited([PhotoFieldChange], summary: String? = nil)
+    /// `E`, the editor, a time shift or a script's `edit`: these fields get these values. The browser's
+    /// edit of a closed RAW+JPEG pair's row reaches its other file too; a script's (`exact`) only the
+    /// files it names, as every verb's `--ids` does.
+    case photosEdited([PhotoFieldChange], summary: String? = nil, exact: Bool = false)
 }
 
 /// What the outbox and the server report of field edits: only the session's own effects send these.
@@ -36,7 +38,8 @@ struct Editing: Sendable {
 
     mutating func reduce(_ event: EditEvent, _ shared: inout Shared, _ context: Context) -> [BrowserEffect] {
         switch event {
-        case .photosEdited(let changes, let summary): return editPhotos(changes, summary: summary, &shared, context)
+        // The parent has made a browser's changes reach the pairs' other files.
+        case .photosEdited(let changes, let summary, _): return editPhotos(changes, summary: summary, &shared, context)
         }
     }
 

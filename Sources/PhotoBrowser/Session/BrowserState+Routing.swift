@@ -37,6 +37,7 @@ extension BrowserState {
         case .tags(let event):
             return tagging.reduce(event, &shared, taggingContext)
         case .edits(let event):
+            let event = reachingPartners(event, shared.library)
             return editing.reduce(event, &shared, Editing.Context(account: statusBar.account, isWalking: cataloguing.loading.isWalking))
         case .purge(let event):
             return purging.reduce(event, &shared, Purging.Context(account: statusBar.account, tags: tagging.tags))
@@ -149,5 +150,14 @@ extension BrowserState {
             return nil
         }
         return { editing.shown(tagging.shown($0)) }
+    }
+
+    /// A browser's edit with the same change of each closed pair's other file, found in the list. Worked
+    /// out here and not by a closure in the context: one holding the library while the edit changes it
+    /// would make that change copy the whole library.
+    private func reachingPartners(_ event: EditEvent, _ library: PhotoLibrary) -> EditEvent {
+        guard case .photosEdited(let changes, let summary, false) = event else { return event }
+        let list = browsing.list
+        return .photosEdited(Editing.reachingPartners(changes, library) { list.closedPartner(of: $0, in: library) }, summary: summary, exact: true)
     }
 }

@@ -159,7 +159,7 @@ struct EditCommand: AsyncParsableCommand {
         }
         let photoIDs = waiting
         if !changes.isEmpty {
-            script.session.send(.edits(.photosEdited(changes)))
+            script.session.send(.edits(.photosEdited(changes, exact: true)))
             if let warning = script.session.state.message, warning.severity != .info, script.session.state.unsentPhotoEdits == 0 {
                 throw ScriptExit(code: 1, message: warning.text)
             }

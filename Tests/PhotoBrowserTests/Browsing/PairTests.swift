@@ -108,6 +108,43 @@ import Testing
         #expect(Set(alone) == [2])
     }
 
+    /// An edit of a closed pair's row is an edit of the shot: the JPEG gets the same title, its capture time
+    /// moved by as much (so the pair holds), and the new name with its own extension; one undo takes both
+    /// back. An opened pair's file, or a script's `--ids` (exact), is edited alone.
+    @Test func anEditOfAPairsRowReachesItsOtherFileAndThePairHolds() {
+        var state = MarkTests.state(photos)
+        func field(_ id: Int, _ field: PhotoField) -> String? { field.value(of: state.library[state.library.index(ofID: id)!]) }
+        func written(_ effects: [BrowserEffect]) -> [Int] {
+            effects.flatMap { effect -> [Int] in
+                if case .recordPhotoEdits(let edits) = effect { return edits.map(\.photoID) }
+                return []
+            }
+        }
+        let edits = state.apply(.edits(.photosEdited([
+            PhotoFieldChange(photoID: 1, field: .title, value: "Harbour"),
+            PhotoFieldChange(photoID: 1, field: .takenAt, value: "1970-01-01T01:00:00Z"),
+            PhotoFieldChange(photoID: 1, field: .filename, value: "harbour_001.CR3"),
+        ])))
+        #expect(Set(written(edits)) == [1, 2], "one outbox write holds both files' edits")
+        #expect(field(2, .title) == "Harbour")
+        #expect(field(2, .filename) == "harbour_001.jpg")
+        let moved = state.library[state.library.index(ofID: 2)!].takenAt?.timeIntervalSince1970 ?? 0
+        #expect(abs(moved - 3_600.4) < 0.01, "moved by as much: still 0.4 s after its RAW, not \(moved)")
+        #expect(partnerID(state, 1) == 2, "still one shot")
+        #expect(state.listedNames.contains("harbour_001.CR3") && !state.listedNames.contains("harbour_001.jpg"))
+        _ = state.apply(.undoRequested)
+        #expect(field(1, .filename) == "IMG_0001.CR3" && field(2, .filename) == "img_0001.jpg")
+        #expect(field(2, .title) == nil && partnerID(state, 1) == 2)
+        // A script names files: exactly those.
+        let exact = state.apply(.edits(.photosEdited([PhotoFieldChange(photoID: 1, field: .title, value: "RAW only")], exact: true)))
+        #expect(written(exact) == [1] && field(2, .title) == nil)
+        // Opened, the pair's files are edited one at a time.
+        _ = state.apply(.browsing(.cursorMoved(.position(state.listedNames.firstIndex(of: "IMG_0001.CR3")!))))
+        _ = state.apply(.browsing(.stackOpened))
+        let alone = state.apply(.edits(.photosEdited([PhotoFieldChange(photoID: 2, field: .title, value: "JPEG only")])))
+        #expect(written(alone) == [2] && field(1, .title) == "RAW only")
+    }
+
     @Test(arguments: [(PairDownloads.both, [1, 2]), (.raw, [1]), (.jpeg, [2])])
     func aDownloadTakesThePairsFilesAsTheConfigSays(choice: PairDownloads, expected: [Int]) {
         var state = BrowserState(downloadDirectory: URL(fileURLWithPath: "/tmp/photopick-test-downloads"), pairDownloads: choice)
