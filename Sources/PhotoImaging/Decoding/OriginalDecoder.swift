@@ -71,21 +71,13 @@ public struct OriginalDecoder: Sendable {
     /// Unpacks a RAW's sensor data and decodes its preview; false when LibRaw does not take the file.
     @discardableResult
     private func verifyRaw(_ bytes: [UInt8]) throws(PreviewError) -> Bool {
-        let taken = try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> Bool in
-            var info = craw_info()
-            var code: Int32 = 0
-            guard let raw = craw_open(source.baseAddress, source.count, &info, &code) else {
-                if code == LIBRAW_FILE_UNSUPPORTED.rawValue { return false }
-                throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code)))
-            }
-            defer { libraw_close(raw) }
+        let taken = try withRaw(bytes) { (raw, info) throws(PreviewError) -> Void in
             guard Int(info.raw_width) * Int(info.raw_height) <= pixelLimit else {
                 throw .tooLarge(width: Int(info.width), height: Int(info.height))
             }
-            code = craw_verify_data(raw)
+            let code = craw_verify_data(raw)
             guard code == 0 else { throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code))) }
-            return true
-        }
+        } != nil
         guard taken else { return false }
         // The preview the loupe shows, when there is one, is read through too.
         if case .jpeg(let preview) = try prepare(bytes).pixels { _ = try jpeg.decode(preview, fitting: PixelSize(width: 1, height: 1)) }
@@ -230,14 +222,8 @@ public struct OriginalDecoder: Sendable {
     /// (what a half-size demosaic would give, in milliseconds instead of seconds), else, or when the
     /// preview is damaged, a half-size demosaic. Nil when LibRaw does not take the file (a plain TIFF).
     private func raw(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture? {
-        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> OriginalPicture? in
-            var info = craw_info()
+        try withRaw(bytes) { (raw, info) throws(PreviewError) -> OriginalPicture in
             var code: Int32 = 0
-            guard let raw = craw_open(source.baseAddress, source.count, &info, &code) else {
-                if code == LIBRAW_FILE_UNSUPPORTED.rawValue { return nil }
-                throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code)))
-            }
-            defer { libraw_close(raw) }
             // The preview's format is known only once unpacked: a bitmap preview gives way to the demosaic.
             if 2 * max(Int(info.thumb_width), Int(info.thumb_height)) >= max(Int(info.width), Int(info.height)) {
                 var length = 0
@@ -261,6 +247,23 @@ public struct OriginalDecoder: Sendable {
             let pixels = Array(UnsafeBufferPointer(start: craw_image_pixels(image), count: width * height * 3))
             return OriginalPicture(pixels: .decoded(PreviewImage(width: width, height: height, pixels: pixels)), format: .raw,
                                    size: PixelSize(width: width, height: height), note: "50% demosaic")
+        }
+    }
+
+    /// `body` with the RAW in `bytes` opened by LibRaw and its header read; nil when LibRaw does not take
+    /// the file (a plain TIFF), and its reason when it is damaged.
+    private func withRaw<Result>(
+        _ bytes: [UInt8], _ body: (UnsafeMutablePointer<libraw_data_t>, craw_info) throws(PreviewError) -> Result
+    ) throws(PreviewError) -> Result? {
+        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> Result? in
+            var info = craw_info()
+            var code: Int32 = 0
+            guard let raw = craw_open(source.baseAddress, source.count, &info, &code) else {
+                if code == LIBRAW_FILE_UNSUPPORTED.rawValue { return nil }
+                throw .damaged(format: "RAW", reason: Self.text(libraw_strerror(code)))
+            }
+            defer { libraw_close(raw) }
+            return try body(raw, info)
         }
     }
 
