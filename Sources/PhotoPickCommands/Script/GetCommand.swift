@@ -153,7 +153,8 @@ struct GetCommand: AsyncParsableCommand {
     /// Each file just fetched, read through by its format's decoder as the loupe would read it (a JPEG
     /// at its smallest DCT scale, a RAW's sensor data unpacked, the rest decoded whole), a core each:
     /// the reason one does not open, or nil. A download's digest proves the bytes are the server's, not
-    /// that they are a picture. Files of no format photopick reads (a video) pass.
+    /// that they are a picture. Files of no format photopick reads (a video), and ones larger than the
+    /// loupe's pixel bound, pass unchecked.
     nonisolated static func unopenable(_ paths: [String?]) async -> [String?] {
         let decoder = OriginalDecoder()
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -167,11 +168,14 @@ struct GetCommand: AsyncParsableCommand {
                 group.addTask {
                     guard let path else { return (index, nil) }
                     guard let data = FileManager.default.contents(atPath: path) else { return (index, "it cannot be read back") }
-                    do {
+                    do throws(PreviewError) {
                         _ = try decoder.verify(Array(data))
                         return (index, nil)
+                    } catch .tooLarge, .outOfMemory {
+                        // Beyond what the loupe opens, not damaged: left unchecked rather than blamed.
+                        return (index, nil)
                     } catch {
-                        return (index, String(describing: error))
+                        return (index, error.description)
                     }
                 }
             }
