@@ -17,7 +17,10 @@ let package = Package(
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Hummingbird's traits named, one of them: with its two default ones, SwiftPM passed their defines in
+        // a different order on each run (a set's order), so every other build compiled Hummingbird again.
+        // Its swift-configuration support is not used.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
