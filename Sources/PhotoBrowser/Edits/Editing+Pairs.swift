@@ -37,19 +37,7 @@ extension Editing {
             return ISO8601.string(from: its.addingTimeInterval(new.timeIntervalSince(old)))
         case .filename:
             guard let new = change.value else { return companion.filename }
-            return stem(of: new) + extensionPart(of: companion.filename)
+            return SafeFilename.split(new).0 + SafeFilename.split(companion.filename).1
         }
-    }
-
-    /// A file name without its last extension.
-    private static func stem(of name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
-    }
-
-    /// A file name's last extension with its dot, or nothing.
-    private static func extensionPart(of name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return String(name[dot...])
     }
 }

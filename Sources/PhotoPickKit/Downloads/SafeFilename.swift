@@ -3,7 +3,7 @@ import Foundation
 /// A file name made safe from whatever the server calls the photo: one path component, no control or
 /// bidirectional-override characters, no leading dot, no `..`, an extension that matches the content,
 /// and short enough that `.photopick.<name> (NN).part` fits in 255 bytes.
-struct SafeFilename: Sendable, Hashable {
+package struct SafeFilename: Sendable, Hashable {
     let stem: String
     /// With its dot, such as `.jpg`; may be empty.
     let fileExtension: String
@@ -87,7 +87,7 @@ struct SafeFilename: Sendable, Hashable {
     }
 
     /// `("IMG_1", ".jpg")`; an "extension" other than one to ten ASCII letters and digits is part of the stem.
-    private static func split(_ name: String) -> (String, String) {
+    package static func split(_ name: String) -> (String, String) {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
         let candidate = name[name.index(after: dot)...]
         guard (1...10).contains(candidate.count), candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return (name, "") }
