@@ -221,12 +221,9 @@ let package = Package(
             ],
             path: "Sources/PhotoPickBench"
         ),
-        // Build-time tool: turns files in Resources/ into Swift constants, so the binary needs no bundle.
-        .executableTarget(name: "embed-resources", path: "Sources/EmbedResourcesTool"),
         .plugin(
             name: "EmbedResources",
             capability: .buildTool(),
-            dependencies: ["embed-resources"],
             path: "Sources/EmbedResourcesPlugin"
         ),
         .target(
