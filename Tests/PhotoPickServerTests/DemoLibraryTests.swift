@@ -170,6 +170,27 @@ struct DemoLibraryTests {
         }
     }
 
+    /// The suite's servers share rendered scenes (`SharedEncodings.pixels`): every variant and kind
+    /// encoded from the shared pixels is the file encoded alone, byte for byte, and a scene differing
+    /// only in its blur is not taken for another.
+    @Test func imagesFromSharedScenesAreTheImagesEncodedAlone() throws {
+        let shared = SharedEncodings(limit: 64 << 20)
+        var records: [PhotoRecord] = []
+        DemoLibraryGenerator(count: 3, seed: 3, megapixels: 0.1).forEachPhoto { records.append($0) }
+        // The first photo as each kind: one scene, encoded seven ways from the same shared pixels.
+        let sample = OriginalKind.allCases.map { DemoLibraryGenerator.recast(records[0], as: $0) } + records.dropFirst()
+        for photo in sample {
+            for variant in [ImageVariant.web, .original] {
+                #expect(try ImageStore.encode(photo, variant: variant, render: shared.pixels) == ImageStore.encode(photo, variant: variant))
+            }
+        }
+        let photo = records[0]
+        var blurred = photo
+        blurred.imageDefocus += 0.01
+        #expect(SceneDesign(photo) != SceneDesign(blurred))
+        #expect(try ImageStore.encode(blurred, variant: .web, render: shared.pixels) == ImageStore.encode(blurred, variant: .web))
+    }
+
     private func mount(of photo: PhotoRecord) -> String? {
         DemoCatalog.bodies.first { $0.model == photo.cameraModel }?.mount
     }

@@ -103,21 +103,25 @@ actor ImageStore {
         _ photo: PhotoRecord, variant: ImageVariant, to url: URL, shared: SharedEncodings?, damaged: Bool
     ) async throws -> LibraryStore.ImageFileFacts {
         try await encoders.runIfActive {
-            var bytes = try shared.map { try $0.image(photo, variant) { try encode(photo, variant: variant) } } ?? encode(photo, variant: variant)
+            var bytes = try shared.map { shared in
+                try shared.image(photo, variant) { try encode(photo, variant: variant, render: shared.pixels) }
+            } ?? encode(photo, variant: variant)
             if damaged { bytes = Self.damage(bytes, seed: UInt64(photo.id)) }
             try Data(bytes).write(to: url, options: .atomic)
             return LibraryStore.ImageFileFacts(length: Int64(bytes.count), sha256: Array(SHA256.hash(data: bytes)))
         }
     }
 
-    static func encode(_ photo: PhotoRecord, variant: ImageVariant) throws -> [UInt8] {
-        if variant == .original { return try OriginalEncoder.encode(photo) }
+    /// Encodes `photo` in `variant`. With `render`, the scene's pixels come from it (a cache of them,
+    /// shared by the variants and kinds of one scene); without, JPEGs are rendered row by row into the
+    /// encoder, never holding the picture.
+    static func encode(_ photo: PhotoRecord, variant: ImageVariant, render: SceneRender? = nil) throws -> [UInt8] {
+        if variant == .original { return try OriginalEncoder.encode(photo, render: render ?? JPEGEncoder.render) }
         let scene = SceneDesign(photo)
-        if variant == .originalJPEG {
-            return try JPEGEncoder.encode(scene, width: photo.width, height: photo.height, quality: 92)
-        }
-        let size = variant.dimensions(width: photo.width, height: photo.height)
-        return try JPEGEncoder.encode(scene, width: size.width, height: size.height, quality: 85)
+        let size = variant == .originalJPEG ? (width: photo.width, height: photo.height) : variant.dimensions(width: photo.width, height: photo.height)
+        let quality = variant == .originalJPEG ? 92 : 85
+        guard let render else { return try JPEGEncoder.encode(scene, width: size.width, height: size.height, quality: quality) }
+        return try JPEGEncoder.encode(pixels: render(scene, size.width, size.height), width: size.width, height: size.height, quality: quality)
     }
 
     /// A file of the same length and magic number whose every byte after the first 16 is random: no

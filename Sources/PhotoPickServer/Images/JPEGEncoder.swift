@@ -1,6 +1,9 @@
 import CJPEG
 import CSceneRender
 
+/// Renders a scene's packed RGB pixels at a size: `JPEGEncoder.render`, or a cache in front of it.
+typealias SceneRender = (SceneDesign, Int, Int) throws -> [UInt8]
+
 /// Encodes scenes through the CJPEG target, whose libjpeg errors come back as codes.
 enum JPEGEncoder {
     struct Failure: Error, CustomStringConvertible {
@@ -18,11 +21,20 @@ enum JPEGEncoder {
         }
     }
 
+    /// Encodes rendered pixels at `quality`: the same bytes as rendering and encoding row by row.
+    static func encode(pixels: [UInt8], width: Int, height: Int, quality: Int) throws -> [UInt8] {
+        try finish { output, written, message in
+            cjpeg_encode_rgb_padded(pixels, Int32(width), Int32(height), Int32(quality), 0, &output, &written, &message, message.count)
+        }
+    }
+
     /// Encodes exactly `length` bytes, lowering the quality until the image fits under the padding. The
     /// picture is rendered once and encoded again from its pixels at each quality tried: a 12 MP
     /// landscape takes seconds to render, an encode a fraction of that.
-    static func encode(_ scene: SceneDesign, width: Int, height: Int, exactLength length: Int) throws -> [UInt8] {
-        let pixels = try render(scene, width: width, height: height)
+    static func encode(
+        _ scene: SceneDesign, width: Int, height: Int, exactLength length: Int, render: SceneRender = JPEGEncoder.render
+    ) throws -> [UInt8] {
+        let pixels = try render(scene, width, height)
         var quality = 92
         while true {
             do {

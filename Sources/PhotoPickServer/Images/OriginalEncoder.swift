@@ -72,27 +72,28 @@ enum OriginalEncoder {
         let description: String
     }
 
-    static func encode(_ photo: PhotoRecord) throws -> [UInt8] {
+    /// `render` gives the scene's pixels: by default rendered anew, or from a cache shared by encodes.
+    static func encode(_ photo: PhotoRecord, render: SceneRender = JPEGEncoder.render) throws -> [UInt8] {
         let scene = SceneDesign(photo)
         let length = Int(photo.bytes)
         switch OriginalKind(mimeType: photo.mimeType) ?? .jpeg {
         case .jpeg:
-            return try JPEGEncoder.encode(scene, width: photo.width, height: photo.height, exactLength: length)
+            return try JPEGEncoder.encode(scene, width: photo.width, height: photo.height, exactLength: length, render: render)
         case .png:
-            let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+            let pixels = try render(scene, photo.width, photo.height)
             return try png(pixels, width: photo.width, height: photo.height, exactLength: length)
         case .heic, .avif:
-            let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+            let pixels = try render(scene, photo.width, photo.height)
             let kind = OriginalKind(mimeType: photo.mimeType) ?? .heic
             return try heif(pixels, width: photo.width, height: photo.height, av1: kind == .avif, exactLength: length)
         case .tiff:
-            let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+            let pixels = try render(scene, photo.width, photo.height)
             return try tiff(pixels, width: photo.width, height: photo.height, exactLength: length)
         case .webp:
-            let pixels = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+            let pixels = try render(scene, photo.width, photo.height)
             return try webp(pixels, width: photo.width, height: photo.height, exactLength: length)
         case .dng:
-            return try dng(scene, photo, exactLength: length)
+            return try dng(scene, photo, exactLength: length, render: render)
         }
     }
 
@@ -210,8 +211,10 @@ enum OriginalEncoder {
     /// A DNG as a camera writes it: a portrait frame stored on its side (the sensor's landscape) with
     /// orientation 6, and a full-size preview at the highest quality that fits; zeros after the last
     /// IFD's data make up the length, which TIFF readers never reach.
-    static func dng(_ scene: SceneDesign, _ photo: PhotoRecord, exactLength length: Int) throws -> [UInt8] {
-        let upright = try JPEGEncoder.render(scene, width: photo.width, height: photo.height)
+    static func dng(
+        _ scene: SceneDesign, _ photo: PhotoRecord, exactLength length: Int, render: SceneRender = JPEGEncoder.render
+    ) throws -> [UInt8] {
+        let upright = try render(scene, photo.width, photo.height)
         let portrait = photo.height > photo.width
         let stored = portrait ? turnedForOrientation6(upright, width: photo.width, height: photo.height) : upright
         let (width, height) = portrait ? (photo.height, photo.width) : (photo.width, photo.height)

@@ -4,6 +4,10 @@ import NIOConcurrencyHelpers
 /// `sharesEncodedImages`): the test suite starts hundreds of demo servers of the same library, and
 /// without it rendered the same photos again for each. A photo is its whole record, so an edited one
 /// is encoded anew. Bounded: emptied when it would pass `limit` bytes.
+///
+/// Rendered scenes are shared too, by scene and size: one photo's `web` rendition and its original
+/// are often the same pixels, and so are its kinds (the JPEG, HEIC and PNG of one scene) and the same
+/// photo in libraries that differ in a title. Rendering is most of what an encode costs.
 final class SharedEncodings: Sendable {
     static let process = SharedEncodings(limit: 256 << 20)
 
@@ -12,8 +16,15 @@ final class SharedEncodings: Sendable {
         let variant: ImageVariant
     }
 
+    private struct SceneKey: Hashable {
+        let scene: SceneDesign
+        let width: Int
+        let height: Int
+    }
+
     private let limit: Int
     private let images = NIOLockedValueBox((byKey: [Key: [UInt8]](), bytes: 0))
+    private let scenes = NIOLockedValueBox((byKey: [SceneKey: [UInt8]](), bytes: 0))
 
     init(limit: Int) {
         self.limit = limit
@@ -21,12 +32,26 @@ final class SharedEncodings: Sendable {
 
     /// The encoding of `photo` in `variant`: made by `encode` the first time, then the same bytes.
     func image(_ photo: PhotoRecord, _ variant: ImageVariant, encode: () throws -> [UInt8]) rethrows -> [UInt8] {
-        let key = Key(photo: photo, variant: variant)
-        if let bytes = images.withLockedValue({ $0.byKey[key] }) { return bytes }
-        let bytes = try encode()
-        images.withLockedValue { images in
-            if images.bytes + bytes.count > limit { images = ([:], 0) }
-            if images.byKey.updateValue(bytes, forKey: key) == nil { images.bytes += bytes.count }
+        try Self.shared(Key(photo: photo, variant: variant), in: images, limit: limit, make: encode)
+    }
+
+    /// The scene's packed RGB pixels at `width` × `height`: rendered the first time, then the same.
+    /// A scene of more than a quarter of the bound is rendered each time, never kept.
+    func pixels(_ scene: SceneDesign, _ width: Int, _ height: Int) throws -> [UInt8] {
+        guard width * height * 3 <= limit / 4 else { return try JPEGEncoder.render(scene, width: width, height: height) }
+        return try Self.shared(SceneKey(scene: scene, width: width, height: height), in: scenes, limit: limit) {
+            try JPEGEncoder.render(scene, width: width, height: height)
+        }
+    }
+
+    private static func shared<Key: Hashable & Sendable>(
+        _ key: Key, in store: NIOLockedValueBox<(byKey: [Key: [UInt8]], bytes: Int)>, limit: Int, make: () throws -> [UInt8]
+    ) rethrows -> [UInt8] {
+        if let bytes = store.withLockedValue({ $0.byKey[key] }) { return bytes }
+        let bytes = try make()
+        store.withLockedValue { store in
+            if store.bytes + bytes.count > limit { store = ([:], 0) }
+            if store.byKey.updateValue(bytes, forKey: key) == nil { store.bytes += bytes.count }
         }
         return bytes
     }
