@@ -242,7 +242,7 @@ let package = Package(
             swiftSettings: optimisedInDebug
         ),
         .testTarget(name: "CJPEGTests", dependencies: ["CJPEG", "CSceneRender"], swiftSettings: optimisedInDebug),
-        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport", "CHeif", "CAVIF", "CWebP"], swiftSettings: optimisedInDebug),
+        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport", "CHeif", "CAVIF", "CTIFF", "CWebP"], swiftSettings: optimisedInDebug),
         .testTarget(name: "PhotoPickFormatsTests", dependencies: ["PhotoPickFormats"], swiftSettings: optimisedInDebug),
         .testTarget(
             name: "PhotoPreviewsTests",

@@ -1,5 +1,6 @@
 import CAVIF
 import CHeif
+import CTIFF
 import CWebP
 import Foundation
 import PhotoImaging
@@ -144,6 +145,35 @@ struct OriginalDecoderTests {
         #expect(picture.size == PixelSize(width: 64, height: 48))
         let image = try picture.region(x: 0, y: 0, width: 64, height: 48, decoder: PreviewDecoder()).image
         #expect(image.pixels == Self.quadrants.pixels, "alpha \(alpha), tile \(tile.map(String.init) ?? "none")")
+    }
+
+    /// A TIFF through libtiff's own writer: strips of `rows` rows, or `tile` × `tile` tiles.
+    static func libtiff(_ image: PreviewImage, orientation: Int, rows: Int = 7, tile: Int = 0, compression: Int32 = COMPRESSION_NONE) throws -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.appending(path: "photopick-test-\(UUID().uuidString).tif").path
+        defer { unlink(path) }
+        try #require(ctiff_write_rgb_as(path, image.pixels, UInt32(image.width), UInt32(image.height), UInt32(rows), UInt32(tile), Int32(orientation), compression) == 1)
+        return Array(try #require(FileManager.default.contents(atPath: path)))
+    }
+
+    /// An 8-bit RGB TIFF is read a region at a time, decoding only the strips or tiles under it: every
+    /// region of every orientation, in strips or tiles, compressed or not, is that region of the picture
+    /// decoded whole and stood upright.
+    @Test(arguments: [(7, 0, COMPRESSION_NONE), (1, 0, COMPRESSION_ADOBE_DEFLATE), (0, 16, COMPRESSION_NONE), (0, 32, COMPRESSION_LZW)] as [(Int, Int, Int32)])
+    func aTIFFIsReadARegionAtATimeInEveryOrientation(rows: Int, tile: Int, compression: Int32) throws {
+        var random = SystemRandomNumberGenerator()
+        let stored = PreviewImage(width: 53, height: 37, pixels: (0..<(53 * 37 * 3)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        for orientation in 1...8 {
+            let picture = try OriginalDecoder().prepare(Self.libtiff(stored, orientation: orientation, rows: max(rows, 1), tile: tile, compression: compression))
+            guard case .tiff = picture.pixels else { Issue.record("orientation \(orientation): decoded whole"); continue }
+            let upright = stored.oriented(exif: orientation)
+            #expect(picture.size == upright.size)
+            for (x, y, width, height) in [(0, 0, upright.width, upright.height), (5, 3, 17, 11), (upright.width - 9, upright.height - 4, 9, 4), (1, 20, 30, 1)] {
+                let region = try picture.region(x: x, y: y, width: width, height: height, decoder: PreviewDecoder())
+                #expect(region.originX == x && region.originY == y)
+                #expect(region.image == upright.cropped(x: x, y: y, width: width, height: height), "orientation \(orientation), \(x),\(y) \(width)×\(height), strips of \(rows), tile \(tile)")
+            }
+            #expect(try picture.fitting(PixelSize(width: 400, height: 400), decoder: PreviewDecoder()) == upright)
+        }
     }
 
     @Test func bytesOfNoKnownFormatAreSaidToBeSo() {

@@ -22,8 +22,8 @@ public struct OriginalDecoder: Sendable {
     /// The most pixels a file may declare.
     public var pixelLimit: Int { jpeg.pixelLimit }
 
-    /// The original in `bytes`, ready to show. Header-only for a JPEG (bands are decoded as the loupe
-    /// needs them); whole for the rest.
+    /// The original in `bytes`, ready to show. Header-only for a JPEG and an 8-bit RGB TIFF (bands and
+    /// regions are decoded as the loupe needs them); whole for the rest.
     public func prepare(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture {
         guard let format = OriginalFormat.sniff(bytes) else { throw .unsupported }
         switch format {
@@ -41,9 +41,13 @@ public struct OriginalDecoder: Sendable {
             let rawError: PreviewError
             do {
                 if let picture = try raw(bytes) { return picture }
+                if let picture = try tiffByRegions(bytes) { return picture }
                 return decodedPicture(try tiff(bytes), .tiff)
             } catch {
                 rawError = error
+            }
+            if let picture = try? tiffByRegions(bytes), (try? picture.region(x: 0, y: 0, width: 1, height: 1, decoder: jpeg)) != nil {
+                return picture
             }
             guard let image = try? tiff(bytes) else { throw rawError }
             return decodedPicture(image, .tiff)
@@ -183,6 +187,46 @@ public struct OriginalDecoder: Sendable {
         return PreviewImage(width: width, height: height, pixels: pixels)
     }
 
+    /// A TIFF stored as 8-bit RGB, made ready to be read a region at a time (only the strips or tiles
+    /// under the loupe are decoded); nil for another layout, which is decoded whole.
+    private func tiffByRegions(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture? {
+        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> OriginalPicture? in
+            var buffer = ctiff_buffer(data: source.baseAddress, length: source.count, position: 0)
+            guard let tiff = ctiff_open(&buffer) else { throw .damaged(format: "TIFF", reason: "libtiff does not read its header") }
+            defer { TIFFClose(tiff) }
+            var width: UInt32 = 0, height: UInt32 = 0, orientation: Int32 = 1
+            ctiff_size_of(tiff, &width, &height)
+            guard width > 0, height > 0 else { throw .damaged(format: "TIFF", reason: "it has no size") }
+            try check(Int(width), Int(height))
+            guard ctiff_is_rgb8(tiff, &orientation) == 1 else { return nil }
+            let stored = PixelSize(width: Int(width), height: Int(height))
+            let upright = orientation >= 5 ? PixelSize(width: stored.height, height: stored.width) : stored
+            return OriginalPicture(pixels: .tiff(bytes, stored: stored, orientation: Int(orientation)), format: .tiff, size: upright)
+        }
+    }
+
+    /// The rectangle `x`, `y`, `width` × `height` of a TIFF's first image as stored (before its
+    /// orientation), which must lie inside it, decoding only the strips or tiles it touches.
+    static func tiffRegion(_ bytes: [UInt8], x: Int, y: Int, width: Int, height: Int) throws(PreviewError) -> PreviewImage {
+        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> PreviewImage in
+            var buffer = ctiff_buffer(data: source.baseAddress, length: source.count, position: 0)
+            guard let tiff = ctiff_open(&buffer) else { throw .damaged(format: "TIFF", reason: "libtiff does not read its header") }
+            defer { TIFFClose(tiff) }
+            var fullWidth: UInt32 = 0, fullHeight: UInt32 = 0, orientation: Int32 = 1
+            ctiff_size_of(tiff, &fullWidth, &fullHeight)
+            var status: Int32 = -1
+            let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
+                status = ctiff_read_rgb8_region(
+                    tiff, fullWidth, fullHeight, UInt32(x), UInt32(y), UInt32(width), UInt32(height), buffer.baseAddress, &orientation
+                )
+                count = status == 1 ? buffer.count : 0
+            }
+            guard status == 1 else { throw .damaged(format: "TIFF", reason: "its data does not decode") }
+            return PreviewImage(width: width, height: height, pixels: pixels)
+        }
+    }
+
+    /// A TIFF decoded whole and stood upright.
     private func tiff(_ bytes: [UInt8]) throws(PreviewError) -> PreviewImage {
         try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> PreviewImage in
             var buffer = ctiff_buffer(data: source.baseAddress, length: source.count, position: 0)
@@ -195,7 +239,7 @@ public struct OriginalDecoder: Sendable {
             var orientation: Int32 = 1
             var status: Int32 = -1
             var pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 3) { buffer, count in
-                status = ctiff_read_rgb8_stored(tiff, width, height, buffer.baseAddress, &orientation)
+                status = ctiff_read_rgb8_region(tiff, width, height, 0, 0, width, height, buffer.baseAddress, &orientation)
                 count = status == 1 ? buffer.count : 0
             }
             if status == -1 {

@@ -1,12 +1,16 @@
 import CJPEG
 
 /// An original made ready for the loupe and the focus score: JPEG bytes decoded a band at a time (a
-/// JPEG, or a RAW's embedded preview standing upright as stored), or pixels decoded whole once (HEIC,
-/// AVIF, PNG, TIFF, WebP, a RAW's demosaic or a preview that had to be turned), kept while the photo is.
+/// JPEG, or a RAW's embedded preview standing upright as stored), a TIFF of 8-bit RGB decoded a region
+/// at a time (only its strips or tiles under the loupe), or pixels decoded whole once (HEIC, AVIF, PNG,
+/// WebP, a TIFF of another layout, a RAW's demosaic or a preview that had to be turned), kept while the
+/// photo is.
 public struct OriginalPicture: Sendable {
     /// Where the pixels come from.
     public enum Pixels: Sendable {
         case jpeg([UInt8])
+        /// A TIFF's bytes, its first image's size as stored and its orientation tag (1...8).
+        case tiff([UInt8], stored: PixelSize, orientation: Int)
         case decoded(PreviewImage)
     }
 
@@ -36,10 +40,37 @@ public struct OriginalPicture: Sendable {
         case .jpeg(let bytes):
             let band = try decoder.decodeRegion(bytes, x: x, y: y, width: width, height: height)
             return (band.image, band.originX, band.originY)
+        case .tiff(let bytes, let stored, let orientation):
+            let (x0, y0, x1, y1) = Self.clip(x: x, y: y, width: width, height: height, to: size)
+            let rectangle = Self.stored(x: x0, y: y0, width: x1 - x0, height: y1 - y0, in: stored, orientation: orientation)
+            let region = try OriginalDecoder.tiffRegion(bytes, x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height)
+            return (region.oriented(exif: orientation), x0, y0)
         case .decoded(let image):
-            let x0 = min(max(0, x), image.width - 1), y0 = min(max(0, y), image.height - 1)
-            let x1 = min(image.width, max(x0 + 1, x + width)), y1 = min(image.height, max(y0 + 1, y + height))
+            let (x0, y0, x1, y1) = Self.clip(x: x, y: y, width: width, height: height, to: image.size)
             return (image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), x0, y0)
+        }
+    }
+
+    /// The rectangle clipped to `size`, at least one pixel: its corners.
+    private static func clip(x: Int, y: Int, width: Int, height: Int, to size: PixelSize) -> (Int, Int, Int, Int) {
+        let x0 = min(max(0, x), size.width - 1), y0 = min(max(0, y), size.height - 1)
+        return (x0, y0, min(size.width, max(x0 + 1, x + width)), min(size.height, max(y0 + 1, y + height)))
+    }
+
+    /// Where a rectangle of the upright picture lies in the picture as stored, which EXIF `orientation`
+    /// stands upright: a rectangle of the stored pixels, oriented alike, is the upright one.
+    static func stored(x: Int, y: Int, width: Int, height: Int, in stored: PixelSize, orientation: Int)
+        -> (x: Int, y: Int, width: Int, height: Int) {
+        let (w, h) = (stored.width, stored.height)
+        switch orientation {
+        case 2: return (w - x - width, y, width, height)
+        case 3: return (w - x - width, h - y - height, width, height)
+        case 4: return (x, h - y - height, width, height)
+        case 5: return (y, x, height, width)
+        case 6: return (y, h - x - width, height, width)
+        case 7: return (w - y - height, h - x - width, height, width)
+        case 8: return (w - y - height, x, height, width)
+        default: return (x, y, width, height)
         }
     }
 
@@ -47,6 +78,9 @@ public struct OriginalPicture: Sendable {
     public func fitting(_ box: PixelSize, decoder: PreviewDecoder) throws(PreviewError) -> PreviewImage {
         switch pixels {
         case .jpeg(let bytes): return try decoder.decode(bytes, fitting: box).image
+        case .tiff:
+            let whole = try region(x: 0, y: 0, width: size.width, height: size.height, decoder: decoder).image
+            return try OriginalPicture(pixels: .decoded(whole), format: format, size: size).fitting(box, decoder: decoder)
         case .decoded(let image):
             let scale = min(1, Double(box.width) / Double(image.width), Double(box.height) / Double(image.height))
             let width = max(1, Int((Double(image.width) * scale).rounded())), height = max(1, Int((Double(image.height) * scale).rounded()))
