@@ -156,24 +156,59 @@ struct OriginalDecoderTests {
     }
 
     /// An 8-bit RGB TIFF is read a region at a time, decoding only the strips or tiles under it: every
-    /// region of every orientation, in strips or tiles, compressed or not, is that region of the picture
-    /// decoded whole and stood upright.
-    @Test(arguments: [(7, 0, COMPRESSION_NONE), (1, 0, COMPRESSION_ADOBE_DEFLATE), (0, 16, COMPRESSION_NONE), (0, 32, COMPRESSION_LZW)] as [(Int, Int, Int32)])
+    /// region of every orientation, in strips (one, or several a region starts inside) or tiles, of
+    /// three samples or four, compressed or not, is that region of the picture decoded whole and stood
+    /// upright.
+    @Test(arguments: [(7, 0, COMPRESSION_NONE), (1, 0, COMPRESSION_ADOBE_DEFLATE), (37, 0, COMPRESSION_NONE), (0, 16, COMPRESSION_NONE),
+                      (0, 32, COMPRESSION_LZW)] as [(Int, Int, Int32)])
     func aTIFFIsReadARegionAtATimeInEveryOrientation(rows: Int, tile: Int, compression: Int32) throws {
-        var random = SystemRandomNumberGenerator()
-        let stored = PreviewImage(width: 53, height: 37, pixels: (0..<(53 * 37 * 3)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let stored = Self.noise(width: 53, height: 37)
         for orientation in 1...8 {
-            let picture = try OriginalDecoder().prepare(Self.libtiff(stored, orientation: orientation, rows: max(rows, 1), tile: tile, compression: compression))
-            guard case .tiff = picture.pixels else { Issue.record("orientation \(orientation): decoded whole"); continue }
-            let upright = stored.oriented(exif: orientation)
-            #expect(picture.size == upright.size)
-            for (x, y, width, height) in [(0, 0, upright.width, upright.height), (5, 3, 17, 11), (upright.width - 9, upright.height - 4, 9, 4), (1, 20, 30, 1)] {
-                let region = try picture.region(x: x, y: y, width: width, height: height, decoder: PreviewDecoder())
-                #expect(region.originX == x && region.originY == y)
-                #expect(region.image == upright.cropped(x: x, y: y, width: width, height: height), "orientation \(orientation), \(x),\(y) \(width)×\(height), strips of \(rows), tile \(tile)")
-            }
-            #expect(try picture.fitting(PixelSize(width: 400, height: 400), decoder: PreviewDecoder()) == upright)
+            try Self.expectRegions(of: Self.libtiff(stored, orientation: orientation, rows: max(rows, 1), tile: tile, compression: compression),
+                                   equal: stored, orientation: orientation, "strips of \(rows), tile \(tile)")
         }
+    }
+
+    /// Four samples a pixel (RGB and alpha), in one strip or in tiles, read a region at a time too.
+    @Test(arguments: [nil, 16] as [Int?])
+    func aTIFFWithAlphaIsReadARegionAtATime(tile: Int?) throws {
+        let stored = Self.noise(width: 53, height: 37)
+        for orientation in 1...8 {
+            try Self.expectRegions(of: Self.tiff(stored, orientation: orientation, alpha: true, tile: tile), equal: stored,
+                                   orientation: orientation, "alpha, tile \(tile.map(String.init) ?? "none")")
+        }
+    }
+
+    /// A compressed TIFF whose strip is larger than a region read would want to decode at every pan is
+    /// decoded whole once instead, the same picture. (libtiff itself reads an uncompressed one strip as
+    /// many small ones.)
+    @Test func aTIFFInOneLargeCompressedStripIsDecodedWholeOnce() throws {
+        let side = 1200
+        let stored = PreviewImage(width: side, height: side, pixels: (0..<(side * side * 3)).map { UInt8(truncatingIfNeeded: $0 * 7 + $0 / 3600) })
+        #expect(side * side * 3 > OriginalDecoder.largestPieceReadByRegions)
+        let picture = try OriginalDecoder().prepare(Self.libtiff(stored, orientation: 1, rows: side, compression: COMPRESSION_ADOBE_DEFLATE))
+        guard case .decoded(let image) = picture.pixels else { Issue.record("read by regions"); return }
+        #expect(image == stored)
+    }
+
+    static func noise(width: Int, height: Int) -> PreviewImage {
+        var random = SystemRandomNumberGenerator()
+        return PreviewImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &random) })
+    }
+
+    static func expectRegions(of bytes: [UInt8], equal stored: PreviewImage, orientation: Int, _ layout: String) throws {
+        let picture = try OriginalDecoder().prepare(bytes)
+        guard case .tiff = picture.pixels else { Issue.record("\(layout), orientation \(orientation): decoded whole"); return }
+        let upright = stored.oriented(exif: orientation)
+        #expect(picture.size == upright.size)
+        let (w, h) = (upright.width, upright.height)
+        for (x, y, width, height) in [(0, 0, w, h), (5, 3, 17, 11), (w - 9, h - 4, 9, 4), (1, 20, 30, 1), (0, 5, w, 20)] {
+            let region = try picture.region(x: x, y: y, width: width, height: height, decoder: PreviewDecoder())
+            #expect(region.originX == x && region.originY == y)
+            #expect(region.image == upright.cropped(x: x, y: y, width: width, height: height),
+                    "\(layout), orientation \(orientation), \(x),\(y) \(width)×\(height)")
+        }
+        #expect(try picture.fitting(PixelSize(width: 400, height: 400), decoder: PreviewDecoder()) == upright)
     }
 
     @Test func bytesOfNoKnownFormatAreSaidToBeSo() {

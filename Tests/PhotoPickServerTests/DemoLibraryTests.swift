@@ -1,6 +1,7 @@
 import Foundation
 @testable import PhotoPickServer
 import PhotoPickFormats
+import Synchronization
 import Testing
 
 /// The demo library's metadata: deterministic, realistic, and as hostile as real libraries.
@@ -171,10 +172,14 @@ struct DemoLibraryTests {
     }
 
     /// The suite's servers share rendered scenes (`SharedEncodings.pixels`): every variant and kind
-    /// encoded from the shared pixels is the file encoded alone, byte for byte, and a scene differing
-    /// only in its blur is not taken for another.
+    /// encoded from the shared pixels is the file encoded alone, byte for byte; one scene at one size is
+    /// rendered once; and a scene differing in size or in any of its parameters is not taken for another.
     @Test func imagesFromSharedScenesAreTheImagesEncodedAlone() throws {
-        let shared = SharedEncodings(limit: 64 << 20)
+        let renders = Mutex(0)
+        let shared = SharedEncodings(limit: 64 << 20) { scene, width, height in
+            renders.withLock { $0 += 1 }
+            return try JPEGEncoder.render(scene, width: width, height: height)
+        }
         var records: [PhotoRecord] = []
         DemoLibraryGenerator(count: 3, seed: 3, megapixels: 0.1).forEachPhoto { records.append($0) }
         // The first photo as each kind: one scene, encoded seven ways from the same shared pixels.
@@ -184,11 +189,29 @@ struct DemoLibraryTests {
                 #expect(try ImageStore.encode(photo, variant: variant, render: shared.pixels) == ImageStore.encode(photo, variant: variant))
             }
         }
-        let photo = records[0]
-        var blurred = photo
-        blurred.imageDefocus += 0.01
-        #expect(SceneDesign(photo) != SceneDesign(blurred))
-        #expect(try ImageStore.encode(blurred, variant: .web, render: shared.pixels) == ImageStore.encode(blurred, variant: .web))
+        // Under 1,024 pixels long, the `web` rendition is the original's size: a render for each scene.
+        struct Rendered: Hashable { let scene: SceneDesign, width: Int, height: Int }
+        let distinct = Set(sample.map { Rendered(scene: SceneDesign($0), width: $0.width, height: $0.height) }).count
+        #expect(distinct >= 2 && renders.withLock { $0 } == distinct, "one render for each scene and size")
+        // A photo larger than `web`: its rendition and its original are two sizes of one scene.
+        var large = records[1]
+        (large.width, large.height) = (1400, 933)
+        for variant in [ImageVariant.web, .original] {
+            #expect(try ImageStore.encode(large, variant: variant, render: shared.pixels) == ImageStore.encode(large, variant: variant))
+        }
+        #expect(renders.withLock { $0 } == distinct + 2, "two sizes are two renders")
+        var changed: [PhotoRecord] = []
+        for change in [{ $0.imageDefocus += 0.01 }, { $0.imageMotion += 0.01 }, { $0.imageGain *= 1.2 }, { $0.iso = ($0.iso ?? 100) * 4 },
+                       { $0.imageSeed += 1 }] as [(inout PhotoRecord) -> Void] {
+            var photo = records[0]
+            change(&photo)
+            #expect(SceneDesign(photo) != SceneDesign(records[0]))
+            changed.append(photo)
+        }
+        for photo in changed {
+            #expect(try ImageStore.encode(photo, variant: .web, render: shared.pixels) == ImageStore.encode(photo, variant: .web))
+        }
+        #expect(renders.withLock { $0 } == distinct + 7, "each changed scene is rendered anew")
     }
 
     private func mount(of photo: PhotoRecord) -> String? {

@@ -37,19 +37,17 @@ public struct OriginalDecoder: Sendable {
             return picture
         case .tiff:
             // DNG, CR2, NEF and ARW are TIFF-shaped: LibRaw first, libtiff for a plain TIFF, and for one
-            // LibRaw stumbles on. A file neither reads gives LibRaw's reason.
-            let rawError: PreviewError
+            // LibRaw stumbles on. A file neither reads gives the first reason (LibRaw's, for a RAW).
+            let firstError: PreviewError
             do {
                 if let picture = try raw(bytes) { return picture }
                 if let picture = try tiffByRegions(bytes) { return picture }
                 return decodedPicture(try tiff(bytes), .tiff)
             } catch {
-                rawError = error
+                firstError = error
             }
-            if let picture = try? tiffByRegions(bytes), (try? picture.region(x: 0, y: 0, width: 1, height: 1, decoder: jpeg)) != nil {
-                return picture
-            }
-            guard let image = try? tiff(bytes) else { throw rawError }
+            // Decoded whole here, so a file damaged anywhere is refused now, not at the loupe's first pan.
+            guard let image = try? tiff(bytes) else { throw firstError }
             return decodedPicture(image, .tiff)
         }
     }
@@ -187,6 +185,10 @@ public struct OriginalDecoder: Sendable {
         return PreviewImage(width: width, height: height, pixels: pixels)
     }
 
+    /// The largest strip or tile, decoded, of a TIFF read a region at a time: 4 MB, a 24 MP frame's
+    /// strips of 64 rows or tiles of 1024 × 1024.
+    package static let largestPieceReadByRegions = 4 << 20
+
     /// A TIFF stored as 8-bit RGB, made ready to be read a region at a time (only the strips or tiles
     /// under the loupe are decoded); nil for another layout, which is decoded whole.
     private func tiffByRegions(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture? {
@@ -199,6 +201,10 @@ public struct OriginalDecoder: Sendable {
             guard width > 0, height > 0 else { throw .damaged(format: "TIFF", reason: "it has no size") }
             try check(Int(width), Int(height))
             guard ctiff_is_rgb8(tiff, &orientation) == 1 else { return nil }
+            // A strip or tile is decoded whole for each region it touches: one of several megabytes (a
+            // TIFF in one strip, say) would be decoded again at every pan, so that file is decoded once.
+            let piece = TIFFIsTiled(tiff) != 0 ? TIFFTileSize(tiff) : TIFFStripSize(tiff)
+            guard piece > 0, piece <= Self.largestPieceReadByRegions else { return nil }
             let stored = PixelSize(width: Int(width), height: Int(height))
             let upright = orientation >= 5 ? PixelSize(width: stored.height, height: stored.width) : stored
             return OriginalPicture(pixels: .tiff(bytes, stored: stored, orientation: Int(orientation)), format: .tiff, size: upright)

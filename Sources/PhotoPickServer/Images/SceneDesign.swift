@@ -3,14 +3,21 @@ import CSceneRender
 /// The procedural photograph of one photo: its landscape, and how it was focused, held and exposed.
 struct SceneDesign: Sendable, Hashable {
     private let landscape: cjpeg_landscape
-    /// What the landscape is made from, which two scenes are equal by.
-    private let parameters: [Float]
-    private let seed: UInt64
 
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.seed == rhs.seed && lhs.parameters == rhs.parameters }
+    /// Every field of the C landscape, its floats by their bits: two scenes are equal when they render
+    /// the same pixels. A field added to `cjpeg_landscape` must be added here.
+    private var fields: (UInt64, UInt32, UInt32, UInt32, UInt32) {
+        (landscape.seed, landscape.defocus.bitPattern, landscape.motion.bitPattern, landscape.gain.bitPattern, landscape.grain.bitPattern)
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.fields == rhs.fields }
     func hash(into hasher: inout Hasher) {
+        let (seed, defocus, motion, gain, grain) = fields
         hasher.combine(seed)
-        hasher.combine(parameters)
+        hasher.combine(defocus)
+        hasher.combine(motion)
+        hasher.combine(gain)
+        hasher.combine(grain)
     }
 
     init(seed: Int64, defocus: Double = 0, motion: Double = 0, gain: Double = 1, iso: Int? = nil) {
@@ -19,8 +26,6 @@ struct SceneDesign: Sendable, Hashable {
         landscape = cjpeg_landscape(
             seed: UInt64(bitPattern: seed), defocus: Float(defocus), motion: Float(motion), gain: Float(gain), grain: Float(grain)
         )
-        self.seed = landscape.seed
-        parameters = [landscape.defocus, landscape.motion, landscape.gain, landscape.grain]
     }
 
     init(_ photo: PhotoRecord) {

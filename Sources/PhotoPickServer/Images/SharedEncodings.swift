@@ -3,11 +3,14 @@ import NIOConcurrencyHelpers
 /// Encoded images shared by every server of one process that asks for it (`ServerConfiguration`'s
 /// `sharesEncodedImages`): the test suite starts hundreds of demo servers of the same library, and
 /// without it rendered the same photos again for each. A photo is its whole record, so an edited one
-/// is encoded anew. Bounded: emptied when it would pass `limit` bytes.
+/// is encoded anew.
 ///
 /// Rendered scenes are shared too, by scene and size: one photo's `web` rendition and its original
 /// are often the same pixels, and so are its kinds (the JPEG, HEIC and PNG of one scene) and the same
 /// photo in libraries that differ in a title. Rendering is most of what an encode costs.
+///
+/// Bounded: the encoded files and the rendered scenes are each emptied when they would pass `limit`
+/// bytes, so the two hold at most twice that.
 final class SharedEncodings: Sendable {
     static let process = SharedEncodings(limit: 256 << 20)
 
@@ -23,11 +26,15 @@ final class SharedEncodings: Sendable {
     }
 
     private let limit: Int
+    private let render: @Sendable (SceneDesign, Int, Int) throws -> [UInt8]
     private let images = NIOLockedValueBox((byKey: [Key: [UInt8]](), bytes: 0))
     private let scenes = NIOLockedValueBox((byKey: [SceneKey: [UInt8]](), bytes: 0))
 
-    init(limit: Int) {
+    /// `render` makes a scene's pixels when they are not held: `JPEGEncoder.render`, or a test's
+    /// counting one.
+    init(limit: Int, render: @escaping @Sendable (SceneDesign, Int, Int) throws -> [UInt8] = JPEGEncoder.render) {
         self.limit = limit
+        self.render = render
     }
 
     /// The encoding of `photo` in `variant`: made by `encode` the first time, then the same bytes.
@@ -36,11 +43,12 @@ final class SharedEncodings: Sendable {
     }
 
     /// The scene's packed RGB pixels at `width` × `height`: rendered the first time, then the same.
-    /// A scene of more than a quarter of the bound is rendered each time, never kept.
+    /// A scene of more than a quarter of the bound is rendered whole each time, never kept (where a
+    /// server of its own would stream a JPEG's rows into the encoder).
     func pixels(_ scene: SceneDesign, _ width: Int, _ height: Int) throws -> [UInt8] {
-        guard width * height * 3 <= limit / 4 else { return try JPEGEncoder.render(scene, width: width, height: height) }
+        guard width * height * 3 <= limit / 4 else { return try render(scene, width, height) }
         return try Self.shared(SceneKey(scene: scene, width: width, height: height), in: scenes, limit: limit) {
-            try JPEGEncoder.render(scene, width: width, height: height)
+            try render(scene, width, height)
         }
     }
 

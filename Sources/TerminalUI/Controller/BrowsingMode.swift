@@ -51,7 +51,9 @@ enum BrowsingMode: KeyMode {
             return true
         }
         switch context.action(key) {
-        case .cullMode?, .cancel? where context.state.visualPositions == nil:
+        // `c` always leaves culling; Esc only when no visual selection is open (it closes that first).
+        case .cullMode?,
+             .cancel? where context.state.visualPositions == nil:
             context.ui.culling = false
             return true
         default:

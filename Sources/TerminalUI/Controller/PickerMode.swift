@@ -9,7 +9,9 @@ enum PickerMode: KeyMode {
         guard let entry = moveCursor(key, &picker, context) else { return context.ui.overlay = .picker(picker) }
         switch key {
         case .escape: return context.ui.overlay = nil
-        case .enter, .character(" ") where picker.kind == .tagFilter:
+        // Enter chooses in every picker; space does too in the tag filter's.
+        case .enter,
+             .character(" ") where picker.kind == .tagFilter:
             if let entry { choose(entry, in: picker.kind, &context) }
             if picker.kind == .variant || picker.kind == .savedSearches || picker.kind == .copy { return context.ui.overlay = nil }
         default:
