@@ -37,18 +37,17 @@ public struct OriginalDecoder: Sendable {
             return picture
         case .tiff:
             // DNG, CR2, NEF and ARW are TIFF-shaped: LibRaw first, libtiff for a plain TIFF, and for one
-            // LibRaw stumbles on. A file neither reads gives the first reason (LibRaw's, for a RAW).
-            let firstError: PreviewError
+            // LibRaw stumbles on, decoded whole so a file damaged anywhere is refused now, not at the
+            // loupe's first pan. A file neither reads gives LibRaw's reason.
+            let rawPicture: OriginalPicture?
             do {
-                if let picture = try raw(bytes) { return picture }
-                if let picture = try tiffByRegions(bytes) { return picture }
-                return decodedPicture(try tiff(bytes), .tiff)
+                rawPicture = try raw(bytes)
             } catch {
-                firstError = error
+                guard let image = try? tiff(bytes) else { throw error }
+                return decodedPicture(image, .tiff)
             }
-            // Decoded whole here, so a file damaged anywhere is refused now, not at the loupe's first pan.
-            guard let image = try? tiff(bytes) else { throw firstError }
-            return decodedPicture(image, .tiff)
+            if let rawPicture { return rawPicture }
+            return try tiffPicture(bytes)
         }
     }
 
@@ -189,22 +188,36 @@ public struct OriginalDecoder: Sendable {
     /// strips of 64 rows or tiles of 1024 × 1024.
     package static let largestPieceReadByRegions = 4 << 20
 
-    /// A TIFF stored as 8-bit RGB, made ready to be read a region at a time (only the strips or tiles
-    /// under the loupe are decoded); nil for another layout, which is decoded whole.
-    private func tiffByRegions(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture? {
-        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> OriginalPicture? in
+    /// The TIFF in `bytes` opened (its messages silenced) for `body`, with its first image's size as
+    /// stored.
+    private static func withTIFF<Result>(
+        _ bytes: [UInt8], _ body: (OpaquePointer, UInt32, UInt32) throws(PreviewError) -> Result
+    ) throws(PreviewError) -> Result {
+        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> Result in
             var buffer = ctiff_buffer(data: source.baseAddress, length: source.count, position: 0)
             guard let tiff = ctiff_open(&buffer) else { throw .damaged(format: "TIFF", reason: "libtiff does not read its header") }
             defer { TIFFClose(tiff) }
-            var width: UInt32 = 0, height: UInt32 = 0, orientation: Int32 = 1
+            var width: UInt32 = 0, height: UInt32 = 0
             ctiff_size_of(tiff, &width, &height)
             guard width > 0, height > 0 else { throw .damaged(format: "TIFF", reason: "it has no size") }
+            return try body(tiff, width, height)
+        }
+    }
+
+    /// A plain TIFF, opened once: stored as 8-bit RGB in strips or tiles of a few megabytes, made ready
+    /// to be read a region at a time (only the strips or tiles under the loupe are decoded); else
+    /// decoded whole.
+    private func tiffPicture(_ bytes: [UInt8]) throws(PreviewError) -> OriginalPicture {
+        try Self.withTIFF(bytes) { (tiff, width, height) throws(PreviewError) -> OriginalPicture in
             try check(Int(width), Int(height))
-            guard ctiff_is_rgb8(tiff, &orientation) == 1 else { return nil }
+            var orientation: Int32 = 1
             // A strip or tile is decoded whole for each region it touches: one of several megabytes (a
-            // TIFF in one strip, say) would be decoded again at every pan, so that file is decoded once.
+            // TIFF in one compressed strip, say) would be decoded again at every pan, so that file is
+            // decoded once.
             let piece = TIFFIsTiled(tiff) != 0 ? TIFFTileSize(tiff) : TIFFStripSize(tiff)
-            guard piece > 0, piece <= Self.largestPieceReadByRegions else { return nil }
+            guard ctiff_is_rgb8(tiff, &orientation) == 1, piece > 0, piece <= Self.largestPieceReadByRegions else {
+                return decodedPicture(try Self.decodeWhole(tiff, width, height), .tiff)
+            }
             let stored = PixelSize(width: Int(width), height: Int(height))
             let upright = orientation >= 5 ? PixelSize(width: stored.height, height: stored.width) : stored
             return OriginalPicture(pixels: .tiff(bytes, stored: stored, orientation: Int(orientation)), format: .tiff, size: upright)
@@ -214,13 +227,8 @@ public struct OriginalDecoder: Sendable {
     /// The rectangle `x`, `y`, `width` × `height` of a TIFF's first image as stored (before its
     /// orientation), which must lie inside it, decoding only the strips or tiles it touches.
     static func tiffRegion(_ bytes: [UInt8], x: Int, y: Int, width: Int, height: Int) throws(PreviewError) -> PreviewImage {
-        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> PreviewImage in
-            var buffer = ctiff_buffer(data: source.baseAddress, length: source.count, position: 0)
-            guard let tiff = ctiff_open(&buffer) else { throw .damaged(format: "TIFF", reason: "libtiff does not read its header") }
-            defer { TIFFClose(tiff) }
-            var fullWidth: UInt32 = 0, fullHeight: UInt32 = 0, orientation: Int32 = 1
-            ctiff_size_of(tiff, &fullWidth, &fullHeight)
-            var status: Int32 = -1
+        try withTIFF(bytes) { (tiff, fullWidth, fullHeight) throws(PreviewError) -> PreviewImage in
+            var orientation: Int32 = 1, status: Int32 = -1
             let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
                 status = ctiff_read_rgb8_region(
                     tiff, fullWidth, fullHeight, UInt32(x), UInt32(y), UInt32(width), UInt32(height), buffer.baseAddress, &orientation
@@ -234,38 +242,38 @@ public struct OriginalDecoder: Sendable {
 
     /// A TIFF decoded whole and stood upright.
     private func tiff(_ bytes: [UInt8]) throws(PreviewError) -> PreviewImage {
-        try bytes.withUnsafeBufferPointer { (source) throws(PreviewError) -> PreviewImage in
-            var buffer = ctiff_buffer(data: source.baseAddress, length: source.count, position: 0)
-            guard let tiff = ctiff_open(&buffer) else { throw .damaged(format: "TIFF", reason: "libtiff does not read its header") }
-            defer { TIFFClose(tiff) }
-            var width: UInt32 = 0, height: UInt32 = 0
-            ctiff_size_of(tiff, &width, &height)
-            guard width > 0, height > 0 else { throw .damaged(format: "TIFF", reason: "it has no size") }
+        try Self.withTIFF(bytes) { (tiff, width, height) throws(PreviewError) -> PreviewImage in
             try check(Int(width), Int(height))
-            var orientation: Int32 = 1
-            var status: Int32 = -1
-            var pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 3) { buffer, count in
-                status = ctiff_read_rgb8_region(tiff, width, height, 0, 0, width, height, buffer.baseAddress, &orientation)
-                count = status == 1 ? buffer.count : 0
-            }
-            if status == -1 {
-                // Another layout (16-bit, palette, CMYK, YCbCr, planes apart): libtiff's RGBA reader.
-                var rgba = [UInt32](repeating: 0, count: Int(width) * Int(height))
-                guard ctiff_read_rgba_stored(tiff, width, height, &rgba, &orientation) == 1 else {
-                    throw .damaged(format: "TIFF", reason: "its data does not decode")
-                }
-                pixels = [UInt8](repeating: 0, count: rgba.count * 3)
-                for (index, pixel) in rgba.enumerated() {
-                    // libtiff packs ABGR: red in the low byte.
-                    pixels[index * 3] = UInt8(truncatingIfNeeded: pixel)
-                    pixels[index * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
-                    pixels[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
-                }
-            } else if status != 1 {
+            return try Self.decodeWhole(tiff, width, height)
+        }
+    }
+
+    /// The open TIFF's first image, decoded whole and stood upright: straight into RGB when it is
+    /// stored as 8-bit RGB, else through libtiff's RGBA reader.
+    private static func decodeWhole(_ tiff: OpaquePointer, _ width: UInt32, _ height: UInt32) throws(PreviewError) -> PreviewImage {
+        var orientation: Int32 = 1
+        var status: Int32 = -1
+        var pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 3) { buffer, count in
+            status = ctiff_read_rgb8_region(tiff, width, height, 0, 0, width, height, buffer.baseAddress, &orientation)
+            count = status == 1 ? buffer.count : 0
+        }
+        if status == -1 {
+            // Another layout (16-bit, palette, CMYK, YCbCr, planes apart): libtiff's RGBA reader.
+            var rgba = [UInt32](repeating: 0, count: Int(width) * Int(height))
+            guard ctiff_read_rgba_stored(tiff, width, height, &rgba, &orientation) == 1 else {
                 throw .damaged(format: "TIFF", reason: "its data does not decode")
             }
-            return PreviewImage(width: Int(width), height: Int(height), pixels: pixels).oriented(exif: Int(orientation))
+            pixels = [UInt8](repeating: 0, count: rgba.count * 3)
+            for (index, pixel) in rgba.enumerated() {
+                // libtiff packs ABGR: red in the low byte.
+                pixels[index * 3] = UInt8(truncatingIfNeeded: pixel)
+                pixels[index * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+                pixels[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
+            }
+        } else if status != 1 {
+            throw .damaged(format: "TIFF", reason: "its data does not decode")
         }
+        return PreviewImage(width: Int(width), height: Int(height), pixels: pixels).oriented(exif: Int(orientation))
     }
 
     /// A RAW through LibRaw: its embedded JPEG preview when that is at least half the sensor's long edge

@@ -78,18 +78,20 @@ public struct OriginalPicture: Sendable {
     public func fitting(_ box: PixelSize, decoder: PreviewDecoder) throws(PreviewError) -> PreviewImage {
         switch pixels {
         case .jpeg(let bytes): return try decoder.decode(bytes, fitting: box).image
-        case .tiff:
-            let whole = try region(x: 0, y: 0, width: size.width, height: size.height, decoder: decoder).image
-            return try OriginalPicture(pixels: .decoded(whole), format: format, size: size).fitting(box, decoder: decoder)
-        case .decoded(let image):
-            let scale = min(1, Double(box.width) / Double(image.width), Double(box.height) / Double(image.height))
-            let width = max(1, Int((Double(image.width) * scale).rounded())), height = max(1, Int((Double(image.height) * scale).rounded()))
-            guard width < image.width || height < image.height else { return image }
-            // Averaged down by a whole factor first, so the bilinear step never skips detail.
-            let reduced = image.reduced(by: max(1, min(image.width / width, image.height / height)))
-            return reduced.resampled(width: width, height: height, x: 0, y: 0, stepX: Double(reduced.width) / Double(width),
-                                     stepY: Double(reduced.height) / Double(height))
+        case .tiff: return Self.fit(try region(x: 0, y: 0, width: size.width, height: size.height, decoder: decoder).image, in: box)
+        case .decoded(let image): return Self.fit(image, in: box)
         }
+    }
+
+    /// `image` fitted inside `box`, aspect kept, never enlarged.
+    private static func fit(_ image: PreviewImage, in box: PixelSize) -> PreviewImage {
+        let scale = min(1, Double(box.width) / Double(image.width), Double(box.height) / Double(image.height))
+        let width = max(1, Int((Double(image.width) * scale).rounded())), height = max(1, Int((Double(image.height) * scale).rounded()))
+        guard width < image.width || height < image.height else { return image }
+        // Averaged down by a whole factor first, so the bilinear step never skips detail.
+        let reduced = image.reduced(by: max(1, min(image.width / width, image.height / height)))
+        return reduced.resampled(width: width, height: height, x: 0, y: 0, stepX: Double(reduced.width) / Double(width),
+                                 stepY: Double(reduced.height) / Double(height))
     }
 }
 

@@ -2,7 +2,7 @@ import CJPEG
 import CSceneRender
 
 /// Renders a scene's packed RGB pixels at a size: `JPEGEncoder.render`, or a cache in front of it.
-typealias SceneRender = (SceneDesign, Int, Int) throws -> [UInt8]
+typealias SceneRender = @Sendable (SceneDesign, Int, Int) throws -> [UInt8]
 
 /// Encodes scenes through the CJPEG target, whose libjpeg errors come back as codes.
 enum JPEGEncoder {
@@ -21,10 +21,11 @@ enum JPEGEncoder {
         }
     }
 
-    /// Encodes rendered pixels at `quality`: the same bytes as rendering and encoding row by row.
-    static func encode(pixels: [UInt8], width: Int, height: Int, quality: Int) throws -> [UInt8] {
+    /// Encodes rendered pixels at `quality`: the same bytes as rendering and encoding row by row. With
+    /// `padding`, exactly that many bytes, or the failure that says the quality must change.
+    static func encode(pixels: [UInt8], width: Int, height: Int, quality: Int, padding: Int = 0) throws -> [UInt8] {
         try finish { output, written, message in
-            cjpeg_encode_rgb_padded(pixels, Int32(width), Int32(height), Int32(quality), 0, &output, &written, &message, message.count)
+            cjpeg_encode_rgb_padded(pixels, Int32(width), Int32(height), Int32(quality), padding, &output, &written, &message, message.count)
         }
     }
 
@@ -38,9 +39,7 @@ enum JPEGEncoder {
         var quality = 92
         while true {
             do {
-                return try finish { output, written, message in
-                    cjpeg_encode_rgb_padded(pixels, Int32(width), Int32(height), Int32(quality), length, &output, &written, &message, message.count)
-                }
+                return try encode(pixels: pixels, width: width, height: height, quality: quality, padding: length)
             } catch let failure as Failure where failure.status == CJPEG_ERR_GAP_TOO_SMALL && quality > 1 {
                 quality -= 1
             } catch let failure as Failure where failure.status == CJPEG_ERR_TOO_LARGE && quality > 10 {

@@ -26,13 +26,13 @@ final class SharedEncodings: Sendable {
     }
 
     private let limit: Int
-    private let render: @Sendable (SceneDesign, Int, Int) throws -> [UInt8]
+    private let render: SceneRender
     private let images = NIOLockedValueBox((byKey: [Key: [UInt8]](), bytes: 0))
     private let scenes = NIOLockedValueBox((byKey: [SceneKey: [UInt8]](), bytes: 0))
 
     /// `render` makes a scene's pixels when they are not held: `JPEGEncoder.render`, or a test's
     /// counting one.
-    init(limit: Int, render: @escaping @Sendable (SceneDesign, Int, Int) throws -> [UInt8] = JPEGEncoder.render) {
+    init(limit: Int, render: @escaping SceneRender = JPEGEncoder.render) {
         self.limit = limit
         self.render = render
     }
