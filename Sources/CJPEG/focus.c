@@ -25,13 +25,17 @@ static void blur(const float *from, float *to, int w, int h, int step, const flo
 }
 
 double cjpeg_focus_score(const uint8_t *rgb, int width, int height, double *focus_x, double *focus_y) {
+    return cjpeg_focus_score_at(rgb, width, height, FOCUS_EDGE, focus_x, focus_y);
+}
+
+double cjpeg_focus_score_at(const uint8_t *rgb, int width, int height, int edge, double *focus_x, double *focus_y) {
     if (focus_x != NULL) *focus_x = 0.5;
     if (focus_y != NULL) *focus_y = 0.5;
     if (rgb == NULL || width < 8 || height < 8) return -1;
-    // Grey at a long edge of 256 at most, by area averaging, so the score means the same whatever
-    // rendition it came from.
+    // Grey at a long edge of `edge` at most, by area averaging, so the score means the same whatever
+    // rendition it came from; at every pixel when `edge` is 0 (the loupe's 100%).
     int long_edge = width > height ? width : height;
-    int factor = (long_edge + FOCUS_EDGE - 1) / FOCUS_EDGE;
+    int factor = edge > 0 ? (long_edge + edge - 1) / edge : 1;
     int w = width / factor, h = height / factor;
     if (w < 8 || h < 8) return -1;
     float *grey = malloc(sizeof(float) * (size_t)w * (size_t)h);

@@ -91,6 +91,11 @@ struct LoupeLoaderTests {
             }
             let expected = PreviewImage(width: view.width, height: view.height, pixels: cut)
             #expect(shown.size == PixelSize(width: view.width, height: view.height) && Pixels.of(shown) == expected, "one image pixel per screen pixel, exactly the original's")
+            // Its focus, measured on the view shown at 100% (the stand-in's never is).
+            var focuses = loader.focusScores.makeAsyncIterator()
+            let focus = try #require(await focuses.next())
+            #expect(focus.photoID == id && focus.view == view && focus.imageSize == full.size)
+            #expect(focus.score == FocusScore.measureAtFullSize(expected), "taken on the pixels shown, one for one")
             // The a4 rendition of a 0.3 MP original (`TestServer`'s) is the picture at its own size, so it stood in closely.
             let stoodIn = try #require(Pixels.of(standIn))
             #expect(rmse(stoodIn, expected) < 12, "\(rmse(stoodIn, expected))")

@@ -89,6 +89,10 @@ cjpeg_status cjpeg_decode_fit(const uint8_t *data, size_t length, int box_width,
 /// tile's centre as fractions of the width and height, 0.5 when no tile has detail.
 double cjpeg_focus_score(const uint8_t *rgb, int width, int height, double *focus_x, double *focus_y);
 
+/// The same measure taken to grey at a long edge of `edge` or less; at every pixel when `edge` is 0,
+/// as the loupe's 100% view is judged.
+double cjpeg_focus_score_at(const uint8_t *rgb, int width, int height, int edge, double *focus_x, double *focus_y);
+
 /// Decodes only a region of the upright image (after EXIF orientation) at full size, for a 100% view:
 /// rows above it are skipped (jpeg_skip_scanlines), columns beside it cropped (jpeg_crop_scanline) and
 /// rows below never read, so a 24 MP original is never held whole. Pixels equal a full decode's. The

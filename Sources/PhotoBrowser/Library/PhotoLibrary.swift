@@ -22,6 +22,9 @@ public struct PhotoLibrary: Sendable {
     /// Each photo's focus score (`FocusScore`), NaN until one of its renditions is measured. Beside the
     /// photos rather than in them, so a newer copy of a photo from the server keeps its score.
     private(set) var focus: [Float] = []
+    /// Focus scores the loupe took at 100%, by photo id: few (the photos looked at closely this
+    /// session), and on another scale than `focus`, so kept apart and not stored.
+    private(set) var fullSizeFocus: [Int: FullSizeFocus] = [:]
     /// What changed since the parent last took the changes.
     private var changes = PhotoChanges()
     /// How many times a photo changed or went (not came: that the count tells): work begun on the
@@ -239,6 +242,17 @@ public struct PhotoLibrary: Sendable {
         focus[index] = Float(score)
         changes.isFocusChanged = true
         return true
+    }
+
+    /// The focus score the loupe last took of a photo at 100%, if any.
+    func fullSizeFocus(ofID photoID: Int) -> FullSizeFocus? {
+        fullSizeFocus[photoID]
+    }
+
+    /// Keeps the focus score the loupe took of a photo at 100%; true when it is new.
+    @discardableResult
+    mutating func setFullSizeFocus(_ focus: FullSizeFocus, ofID photoID: Int) -> Bool {
+        fullSizeFocus.updateValue(focus, forKey: photoID) != focus
     }
 
     /// Gives the photo at an index these tags.

@@ -8,4 +8,17 @@ extension BrowserSession {
             for await (photoID, score) in loader.focusScores { self?.report(.focus(.focusMeasured(photoID: photoID, score: score))) }
         }
     }
+
+    /// Records each focus score the loupe takes at 100% as it lands, until the session stops.
+    public func measureFocus(with loupes: LoupeLoader) {
+        background { [weak self] in
+            for await focus in loupes.focusScores {
+                let spot = FullSizeFocus.Spot(
+                    x: focus.view.x, y: focus.view.y, width: focus.view.width, height: focus.view.height,
+                    imageWidth: focus.imageSize.width, imageHeight: focus.imageSize.height
+                )
+                self?.report(.focus(.focusMeasuredAtFullSize(photoID: focus.photoID, FullSizeFocus(score: focus.score, spot: spot))))
+            }
+        }
+    }
 }

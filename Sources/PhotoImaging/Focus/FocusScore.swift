@@ -20,6 +20,15 @@ public enum FocusScore {
         return score < 0 ? nil : score
     }
 
+    /// The score of pixels as the loupe shows them, one image pixel per screen pixel: the same measure
+    /// taken at every pixel, so a frame off by a pixel's blur, which no rendition shows, scores lower.
+    /// On another scale than `measure`'s (nothing is averaged away): compare it only with scores taken
+    /// the same way, over the same part of pictures of one size. Nil for an image under 8 × 8.
+    public static func measureAtFullSize(_ image: PreviewImage) -> Double? {
+        let score = image.pixels.withUnsafeBufferPointer { cjpeg_focus_score_at($0.baseAddress, Int32(image.width), Int32(image.height), 0, nil, nil) }
+        return score < 0 ? nil : score
+    }
+
     /// Where the picture is sharpest, as fractions of its width and height (the centre of the best
     /// tile): where the loupe opens. The centre when nothing has detail.
     public static func sharpestPoint(_ image: PreviewImage) -> (x: Double, y: Double) {

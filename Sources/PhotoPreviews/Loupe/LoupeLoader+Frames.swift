@@ -16,6 +16,7 @@ extension LoupeLoader {
                 if source.kind == .original, let shown = showAhead(request, loupe: loupe, imageSize: source.size) {
                     store.put(shown)
                     continuation.yield()
+                    measureFocus(photoID: id, loupe)
                     continue
                 }
                 if source.kind == .original, loupe.regionToDecode != nil {
@@ -34,8 +35,9 @@ extension LoupeLoader {
                 }
                 guard wanted.contains(request) else { continue }
                 switch made {
-                case .success(let (frame, _)):
+                case .success(let (frame, decoded)):
                     store.put(frame)
+                    if source.kind == .original { measureFocus(photoID: id, decoded) }
                 case .failure(let error):
                     if source.kind == .original {
                         sources[id] = nil

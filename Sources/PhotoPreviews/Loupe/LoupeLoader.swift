@@ -15,6 +15,8 @@ public actor LoupeLoader {
     public nonisolated let store: LoupeStore
     /// Yields when a frame lands or an original's progress moves.
     public nonisolated let updates: AsyncStream<Void>
+    /// The focus of each view of an original shown, measured at 100% (`LoupeFocus`).
+    public nonisolated let focusScores: AsyncStream<LoupeFocus>
 
     /// Renditions, shared with the previews; the largest one cached stands in without a request.
     let renditions: RenditionSource
@@ -27,6 +29,10 @@ public actor LoupeLoader {
     /// Renditions, and the bands of JPEG originals.
     var decoder: PreviewDecoder { originalDecoder.jpeg }
     let continuation: AsyncStream<Void>.Continuation
+    let focusContinuation: AsyncStream<LoupeFocus>.Continuation
+    /// The view of each photo last measured for focus, and the measurements under way.
+    var measuredViews: [Int: Loupe.Region] = [:]
+    var focusTasks: [Int: Task<Void, Never>] = [:]
 
     /// A picture to show from: an original as its format's decoder made it ready, or a rendition's
     /// JPEG bytes; its upright size.
@@ -94,6 +100,7 @@ public actor LoupeLoader {
         self.render = render
         self.fetchOriginal = fetchOriginal
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        (focusScores, focusContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
     }
 
     /// What the frame on screen shows, most important first: the photos' originals are fetched, and work
@@ -108,6 +115,8 @@ public actor LoupeLoader {
         loupes = loupes.filter { ids.contains($0.key) }
         ahead = ahead.filter { ids.contains($0.key) }
         failed = failed.intersection(ids)
+        measuredViews = measuredViews.filter { ids.contains($0.key) }
+        for (id, task) in focusTasks where !ids.contains(id) { task.cancel(); focusTasks[id] = nil }
         store.keep(only: ids)
         for request in requests where sources[request.photo.id]?.kind != .original {
             startOriginal(request.photo)
@@ -121,10 +130,13 @@ public actor LoupeLoader {
         for work in originalTasks.values { work.task.cancel() }
         for work in standInTasks.values { work.task.cancel() }
         worker?.cancel()
+        for task in focusTasks.values { task.cancel() }
         originalTasks = [:]
         standInTasks = [:]
+        focusTasks = [:]
         ahead = [:]
         continuation.finish()
+        focusContinuation.finish()
     }
 
     /// Returns once the loader has nothing left to do for what is wanted now: every view made, and the

@@ -179,6 +179,7 @@ public final class TerminalApp {
         }
         if let loader = library.loupes {
             screen.context.loupes = loader.store
+            library.session.measureFocus(with: loader)
             let feed = LoupeFeed(loader: loader)
             loupes = feed
             sessionTasks += feed.tasks(onUpdate: { continuation.yield(.changed) })

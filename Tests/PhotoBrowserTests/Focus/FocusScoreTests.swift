@@ -97,10 +97,32 @@ import Testing
         }
     }
 
+    /// A frame defocused by a pixel and a half at 1,600 px: a rendition's score, taken at 256 px where
+    /// that blur is a tenth of a pixel, hardly tells it from the sharp one; the loupe's, taken on the
+    /// view at 100%, does.
+    @Test func atFullSizeAFrameAPixelOutOfFocusScoresLowerWhereARenditionCannotTell() throws {
+        let width = 1600, height = 1067
+        func view(defocus: Double) throws -> (whole: PreviewImage, view: PreviewImage) {
+            let pixels = try JPEGEncoder.render(SceneDesign(seed: 11, defocus: defocus / Double(width)), width: width, height: height)
+            let whole = PreviewImage(width: width, height: height, pixels: pixels)
+            // The loupe's view of 640 × 400 at the centre.
+            var cut: [UInt8] = []
+            for row in 333..<733 { cut += pixels[((row * width + 480) * 3)..<((row * width + 1120) * 3)] }
+            return (whole, PreviewImage(width: 640, height: 400, pixels: cut))
+        }
+        let sharp = try view(defocus: 0), soft = try view(defocus: 1.5)
+        let rendition = (sharp: try #require(FocusScore.measure(sharp.whole)), soft: try #require(FocusScore.measure(soft.whole)))
+        let loupe = (sharp: try #require(FocusScore.measureAtFullSize(sharp.view)), soft: try #require(FocusScore.measureAtFullSize(soft.view)))
+        print("focus of a frame 1.5 px out: rendition \(rendition), loupe at 100% \(loupe)")
+        #expect(rendition.soft > 0.85 * rendition.sharp, "the rendition's scores: \(rendition)")
+        #expect(loupe.soft < 0.7 * loupe.sharp, "the loupe's scores: \(loupe)")
+    }
+
     @Test func nothingDecodableHasNoScore() {
         #expect(FocusScore.measure(Array("not a JPEG".utf8)) == nil)
         #expect(FocusScore.measure(PreviewImage(width: 4, height: 4, pixels: [UInt8](repeating: 9, count: 48))) == nil)
         let flat = PreviewImage(width: 64, height: 64, pixels: [UInt8](repeating: 128, count: 64 * 64 * 3))
         #expect(FocusScore.measure(flat) == 0, "no detail, no score")
+        #expect(FocusScore.measureAtFullSize(flat) == 0 && FocusScore.measureAtFullSize(PreviewImage(width: 7, height: 90, pixels: [UInt8](repeating: 9, count: 7 * 90 * 3))) == nil)
     }
 }

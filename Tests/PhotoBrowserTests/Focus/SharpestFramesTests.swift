@@ -67,6 +67,47 @@ import Testing
         #expect(state.marks(at: state.library.index(ofID: 4)!).flag == nil)
     }
 
+    /// The loupe's scores at 100% over the spot the loupe looked at in burst A: 1 is sharpest there.
+    func atFullSize(_ state: inout BrowserState, _ scores: [Int: Double], spot x: Int = 100) {
+        for (id, score) in scores {
+            let spot = FullSizeFocus.Spot(x: x, y: 50, width: 640, height: 400, imageWidth: 6000, imageHeight: 4000)
+            _ = state.apply(.focus(.focusMeasuredAtFullSize(photoID: id, FullSizeFocus(score: score, spot: spot))))
+        }
+    }
+
+    @Test func aBurstTheLoupeMeasuredWholeAt100PercentIsJudgedThere() {
+        var state = measured([1: 5, 2: 9, 3: 6, 4: 4])
+        atFullSize(&state, [1: 40, 2: 20, 3: 30, 99: 50])
+        let plan = state.sharpestFrames()
+        #expect(plan.winners.map { state.library[$0].id }.sorted() == [1, 4], "A by the loupe's scores, B by the renditions'")
+        #expect(plan.judgedAtFullSize == 1)
+        let effects = state.apply(.focus(.sharpestFramesPicked))
+        #expect(picked(effects).sorted() == [1, 4])
+        #expect(state.messages.current?.text == "Picked the sharpest frame of 2 bursts (1 judged at 100%). 1 burst has no frame measured yet.")
+        _ = state.apply(.browsing(.stackingToggled))
+        let first = state.focusFacts(at: state.library.index(ofID: 1)!)
+        #expect(first?.text == "5.0 · 40.0 at 100% · sharpest of 3 at 100%")
+        #expect(first?.loupeText == "sharp 40.0 here · sharpest of 3")
+        #expect(state.focusFacts(at: state.library.index(ofID: 2)!)?.loupeText == "sharp 20.0 here · 3rd of 3")
+    }
+
+    @Test func aBurstMeasuredAt100PercentInPartsOrInTwoSpotsIsJudgedOnItsRenditions() {
+        var state = measured([1: 5, 2: 9, 3: 6])
+        atFullSize(&state, [1: 40, 3: 30])
+        #expect(state.sharpestFrames().winners.map { state.library[$0].id } == [2], "frame 2 was not looked at closely")
+        _ = state.apply(.browsing(.stackingToggled))
+        let first = state.focusFacts(at: state.library.index(ofID: 1)!)
+        #expect(first?.text == "5.0 · 40.0 at 100% · sharpest of 3 at 100% (2 measured)")
+        #expect(first?.loupeText == "sharp 40.0 here · sharpest of 3 (2 measured)")
+        atFullSize(&state, [2: 90], spot: 700)
+        #expect(state.sharpestFrames().winners.map { state.library[$0].id } == [2], "elsewhere in the picture: no comparison")
+        #expect(state.sharpestFrames().judgedAtFullSize == 0)
+        #expect(state.focusFacts(at: state.library.index(ofID: 2)!)?.text == "9.0 · 90.0 at 100% · sharpest of 3", "ranked on the renditions")
+        let lone = state.library.index(ofID: 8)!
+        atFullSize(&state, [8: 12])
+        #expect(state.focusFacts(at: lone)?.text == "12.0 at 100%", "measured only by the loupe")
+    }
+
     @Test func aPickReplacesARejectAndFramesOfAClosedStackStillCount() {
         var state = measured([6: 2, 7: 8])
         _ = state.apply(.browsing(.cursorMoved(.position(state.list.count - 2))))

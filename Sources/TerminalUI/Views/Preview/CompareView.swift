@@ -61,11 +61,14 @@ struct CompareView: View {
             let marked = drawMarks(state.tags.marks(of: photo.tagIDs), x: x, y: caption.y, base: base, limit: max(0, caption.maxX - x), into: &canvas)
             if marked > 0 { x += marked + 1 }
             if zoom != nil {
-                let note = loupeNote(photoID: photo.id, short: true)
+                var note = loupeNote(photoID: photo.id, short: true)
+                if !note.warning, let focus = state.focusFacts(at: index)?.atFullSize {
+                    note.text += " · sharp \(focus.formatted(.number.precision(.fractionLength(1))))"
+                }
                 canvas.drawRight(note.text, maxX: caption.maxX, y: caption.y, style: (note.warning ? theme.warning : theme.dim).on(base.background),
                                  limit: max(0, caption.maxX - x))
-            } else if let focus = state.focusFacts(at: index), caption.maxX - x > 6 {
-                canvas.drawRight("sharp \(focus.score.formatted(.number.precision(.fractionLength(1))))", maxX: caption.maxX, y: caption.y,
+            } else if let focus = state.focusFacts(at: index)?.score, caption.maxX - x > 6 {
+                canvas.drawRight("sharp \(focus.formatted(.number.precision(.fractionLength(1))))", maxX: caption.maxX, y: caption.y,
                                  style: theme.dim.on(base.background), limit: caption.maxX - x)
             }
         }

@@ -36,6 +36,9 @@ struct FullPreviewView: View {
             // The loupe's state in place of the tags: what shows, and how far the original has come.
             let note = loupeNote(photoID: photo.id, short: false)
             x += canvas.draw(note.text, x: x, y: caption.y, style: note.warning ? theme.warning : theme.label, limit: max(0, caption.maxX - x)) + 2
+            if let focus = state.focusFacts(at: index)?.loupeText {
+                x += canvas.draw(focus, x: x, y: caption.y, style: theme.dim, limit: max(0, caption.maxX - x)) + 2
+            }
         } else {
             x = drawChips(state.tags.ordinaryTags(photo.tagIDs), tags: state.tags, x: x, y: caption.y, maxX: caption.maxX, into: &canvas)
         }
