@@ -63,6 +63,8 @@ public actor LoupeLoader {
     var ahead: [Int: (box: PixelSize, views: [Loupe.Region: any PreviewRendering])] = [:]
     /// Frames shown from `ahead`, for tests and the benchmark.
     public internal(set) var shownFromAhead = 0
+    /// Renditions sent for to stand in, for tests.
+    public internal(set) var standInsStarted = 0
 
     /// How many views around a photo's view are rendered ahead now, for the benchmark.
     public func renderedAhead(photoID: Int) -> Int {
