@@ -67,7 +67,7 @@ struct Launcher {
         }
         let context = ViewContext(
             theme: Theme(name: .chosen(config: config.theme, backgroundIsLight: driver.findings?.replies?.background?.isLight), depth: driver.depth), keymap: config.keymap, demo: source.isDemo,
-            now: clock.now(), graphics: graphics
+            now: clock.now(), graphics: graphics, clippingWarning: (config.clippingWarningPercent ?? 1) / 100
         )
         let app = TerminalApp(driver: driver, screen: Screen(context: context), controller: Controller(keymap: config.keymap), logger: logger, clock: clock)
         let resources = Resources()

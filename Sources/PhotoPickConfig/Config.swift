@@ -39,6 +39,8 @@ public struct Config: Sendable, Equatable {
     public var markNames = MarkNames()
     /// `burst_gap`: seconds between frames of one burst at most; nil is 2.
     public var burstGap: Double?
+    /// `clipping_warning`: the percent of pixels clipped at either end past which a histogram warns; nil is 1.
+    public var clippingWarningPercent: Double?
     /// `[searches]`: named queries, in the file's order.
     public var savedSearches: [SavedSearch] = []
     /// The standard keys with the file's `[keys]` rebindings.
@@ -151,6 +153,15 @@ public struct Config: Sendable, Equatable {
                 }
                 guard value > 0, value <= 60 else { throw fail("\(value.formatted()) is out of range; use more than 0 and at most 60 seconds") }
                 burstGap = value
+            case ["clipping_warning"]:
+                let value: Double
+                switch entry.value {
+                case .integer(let percent): value = Double(percent)
+                case .float(let percent): value = percent
+                default: throw fail("expected a percentage, found \(entry.value.typeName)")
+                }
+                guard value >= 0, value <= 100 else { throw fail("\(value.formatted()) is out of range; use a percentage from 0 to 100, such as 1 or 0.5") }
+                clippingWarningPercent = value
             case ["cull"] where entry.value == .emptyTable, ["searches"] where entry.value == .emptyTable: break
             case let path where path.count == 2 && path[0] == "cull":
                 guard let mark = MarkNames.mark(forConfigKey: path[1]) else {
@@ -172,7 +183,7 @@ public struct Config: Sendable, Equatable {
             case let path where path.count == 2 && path[0] == "keys":
                 rebindings.append(try KeyRebinding(entry, file: file))
             default:
-                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, keep_originals, purge_limit, [keys], [cull] and [searches]")
+                throw fail("unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, clipping_warning, keep_originals, purge_limit, [keys], [cull] and [searches]")
             }
         }
         try apply(rebindings, file: file)

@@ -20,6 +20,8 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case pick, reject, unflag, cullMode = "cull-mode"
     case stackBursts = "stack-bursts", openStack = "open-stack", savedSearches = "saved-searches"
     case pickSharpest = "pick-sharpest", compare, zoom
+    // Looking at exposure and the library
+    case histogram, clipping, stats
     // Culling, in cull mode
     case rate0 = "rate-0", rate1 = "rate-1", rate2 = "rate-2", rate3 = "rate-3", rate4 = "rate-4", rate5 = "rate-5"
     case labelRed = "label-red", labelYellow = "label-yellow", labelGreen = "label-green", labelBlue = "label-blue"
@@ -129,6 +131,9 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
         case .pickSharpest: "pick the sharpest frame of each burst (asks first)"
         case .zoom: "100% loupe at the sharpest point, in full screen or compare (h/j/k/l pan, z back)"
         case .compare: "compare the burst here or 2–4 selected side by side (h/l active, marks on it, esc back)"
+        case .histogram: "histogram on / off in full screen and the loupe (the side pane always has it)"
+        case .clipping: "show blown highlights red and crushed shadows blue, in full screen, compare and the loupe"
+        case .stats: "the photos listed in charts: per day or month, cameras, lenses, focal lengths, ISO, aperture, marks"
         case .rate0: "clear the rating"
         case .rate1, .rate2, .rate3, .rate4, .rate5: "rate \(rawValue.suffix(1)) star\(rawValue.hasSuffix("1") ? "" : "s")"
         case .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: "label \(rawValue.dropFirst(6)) (again: off)"

@@ -30,6 +30,7 @@ public struct Keymap: Sendable, Equatable {
         .pick: [.character("P")], .reject: [.character("X")], .unflag: [.character("U")], .cullMode: [.character("c")],
         .stackBursts: [.character("b")], .openStack: [.character("e")], .savedSearches: [.character("S")],
         .pickSharpest: [.character("B")], .compare: [.character("C")], .zoom: [.character("z")],
+        .histogram: [.character("H")], .clipping: [.character("J")], .stats: [.character("I")],
         .rate0: [.character("0")], .rate1: [.character("1")], .rate2: [.character("2")], .rate3: [.character("3")],
         .rate4: [.character("4")], .rate5: [.character("5")], .labelRed: [.character("6")], .labelYellow: [.character("7")],
         .labelGreen: [.character("8")], .labelBlue: [.character("9")], .labelPurple: [.character("V")],

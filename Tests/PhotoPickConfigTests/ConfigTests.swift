@@ -43,6 +43,7 @@ import Testing
     @Test func cullNamesSavedSearchesAndTheBurstGapAreRead() throws {
         let text = """
             burst_gap = 1.5
+            clipping_warning = 0.5
 
             [cull]
             pick = "Keeper"
@@ -57,7 +58,7 @@ import Testing
             rate-0 = "`"
             """
         let config = try Config(parsing: text, file: "/c.toml", home: "/home/ana")
-        #expect(config.burstGap == 1.5)
+        #expect(config.burstGap == 1.5 && config.clippingWarningPercent == 0.5)
         #expect(config.markNames.name(of: .flag(.pick)) == "Keeper")
         #expect(config.markNames.name(of: .rating(5)) == "★★★★★")
         #expect(config.markNames.name(of: .label(.purple)) == "Violet")
@@ -206,6 +207,8 @@ import Testing
         ("graphics = \"sixels\"", "/c.toml:1, key graphics: unknown graphics mode \"sixels\"; use one of auto, kitty, sixel, iterm, symbols"),
         ("api_url = \"ftp://x\"", "/c.toml:1, key api_url: \"ftp://x\" is not an http(s) URL; write it like https://api.photopick.cz/api/v1"),
         ("download_dir = \"Pictures\"", "/c.toml:1, key download_dir: write an absolute path or one starting with ~/, not \"Pictures\""),
+        ("clipping_warning = 101", "/c.toml:1, key clipping_warning: 101 is out of range; use a percentage from 0 to 100, such as 1 or 0.5"),
+        ("clipping_warning = \"1%\"", "/c.toml:1, key clipping_warning: expected a percentage, found a string"),
         ("burst_gap = 0", "/c.toml:1, key burst_gap: 0 is out of range; use more than 0 and at most 60 seconds"),
         ("burst_gap = \"2s\"", "/c.toml:1, key burst_gap: expected a number of seconds, found a string"),
         ("[cull]\nstar = \"Star\"", "/c.toml:2, key cull.star: no mark is called \"star\"; the marks are pick, reject, rating_1, rating_2, rating_3, rating_4, rating_5, red, yellow, green, blue, purple"),
@@ -213,7 +216,7 @@ import Testing
         ("[cull]\nrating_1 = \"reject\"", "/c.toml:2, key cull.rating_1: reject and rating_1 would both be the tag \"reject\"; give each mark its own tag"),
         ("[searches]\nfast = \"iso>=lots\"", "/c.toml:2, key searches.fast: iso>=lots: “lots” is not a number; write it like iso>=3200"),
         ("[searches]\nfast = 3", "/c.toml:2, key searches.fast: expected a string, found an integer"),
-        ("colour = \"red\"", "/c.toml:1, key colour: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, keep_originals, purge_limit, [keys], [cull] and [searches]"),
+        ("colour = \"red\"", "/c.toml:1, key colour: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, clipping_warning, keep_originals, purge_limit, [keys], [cull] and [searches]"),
         ("refresh = \"daily\"", "/c.toml:1, key refresh: unknown refresh \"daily\"; use one of on-start, hourly, manual"),
         ("tag_freshness = 86400", "/c.toml:1, key tag_freshness: 86400 is out of range; use 0 (always read first) to 3600 seconds"),
         ("preview_cache_mb = -1", "/c.toml:1, key preview_cache_mb: -1 is out of range; use 0 (no disk cache) to 100000"),
@@ -223,13 +226,13 @@ import Testing
         ("[keys]\nhelp = \"k\"\nreload = \"k\"", "/c.toml:3, key keys.reload: k already does help; rebind help too, or choose another key"),
         ("theme = \"dark", "/c.toml:1, key theme: not valid TOML: error while parsing string: encountered end-of-file"),
         ("theme = 1979-05-27", "/c.toml:1, key theme: expected a string, found a date or time"),
-        ("\n[[keys]]\ndown = \"n\"", "/c.toml:2, key keys: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, keep_originals, purge_limit, [keys], [cull] and [searches]"),
+        ("\n[[keys]]\ndown = \"n\"", "/c.toml:2, key keys: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, clipping_warning, keep_originals, purge_limit, [keys], [cull] and [searches]"),
         ("refresh = \"daily\"", "/c.toml:1, key refresh: unknown refresh \"daily\"; use one of on-start, hourly, manual"),
         ("tag_freshness = 86400", "/c.toml:1, key tag_freshness: 86400 is out of range; use 0 (always read first) to 3600 seconds"),
-        ("notes = \"\"\"\nconcurrency = 1\n\"\"\"\nconcurrency = 99", "/c.toml:1, key notes: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, keep_originals, purge_limit, [keys], [cull] and [searches]"),
+        ("notes = \"\"\"\nconcurrency = 1\n\"\"\"\nconcurrency = 99", "/c.toml:1, key notes: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, clipping_warning, keep_originals, purge_limit, [keys], [cull] and [searches]"),
         ("refresh = \"daily\"", "/c.toml:1, key refresh: unknown refresh \"daily\"; use one of on-start, hourly, manual"),
         ("tag_freshness = 86400", "/c.toml:1, key tag_freshness: 86400 is out of range; use 0 (always read first) to 3600 seconds"),
-        ("variant = \"web\"\nlist = [\n  1,\n  2,\n]\nconcurrency = 99", "/c.toml:2, key list: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, keep_originals, purge_limit, [keys], [cull] and [searches]"),
+        ("variant = \"web\"\nlist = [\n  1,\n  2,\n]\nconcurrency = 99", "/c.toml:2, key list: unknown setting; the settings are api_url, api_key, api_key_file, download_dir, variant, pairs, concurrency, theme, graphics, preview_cache_mb, refresh, tag_freshness, burst_gap, clipping_warning, keep_originals, purge_limit, [keys], [cull] and [searches]"),
         ("refresh = \"daily\"", "/c.toml:1, key refresh: unknown refresh \"daily\"; use one of on-start, hourly, manual"),
         ("tag_freshness = 86400", "/c.toml:1, key tag_freshness: 86400 is out of range; use 0 (always read first) to 3600 seconds"),
     ])

@@ -14,6 +14,22 @@ extension BrowserState {
         focusing.facts(at: index, library, list: list)
     }
 
+    /// The photos listed now in figures: per day, camera, lens, focal length, ISO, aperture and mark,
+    /// from the catalogue alone; days in `timeZone`, as `taken:` reads them.
+    public func libraryStats(timeZone: TimeZone = .current) -> LibraryStats {
+        LibraryStats(list.libraryIndices, library: library, tags: tags, timeZone: timeZone)
+    }
+
+    /// Where the photos listed now stand in culling: the cull header.
+    public func cullSummary() -> CullSummary {
+        CullSummary(list.libraryIndices, library: library, tags: tags)
+    }
+
+    /// The photos at these library indices in figures (`ls --summary`, `stats`).
+    public func libraryStats(of indices: [Int], timeZone: TimeZone = .current) -> LibraryStats {
+        LibraryStats(indices, library: library, tags: tags, timeZone: timeZone)
+    }
+
     /// The sharpest frame of each burst among the photos listed now.
     public func sharpestFrames() -> SharpestFrames {
         focusing.sharpestFrames(library, Focusing.Context(list: list, selection: selection, burstGap: browsing.burstGap, tags: tags))

@@ -83,6 +83,24 @@ public struct OriginalPicture: Sendable {
         }
     }
 
+    /// The histogram of every pixel of the original: a JPEG decoded whole once (its bands would each be
+    /// decoded from the top), a TIFF read a band of rows at a time, a decoded picture as it is.
+    public func histogram(decoder: PreviewDecoder) throws(PreviewError) -> Histogram {
+        switch pixels {
+        case .jpeg(let bytes):
+            return Histogram(try decoder.decode(bytes, fitting: size).image)
+        case .tiff:
+            var histogram = Histogram()
+            let rows = max(1, 4_000_000 / max(1, size.width))
+            for y in stride(from: 0, to: size.height, by: rows) {
+                histogram.add(try region(x: 0, y: y, width: size.width, height: min(rows, size.height - y), decoder: decoder).image)
+            }
+            return histogram
+        case .decoded(let image):
+            return Histogram(image)
+        }
+    }
+
     /// `image` fitted inside `box`, aspect kept, never enlarged.
     private static func fit(_ image: PreviewImage, in box: PixelSize) -> PreviewImage {
         let scale = min(1, Double(box.width) / Double(image.width), Double(box.height) / Double(image.height))

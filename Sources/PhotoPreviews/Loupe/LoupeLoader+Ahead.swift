@@ -7,12 +7,13 @@ extension LoupeLoader {
     /// are then dropped (they are the new view's no longer), and the view left is kept for the way back.
     func showAhead(_ request: LoupeRequest, loupe: Loupe, imageSize: PixelSize) -> LoupeFrame? {
         let id = request.photo.id
-        guard rendersAhead, let held = ahead[id], held.box == request.box, let rendering = held.views[loupe.view] else { return nil }
+        guard rendersAhead, let held = ahead[id], held.box == request.box, held.clipping == request.clipping, let rendering = held.views[loupe.view] else { return nil }
         var kept: [Loupe.Region: any PreviewRendering] = [:]
-        if let left = store.frame(photoID: id), left.source == .original, left.request.box == request.box, let leftRendering = left.rendering {
+        if let left = store.frame(photoID: id), left.source == .original, left.request.box == request.box, left.request.clipping == request.clipping,
+           let leftRendering = left.rendering {
             kept[left.view] = leftRendering
         }
-        ahead[id] = (request.box, kept)
+        ahead[id] = (request.box, request.clipping, kept)
         loupes[id] = loupe
         shownFromAhead += 1
         return LoupeFrame(
@@ -36,12 +37,15 @@ extension LoupeLoader {
             }.filter { $0.view != loupe.view }
             // Only the views one pan from this one are kept (the one just left among them).
             let near = Set(neighbours.map(\.view))
-            ahead[id] = (request.box, ahead[id].map { $0.box == request.box ? $0.views.filter { near.contains($0.key) } : [:] } ?? [:])
+            let same = { (held: (box: PixelSize, clipping: Bool, views: [Loupe.Region: any PreviewRendering])) in held.box == request.box && held.clipping == request.clipping }
+            ahead[id] = (request.box, request.clipping, ahead[id].map { same($0) ? $0.views.filter { near.contains($0.key) } : [:] } ?? [:])
             for next in neighbours where !pending && !isStopped {
                 guard ahead[id]?.views[next.view] == nil, let pixels = next.pixels else { continue }
-                let box = request.box
-                let rendering = await Task.detached { render(PreviewRequest(photoID: id, box: box), pixels, []) }.value
-                guard let rendering, loupes[id]?.view == loupe.view, ahead[id]?.box == box else { continue }
+                let box = request.box, clipping = request.clipping
+                let rendering = await Task.detached {
+                    render(PreviewRequest(photoID: id, box: box, clipping: clipping), clipping ? pixels.showingClipping() : pixels, [])
+                }.value
+                guard let rendering, loupes[id]?.view == loupe.view, ahead[id]?.box == box, ahead[id]?.clipping == clipping else { continue }
                 ahead[id]?.views[next.view] = rendering
             }
         }

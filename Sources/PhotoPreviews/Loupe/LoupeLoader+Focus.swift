@@ -11,6 +11,26 @@ public struct LoupeFocus: Sendable, Equatable {
     public let imageSize: PixelSize
 }
 
+/// The loupe's histogram describes the original: every pixel of it counted once, in the background,
+/// after the first view.
+extension LoupeLoader {
+    func countHistogram(photoID id: Int, _ picture: OriginalPicture) {
+        guard store.histogram(photoID: id) == nil else { return }
+        let store = store, continuation = continuation, decoder = decoder
+        histogramTasks[id]?.cancel()
+        histogramTasks[id] = Task.detached(priority: .utility) { [weak self] in
+            guard let histogram = try? picture.histogram(decoder: decoder), !Task.isCancelled else { return }
+            guard await self?.wants(photoID: id) == true else { return }
+            store.setHistogram(histogram, photoID: id)
+            continuation.yield()
+        }
+    }
+
+    private func wants(photoID id: Int) -> Bool {
+        !isStopped && wanted.contains { $0.photo.id == id }
+    }
+}
+
 /// Judging focus on what the loupe shows: each view of an original, once it is on screen, measured in
 /// the background, so a burst walked in the loupe is ranked on its own pixels, not on a rendition's.
 extension LoupeLoader {

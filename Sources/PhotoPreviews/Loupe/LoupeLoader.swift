@@ -33,6 +33,8 @@ public actor LoupeLoader {
     /// The view of each photo last measured for focus, and the measurements under way.
     var measuredViews: [Int: Loupe.Region] = [:]
     var focusTasks: [Int: Task<Void, Never>] = [:]
+    /// Histograms of originals being counted.
+    var histogramTasks: [Int: Task<Void, Never>] = [:]
 
     /// A picture to show from: an original as its format's decoder made it ready, or a rendition's
     /// JPEG bytes; its upright size.
@@ -60,7 +62,7 @@ public actor LoupeLoader {
     let rendersAhead: Bool
     /// Renderings of the views one pan away from each original's view (and of the view just left, for
     /// the way back), by the screen's box and the view: a pan to one is shown without decoding or rendering.
-    var ahead: [Int: (box: PixelSize, views: [Loupe.Region: any PreviewRendering])] = [:]
+    var ahead: [Int: (box: PixelSize, clipping: Bool, views: [Loupe.Region: any PreviewRendering])] = [:]
     /// Frames shown from `ahead`, for tests and the benchmark.
     public internal(set) var shownFromAhead = 0
     /// Renditions sent for to stand in, for tests.
@@ -119,6 +121,7 @@ public actor LoupeLoader {
         failed = failed.intersection(ids)
         measuredViews = measuredViews.filter { ids.contains($0.key) }
         for (id, task) in focusTasks where !ids.contains(id) { task.cancel(); focusTasks[id] = nil }
+        for (id, task) in histogramTasks where !ids.contains(id) { task.cancel(); histogramTasks[id] = nil }
         store.keep(only: ids)
         for request in requests where sources[request.photo.id]?.kind != .original {
             startOriginal(request.photo)
@@ -133,6 +136,8 @@ public actor LoupeLoader {
         for work in standInTasks.values { work.task.cancel() }
         worker?.cancel()
         for task in focusTasks.values { task.cancel() }
+        for task in histogramTasks.values { task.cancel() }
+        histogramTasks = [:]
         originalTasks = [:]
         standInTasks = [:]
         focusTasks = [:]

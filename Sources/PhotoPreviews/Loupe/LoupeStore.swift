@@ -29,12 +29,15 @@ public struct LoupeRequest: Hashable, Sendable {
     public var centre: UnitPoint
     /// The screen's pixels for the view, as a preview's box.
     public var box: PixelSize
+    /// Whether blown highlights and crushed shadows are shown red and blue (`showingClipping`).
+    public var clipping: Bool
 
-    /// The view of `photo` around `centre`, fitted to `box`.
-    public init(photo: Photo, centre: UnitPoint, box: PixelSize) {
+    /// The view of `photo` around `centre`, fitted to `box`, with its clipping shown or not.
+    public init(photo: Photo, centre: UnitPoint, box: PixelSize, clipping: Bool = false) {
         self.photo = photo
         self.centre = centre
         self.box = box
+        self.clipping = clipping
     }
 }
 
@@ -78,6 +81,7 @@ public struct LoupeFrame: Sendable {
         var hasher = Hasher()
         hasher.combine(view)
         hasher.combine(source)
+        hasher.combine(request.clipping)
         return hasher.finalize() | 1  // never 0, which is a fitted preview's
     }
 }
@@ -88,6 +92,7 @@ public final class LoupeStore: Sendable {
         var frame: LoupeFrame?
         var status: OriginalStatus?
         var standInFailure: String?
+        var histogram: Histogram?
     }
 
     private let entries = NIOLockedValueBox<[Int: Entry]>([:])
@@ -108,6 +113,15 @@ public final class LoupeStore: Sendable {
     /// Why no stand-in could be had either, when the original failed too.
     public func standInFailure(photoID: Int) -> String? {
         entries.withLockedValue { $0[photoID]?.standInFailure }
+    }
+
+    /// The histogram of the photo's whole original, once counted.
+    public func histogram(photoID: Int) -> Histogram? {
+        entries.withLockedValue { $0[photoID]?.histogram }
+    }
+
+    func setHistogram(_ histogram: Histogram, photoID: Int) {
+        entries.withLockedValue { $0[photoID, default: Entry()].histogram = histogram }
     }
 
     func put(_ frame: LoupeFrame) {

@@ -158,7 +158,7 @@ public actor PreviewLoader {
         running[request] = nil
         wanted.removeAll { $0 == request }
         if let result {
-            store.store(result.state, rendering: result.rendering, for: request)
+            store.store(result.state, rendering: result.rendering, histogram: result.histogram, for: request)
             continuation.yield()
             if let focus = result.focus, measured.insert(request.photoID).inserted { focusContinuation.yield((request.photoID, focus)) }
             if case .loaded = result.state, Self.variant(for: request.box) != .web { startMeasuring(request.photoID) }
@@ -191,8 +191,9 @@ public actor PreviewLoader {
         focusContinuation.yield((photoID, focus))
     }
 
-    /// A finished preview: the state to store, its rendering for the screen, and the rendition's focus score.
-    private typealias Loaded = (state: PreviewState, rendering: (any PreviewRendering)?, focus: Double?)
+    /// A finished preview: the state to store, its rendering for the screen, its histogram, and the
+    /// rendition's focus score.
+    private typealias Loaded = (state: PreviewState, rendering: (any PreviewRendering)?, histogram: Histogram?, focus: Double?)
 
     /// The bytes from the disk cache or the server, decoded to the request's box and rendered; nil when cancelled.
     private nonisolated func load(_ request: PreviewRequest, measure: Bool) async -> Loaded? {
@@ -205,7 +206,7 @@ public actor PreviewLoader {
         } catch .cancelled {
             return nil
         } catch {
-            return Task.isCancelled ? nil : (.failed(.unavailable(error.userMessage)), nil, nil)
+            return Task.isCancelled ? nil : (.failed(.unavailable(error.userMessage)), nil, nil, nil)
         }
         switch found {
         case .cached(let cached, _)?:
@@ -214,7 +215,7 @@ public actor PreviewLoader {
             do {
                 return finished(request, try decoder.decode(bytes, fitting: request.box).image, bytes, measure: measure)
             } catch {
-                return (.failed(error), nil, nil)
+                return (.failed(error), nil, nil, nil)
             }
         case nil:
             return nil
@@ -223,7 +224,10 @@ public actor PreviewLoader {
 
     private nonisolated func finished(_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8], measure: Bool) -> Loaded? {
         if Task.isCancelled { return nil }
+        // The histogram of the pixels on screen (a millisecond for a side pane's); the clipping drawn on
+        // them only for the screen (so iTerm2 is sent the pixels, not the file as fetched).
+        let shown = request.clipping ? image.showingClipping() : image
         // A few milliseconds, for the first `web` rendition of a photo decoded this session (`measured`).
-        return (.loaded(image), render?(request, image, source), measure ? FocusScore.measure(source, decoder: decoder) : nil)
+        return (.loaded(image), render?(request, shown, request.clipping ? [] : source), Histogram(image), measure ? FocusScore.measure(source, decoder: decoder) : nil)
     }
 }

@@ -9,11 +9,14 @@ public struct PreviewRequest: Hashable, Sendable {
     public var photoID: Int
     /// The box the preview must fit inside, in pixels.
     public var box: PixelSize
+    /// Whether blown highlights and crushed shadows are shown red and blue (`showingClipping`).
+    public var clipping: Bool
 
-    /// The preview of `photoID` fitted inside `box`.
-    public init(photoID: Int, box: PixelSize) {
+    /// The preview of `photoID` fitted inside `box`, with its clipping shown or not.
+    public init(photoID: Int, box: PixelSize, clipping: Bool = false) {
         self.photoID = photoID
         self.box = box
+        self.clipping = clipping
     }
 }
 
@@ -45,6 +48,7 @@ public final class PreviewStore: Sendable {
         /// When, on the store's clock, a failed fetch may be tried again.
         let retryAt: Duration?
         var rendering: (any PreviewRendering)? = nil
+        var histogram: Histogram? = nil
     }
 
     private let cache: NIOLockedValueBox<LRUCache<PreviewRequest, Entry>>
@@ -67,6 +71,11 @@ public final class PreviewStore: Sendable {
         cache.withLockedValue { $0.value(for: request)?.rendering }
     }
 
+    /// The histogram of the preview's pixels (before any clipping is shown on them), once loaded.
+    public func histogram(for request: PreviewRequest) -> Histogram? {
+        cache.withLockedValue { $0.value(for: request)?.histogram }
+    }
+
     /// Whether `request` needs no more work: it is here, and is not a failed fetch due another try.
     public func holds(_ request: PreviewRequest) -> Bool {
         cache.withLockedValue { cache in
@@ -76,13 +85,13 @@ public final class PreviewStore: Sendable {
     }
 
     /// Keeps a finished preview; the least recently used go when the bytes would pass the limit.
-    public func store(_ state: PreviewState, rendering: (any PreviewRendering)? = nil, for request: PreviewRequest) {
+    public func store(_ state: PreviewState, rendering: (any PreviewRendering)? = nil, histogram: Histogram? = nil, for request: PreviewRequest) {
         let entry: Entry
         let cost: Int
         switch state {
         case .loaded(let image):
-            entry = Entry(state: state, retryAt: nil, rendering: rendering)
-            cost = image.pixels.count + (rendering?.byteCount ?? 0) + 64
+            entry = Entry(state: state, retryAt: nil, rendering: rendering, histogram: histogram)
+            cost = image.pixels.count + (rendering?.byteCount ?? 0) + (histogram == nil ? 64 : 8_256)
         case .failed(let error):
             if case .unavailable = error {
                 entry = Entry(state: state, retryAt: clock.elapsed() + Self.fetchRetryDelay)

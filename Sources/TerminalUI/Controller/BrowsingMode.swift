@@ -170,6 +170,9 @@ enum BrowsingMode: KeyMode {
                 // Nothing to ask about: the state says why (no bursts, nothing measured, all picked).
                 context.send(.focus(.sharpestFramesPicked))
             }
+        case .histogram: context.ui.histogram.toggle()
+        case .clipping: context.ui.clipping.toggle()
+        case .stats: context.ui.overlay = .stats(StatsView.Cursor(stats: state.libraryStats()))
         case .queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished: break
         case .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: break
         }

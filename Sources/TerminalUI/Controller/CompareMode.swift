@@ -23,6 +23,8 @@ enum CompareMode: KeyMode {
         case .zoom:
             context.ui.compare = compare
             return LoupeMode.open(&context)
+        case .histogram: context.ui.histogram.toggle()
+        case .clipping: context.ui.clipping.toggle()
         case .undo: context.send(.undoRequested)
         case .help: context.ui.overlay = .help(scroll: 0)
         case .quit:

@@ -53,6 +53,7 @@ extension UIState {
         case .prompt: return TagPromptMode.self
         case .editForm: return EditFormMode.self
         case .confirmQuit: return ConfirmQuitMode.self
+        case .stats: return StatsMode.self
         }
     }
 }

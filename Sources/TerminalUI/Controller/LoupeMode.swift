@@ -40,6 +40,8 @@ enum LoupeMode: KeyMode {
         }
         switch action {
         case .zoom, .cancel: context.ui.zoom = nil
+        case .histogram: context.ui.histogram.toggle()
+        case .clipping: context.ui.clipping.toggle()
         case .undo: context.send(.undoRequested)
         case .help: context.ui.overlay = .help(scroll: 0)
         case .quit:

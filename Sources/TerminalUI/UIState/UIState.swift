@@ -15,6 +15,8 @@ public struct UIState: Sendable, Equatable {
         case prompt(Prompt)
         case editForm(EditForm)
         case confirmQuit
+        /// `I`: the photos listed in charts.
+        case stats(StatsView.Cursor)
     }
 
     /// A list to choose from, with an optional query.
@@ -168,6 +170,10 @@ public struct UIState: Sendable, Equatable {
     var filterField: TextField?
     /// `c`: digits rate and label, and every mark moves to the next photo.
     public internal(set) var culling = false
+    /// `H`: the histogram over the full-screen preview and the loupe (the side pane always has one).
+    var histogram = false
+    /// `J`: blown highlights red and crushed shadows blue, in full screen, compare and the loupe.
+    var clipping = false
 
     /// Browsing the list, nothing open.
     public init() {}

@@ -5,6 +5,8 @@ struct HeaderView: View {
     let context: ViewContext
     let state: BrowserState
     let rect: Rect
+    /// In cull mode the header says where the photos listed stand: counts of each mark and a bar.
+    var culling = false
 
     func draw(in canvas: inout Canvas) {
         canvas.fill(rect, style: theme.headerDetail)
@@ -23,6 +25,7 @@ struct HeaderView: View {
             counts += " · \(state.list.count.formatted()) shown"
         }
         var details = [counts]
+        if culling { details.insert(cullSummary(), at: 0) }
         if let filter = filterSummary() { details.append(filter) }
         if !state.selection.isEmpty {
             details.append("\(state.selection.count.formatted()) selected (\(ByteText.format(state.selection.totalBytes)))")
@@ -55,6 +58,17 @@ struct HeaderView: View {
             }
             break
         }
+    }
+
+    /// "cull 2,000: 120 picked · 40 rejected · 300 rated · 25 labelled · 1,560 untouched ▰▰▱▱▱▱▱▱", the
+    /// bar the share with some mark.
+    private func cullSummary() -> String {
+        let summary = state.cullSummary()
+        let filled = summary.photos == 0 ? 0 : Int((Double(summary.touched) / Double(summary.photos) * 8).rounded(.down))
+        let bar = String(repeating: "▰", count: filled) + String(repeating: "▱", count: 8 - filled)
+        let parts = [(summary.picked, "picked"), (summary.rejected, "rejected"), (summary.rated, "rated"), (summary.labelled, "labelled"),
+                     (summary.untouched, "untouched")]
+        return "cull \(summary.photos.formatted()): " + parts.map { "\($0.0.formatted()) \($0.1)" }.joined(separator: " · ") + " \(bar)"
     }
 
     private func filterSummary() -> String? {

@@ -44,15 +44,15 @@ public struct Screen: Sendable, Drawing {
     func render(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout, into canvas: inout Canvas) {
         canvas.fill(canvas.bounds)
         if layout.tooSmall { return TooSmallView(context: context).draw(in: &canvas) }
-        HeaderView(context: context, state: state, rect: layout.header).draw(in: &canvas)
+        HeaderView(context: context, state: state, rect: layout.header, culling: ui.culling).draw(in: &canvas)
         if case .queue(let cursor) = ui.overlay {
             QueuePanelView(context: context, state: state, cursor: cursor, rect: layout.body).draw(in: &canvas)
         } else if case .details(let scroll) = ui.overlay {
             DetailsView(context: context, state: state, scroll: scroll, rect: layout.body).draw(in: &canvas)
         } else if let compare = ui.compare {
-            CompareView(context: context, state: state, compare: compare, zoom: ui.zoom, body: layout.body).draw(in: &canvas)
+            CompareView(context: context, state: state, compare: compare, zoom: ui.zoom, clipping: ui.clipping, body: layout.body).draw(in: &canvas)
         } else if ui.fullPreview {
-            FullPreviewView(context: context, state: state, zoom: ui.zoom, body: layout.body).draw(in: &canvas)
+            FullPreviewView(context: context, state: state, zoom: ui.zoom, clipping: ui.clipping, histogram: ui.histogram, body: layout.body).draw(in: &canvas)
         } else if let grid = layout.grid {
             GridView(context: context, state: state, grid: grid, scrollBar: layout.scrollBar).draw(in: &canvas)
         } else {
@@ -67,6 +67,7 @@ public struct Screen: Sendable, Drawing {
         case .prompt(let prompt): PromptView(context: context, prompt: prompt, state: state, rect: layout.body).draw(in: &canvas)
         case .editForm(let form): EditFormView(context: context, form: form, state: state, rect: layout.body).draw(in: &canvas)
         case .confirmQuit: ConfirmQuitView(context: context, state: state, rect: layout.body).draw(in: &canvas)
+        case .stats(let cursor): StatsView(context: context, cursor: cursor, rect: layout.body).draw(in: &canvas)
         case .queue, .details, nil: break
         }
     }

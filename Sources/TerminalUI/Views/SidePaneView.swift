@@ -13,9 +13,17 @@ struct SidePaneView: View {
         canvas.draw(TerminalText.sanitized(photo.filename), x: inner.x, y: inner.y, style: theme.title, limit: inner.width)
         let preview = Self.sidePanePreview(in: rect)
         drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: preview, into: &canvas)
-        let rowsArea = Rect(x: inner.x, y: preview.maxY + 1, width: inner.width, height: inner.maxY - preview.maxY - 1)
+        var rowsArea = Rect(x: inner.x, y: preview.maxY + 1, width: inner.width, height: inner.maxY - preview.maxY - 1)
         let focus = state.list.currentIndex.flatMap(state.focusFacts(at:))
-        drawMetadata(context.presenter.rows(for: photo, tags: state.tags, focus: focus, pair: state.currentPairPartner), in: rowsArea, labelWidth: 10, into: &canvas)
+        let rows = context.presenter.rows(for: photo, tags: state.tags, focus: focus, pair: state.currentPairPartner)
+        // The histogram of the preview on screen, under it, where the metadata leaves room: with its
+        // channels, else luminance alone.
+        if let request = previewRequest(photoID: photo.id, in: preview), let histogram = context.previews?.histogram(for: request),
+           let height = [6, 3].first(where: { rowsArea.height - $0 - 1 >= rows.count }) {
+            drawHistogram(histogram, warnAbove: context.clippingWarning, in: Rect(x: inner.x, y: rowsArea.y, width: inner.width, height: height), into: &canvas)
+            rowsArea = Rect(x: inner.x, y: rowsArea.y + height + 1, width: inner.width, height: rowsArea.height - height - 1)
+        }
+        drawMetadata(rows, in: rowsArea, labelWidth: 10, into: &canvas)
     }
 
     /// Where the side pane in `rect` shows the preview: below the name, two fifths of its height.

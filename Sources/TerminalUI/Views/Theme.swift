@@ -111,6 +111,24 @@ public struct Theme: Sendable, Equatable {
     var overlay: Style {
         depth == .monochrome ? .plain : Style(foreground: color(isLight ? 235 : 252, 7), background: color(isLight ? 255 : 235, 0))
     }
+    /// A chart's bars, and a histogram's luminance.
+    var chartBar: Style {
+        depth == .monochrome ? .plain : Style(foreground: color(isLight ? 242 : 250, 7))
+    }
+    /// The bar chosen in a chart.
+    var chartChosen: Style {
+        depth == .monochrome ? Style(attributes: [.reverse]) : Style(foreground: color(isLight ? 25 : 117, 6), attributes: [.bold])
+    }
+    /// A histogram's channels.
+    var chartRed: Style {
+        depth == .monochrome ? .plain : Style(foreground: color(isLight ? 160 : 203, 1))
+    }
+    var chartGreen: Style {
+        depth == .monochrome ? .plain : Style(foreground: color(isLight ? 28 : 114, 2))
+    }
+    var chartBlue: Style {
+        depth == .monochrome ? .plain : Style(foreground: color(isLight ? 25 : 75, 4))
+    }
     var input: Style {
         depth == .monochrome ? Style(attributes: [.underline]) : Style(foreground: color(isLight ? 16 : 231, 7), attributes: [.bold])
     }

@@ -18,6 +18,9 @@ public struct ViewContext: Sendable {
     public var previews: PreviewStore?
     /// The loupe's frames and originals' progress; without it, the loupe says it cannot show.
     public var loupes: LoupeStore?
+    /// The share of pixels clipped at either end past which a histogram says so in the warning colour
+    /// (`clipping_warning`, in percent, in the config).
+    var clippingWarning = 0.01
     /// How previews are drawn: symbols in cells, or pixels placed over them.
     public var graphics: Graphics
     /// The frame's moment, set by the app before each frame: views read ages and times left from it,
@@ -27,9 +30,10 @@ public struct ViewContext: Sendable {
     /// A context with a theme and keys at the moment `now`; the home directory is written as `~` in paths.
     public init(
         theme: Theme, keymap: Keymap = .standard, demo: Bool, now: Date,
-        homeDirectory: String = FileManager.default.homeDirectoryForCurrentUser.path, graphics: Graphics? = nil
+        homeDirectory: String = FileManager.default.homeDirectoryForCurrentUser.path, graphics: Graphics? = nil, clippingWarning: Double = 0.01
     ) {
         self.now = now
+        self.clippingWarning = clippingWarning
         self.theme = theme
         self.graphics = graphics ?? .symbols(theme.depth)
         self.keymap = keymap

@@ -7,6 +7,8 @@ struct CompareView: View {
     let state: BrowserState
     let compare: UIState.Compare
     let zoom: UIState.Zoom?
+    /// `J`: blown highlights and crushed shadows shown red and blue.
+    var clipping = false
     let body: Rect
 
     /// Where compare puts each photo shown: the body split into the columns and rows that give the
@@ -45,9 +47,9 @@ struct CompareView: View {
             guard let index = state.library.index(ofID: compare.photoIDs[position]) else { continue }
             let photo = state.library.photo(at: index)
             if let zoom {
-                LoupeView(context: context, photo: photo, centre: zoom.centre, area: Self.compareImage(in: pane)).draw(in: &canvas)
+                LoupeView(context: context, photo: photo, centre: zoom.centre, area: Self.compareImage(in: pane), clipping: clipping).draw(in: &canvas)
             } else {
-                drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: Self.compareImage(in: pane), into: &canvas)
+                drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: Self.compareImage(in: pane), clipping: clipping, into: &canvas)
             }
             let caption = Rect(x: pane.x, y: pane.maxY - 1, width: max(0, pane.width - 1), height: 1)
             let isActive = position == compare.active

@@ -6,15 +6,15 @@ import PhotoPreviews
 extension Drawing {
     /// The request for a preview drawn in `area`, sized for the graphics mode; nil when the area is
     /// too small to show one.
-    func previewRequest(photoID: Int, in area: Rect) -> PreviewRequest? {
-        PreviewRenderer(graphics: context.graphics).box(for: area).map { PreviewRequest(photoID: photoID, box: $0) }
+    func previewRequest(photoID: Int, in area: Rect, clipping: Bool = false) -> PreviewRequest? {
+        PreviewRenderer(graphics: context.graphics).box(for: area).map { PreviewRequest(photoID: photoID, box: $0, clipping: clipping) }
     }
 
     /// Draws a photo's preview in `area`: the image once decoded, until then an outline at the photo's
     /// aspect ratio, and a grey "no preview" box when it cannot be shown. `previewWants` asks for the
     /// same request.
-    func drawPreview(photoID: Int, pixelWidth: Int?, pixelHeight: Int?, in area: Rect, into canvas: inout Canvas) {
-        guard let request = previewRequest(photoID: photoID, in: area) else { return }
+    func drawPreview(photoID: Int, pixelWidth: Int?, pixelHeight: Int?, in area: Rect, clipping: Bool = false, into canvas: inout Canvas) {
+        guard let request = previewRequest(photoID: photoID, in: area, clipping: clipping) else { return }
         switch context.previews?.state(for: request) {
         case .loaded(let image)?:
             let drawn = context.previews?.rendering(for: request).map {

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoImaging
 
 /// `p`: the current photo as large as the body allows, with a caption: position, mark, name, tags; with
 /// `z`, the loupe's view of it at 100%.
@@ -6,6 +7,10 @@ struct FullPreviewView: View {
     let context: ViewContext
     let state: BrowserState
     let zoom: UIState.Zoom?
+    /// `J`: blown highlights and crushed shadows shown red and blue.
+    var clipping = false
+    /// `H`: the histogram in the picture's corner: of the preview, or in the loupe of the whole original.
+    var histogram = false
     let body: Rect
 
     /// Where the full-screen preview draws the photo: the body above its one-line caption.
@@ -20,10 +25,11 @@ struct FullPreviewView: View {
         }
         let imageArea = Self.fullPreviewImage(in: body), caption = Rect(x: body.x, y: imageArea.maxY, width: body.width, height: 1)
         if let zoom {
-            LoupeView(context: context, photo: state.library.photo(at: index), centre: zoom.centre, area: imageArea).draw(in: &canvas)
+            LoupeView(context: context, photo: state.library.photo(at: index), centre: zoom.centre, area: imageArea, clipping: clipping).draw(in: &canvas)
         } else {
-            drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, into: &canvas)
+            drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, clipping: clipping, into: &canvas)
         }
+        if histogram { drawHistogramBox(photoID: photo.id, inLoupe: zoom != nil, over: imageArea, into: &canvas) }
         let selected = state.selection.contains(index)
         var x = caption.x + 1
         x += canvas.draw("\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())", x: x, y: caption.y, style: theme.dim) + 1
@@ -44,5 +50,28 @@ struct FullPreviewView: View {
         }
         let hint = zoom == nil ? "\(context.keymap.hint(.preview)) or esc returns" : "\(context.keymap.hint(.zoom)) or esc returns"
         if caption.maxX - x > DisplayWidth.of(hint) + 1 { canvas.drawRight(hint, maxX: caption.maxX - 1, y: caption.y, style: theme.dim, limit: DisplayWidth.of(hint)) }
+    }
+
+    /// The histogram in a box at the picture's bottom right, over the image: of the preview on screen,
+    /// or in the loupe of the whole original once it is counted.
+    private func drawHistogramBox(photoID: Int, inLoupe: Bool, over area: Rect, into canvas: inout Canvas) {
+        let width = min(area.width - 2, max(34, area.width / 3)), height = min(area.height - 1, 9)
+        guard width >= 20, height >= 5 else { return }
+        let box = Rect(x: area.maxX - width - 1, y: area.maxY - height, width: width, height: height)
+        let background = theme.overlay.background
+        canvas.fill(box, style: theme.overlay)
+        canvas.coverImages(box)
+        canvas.drawBox(box, style: theme.border.on(background), title: inLoupe ? "Histogram · original" : "Histogram", titleStyle: theme.title.on(background))
+        let inner = box.inset(1)
+        let histogram: Histogram? = if inLoupe {
+            context.loupes?.histogram(photoID: photoID)
+        } else {
+            previewRequest(photoID: photoID, in: area, clipping: clipping).flatMap { context.previews?.histogram(for: $0) }
+        }
+        guard let histogram else {
+            canvas.draw(inLoupe ? "counting the original…" : "waiting for the preview…", x: inner.x, y: inner.y, style: theme.dim.on(background), limit: inner.width)
+            return
+        }
+        drawHistogram(histogram, warnAbove: context.clippingWarning, in: inner, into: &canvas, background: background)
     }
 }

@@ -10,9 +10,11 @@ struct LoupeView: View {
     let photo: Photo
     let centre: UnitPoint
     let area: Rect
+    /// Whether blown highlights and crushed shadows show red and blue.
+    var clipping = false
 
     func draw(in canvas: inout Canvas) {
-        guard let request = loupeRequest(photo, centre: centre, in: area) else { return }
+        guard let request = loupeRequest(photo, centre: centre, in: area, clipping: clipping) else { return }
         let loupes = context.loupes
         if let frame = loupes?.frame(photoID: photo.id), frame.request.box == request.box, let rendering = frame.rendering,
            PreviewDrawing.place(rendering, of: frame.size, photoID: photo.id, box: request.box, content: frame.content, in: area,

@@ -36,30 +36,30 @@ extension Screen {
         default: break
         }
         if ui.zoom != nil { return ([], 0) }  // the loupe shows the originals
-        func request(_ position: Int, _ area: Rect) -> PreviewRequest? {
+        func request(_ position: Int, _ area: Rect, clipping: Bool = false) -> PreviewRequest? {
             guard position >= 0, position < list.count else { return nil }
-            return previewRequest(photoID: state.library.id(at: list.libraryIndex(at: position)), in: area)
+            return previewRequest(photoID: state.library.id(at: list.libraryIndex(at: position)), in: area, clipping: clipping)
         }
-        func ahead(_ area: Rect) -> (requests: [PreviewRequest], shown: Int) {
-            let requests = (0...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area) }
+        func ahead(_ area: Rect, clipping: Bool = false) -> (requests: [PreviewRequest], shown: Int) {
+            let requests = (0...Self.prefetchCount).compactMap { request(list.cursor + $0 * ui.travel, area, clipping: clipping) }
             return (requests, min(1, requests.count))
         }
-        if let compare = ui.compare { return compareWants(state, compare, layout: layout) }
-        if ui.fullPreview { return ahead(FullPreviewView.fullPreviewImage(in: layout.body)) }
-        if let grid = layout.grid { return gridWants(list, grid, ui, request) }
+        if let compare = ui.compare { return compareWants(state, compare, clipping: ui.clipping, layout: layout) }
+        if ui.fullPreview { return ahead(FullPreviewView.fullPreviewImage(in: layout.body), clipping: ui.clipping) }
+        if let grid = layout.grid { return gridWants(list, grid, ui) { request($0, $1) } }
         guard let pane = layout.sidePane else { return ([], 0) }
         return ahead(SidePaneView.sidePanePreview(in: pane))
     }
 
     /// Compare's photos, the active one first: all on screen.
-    private func compareWants(_ state: BrowserState, _ compare: UIState.Compare, layout: ScreenLayout) -> (requests: [PreviewRequest], shown: Int) {
+    private func compareWants(_ state: BrowserState, _ compare: UIState.Compare, clipping: Bool, layout: ScreenLayout) -> (requests: [PreviewRequest], shown: Int) {
         let shown = Array(compare.shown)
         let active = state.library.index(ofID: compare.activeID).map { state.library.photo(at: $0) }
         let panes = CompareView.comparePanes(count: shown.count, pixelWidth: active?.width, pixelHeight: active?.height, in: layout.body)
         let requests = zip(shown, panes)
             .filter { position, _ in state.library.index(ofID: compare.photoIDs[position]) != nil }  // deleted meanwhile
             .sorted { ($0.0 == compare.active ? 0 : 1, $0.0) < ($1.0 == compare.active ? 0 : 1, $1.0) }
-            .compactMap { position, pane in previewRequest(photoID: compare.photoIDs[position], in: CompareView.compareImage(in: pane)) }
+            .compactMap { position, pane in previewRequest(photoID: compare.photoIDs[position], in: CompareView.compareImage(in: pane), clipping: clipping) }
         return (requests, requests.count)
     }
 

@@ -30,7 +30,7 @@ extension Screen {
     /// The loupe views a frame shows, the active photo's first; every one centred on the same point.
     func loupeWants(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout) -> [LoupeRequest] {
         guard let zoom = ui.zoom else { return [] }
-        return loupeTargets(state, ui, layout: layout).compactMap { loupeRequest($0.photo, centre: zoom.centre, in: $0.area) }
+        return loupeTargets(state, ui, layout: layout).compactMap { loupeRequest($0.photo, centre: zoom.centre, in: $0.area, clipping: ui.clipping) }
     }
 
     /// What the loupe's keys need: the active photo's view and picture, and its sharpest point from the

@@ -1,0 +1,254 @@
+import Foundation
+
+/// Where the photos listed stand in culling, from their marks: the cull header, `ls --summary`.
+public struct CullSummary: Sendable, Equatable, Codable {
+    /// Photos counted, and those picked, rejected, rated (one star or more), labelled, and carrying no mark.
+    public var photos = 0, picked = 0, rejected = 0, rated = 0, labelled = 0, untouched = 0
+
+    /// Photos with some mark.
+    public var touched: Int { photos - untouched }
+}
+
+extension CullSummary {
+    /// The marks of the photos at `indices`.
+    init(_ indices: some Sequence<Int>, library: PhotoLibrary, tags: TagCatalog) {
+        var listed = Bitset(count: library.columns.count, filled: false)
+        for index in indices { _ = listed.insert(index) }
+        self = MarkCounts(listed, library: library, tags: tags).summary
+    }
+}
+
+/// The marks of a set of photos, from the tags' sets of photos: a few passes over words, not a lookup
+/// per photo, so the cull header counts a million photos in milliseconds. A photo is rated by its
+/// highest rating tag, and a pick and a reject on one photo count as a pick, as its marks read.
+struct MarkCounts {
+    var summary = CullSummary()
+    /// Photos with each number of stars, 0 for unrated.
+    var stars = [Int](repeating: 0, count: 6)
+    /// Photos with each label, in `Mark.ColourLabel.allCases` order.
+    var labels: [Int] = []
+
+    init(_ listed: Bitset, library: PhotoLibrary, tags: TagCatalog) {
+        func photos(with mark: Mark) -> Bitset {
+            guard let id = tags.tagID(of: mark) else { return Bitset() }
+            var set = library.tags.photos(with: id)
+            set.formIntersection(listed)
+            return set
+        }
+        let picked = photos(with: .flag(.pick))
+        var rejected = photos(with: .flag(.reject))
+        rejected.subtract(picked)
+        var rated = Bitset()
+        for star in stride(from: 5, through: 1, by: -1) {
+            var set = photos(with: .rating(star))
+            set.subtract(rated)
+            stars[star] = set.count
+            rated.formUnion(set)
+        }
+        var labelled = Bitset()
+        labels = Mark.ColourLabel.allCases.map { label in
+            let set = photos(with: .label(label))
+            labelled.formUnion(set)
+            return set.count
+        }
+        var touched = picked
+        touched.formUnion(rejected)
+        touched.formUnion(rated)
+        touched.formUnion(labelled)
+        let count = listed.count
+        stars[0] = count - rated.count
+        summary = CullSummary(
+            photos: count, picked: picked.count, rejected: rejected.count, rated: rated.count, labelled: labelled.count,
+            untouched: count - touched.count
+        )
+    }
+}
+
+/// The photos of a filter in figures, from the catalogue alone: per day, camera, lens, focal length,
+/// ISO, aperture, rating, flag and label, each with the query term that filters to it.
+public struct LibraryStats: Sendable, Equatable {
+    /// One bar: what it counts, how many, and the term that lists those photos (nil when no term can,
+    /// as for photos with no camera recorded).
+    public struct Bar: Sendable, Equatable, Codable {
+        public var label: String
+        public var count: Int
+        public var term: String?
+    }
+
+    /// Photos counted, and where they stand in culling.
+    public var summary = CullSummary()
+    /// Photos per day taken, by day number (days since 1970-01-01 in the time zone shown); photos with
+    /// no capture time are `undated`.
+    public var days: [Int: Int] = [:]
+    public var undated = 0
+    public var cameras: [Bar] = [], lenses: [Bar] = [], focalLengths: [Bar] = [], isos: [Bar] = [], apertures: [Bar] = []
+    public var ratings: [Bar] = [], flags: [Bar] = [], labels: [Bar] = []
+
+    /// Steps a timeline is drawn in, finest first.
+    public enum Step: String, Sendable, CaseIterable, Codable {
+        case day, month, year
+    }
+
+    /// Photos per `step`, every step from the first photo's to the last's (empty ones too, so a gap in
+    /// the shooting shows), oldest first, each with its `taken:` term.
+    public func timeline(_ step: Step) -> [Bar] {
+        guard let first = days.keys.min(), let last = days.keys.max() else { return [] }
+        func key(_ day: Int) -> Int {
+            let date = CivilDate(day: day)
+            return switch step {
+            case .day: day
+            case .month: date.year * 12 + date.month - 1
+            case .year: date.year
+            }
+        }
+        var counts: [Int: Int] = [:]
+        for (day, count) in days { counts[key(day), default: 0] += count }
+        return (key(first)...key(last)).map { bucket in
+            let label = switch step {
+            case .day: CivilDate(day: bucket).text
+            case .month: String(format: "%04d-%02d", bucket / 12, bucket % 12 + 1)
+            case .year: String(format: "%04d", bucket)
+            }
+            return Bar(label: label, count: counts[bucket] ?? 0, term: "taken:\(label)")
+        }
+    }
+
+    /// The finest step whose timeline has at most `bars` bars (years when none does).
+    public func step(fitting bars: Int) -> Step {
+        guard let first = days.keys.min(), let last = days.keys.max() else { return .day }
+        let (start, end) = (CivilDate(day: first), CivilDate(day: last))
+        if last - first + 1 <= bars { return .day }
+        if (end.year - start.year) * 12 + end.month - start.month + 1 <= bars { return .month }
+        return .year
+    }
+}
+
+/// A day of the proleptic Gregorian calendar from its number (days since 1970-01-01): Howard Hinnant's
+/// `civil_from_days`, a few integer steps where a `Calendar` call per photo would be most of a chart's time.
+struct CivilDate: Equatable {
+    let year: Int, month: Int, day: Int
+
+    init(day number: Int) {
+        let z = number + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        month = shifted < 10 ? shifted + 3 : shifted - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    /// "2024-06-01".
+    var text: String { String(format: "%04d-%02d-%02d", year, month, day) }
+}
+
+extension LibraryStats {
+    /// Focal lengths in the ranges photographers name lenses by, in millimetres.
+    static let focalRanges: [ClosedRange<Double>] = [
+        0...15, 16...20, 21...28, 29...35, 36...50, 51...70, 71...105, 106...135, 136...200, 201...300, 301...2000,
+    ]
+    static let isoRanges: [ClosedRange<Double>] = [
+        0...100, 101...200, 201...400, 401...800, 801...1600, 1601...3200, 3201...6400, 6401...12800, 12801...10_000_000,
+    ]
+    static let apertureRanges: [ClosedRange<Double>] = [
+        0...1.4, 1.5...2, 2.1...2.8, 2.9...4, 4.1...5.6, 5.7...8, 8.1...11, 11.1...100,
+    ]
+
+    /// The figures of the photos at `indices` of `library`, marks read through `tags`, days in `timeZone`.
+    init(_ indices: some Collection<Int>, library: PhotoLibrary, tags: TagCatalog, timeZone: TimeZone) {
+        let columns = library.columns
+        var listed = Bitset(count: columns.count, filled: false)
+        var cameras: [Int64: Int] = [:], lenses: [Int32: Int] = [:]
+        var focal = [Int](repeating: 0, count: Self.focalRanges.count), iso = [Int](repeating: 0, count: Self.isoRanges.count)
+        var aperture = [Int](repeating: 0, count: Self.apertureRanges.count)
+        var noFocal = 0, noISO = 0, noAperture = 0
+        // The zone's offset changes only at its transitions: kept per hour of the photos' times.
+        var offsets: [Int: Int] = [:]
+        func bin(_ value: Double, _ ranges: [ClosedRange<Double>]) -> Int? {
+            // Rounded to the precision EXIF writes them, so f/2.95 is not between two ranges.
+            let value = (value * 10).rounded() / 10
+            return ranges.firstIndex { $0.contains(value) } ?? (value > ranges.last!.upperBound ? ranges.count - 1 : nil)
+        }
+        for index in indices {
+            _ = listed.insert(index)
+            let taken = columns.takenAt[index]
+            if taken.isNaN {
+                undated += 1
+            } else {
+                let hour = Int((taken / 3600).rounded(.down))
+                let offset = offsets[hour] ?? {
+                    let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: taken))
+                    offsets[hour] = offset
+                    return offset
+                }()
+                days[Int(((taken + Double(offset)) / 86_400).rounded(.down)), default: 0] += 1
+            }
+            cameras[Int64(columns.cameraMake[index]) << 32 | Int64(columns.cameraModel[index]), default: 0] += 1
+            lenses[columns.lens[index], default: 0] += 1
+            let focalLength = columns.focalLength[index], speed = columns.iso[index], fNumber = columns.fNumber[index]
+            if !focalLength.isNaN, focalLength > 0, let bin = bin(focalLength, Self.focalRanges) { focal[bin] += 1 } else { noFocal += 1 }
+            if speed > 0, let bin = bin(Double(speed), Self.isoRanges) { iso[bin] += 1 } else { noISO += 1 }
+            if !fNumber.isNaN, fNumber > 0, let bin = bin(fNumber, Self.apertureRanges) { aperture[bin] += 1 } else { noAperture += 1 }
+        }
+        let pool = columns.pool
+        self.cameras = cameras.map { key, count in
+            let make = pool[Int32(truncatingIfNeeded: key >> 32)] ?? "", model = pool[Int32(truncatingIfNeeded: key)] ?? ""
+            let name = model.lowercased().hasPrefix(make.lowercased()) || make.isEmpty ? model : "\(make) \(model)"
+            guard !name.isEmpty else { return Bar(label: "no camera recorded", count: count, term: nil) }
+            return Bar(label: name, count: count, term: "camera:\(Self.quoted(model.isEmpty ? make : model))")
+        }.sorted(by: Self.largestFirst)
+        self.lenses = lenses.map { id, count in
+            guard let lens = pool[id], !lens.isEmpty else { return Bar(label: "no lens recorded", count: count, term: nil) }
+            return Bar(label: lens, count: count, term: "lens:\(Self.quoted(lens))")
+        }.sorted(by: Self.largestFirst)
+        focalLengths = Self.bars(focal, Self.focalRanges, field: "focal", unit: " mm", missing: noFocal)
+        isos = Self.bars(iso, Self.isoRanges, field: "iso", unit: "", missing: noISO)
+        apertures = Self.bars(aperture, Self.apertureRanges, field: "f", unit: "", prefix: "f/", missing: noAperture)
+        let marks = MarkCounts(listed, library: library, tags: tags)
+        summary = marks.summary
+        ratings = (0...5).reversed().map { star in
+            Bar(label: star == 0 ? "unrated" : String(repeating: "★", count: star), count: marks.stars[star], term: "rating:\(star)")
+        }
+        flags = [
+            Bar(label: "picked", count: summary.picked, term: "pick"),
+            Bar(label: "rejected", count: summary.rejected, term: "reject"),
+            Bar(label: "unflagged", count: summary.photos - summary.picked - summary.rejected, term: "-pick -reject"),
+        ]
+        labels = zip(Mark.ColourLabel.allCases, marks.labels).map { label, count in
+            Bar(label: label.rawValue, count: count, term: "label:\(label.rawValue)")
+        }
+    }
+
+    private static func largestFirst(_ a: Bar, _ b: Bar) -> Bool {
+        (a.term == nil ? 1 : 0, -a.count, a.label) < (b.term == nil ? 1 : 0, -b.count, b.label)
+    }
+
+    private static func quoted(_ name: String) -> String {
+        name.contains(where: { $0.isWhitespace || $0 == "\"" }) ? "\"\(name.replacingOccurrences(of: "\"", with: ""))\"" : name
+    }
+
+    /// A bar per range, named as a photographer would ("36–50 mm", "f/2.9–4", "12801+"), then the photos
+    /// without the figure.
+    private static func bars(_ counts: [Int], _ ranges: [ClosedRange<Double>], field: String, unit: String, prefix: String = "", missing: Int) -> [Bar] {
+        func number(_ value: Double) -> String { value.formatted(.number.grouping(.never).precision(.fractionLength(0...1))) }
+        var bars = zip(counts, ranges).enumerated().map { position, element in
+            let (count, range) = element
+            let label: String, term: String
+            if position == ranges.count - 1 {
+                label = "\(prefix)\(number(range.lowerBound))+\(unit)"
+                term = "\(field)>=\(number(range.lowerBound))"
+            } else if position == 0 {
+                label = "≤ \(prefix)\(number(range.upperBound))\(unit)"
+                term = "\(field)<=\(number(range.upperBound))"
+            } else {
+                label = "\(prefix)\(number(range.lowerBound))–\(number(range.upperBound))\(unit)"
+                term = "\(field):\(number(range.lowerBound))..\(number(range.upperBound))"
+            }
+            return Bar(label: label, count: count, term: term)
+        }
+        if missing > 0 { bars.append(Bar(label: "not recorded", count: missing, term: nil)) }
+        return bars
+    }
+}
