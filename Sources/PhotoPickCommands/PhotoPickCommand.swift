@@ -16,7 +16,7 @@ public struct PhotoPickCommand: AsyncParsableCommand {
         commandName: "photopick",
         abstract: "A fast, keyboard-driven terminal browser for PhotoPick photo libraries.",
         version: version,
-        subcommands: [BrowseCommand.self, ListCommand.self, GetCommand.self, SyncCommand.self, TagsCommand.self, TagCommand.self, PickCommand.self, EditCommand.self, RemoveCommand.self, ServeCommand.self, DoctorCommand.self],
+        subcommands: [BrowseCommand.self, ListCommand.self, StatsCommand.self, GetCommand.self, SyncCommand.self, TagsCommand.self, TagCommand.self, PickCommand.self, EditCommand.self, RemoveCommand.self, ServeCommand.self, DoctorCommand.self],
         defaultSubcommand: BrowseCommand.self
     )
 

@@ -773,6 +773,73 @@ assert summary["unopenable"] == len(damaged) and summary["failed"] == 0, summary
 PY
 ok "damaged originals of all seven kinds: get fetches them whole, names each in one line ($(grep -m1 'does not open' "$TMP/damaged.err" | sed 's/.*does not open: //' | cut -c1-50)…), keeps them as the server holds them, the healthy one passes, exit 5"
 
+echo "# stats"
+# Marks of every kind on the first server's photos, then the figures against Python's own counts over ls --json.
+mapfile -t ids < <(pp ls --format '{id}' | head -10)
+pp tag add Pick --ids "${ids[0]},${ids[1]},${ids[2]}" >/dev/null
+pp tag add "3 stars" --ids "${ids[1]},${ids[3]},${ids[5]},${ids[7]}" >/dev/null
+pp tag add "5 stars" --ids "${ids[7]},${ids[8]}" >/dev/null
+pp tag add Red --ids "${ids[3]},${ids[9]}" >/dev/null
+pp ls --json >"$TMP/all.json"
+pp stats --json >"$TMP/stats.json" 2>"$TMP/stats.err" || fail "stats --json exited $?: $(cat "$TMP/stats.err")"
+pp ls --summary --json >"$TMP/summary.json"
+pp stats 'taken:2015' --json >"$TMP/stats-2015.json"
+pp ls --json 'taken:2015' >"$TMP/ls-2015.json"
+python3 - "$TMP/all.json" "$TMP/stats.json" "$TMP/summary.json" "$TMP/ls-2015.json" "$TMP/stats-2015.json" <<'PY' || fail "stats --json does not match Python's counts over ls --json (above)"
+import json, sys, collections, time
+from datetime import datetime
+def counts(photos):
+    days, months = collections.Counter(), collections.Counter()
+    undated = 0
+    for p in photos:
+        if p.get("takenAt") is None:
+            undated += 1
+            continue
+        # Days in this machine's zone, as photopick and taken: read them.
+        local = datetime.fromisoformat(p["takenAt"].replace("Z", "+00:00")).astimezone()
+        days[local.strftime("%Y-%m-%d")] += 1
+        months[local.strftime("%Y-%m")] += 1
+    lenses = collections.Counter(p.get("lens") or None for p in photos)
+    marks = [p["marks"] for p in photos]
+    summary = {
+        "photos": len(photos),
+        "picked": sum(m["flag"] == "pick" for m in marks),
+        "rejected": sum(m["flag"] == "reject" for m in marks),
+        "rated": sum((m["rating"] or 0) > 0 for m in marks),
+        "labelled": sum(m["label"] is not None for m in marks),
+    }
+    summary["untouched"] = sum(m["flag"] is None and not m["rating"] and m["label"] is None for m in marks)
+    stars = collections.Counter(m["rating"] or 0 for m in marks)
+    labels = collections.Counter(m["label"] for m in marks if m["label"])
+    return days, months, undated, lenses, summary, stars, labels
+def check(photos, stats, summary_json=None):
+    days, months, undated, lenses, summary, stars, labels = counts(photos)
+    assert stats["summary"] == summary, (stats["summary"], summary)
+    if summary_json is not None:
+        assert summary_json == summary, (summary_json, summary)
+    assert stats["photos"] == len(photos) and stats["undated"] == undated, (stats["photos"], stats["undated"], undated)
+    assert {d["day"]: d["count"] for d in stats["days"]} == dict(days), "days differ"
+    assert {m["label"]: m["count"] for m in stats["months"]} == dict(months), "months differ"
+    got_lenses = {(b["label"] if b["term"] else None): b["count"] for b in stats["lenses"]}
+    assert got_lenses == dict(lenses), (got_lenses, dict(lenses))
+    got_stars = {(len(b["label"]) if b["label"] != "unrated" else 0): b["count"] for b in stats["ratings"]}
+    assert got_stars == {n: stars.get(n, 0) for n in range(6)}, (got_stars, stars)
+    assert {b["label"]: b["count"] for b in stats["labels"] if b["count"]} == dict(labels), (stats["labels"], labels)
+    for field, key in [("iso", ("exposure", "iso")), ("aperture", ("exposure", "fNumber")), ("focalLengths", ("exposure", "focalLength"))]:
+        recorded = sum(1 for p in photos if (p.get(key[0]) or {}).get(key[1]))
+        assert sum(b["count"] for b in stats[field] if b["term"]) == recorded, (field, recorded)
+    return summary
+summary = check(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), json.load(open(sys.argv[3])))
+assert summary["picked"] >= 3 and summary["rated"] >= 5 and summary["labelled"] >= 2, summary
+check(json.load(open(sys.argv[4])), json.load(open(sys.argv[5])))
+print(f"# {summary}")
+PY
+ok "stats --json and ls --summary --json equal Python's counts over ls --json: days, months, lenses, ratings, labels, marks, on the whole library and on taken:2015"
+
+pp stats >"$TMP/stats.txt"
+grep -q "^Lenses$" "$TMP/stats.txt" && head -1 "$TMP/stats.txt" | grep -q " picked, " || fail "stats as text: $(head -3 "$TMP/stats.txt")"
+ok "stats as text: $(head -1 "$TMP/stats.txt")"
+
 echo "# completions"
 for shell in bash zsh fish; do
   "$PHOTOPICK" --generate-completion-script "$shell" >"$TMP/completion.$shell"

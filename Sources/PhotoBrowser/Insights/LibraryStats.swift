@@ -195,7 +195,10 @@ extension LibraryStats {
         let pool = columns.pool
         self.cameras = cameras.map { key, count in
             let make = pool[Int32(truncatingIfNeeded: key >> 32)] ?? "", model = pool[Int32(truncatingIfNeeded: key)] ?? ""
-            let name = model.lowercased().hasPrefix(make.lowercased()) || make.isEmpty ? model : "\(make) \(model)"
+            // "RICOH GR III", not "RICOH IMAGING COMPANY, LTD. RICOH GR III": a model that starts with its
+            // maker's first word names both.
+            let brand = make.split(separator: " ").first.map { $0.lowercased() } ?? ""
+            let name = make.isEmpty || model.lowercased().hasPrefix(brand) ? model : "\(make) \(model)"
             guard !name.isEmpty else { return Bar(label: "no camera recorded", count: count, term: nil) }
             return Bar(label: name, count: count, term: "camera:\(Self.quoted(model.isEmpty ? make : model))")
         }.sorted(by: Self.largestFirst)

@@ -25,6 +25,11 @@ extension BrowserState {
         CullSummary(list.libraryIndices, library: library, tags: tags)
     }
 
+    /// Where the photos at these library indices stand in culling (`ls --summary`).
+    public func cullSummary(of indices: [Int]) -> CullSummary {
+        CullSummary(indices, library: library, tags: tags)
+    }
+
     /// The photos at these library indices in figures (`ls --summary`, `stats`).
     public func libraryStats(of indices: [Int], timeZone: TimeZone = .current) -> LibraryStats {
         LibraryStats(indices, library: library, tags: tags, timeZone: timeZone)

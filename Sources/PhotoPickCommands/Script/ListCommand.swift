@@ -32,9 +32,15 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Walk the server's library first, so the list is current.")
     var refresh = false
 
+    @Flag(help: "Where the photos stand in culling instead of the photos: picked, rejected, rated, labelled, untouched (with --json, one object).")
+    var summary = false
+
     func validate() throws {
         if [json, jsonl, format != nil].filter({ $0 }).count > 1 {
             throw ValidationError("--json, --jsonl and --format each choose the output; give one of them.")
+        }
+        if summary, jsonl || format != nil {
+            throw ValidationError("--summary prints counts: as a line, or with --json as one object; not with --jsonl or --format.")
         }
         if let format {
             do { _ = try PhotoTemplate(format) } catch { throw ValidationError("--format: \(error)") }
@@ -50,9 +56,24 @@ struct ListCommand: AsyncParsableCommand {
         try await runScript("ls") { () async throws(ScriptExit) in
             try await ScriptSession.withLibrary(library, refresh: refresh ? .onStart : .manual) { script throws(ScriptExit) in
                 let indices = try script.filter(query.joined(separator: " "))
+                if summary { return printSummary(indices, state: script.session.state) }
                 print(indices, state: script.session.state)
             }
         }
+    }
+
+    @MainActor
+    private func printSummary(_ indices: [Int], state: BrowserState) {
+        let counts = state.cullSummary(of: indices)
+        var output = OutputBuffer(lineByLine: false)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            output.line((try? encoder.encode(counts)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
+        } else {
+            output.line(StatsCommand.summaryLine(counts))
+        }
+        output.flush()
     }
 
     @MainActor

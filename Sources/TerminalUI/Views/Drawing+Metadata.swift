@@ -3,11 +3,20 @@ import PhotoBrowser
 /// Metadata rows, as the side pane and the details view draw them.
 extension Drawing {
     /// Label and value rows; long values wrap while there is room, tags show as coloured chips.
-    func drawMetadata(_ rows: [MetadataRow], in rect: Rect, labelWidth: Int, scroll: Int = 0, into canvas: inout Canvas) {
+    /// The lines `rows` take in a column `width` wide, wrapped values and chips included: drawn into a
+    /// canvas of their own, so the count is the drawing's, not a second copy of its rules.
+    func metadataLines(_ rows: [MetadataRow], width: Int, labelWidth: Int) -> Int {
+        var scratch = Canvas(width: width, height: 200)
+        return drawMetadata(rows, in: Rect(x: 0, y: 0, width: width, height: 200), labelWidth: labelWidth, into: &scratch)
+    }
+
+    /// Draws the rows from the top of `rect` (less `scroll` lines); returns the lines they took.
+    @discardableResult
+    func drawMetadata(_ rows: [MetadataRow], in rect: Rect, labelWidth: Int, scroll: Int = 0, into canvas: inout Canvas) -> Int {
         var y = rect.y - scroll
         let valueX = rect.x + labelWidth + 1
         let valueWidth = rect.maxX - valueX
-        guard valueWidth > 2 else { return }
+        guard valueWidth > 2 else { return 0 }
         for row in rows {
             guard y < rect.maxY else { break }
             if y >= rect.y { canvas.draw(row.label, x: rect.x, y: y, style: theme.label, limit: labelWidth) }
@@ -41,5 +50,6 @@ extension Drawing {
                 y += 1
             }
         }
+        return y - (rect.y - scroll)
     }
 }
