@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PhotoBrowser
 import PhotoPickKit
+import TerminalUI
 
 /// `model`: the view model with the whole library in it: memory per photo, keystrokes, queries, a
 /// 10,000-photo tag toggle, select all and a tag, sort, `G` and burst stacking; at `--photos` and,
@@ -43,6 +44,15 @@ struct ModelBenchmark: AsyncParsableCommand {
             figure("G (last photo)", "ms", target: 16, \.lastMilliseconds),
             figure("sort by size", "ms", target: 30, \.sortMilliseconds),
             figure("stack bursts", "ms", target: 50, \.stackMilliseconds),
+            figure("cull header: marks of the photos listed", "ms", target: 16, \.cullSummaryMilliseconds),
+            // The bound is at 100,000 photos: that size's figure is the one held to it.
+            {
+                let name = "charts (I): figures and the view at 160×48"
+                let large = median(large.map(\.chartsMilliseconds)), small = median(small.map(\.chartsMilliseconds))
+                return Figure(name: "\(name) at \(sizes.smallLabel)", value: small, unit: "ms", reference: "at \(sizes.largeLabel)",
+                              referenceValue: large, ratio: small / 50, target: "<= 50 ms", met: small <= 50)
+            }(),
+            figure("charts (I): the figures alone", "ms", target: 50, \.statsMilliseconds),
         ], json: options.json)
         if !options.json {
             print("  queries at \(sizes.largeLabel) (median of 3, ms; at \(sizes.smallLabel) beside):")
@@ -94,6 +104,11 @@ struct ModelFigures: Codable {
     let downMilliseconds: Double
     let lastMilliseconds: Double
     let sortMilliseconds: Double
+    /// The cull header's counts of the whole list.
+    let cullSummaryMilliseconds: Double
+    /// `LibraryStats` of the whole list, and that with the charts drawn on a 160×48 canvas.
+    let statsMilliseconds: Double
+    let chartsMilliseconds: Double
 }
 
 /// `_model`: loads the library into a `BrowserSession` and measures it; prints one JSON line.
@@ -185,13 +200,27 @@ struct ModelHelper: AsyncParsableCommand {
             throw BenchError("select all chose \(session.state.selection.count) of \(session.state.list.count) rows")
         }
 
+        // The cull header, and the charts as `I` opens and draws them, on the whole list (median of 5).
+        let cullSummary = median((0..<5).map { _ in milliseconds { _ = session.state.cullSummary() } })
+        let stats = median((0..<5).map { _ in milliseconds { _ = session.state.libraryStats() } })
+        let screen = Screen(context: ViewContext(theme: Theme(depth: .colors256), demo: true, now: benchClock.now()))
+        let charts = median((0..<5).map { _ in
+            milliseconds {
+                var ui = UIState()
+                ui.openStats(session.state)
+                var canvas = Canvas(width: 160, height: 48)
+                screen.render(session.state, ui, into: &canvas)
+            }
+        })
+
         let figures = ModelFigures(
             baselineMegabytes: Double(baseline) / 1_000_000, bytesPerPhoto: Double(loaded - baseline) / Double(expect),
             loadedMegabytes: Double(loaded) / 1_000_000, echoWorstMilliseconds: echoes.max() ?? .infinity,
             filterMilliseconds: median(filterTimes), toggleMilliseconds: median(toggleTimes),
             queryMilliseconds: queryTimes, queryMedianMilliseconds: median(Array(queryTimes.values)),
             queryWorst: worst.key, queryWorstMilliseconds: worst.value, stackMilliseconds: stack,
-            selectAllTagMilliseconds: selectAllTag, downMilliseconds: down, lastMilliseconds: last, sortMilliseconds: sort
+            selectAllTagMilliseconds: selectAllTag, downMilliseconds: down, lastMilliseconds: last, sortMilliseconds: sort,
+            cullSummaryMilliseconds: cullSummary, statsMilliseconds: stats, chartsMilliseconds: charts
         )
         await session.stop()
         try await client.shutdown()

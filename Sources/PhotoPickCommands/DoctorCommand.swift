@@ -5,6 +5,7 @@ import PhotoPickConfig
 import PhotoPickKit
 import TerminalUI
 import PhotoPickSettings
+import PhotoPickFormats
 
 /// `photopick doctor`: one screen of facts for a bug report about how photopick draws here: the
 /// terminal, what it answered, the mode chosen and why, and where photopick keeps things. Never the key.
@@ -70,7 +71,7 @@ struct DoctorCommand: ParsableCommand {
             lines.append(("mode", "\(chosen.mode.rawValue): \(chosen.reason)"))
             lines.append(("cell", chosen.cell.map { "\($0.description) pixels" } ?? "unknown"))
             lines.append(("colours", "\(chosen.depth)" + (chosen.cursesTerm.map { " (ncurses starts as \($0))" } ?? "")))
-            lines.append(("probe took", findings.elapsed.formatted(.units(allowed: [.milliseconds]))))
+            lines.append(("probe took", Figures.elapsed(milliseconds: Int(findings.elapsed.milliseconds))))
             if chosen.placesPixels {
                 lines.append(("link", TerminalProbe(clock: .continuous).measureLink()?.description ?? "the terminal did not answer DA1 within 10 s"))
             }
@@ -157,6 +158,6 @@ struct DoctorCommand: ParsableCommand {
         for case let url as URL in files {
             total += (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
         }
-        return total == 0 ? "empty" : ByteCountFormatter.string(fromByteCount: Int64(total), countStyle: .file)
+        return total == 0 ? "empty" : Figures.bytes(Int64(total))
     }
 }

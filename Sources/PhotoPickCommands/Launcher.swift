@@ -7,6 +7,7 @@ import PhotoPickServer
 import PhotoPreviews
 import TerminalUI
 import PhotoPickSettings
+import PhotoPickFormats
 
 /// How the program ends: a code, and a line for stderr printed after the terminal is restored.
 struct ExitStatus {
@@ -63,7 +64,7 @@ struct Launcher {
         }
         let graphics = driver.graphics
         if let findings = driver.findings {
-            logger.info("graphics: \(graphics.mode.rawValue) (\(graphics.reason)), colours \(graphics.depth), cell \(graphics.cell?.description ?? "unknown"), probe \(findings.elapsed.formatted(.units(allowed: [.milliseconds])))")
+            logger.info("graphics: \(graphics.mode.rawValue) (\(graphics.reason)), colours \(graphics.depth), cell \(graphics.cell?.description ?? "unknown"), probe \(Figures.elapsed(milliseconds: Int(findings.elapsed.milliseconds)))")
         }
         let context = ViewContext(
             theme: Theme(name: .chosen(config: config.theme, backgroundIsLight: driver.findings?.replies?.background?.isLight), depth: driver.depth), keymap: config.keymap, demo: source.isDemo,

@@ -6,6 +6,7 @@ import PhotoPickTestSupport
 import PhotoPreviews
 import Testing
 @testable import TerminalUI
+import PhotoPickFormats
 
 /// The loupe: what `z` opens and where, how the keys pan it (every photo of compare together), how it is
 /// drawn at 100% while the original comes, once it is here, and when it cannot be had.
@@ -270,7 +271,7 @@ import Testing
         }
         let area = FullPreviewView.fullPreviewImage(in: waiting.layout.body)
         // Until the download reports, the photo's own size is the whole.
-        let size = ByteText.format(state.library.photo(at: 0).bytes)
+        let size = Figures.bytes(state.library.photo(at: 0).bytes)
         #expect(waiting.canvas.lines[area.maxY].contains("100% · a4 stands in · original 0% of \(size)"), "\(waiting.canvas.lines[area.maxY])")
         // The rendition, enlarged to the original's scale, shows the same part: the edge in the same place.
         let standIn = try #require(loader.store.frame(photoID: 1))

@@ -820,14 +820,14 @@ def check(photos, stats, summary_json=None):
     assert stats["photos"] == len(photos) and stats["undated"] == undated, (stats["photos"], stats["undated"], undated)
     assert {d["day"]: d["count"] for d in stats["days"]} == dict(days), "days differ"
     assert {m["label"]: m["count"] for m in stats["months"]} == dict(months), "months differ"
-    got_lenses = {(b["label"] if b["term"] else None): b["count"] for b in stats["lenses"]}
+    got_lenses = {(b["label"] if b.get("term") else None): b["count"] for b in stats["lenses"]}
     assert got_lenses == dict(lenses), (got_lenses, dict(lenses))
     got_stars = {(len(b["label"]) if b["label"] != "unrated" else 0): b["count"] for b in stats["ratings"]}
     assert got_stars == {n: stars.get(n, 0) for n in range(6)}, (got_stars, stars)
     assert {b["label"]: b["count"] for b in stats["labels"] if b["count"]} == dict(labels), (stats["labels"], labels)
     for field, key in [("iso", ("exposure", "iso")), ("aperture", ("exposure", "fNumber")), ("focalLengths", ("exposure", "focalLength"))]:
         recorded = sum(1 for p in photos if (p.get(key[0]) or {}).get(key[1]))
-        assert sum(b["count"] for b in stats[field] if b["term"]) == recorded, (field, recorded)
+        assert sum(b["count"] for b in stats[field] if b.get("term")) == recorded, (field, recorded)
     return summary
 summary = check(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), json.load(open(sys.argv[3])))
 assert summary["picked"] >= 3 and summary["rated"] >= 5 and summary["labelled"] >= 2, summary

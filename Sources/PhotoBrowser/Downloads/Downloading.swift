@@ -1,5 +1,6 @@
 import Foundation
 import PhotoPickKit
+import PhotoPickFormats
 
 /// What the user and the scripts ask of downloads.
 public enum DownloadEvent: Sendable {
@@ -128,7 +129,7 @@ struct Downloading: Sendable {
     private mutating func spaceChecked(_ items: [DownloadItem], needed: Int64, free: Int64?, _ shared: inout Shared) -> [BrowserEffect] {
         guard let first = items.first else { return [] }
         if let free, needed > free {
-            return tellKeptFiles(&shared) + shared.post(.error, "Not enough space in \(first.directory.path): \(ByteText.format(needed)) needed, \(ByteText.format(free)) free. Free some space, or choose a smaller variant (o) or another folder.")
+            return tellKeptFiles(&shared) + shared.post(.error, "Not enough space in \(first.directory.path): \(Figures.bytes(needed)) needed, \(Figures.bytes(free)) free. Free some space, or choose a smaller variant (o) or another folder.")
         }
         // A second press may have queued some of these while the space was being checked.
         let new = items.filter { queue.item(photoID: $0.photoID, variant: $0.variant) == nil }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoPickKit
+import PhotoPickFormats
 
 /// One photo a purge deletes, with what the purge log keeps of it.
 package struct PurgeItem: Sendable, Hashable {
@@ -30,7 +31,7 @@ package struct PurgeSummary: Sendable, Equatable {
     /// What a killed purge came to: “4 photos deleted; 36 not deleted, still on the server (65, 66, 67,
     /// …).”
     package var interruptionSummary: String {
-        let gone = deleted.count == 1 ? "1 photo deleted" : "\(deleted.count.formatted()) photos deleted"
+        let gone = "\(Figures.count(deleted.count, "photo")) deleted"
         guard !failed.isEmpty else { return gone + "." }
         let ids = failed.keys.sorted()
         let shown = ids.prefix(3).map(String.init).joined(separator: ", ") + (ids.count > 3 ? ", …" : "")
@@ -39,7 +40,8 @@ package struct PurgeSummary: Sendable, Equatable {
 
     /// “Deleted 37 photos (412 MB); 2 were not deleted: …”.
     package func summary(bytes: Int64) -> String {
-        var text = "Deleted \(deleted.count == 1 ? "1 photo" : "\(deleted.count.formatted()) photos") (\(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)))"
+        // Nothing deleted says so, with no size ("Deleted 0 photos (Zero kB)" was how it read).
+        var text = deleted.isEmpty ? "Deleted no photos" : "Deleted \(Figures.count(deleted.count, "photo")) (\(Figures.bytes(bytes)))"
         if !kept.isEmpty { text += ", originals kept" }
         if let (id, reason) = failed.min(by: { $0.key < $1.key }) {
             text += "; \(failed.count) not deleted (photo \(id): \(reason))"

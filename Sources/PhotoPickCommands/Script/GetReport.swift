@@ -1,6 +1,7 @@
 import Foundation
 import PhotoBrowser
 import PhotoPickKit
+import PhotoPickFormats
 
 /// What `get` tells while it works: with `--jsonl` one JSON object per event on standard output
 /// (queued, progress at most twice a second, done, skipped, failed, then a summary); on a terminal a
@@ -66,8 +67,8 @@ struct GetReport {
             let filled = Int(fraction * 24)
             let left = rate > 0 ? Double(max(0, expected - received)) / rate : nil
             let line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 24 - filled) + "] "
-                + "\(finished)/\(total) · \(ByteText.format(received)) of \(ByteText.format(expected))"
-                + (rate > 0 ? " · \(ByteText.format(Int64(rate)))/s · \(Self.duration(left)) left" : "")
+                + "\(finished)/\(total) · \(Figures.bytes(received)) of \(Figures.bytes(expected))"
+                + (rate > 0 ? " · \(Figures.bytes(Int64(rate)))/s · \(Self.duration(left)) left" : "")
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
             barShown = true
         }

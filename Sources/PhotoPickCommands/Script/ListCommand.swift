@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoBrowser
+import PhotoPickFormats
 
 /// `photopick ls [QUERY]`: the photos a query matches, as a table, JSON, JSON Lines or a template.
 struct ListCommand: AsyncParsableCommand {
@@ -110,7 +111,7 @@ struct ListCommand: AsyncParsableCommand {
             let tags = photo.tags.map(TerminalText.sanitized).joined(separator: ", ")
             let columns = [
                 String(photo.id).padded(toColumns: idWidth, alignRight: true), taken.padded(toColumns: 16),
-                ByteText.format(photo.bytes).padded(toColumns: 9, alignRight: true), marks.padded(toColumns: 12),
+                Figures.bytes(photo.bytes).padded(toColumns: 9, alignRight: true), marks.padded(toColumns: 12),
                 name + (tags.isEmpty ? "" : "  " + tags),
             ]
             lines.append(columns.joined(separator: "  "))

@@ -4,6 +4,7 @@ import PhotoBrowser
 import PhotoPickConfig
 import PhotoPickKit
 import TerminalUI
+import PhotoPickFormats
 
 /// `photopick rm [QUERY | --ids … | -]`: deletes photos from the server for good, as the browser's `#`
 /// does: logged before each deletion, originals kept first when asked, never queued for later.
@@ -72,7 +73,7 @@ struct RemoveCommand: AsyncParsableCommand {
         }
         let photoIDs = try choice.photoIDs(script, standardInput: listed.map { ids in ids.filter { !done.contains($0) } })
         let bytes = state.bytes(ofPhotos: photoIDs)
-        let size = ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
+        let size = Figures.bytes(bytes)
         if dryRun {
             var output = OutputBuffer()
             for id in photoIDs {

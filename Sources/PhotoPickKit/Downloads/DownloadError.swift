@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickFormats
 
 /// Why a download did not finish. A partial file is kept whenever resuming it later can help.
 public enum DownloadError: UserFacingError, Sendable, Equatable {
@@ -25,7 +26,7 @@ public enum DownloadError: UserFacingError, Sendable, Equatable {
         case .lengthMismatch(let filename, let expected, let actual):
             "\(filename.oneLine) arrived with \(actual) bytes instead of \(expected); it was deleted, download it again."
         case .insufficientSpace(let directory, let needed, let available):
-            "Not enough space in \(directory.oneLine): \(needed.formatted(.byteCount(style: .decimal))) needed, \(available.formatted(.byteCount(style: .decimal))) free; free some space or choose another folder."
+            "Not enough space in \(directory.oneLine): \(Figures.bytes(needed)) needed, \(Figures.bytes(available)) free; free some space or choose another folder."
         case .diskFull(let path):
             "The disk filled up while writing \(path.oneLine); free some space and resume, the partial file is kept."
         case .fileSystem(let path, let reason):

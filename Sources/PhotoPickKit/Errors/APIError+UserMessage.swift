@@ -1,3 +1,5 @@
+import PhotoPickFormats
+
 extension APIError {
     /// One line that says what went wrong and what to do.
     public var userMessage: String {
@@ -18,7 +20,7 @@ extension APIError {
     /// `300 ms` or `30 s`, the same in every locale.
     static func text(_ duration: Duration) -> String {
         let milliseconds = duration.milliseconds
-        return milliseconds < 1000 ? "\(milliseconds) ms" : "\(milliseconds / 1000) s"
+        return Figures.elapsed(milliseconds: Int(milliseconds))
     }
 }
 

@@ -172,7 +172,7 @@ enum BrowsingMode: KeyMode {
             }
         case .histogram: context.ui.histogram.toggle()
         case .clipping: context.ui.clipping.toggle()
-        case .stats: context.ui.overlay = .stats(StatsView.Cursor(stats: state.libraryStats()))
+        case .stats: context.ui.openStats(state)
         case .queuePause, .queueRetry, .queueCancel, .concurrencyUp, .concurrencyDown, .clearFinished: break
         case .rate0, .rate1, .rate2, .rate3, .rate4, .rate5, .labelRed, .labelYellow, .labelGreen, .labelBlue, .labelPurple: break
         }

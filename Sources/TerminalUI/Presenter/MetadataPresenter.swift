@@ -1,6 +1,7 @@
 import Foundation
 import PhotoBrowser
 import PhotoPickKit
+import PhotoPickFormats
 
 /// One line of the metadata pane: a label and a value, both safe for a terminal.
 struct MetadataRow: Sendable, Equatable {
@@ -47,13 +48,13 @@ struct MetadataPresenter: Sendable {
     func rows(for photo: Photo, tags: TagCatalog, focus: FocusFacts? = nil, pair: Photo? = nil) -> [MetadataRow] {
         var rows = [MetadataRow("File", photo.filename)]
         // A RAW+JPEG pair: the other file and its size under this one's name; marks and tags are on both.
-        if let pair { rows.append(MetadataRow("Pair", "\(pair.filename) · \(ByteText.format(pair.bytes))")) }
+        if let pair { rows.append(MetadataRow("Pair", "\(pair.filename) · \(Figures.bytes(pair.bytes))")) }
         if let title = photo.title, !title.isEmpty { rows.append(MetadataRow("Title", title)) }
         if let width = photo.width, let height = photo.height {
             let megapixels = Double(width) * Double(height) / 1_000_000
             rows.append(MetadataRow("Dimensions", "\(width) × \(height) (\(megapixels.formatted(.number.precision(.fractionLength(1)))) MP)"))
         }
-        rows.append(MetadataRow("Size", ByteText.format(photo.bytes)))
+        rows.append(MetadataRow("Size", Figures.bytes(photo.bytes)))
         rows.append(MetadataRow("Taken", photo.takenAt.map(localTime) ?? "unknown"))
         if let camera = photo.camera.flatMap(Self.camera) { rows.append(MetadataRow("Camera", camera)) }
         if let lens = photo.lens, !lens.isEmpty { rows.append(MetadataRow("Lens", lens)) }

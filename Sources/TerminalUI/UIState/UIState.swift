@@ -177,4 +177,9 @@ public struct UIState: Sendable, Equatable {
 
     /// Browsing the list, nothing open.
     public init() {}
+
+    /// Opens the charts of the photos `state` lists, as `I` does (for the benchmark, which draws them).
+    public mutating func openStats(_ state: BrowserState) {
+        overlay = .stats(StatsView.Cursor(stats: state.libraryStats()))
+    }
 }

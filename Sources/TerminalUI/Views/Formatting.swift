@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoPickFormats
 
 /// Text the views share: dates, durations, bars.
 enum Formatting {
@@ -16,28 +17,10 @@ enum Formatting {
         value < 10 ? "0\(value)" : "\(value)"
     }
 
-    /// `0:42`, `12:05`, `1:02:03`; `--:--` when unknown.
-    static func duration(_ seconds: Double?) -> String {
-        guard let seconds, seconds.isFinite, seconds >= 0 else { return "--:--" }
-        let total = Int(seconds.rounded(.up))
-        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-        let secondsText = rest < 10 ? "0\(rest)" : "\(rest)"
-        if hours > 0 { return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(secondsText)" }
-        return "\(minutes):\(secondsText)"
-    }
-
-    /// `40 min`, `5 h 20 min`, `2 d 7 h`: a long wait, to the unit that matters.
-    static func span(minutes: Int) -> String {
-        let (days, hours, rest) = (minutes / 1440, minutes / 60 % 24, minutes % 60)
-        if days > 0 { return hours > 0 ? "\(days) d \(hours) h" : "\(days) d" }
-        if hours > 0 { return rest > 0 ? "\(hours) h \(rest) min" : "\(hours) h" }
-        return "\(max(1, rest)) min"
-    }
-
     /// `12.3 MB/s`.
     static func speed(_ bytesPerSecond: Double?) -> String {
         guard let bytesPerSecond, bytesPerSecond.isFinite, bytesPerSecond > 0 else { return "" }
-        return ByteText.format(Int64(bytesPerSecond)) + "/s"
+        return Figures.bytes(Int64(bytesPerSecond)) + "/s"
     }
 
     /// How far, as a fraction from 0 to 1.

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickFormats
 
 /// The title bar: the library's name, counts, the filter, the selection, unsent edits and the budget.
 struct HeaderView: View {
@@ -28,7 +29,7 @@ struct HeaderView: View {
         if culling { details.insert(cullSummary(), at: 0) }
         if let filter = filterSummary() { details.append(filter) }
         if !state.selection.isEmpty {
-            details.append("\(state.selection.count.formatted()) selected (\(ByteText.format(state.selection.totalBytes)))")
+            details.append("\(state.selection.count.formatted()) selected (\(Figures.bytes(state.selection.totalBytes)))")
         }
         // Culling makes edits faster than a tight budget sends them: say how many wait.
         let unsent = state.unsentTagDeltas
@@ -36,7 +37,7 @@ struct HeaderView: View {
             var text = "\(unsent.formatted()) tag edit\(unsent == 1 ? "" : "s") to send"
             // More than a window's budget: how long the rate limit makes it take, a request a photo.
             if let limit = state.account.rateLimit?.limit, limit > 0, unsent > limit {
-                text += " (about \(Formatting.span(minutes: (unsent + limit - 1) / limit)) at \(limit.formatted()) a minute)"
+                text += " (about \(Figures.span(minutes: (unsent + limit - 1) / limit)) at \(limit.formatted()) a minute)"
             }
             details.append(text)
         }

@@ -1,5 +1,6 @@
 import PhotoBrowser
 import PhotoPickKit
+import PhotoPickFormats
 
 /// The photo list: only the rows in view are drawn, each with its selection mark, tag chips, filename,
 /// capture time and size; the current row is highlighted and a scroll bar shows where the view is.
@@ -112,7 +113,7 @@ struct ListView: View {
         let drawn = canvas.draw(TerminalText.sanitized(photo.filename), x: x, y: rect.y, style: look.name, limit: nameLimit - trailing)
         if trailing > 0 { drawMarks(marks, x: x + drawn + 1, y: rect.y, base: base, limit: trailing - 1, into: &canvas) }
         if let dateX { canvas.draw(Formatting.captureTime(photo.takenAt), x: dateX, y: rect.y, style: detail) }
-        if let sizeX { canvas.drawRight(ByteText.format(photo.bytes), maxX: sizeX + 9, y: rect.y, style: detail, limit: 9) }
+        if let sizeX { canvas.drawRight(Figures.bytes(photo.bytes), maxX: sizeX + 9, y: rect.y, style: detail, limit: 9) }
     }
 
     /// Up to three tag chips in the tags' colours (initials in monochrome), then `+` for more.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBrowser
+import PhotoPickFormats
 
 /// A question in a box: a typed answer, or y/n.
 struct PromptView: View {
@@ -21,7 +22,7 @@ struct PromptView: View {
         case .pickSharpest(let plan):
             question = Self.sharpestQuestion(plan)
         case .purge(let ids, let bytes):
-            let size = ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
+            let size = Figures.bytes(bytes)
             let kept = state.keepOriginals.map { " Originals are kept in \(TerminalText.sanitized($0.path)) first." } ?? ""
             question = "Delete \(ids.count) rejected photo\(ids.count == 1 ? "" : "s") (\(size)) from the server? This cannot be undone.\(kept) Type \(ids.count) to confirm:"
         case .applyBulkEdit(_, let summary, _):

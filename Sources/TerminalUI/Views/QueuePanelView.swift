@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickFormats
 
 /// The full queue: a row per item with its state, a bar, bytes, speed and time left or the reason it
 /// failed, and the panel's keys.
@@ -50,7 +51,7 @@ struct QueuePanelView: View {
         switch item.status {
         case .failed(let reason): detail = TerminalText.sanitized(reason)
         case .skipped: detail = "already there: \(TerminalText.sanitized(savedName(item)))"
-        case .done: detail = "\(ByteText.format(item.expectedBytes))  saved as \(TerminalText.sanitized(savedName(item)))"
+        case .done: detail = "\(Figures.bytes(item.expectedBytes))  saved as \(TerminalText.sanitized(savedName(item)))"
         default:
             let fraction = Formatting.fraction(item.receivedBytes, of: item.expectedBytes)
             let barWidth = min(20, max(0, rect.maxX - x - 34))
@@ -58,11 +59,11 @@ struct QueuePanelView: View {
                 canvas.drawBar(x: x, y: rect.y, width: barWidth, fraction: fraction, theme: theme)
                 x += barWidth + 1
             }
-            var text = "\(ByteText.format(item.receivedBytes))/\(ByteText.format(item.expectedBytes))"
+            var text = "\(Figures.bytes(item.receivedBytes))/\(Figures.bytes(item.expectedBytes))"
             if item.status == .running {
                 let speed = Formatting.speed(item.bytesPerSecond)
                 if !speed.isEmpty { text += "  \(speed)" }
-                text += "  ETA \(Formatting.duration(item.secondsRemaining))"
+                text += "  ETA \(Figures.clock(seconds: item.secondsRemaining))"
             } else if item.status == .paused {
                 text += "  paused"
             }

@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickFormats
 
 /// The queue strip: one line with items running and queued, a bar for the whole queue, speed and
 /// time left.
@@ -23,7 +24,7 @@ struct QueueStripView: View {
         if totals.running > 0 {
             let speed = Formatting.speed(totals.bytesPerSecond)
             if !speed.isEmpty { tail += "  \(speed)" }
-            tail += "  ETA \(Formatting.duration(totals.secondsRemaining(budget: state.account.rateLimit, now: context.now)))"
+            tail += "  ETA \(Figures.clock(seconds: totals.secondsRemaining(budget: state.account.rateLimit, now: context.now)))"
         }
         tail += "  \(context.keymap.hint(.queuePanel)) queue "
         let barWidth = min(30, rect.maxX - x - DisplayWidth.of(tail) - 2)

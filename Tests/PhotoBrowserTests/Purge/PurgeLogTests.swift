@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoBrowser
+import PhotoPickFormats
 
 /// The purge log reads back what was appended, survives a kill mid-write, and names what is still unsettled.
 @Suite struct PurgeLogTests {
@@ -101,5 +102,14 @@ import Testing
             log.markStopped("p1", held)
             #expect(!log.isRunning("p1"))
         }
+    }
+
+    @Test func aPurgeThatDeletedNothingSaysSoWithoutASize() {
+        var summary = PurgeSummary()
+        summary.failed = [7: "the server said 500"]
+        #expect(summary.summary(bytes: 0) == "Deleted no photos; 1 not deleted (photo 7: the server said 500).")
+        #expect(summary.interruptionSummary.hasPrefix("no photos deleted; 1 not deleted"))
+        summary.deleted = [3]
+        #expect(summary.summary(bytes: 2_500_000).hasPrefix("Deleted 1 photo (\(Figures.bytes(2_500_000)))"))
     }
 }

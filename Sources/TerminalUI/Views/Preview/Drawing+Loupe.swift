@@ -2,6 +2,7 @@ import PhotoBrowser
 import PhotoImaging
 import PhotoPickKit
 import PhotoPreviews
+import PhotoPickFormats
 
 /// The loupe's request for an area and its caption's note, as full screen, compare and the screen's
 /// wants use them.
@@ -20,8 +21,8 @@ extension Drawing {
         let place = frame.map { short ? "" : " · \($0.view.x),\($0.view.y) of \($0.imageSize)" } ?? ""
         switch context.loupes?.status(photoID: photoID) {
         case .fetching(let received, let expected)?:
-            let progress = expected.map { "\(Int((Formatting.fraction(received, of: $0) * 100).rounded(.down)))% of \(ByteText.format($0))" }
-                ?? ByteText.format(received)
+            let progress = expected.map { "\(Int((Formatting.fraction(received, of: $0) * 100).rounded(.down)))% of \(Figures.bytes($0))" }
+                ?? Figures.bytes(received)
             let shows = standIn.map { short ? $0 : "\($0) stands in" } ?? "…"
             return (short ? "\(shows) · \(progress)" : "100% · \(shows) · original \(progress)\(place)", false)
         case .failed(let reason)?:
