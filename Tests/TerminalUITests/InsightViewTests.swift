@@ -61,7 +61,12 @@ import Testing
         let (_, _, clipped) = Fixture.renderWanting(Fixture.state(), ui: ui, width: 120, height: 40)
         #expect(clipped.map(\.photoID) == plain.map(\.photoID) && clipped.allSatisfy(\.clipping), "the same photos, with the clipping drawn")
         ui.histogram = true
-        let first = try #require(clipped.first)
+        // The picture gives up a column on its right for the histogram: a sixel image half covered by a box
+        // would be taken off the screen whole.
+        let (_, _, beside) = Fixture.renderWanting(Fixture.state(), ui: ui, width: 120, height: 40)
+        let first = try #require(beside.first)
+        let whole = try #require(clipped.first)
+        #expect(first.box.width < whole.box.width && first.clipping)
         let (canvas, _) = Fixture.render(Fixture.state(), ui: ui, width: 120, height: 40, previews: Self.store(first))
         #expect(canvas.contains("Histogram") && canvas.contains("▼ 50%") && canvas.contains("▲ 25%"))
         // Without its preview yet, the box says what it waits for.

@@ -13,9 +13,22 @@ struct FullPreviewView: View {
     var histogram = false
     let body: Rect
 
-    /// Where the full-screen preview draws the photo: the body above its one-line caption.
-    static func fullPreviewImage(in body: Rect) -> Rect {
-        body.splitBottom(1).1
+    /// Where the full-screen preview draws the photo: the body above its one-line caption, less a
+    /// column on the right for the histogram when `H` shows it (an image half covered would be taken
+    /// off the screen whole, in sixel).
+    static func fullPreviewImage(in body: Rect, histogram: Bool = false) -> Rect {
+        let above = body.splitBottom(1).1
+        guard histogram, let panel = histogramPanel(in: body) else { return above }
+        return Rect(x: above.x, y: above.y, width: panel.x - above.x - 1, height: above.height)
+    }
+
+    /// The histogram's box: the bottom of a column at the right of the picture, nil when the body is too
+    /// narrow or short for it.
+    static func histogramPanel(in body: Rect) -> Rect? {
+        let above = body.splitBottom(1).1
+        let width = min(44, max(30, above.width / 4)), height = min(above.height, 9)
+        guard above.width - width >= 30, height >= 5 else { return nil }
+        return Rect(x: above.maxX - width, y: above.maxY - height, width: width, height: height)
     }
 
     func draw(in canvas: inout Canvas) {
@@ -23,13 +36,13 @@ struct FullPreviewView: View {
             canvas.draw("No photo to show.", x: body.x + 2, y: body.y + 1, style: theme.dim)
             return
         }
-        let imageArea = Self.fullPreviewImage(in: body), caption = Rect(x: body.x, y: imageArea.maxY, width: body.width, height: 1)
+        let imageArea = Self.fullPreviewImage(in: body, histogram: histogram), caption = Rect(x: body.x, y: imageArea.maxY, width: body.width, height: 1)
         if let zoom {
             LoupeView(context: context, photo: state.library.photo(at: index), centre: zoom.centre, area: imageArea, clipping: clipping).draw(in: &canvas)
         } else {
             drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, clipping: clipping, into: &canvas)
         }
-        if histogram { drawHistogramBox(photoID: photo.id, inLoupe: zoom != nil, over: imageArea, into: &canvas) }
+        if histogram, let panel = Self.histogramPanel(in: body) { drawHistogramBox(photoID: photo.id, inLoupe: zoom != nil, picture: imageArea, in: panel, into: &canvas) }
         let selected = state.selection.contains(index)
         var x = caption.x + 1
         x += canvas.draw("\((state.list.cursor + 1).formatted())/\(state.list.count.formatted())", x: x, y: caption.y, style: theme.dim) + 1
@@ -52,15 +65,11 @@ struct FullPreviewView: View {
         if caption.maxX - x > DisplayWidth.of(hint) + 1 { canvas.drawRight(hint, maxX: caption.maxX - 1, y: caption.y, style: theme.dim, limit: DisplayWidth.of(hint)) }
     }
 
-    /// The histogram in a box at the picture's bottom right, over the image: of the preview on screen,
-    /// or in the loupe of the whole original once it is counted.
-    private func drawHistogramBox(photoID: Int, inLoupe: Bool, over area: Rect, into canvas: inout Canvas) {
-        let width = min(area.width - 2, max(34, area.width / 3)), height = min(area.height - 1, 9)
-        guard width >= 20, height >= 5 else { return }
-        let box = Rect(x: area.maxX - width - 1, y: area.maxY - height, width: width, height: height)
+    /// The histogram in a box beside the picture: of the preview on screen (`picture` is where it is), or
+    /// in the loupe of the whole original once it is counted.
+    private func drawHistogramBox(photoID: Int, inLoupe: Bool, picture area: Rect, in box: Rect, into canvas: inout Canvas) {
         let background = theme.overlay.background
         canvas.fill(box, style: theme.overlay)
-        canvas.coverImages(box)
         canvas.drawBox(box, style: theme.border.on(background), title: inLoupe ? "Histogram · original" : "Histogram", titleStyle: theme.title.on(background))
         let inner = box.inset(1)
         let histogram: Histogram? = if inLoupe {

@@ -45,7 +45,7 @@ extension Screen {
             return (requests, min(1, requests.count))
         }
         if let compare = ui.compare { return compareWants(state, compare, clipping: ui.clipping, layout: layout) }
-        if ui.fullPreview { return ahead(FullPreviewView.fullPreviewImage(in: layout.body), clipping: ui.clipping) }
+        if ui.fullPreview { return ahead(FullPreviewView.fullPreviewImage(in: layout.body, histogram: ui.histogram), clipping: ui.clipping) }
         if let grid = layout.grid { return gridWants(list, grid, ui) { request($0, $1) } }
         guard let pane = layout.sidePane else { return ([], 0) }
         return ahead(SidePaneView.sidePanePreview(in: pane))

@@ -24,7 +24,7 @@ extension Screen {
                 }
         }
         guard ui.fullPreview, let index = state.list.currentIndex else { return [] }
-        return [(state.library.photo(at: index), FullPreviewView.fullPreviewImage(in: layout.body))]
+        return [(state.library.photo(at: index), FullPreviewView.fullPreviewImage(in: layout.body, histogram: ui.histogram))]
     }
 
     /// The loupe views a frame shows, the active photo's first; every one centred on the same point.
