@@ -916,6 +916,41 @@ posts=$(grep -cE '^POST /api/v1/tags ' "$TMP/s12b.out" || true)
 ok "s12: after the restart Purple exists once (1 POST /tags) and marks $first alone"
 stop_server
 
+# ---- Scenario 13: the shoot at a glance -----------------------------------------------------------
+echo "# scenario 13: c counts the marks in the header, I draws the charts and Enter filters to a bar, H puts a histogram beside the full-screen preview"
+start_server s13 "$TMP/s13-data" --photos 60 --original-megapixels 0.3
+launch s13 "$TMP/s13-downloads" PHOTOPICK_API_KEY=$KEY -- --api-url "$SERVER_URL"
+wait_for "60 photos" 60
+wait_for_re ' 1/[0-9]+$'
+tm send-keys -t s13 c
+wait_for_re 'cull [0-9,]+: [0-9]+ picked · [0-9]+ rejected · 0 rated · 0 labelled · [0-9]+ untouched'
+tm send-keys -t s13 P
+wait_for_re 'cull [0-9,]+: 1 picked · '
+ok "s13: in cull mode the header counts the marks, and P counts at once: $(pane | head -n 1 | grep -oE 'cull [^▰▱]+' )"
+tm send-keys -t s13 c I
+wait_for_re '[0-9,]+ photos? listed · per (day|month|year), '
+wait_for "Cameras"
+wait_for "Aperture"
+chosen=$(pane | grep -oE '▸ [0-9-]+ · [0-9,]+ photos?' | head -n 1)
+[ -n "$chosen" ] || fail "s13: no bar chosen in the charts"
+tm send-keys -t s13 l
+wait_gone "$chosen"
+second=$(pane | grep -oE '▸ [0-9-]+ · [0-9,]+ photos?' | head -n 1)
+label=$(sed -E 's/▸ ([0-9-]+) .*/\1/' <<<"$second"); count=$(sed -E 's/.* · ([0-9,]+) photos?/\1/' <<<"$second")
+tm send-keys -t s13 Enter
+wait_for "/taken:$label"
+wait_for_re " 1/$count\$"
+ok "s13: I drew the charts; l chose $second, Enter filtered to taken:$label and lists $count"
+tm send-keys -t s13 p H
+wait_for "Histogram"
+wait_for_re '▼ [0-9.<]+%.*▲ [0-9.<]+%'
+ok "s13: H in full screen shows the histogram with the clipped shares: $(pane | grep -oE '▼ [0-9.<]+%.*▲ [0-9.<]+%' | tr -s ' ')"
+tm send-keys -t s13 Escape q
+expect_exit 0
+expect_same_tty
+end_session
+stop_server
+
 # ---- Scenario 7: terminals that cannot address the cursor ------------------------------------
 echo "# scenario 7: TERM=dumb and an unknown TERM are refused before the screen is touched"
 launch s7-dumb "$TMP/s7-downloads" TERM=dumb

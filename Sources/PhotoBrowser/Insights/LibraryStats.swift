@@ -232,8 +232,8 @@ extension LibraryStats {
         name.contains(where: { $0.isWhitespace || $0 == "\"" }) ? "\"\(name.replacingOccurrences(of: "\"", with: ""))\"" : name
     }
 
-    /// A bar per range, named as a photographer would ("36–50 mm", "f/2.9–4", "12801+"), then the photos
-    /// without the figure.
+    /// A bar per range from the first a photo falls in to the last, named as a photographer would
+    /// ("36–50 mm", "f/2.9–4", "12801+"), then the photos without the figure.
     private static func bars(_ counts: [Int], _ ranges: [ClosedRange<Double>], field: String, unit: String, prefix: String = "", missing: Int) -> [Bar] {
         func number(_ value: Double) -> String { value.formatted(.number.grouping(.never).precision(.fractionLength(0...1))) }
         var bars = zip(counts, ranges).enumerated().map { position, element in
@@ -251,6 +251,9 @@ extension LibraryStats {
             }
             return Bar(label: label, count: count, term: term)
         }
+        // Ranges no photo falls in, before the first and after the last that one does, say nothing.
+        while bars.first?.count == 0 { bars.removeFirst() }
+        while bars.last?.count == 0 { bars.removeLast() }
         if missing > 0 { bars.append(Bar(label: "not recorded", count: missing, term: nil)) }
         return bars
     }

@@ -62,7 +62,9 @@ import Testing
         #expect(stats.focalLengths.first { $0.count > 0 && $0.term != nil }?.label == "16–20 mm")
         #expect(stats.focalLengths.first { $0.label == "21–28 mm" }?.count == 2)
         #expect(stats.focalLengths.last == LibraryStats.Bar(label: "not recorded", count: 1, term: nil))
-        #expect(stats.isos.map(\.count) == [1, 1, 0, 0, 0, 1, 0, 1, 0, 1])
+        // From the first range a photo is in to the last, the empty ones between kept.
+        #expect(stats.isos.map(\.count) == [1, 1, 0, 0, 0, 1, 0, 1, 1] && stats.isos.last?.label == "not recorded")
+        #expect(stats.focalLengths.map(\.label) == ["16–20 mm", "21–28 mm", "not recorded"])
         #expect(stats.apertures.first == LibraryStats.Bar(label: "≤ f/1.4", count: 1, term: "f<=1.4"))
         #expect(stats.apertures.first { $0.label == "f/11.1+" }?.count == 1)
         var filtered = state()
