@@ -74,6 +74,31 @@ import Testing
         #expect(waiting.contains("waiting for the preview…"))
     }
 
+    /// In kitty (and sixel, iTerm2) an image is sent again only when its content number changes: the
+    /// clipping drawn on a preview must change it, or J would leave the plain image on screen.
+    @Test func inPixelsThePreviewWithItsClippingIsAnotherImage() throws {
+        let graphics = Graphics(mode: .kitty, depth: .direct, cell: PixelSize(width: 8, height: 16), sixelLimit: nil, cursesTerm: nil, inTmux: false, reason: "test")
+        var context = Fixture.context(.direct)
+        context.graphics = graphics
+        let screen = Screen(context: context)
+        var ui = UIState()
+        ui.fullPreview = true
+        var contents: [Bool: Int] = [:]
+        for clipping in [false, true] {
+            ui.clipping = clipping
+            let state = Fixture.state()
+            let request = try #require(screen.frame(state, ui, width: 120, height: 40).wants.first)
+            let store = PreviewStore(clock: Timekeeper(TestClock()))
+            let image = Self.picture(PixelSize(width: 64, height: 48))
+            store.store(.loaded(image), rendering: graphics.renderer(request, clipping ? image.showingClipping() : image, []), for: request)
+            var drawing = context
+            drawing.previews = store
+            let canvas = Screen(context: drawing).frame(state, ui, width: 120, height: 40).canvas
+            contents[clipping] = try #require(canvas.images.first { $0.photoID == request.photoID }).content
+        }
+        #expect(contents[false] != contents[true], "\(contents)")
+    }
+
     @Test func theKeysToggleTheHistogramAndTheClippingAndOpenAndCloseTheCharts() {
         var harness = ControllerTests.Harness()
         harness.press(.character("p"), .character("H"), .character("J"))

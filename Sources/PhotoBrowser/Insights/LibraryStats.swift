@@ -113,6 +113,22 @@ public struct LibraryStats: Sendable, Equatable {
         }
     }
 
+    /// "2024-06-01" for a day number.
+    public static func dayText(_ day: Int) -> String { CivilDate(day: day).text }
+
+    /// The months with photos, oldest first, each with its `taken:` term: from the counts, not the span.
+    public func months() -> [Bar] {
+        var counts: [Int: Int] = [:]
+        for (day, count) in days {
+            let date = CivilDate(day: day)
+            counts[date.year * 12 + date.month - 1, default: 0] += count
+        }
+        return counts.sorted { $0.key < $1.key }.map { month, count in
+            let label = String(format: "%04d-%02d", month / 12, month % 12 + 1)
+            return Bar(label: label, count: count, term: "taken:\(label)")
+        }
+    }
+
     /// The finest step whose timeline has at most `bars` bars (years when none does).
     public func step(fitting bars: Int) -> Step {
         guard let first = days.keys.min(), let last = days.keys.max() else { return .day }
@@ -145,42 +161,38 @@ struct CivilDate: Equatable {
 }
 
 extension LibraryStats {
-    /// Focal lengths in the ranges photographers name lenses by, in millimetres.
-    static let focalRanges: [ClosedRange<Double>] = [
-        0...15, 16...20, 21...28, 29...35, 36...50, 51...70, 71...105, 106...135, 136...200, 201...300, 301...2000,
-    ]
-    static let isoRanges: [ClosedRange<Double>] = [
-        0...100, 101...200, 201...400, 401...800, 801...1600, 1601...3200, 3201...6400, 6401...12800, 12801...10_000_000,
-    ]
-    static let apertureRanges: [ClosedRange<Double>] = [
-        0...1.4, 1.5...2, 2.1...2.8, 2.9...4, 4.1...5.6, 5.7...8, 8.1...11, 11.1...100,
-    ]
+    /// The upper ends of the ranges figures are counted in, each range running from above the one
+    /// before: focal lengths as lenses are named (millimetres), ISO in stops, apertures in full stops.
+    /// A figure of 0 or none is "not recorded"; above the last end is the last range.
+    static let focalEnds: [Double] = [15, 20, 28, 35, 50, 70, 105, 135, 200, 300]
+    static let isoEnds: [Double] = [100, 200, 400, 800, 1600, 3200, 6400, 12800]
+    static let apertureEnds: [Double] = [1.4, 2, 2.8, 4, 5.6, 8, 11]
+
+    /// The range `value` falls in: the first whose end it does not pass, else the one past the last end.
+    static func range(of value: Double, _ ends: [Double]) -> Int {
+        ends.firstIndex { value <= $0 } ?? ends.count
+    }
 
     /// The figures of the photos at `indices` of `library`, marks read through `tags`, days in `timeZone`.
     init(_ indices: some Collection<Int>, library: PhotoLibrary, tags: TagCatalog, timeZone: TimeZone) {
         let columns = library.columns
         var listed = Bitset(count: columns.count, filled: false)
         var cameras: [Int64: Int] = [:], lenses: [Int32: Int] = [:]
-        var focal = [Int](repeating: 0, count: Self.focalRanges.count), iso = [Int](repeating: 0, count: Self.isoRanges.count)
-        var aperture = [Int](repeating: 0, count: Self.apertureRanges.count)
+        var focal = [Int](repeating: 0, count: Self.focalEnds.count + 1), iso = [Int](repeating: 0, count: Self.isoEnds.count + 1)
+        var aperture = [Int](repeating: 0, count: Self.apertureEnds.count + 1)
         var noFocal = 0, noISO = 0, noAperture = 0
-        // The zone's offset changes only at its transitions: kept per hour of the photos' times.
+        // The zone's offset changes only at its transitions, on a quarter hour: kept per quarter hour.
         var offsets: [Int: Int] = [:]
-        func bin(_ value: Double, _ ranges: [ClosedRange<Double>]) -> Int? {
-            // Rounded to the precision EXIF writes them, so f/2.95 is not between two ranges.
-            let value = (value * 10).rounded() / 10
-            return ranges.firstIndex { $0.contains(value) } ?? (value > ranges.last!.upperBound ? ranges.count - 1 : nil)
-        }
         for index in indices {
             _ = listed.insert(index)
             let taken = columns.takenAt[index]
             if taken.isNaN {
                 undated += 1
             } else {
-                let hour = Int((taken / 3600).rounded(.down))
-                let offset = offsets[hour] ?? {
-                    let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: taken))
-                    offsets[hour] = offset
+                let quarter = Int((taken / 900).rounded(.down))
+                let offset = offsets[quarter] ?? {
+                    let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(quarter) * 900))
+                    offsets[quarter] = offset
                     return offset
                 }()
                 days[Int(((taken + Double(offset)) / 86_400).rounded(.down)), default: 0] += 1
@@ -188,27 +200,33 @@ extension LibraryStats {
             cameras[Int64(columns.cameraMake[index]) << 32 | Int64(columns.cameraModel[index]), default: 0] += 1
             lenses[columns.lens[index], default: 0] += 1
             let focalLength = columns.focalLength[index], speed = columns.iso[index], fNumber = columns.fNumber[index]
-            if !focalLength.isNaN, focalLength > 0, let bin = bin(focalLength, Self.focalRanges) { focal[bin] += 1 } else { noFocal += 1 }
-            if speed > 0, let bin = bin(Double(speed), Self.isoRanges) { iso[bin] += 1 } else { noISO += 1 }
-            if !fNumber.isNaN, fNumber > 0, let bin = bin(fNumber, Self.apertureRanges) { aperture[bin] += 1 } else { noAperture += 1 }
+            // The figures as stored, so each range's term (`focal>20 focal<=28`) lists exactly its photos.
+            if focalLength > 0 { focal[Self.range(of: focalLength, Self.focalEnds)] += 1 } else { noFocal += 1 }
+            if speed > 0 { iso[Self.range(of: Double(speed), Self.isoEnds)] += 1 } else { noISO += 1 }
+            if fNumber > 0 { aperture[Self.range(of: fNumber, Self.apertureEnds)] += 1 } else { noAperture += 1 }
         }
         let pool = columns.pool
-        self.cameras = cameras.map { key, count in
+        // A bar per name shown ("NIKON Z 6" from two spellings of the maker is one), its term the exact
+        // model (`camera="GR III"` lists no GR IIIx).
+        var byCamera: [String: (count: Int, term: String?)] = [:]
+        for (key, count) in cameras {
             let make = pool[Int32(truncatingIfNeeded: key >> 32)] ?? "", model = pool[Int32(truncatingIfNeeded: key)] ?? ""
             // "RICOH GR III", not "RICOH IMAGING COMPANY, LTD. RICOH GR III": a model that starts with its
             // maker's first word names both.
             let brand = make.split(separator: " ").first.map { $0.lowercased() } ?? ""
-            let name = make.isEmpty || model.lowercased().hasPrefix(brand) ? model : "\(make) \(model)"
-            guard !name.isEmpty else { return Bar(label: "no camera recorded", count: count, term: nil) }
-            return Bar(label: name, count: count, term: "camera:\(Self.quoted(model.isEmpty ? make : model))")
-        }.sorted(by: Self.largestFirst)
+            let name = (make.isEmpty || model.lowercased().hasPrefix(brand) ? model : "\(make) \(model)").trimmingCharacters(in: .whitespaces)
+            let label = name.isEmpty ? "no camera recorded" : name
+            let term = name.isEmpty ? nil : "camera=\(Self.quoted(model.isEmpty ? make : model))"
+            byCamera[label, default: (0, term)].count += count
+        }
+        self.cameras = byCamera.map { Bar(label: $0.key, count: $0.value.count, term: $0.value.term) }.sorted(by: Self.largestFirst)
         self.lenses = lenses.map { id, count in
             guard let lens = pool[id], !lens.isEmpty else { return Bar(label: "no lens recorded", count: count, term: nil) }
-            return Bar(label: lens, count: count, term: "lens:\(Self.quoted(lens))")
+            return Bar(label: lens, count: count, term: "lens=\(Self.quoted(lens))")
         }.sorted(by: Self.largestFirst)
-        focalLengths = Self.bars(focal, Self.focalRanges, field: "focal", unit: " mm", missing: noFocal)
-        isos = Self.bars(iso, Self.isoRanges, field: "iso", unit: "", missing: noISO)
-        apertures = Self.bars(aperture, Self.apertureRanges, field: "f", unit: "", prefix: "f/", missing: noAperture)
+        focalLengths = Self.bars(focal, Self.focalEnds, field: "focal", unit: " mm", missing: noFocal)
+        isos = Self.bars(iso, Self.isoEnds, field: "iso", unit: "", missing: noISO)
+        apertures = Self.bars(aperture, Self.apertureEnds, field: "f", unit: "", prefix: "f/", missing: noAperture)
         let marks = MarkCounts(listed, library: library, tags: tags)
         summary = marks.summary
         ratings = (0...5).reversed().map { star in
@@ -216,7 +234,7 @@ extension LibraryStats {
         }
         flags = [
             Bar(label: "picked", count: summary.picked, term: "pick"),
-            Bar(label: "rejected", count: summary.rejected, term: "reject"),
+            Bar(label: "rejected", count: summary.rejected, term: "reject -pick"),
             Bar(label: "unflagged", count: summary.photos - summary.picked - summary.rejected, term: "-pick -reject"),
         ]
         labels = zip(Mark.ColourLabel.allCases, marks.labels).map { label, count in
@@ -233,23 +251,22 @@ extension LibraryStats {
     }
 
     /// A bar per range from the first a photo falls in to the last, named as a photographer would
-    /// ("36–50 mm", "f/2.9–4", "12801+"), then the photos without the figure.
-    private static func bars(_ counts: [Int], _ ranges: [ClosedRange<Double>], field: String, unit: String, prefix: String = "", missing: Int) -> [Bar] {
-        func number(_ value: Double) -> String { value.formatted(.number.grouping(.never).precision(.fractionLength(0...1))) }
-        var bars = zip(counts, ranges).enumerated().map { position, element in
-            let (count, range) = element
-            let label: String, term: String
-            if position == ranges.count - 1 {
-                label = "\(prefix)\(number(range.lowerBound))+\(unit)"
-                term = "\(field)>=\(number(range.lowerBound))"
-            } else if position == 0 {
-                label = "≤ \(prefix)\(number(range.upperBound))\(unit)"
-                term = "\(field)<=\(number(range.upperBound))"
-            } else {
-                label = "\(prefix)\(number(range.lowerBound))–\(number(range.upperBound))\(unit)"
-                term = "\(field):\(number(range.lowerBound))..\(number(range.upperBound))"
+    /// ("21–28 mm", "f/2.1–2.8", "> 12800"), then the photos without the figure. The terms are written
+    /// with the ends as the ranges are counted, in digits every locale reads (`focal>20 focal<=28`).
+    private static func bars(_ counts: [Int], _ ends: [Double], field: String, unit: String, prefix: String = "", missing: Int) -> [Bar] {
+        func term(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        func label(_ value: Double) -> String { value.formatted(.number.grouping(.never).precision(.fractionLength(0...1))) }
+        var bars = counts.enumerated().map { position, count in
+            if position == 0 {
+                return Bar(label: "≤ \(prefix)\(label(ends[0]))\(unit)", count: count, term: "\(field)>0 \(field)<=\(term(ends[0]))")
             }
-            return Bar(label: label, count: count, term: term)
+            let low = ends[position - 1]
+            if position == ends.count {
+                return Bar(label: "> \(prefix)\(label(low))\(unit)", count: count, term: "\(field)>\(term(low))")
+            }
+            // Named from the next figure written after the lower end: 21–28 mm, f/2.1–2.8, 201–400.
+            let first = low.rounded() == low && ends[position] >= 10 ? low + 1 : low + 0.1
+            return Bar(label: "\(prefix)\(label(first))–\(label(ends[position]))\(unit)", count: count, term: "\(field)>\(term(low)) \(field)<=\(term(ends[position]))")
         }
         // Ranges no photo falls in, before the first and after the last that one does, say nothing.
         while bars.first?.count == 0 { bars.removeFirst() }

@@ -118,9 +118,6 @@ struct GetReport {
     }
 
     private static func duration(_ seconds: Double?) -> String {
-        guard let seconds, seconds.isFinite else { return "--:--" }
-        let total = Int(seconds.rounded(.up))
-        return total >= 3600 ? "\(total / 3600):\(String(format: "%02d", total / 60 % 60)):\(String(format: "%02d", total % 60))"
-            : "\(total / 60):\(String(format: "%02d", total % 60))"
+        Figures.clock(seconds: seconds)
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PhotoBrowser
+import PhotoPickFormats
+import TerminalUI
 
 /// `photopick stats [QUERY]`: the photos a query matches in figures, from the catalogue alone: per day,
 /// month or year, cameras, lenses, focal lengths, ISO, aperture and marks; as text or `--json`.
@@ -54,10 +56,12 @@ struct StatsCommand: AsyncParsableCommand {
             let cameras, lenses, focalLengths, iso, aperture, ratings, flags, labels: [LibraryStats.Bar]
             struct Day: Encodable { let day: String; let count: Int }
         }
-        let days = stats.timeline(.day).filter { $0.count > 0 }.map { Document.Day(day: $0.label, count: $0.count) }
+        // The days with photos, from the counts themselves: a timeline from a photo dated year 1 would be
+        // 740,000 empty days.
+        let days = stats.days.sorted { $0.key < $1.key }.map { Document.Day(day: LibraryStats.dayText($0.key), count: $0.value) }
         let document = Document(
             photos: stats.summary.photos, summary: stats.summary, undated: stats.undated, days: days,
-            months: stats.timeline(.month).filter { $0.count > 0 }, cameras: stats.cameras, lenses: stats.lenses,
+            months: stats.months(), cameras: stats.cameras, lenses: stats.lenses,
             focalLengths: stats.focalLengths, iso: stats.isos, aperture: stats.apertures, ratings: stats.ratings, flags: stats.flags, labels: stats.labels
         )
         let encoder = JSONEncoder()
@@ -68,7 +72,7 @@ struct StatsCommand: AsyncParsableCommand {
     /// The figures as text: a line per bar, its count and a bar of blocks scaled to the section's largest.
     static func text(_ stats: LibraryStats) -> [String] {
         let step = stats.step(fitting: 60)
-        var sections: [(String, [LibraryStats.Bar])] = [("Photos per \(step.rawValue)", stats.timeline(step).filter { $0.count > 0 })]
+        var sections: [(String, [LibraryStats.Bar])] = [("Photos per \(step.rawValue)", step == .day ? stats.timeline(.day).filter { $0.count > 0 } : step == .month ? stats.months() : stats.timeline(.year))]
         sections += [
             ("Cameras", stats.cameras), ("Lenses", stats.lenses), ("Focal lengths", stats.focalLengths), ("ISO", stats.isos),
             ("Aperture", stats.apertures), ("Ratings", stats.ratings), ("Flags", stats.flags), ("Labels", stats.labels),
@@ -77,7 +81,7 @@ struct StatsCommand: AsyncParsableCommand {
         for (title, bars) in sections where !bars.isEmpty {
             lines.append("")
             lines.append(title)
-            let labelWidth = bars.map { TerminalText.sanitized($0.label).count }.max() ?? 0
+            let labelWidth = bars.map { DisplayWidth.of(TerminalText.sanitized($0.label)) }.max() ?? 0
             let countWidth = bars.map { $0.count.formatted().count }.max() ?? 0
             let tallest = max(1, bars.map(\.count).max() ?? 1)
             for bar in bars {
@@ -91,8 +95,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     /// "2,000 photos: 120 picked, 40 rejected, 300 rated, 25 labelled, 1,560 untouched".
     static func summaryLine(_ summary: CullSummary) -> String {
-        let photos = summary.photos == 1 ? "1 photo" : "\(summary.photos.formatted()) photos"
-        return "\(photos): \(summary.picked.formatted()) picked, \(summary.rejected.formatted()) rejected, \(summary.rated.formatted()) rated, "
+        return "\(Figures.count(summary.photos, "photo")): \(summary.picked.formatted()) picked, \(summary.rejected.formatted()) rejected, \(summary.rated.formatted()) rated, "
             + "\(summary.labelled.formatted()) labelled, \(summary.untouched.formatted()) untouched"
     }
 }

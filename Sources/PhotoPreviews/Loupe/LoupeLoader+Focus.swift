@@ -12,22 +12,25 @@ public struct LoupeFocus: Sendable, Equatable {
 }
 
 /// The loupe's histogram describes the original: every pixel of it counted once, in the background,
-/// after the first view.
+/// after the first view, while the histogram is wanted (`H`). A JPEG is decoded whole for it, within
+/// the decoder's pixel bound, and let go as soon as it is counted.
 extension LoupeLoader {
     func countHistogram(photoID id: Int, _ picture: OriginalPicture) {
-        guard store.histogram(photoID: id) == nil else { return }
-        let store = store, continuation = continuation, decoder = decoder
-        histogramTasks[id]?.cancel()
+        guard store.histogram(photoID: id) == nil, histogramTasks[id] == nil else { return }
+        let decoder = decoder
         histogramTasks[id] = Task.detached(priority: .utility) { [weak self] in
-            guard let histogram = try? picture.histogram(decoder: decoder), !Task.isCancelled else { return }
-            guard await self?.wants(photoID: id) == true else { return }
-            store.setHistogram(histogram, photoID: id)
-            continuation.yield()
+            guard !Task.isCancelled, let histogram = try? picture.histogram(decoder: decoder), !Task.isCancelled else { return }
+            await self?.counted(histogram, photoID: id)
         }
     }
 
-    private func wants(photoID id: Int) -> Bool {
-        !isStopped && wanted.contains { $0.photo.id == id }
+    /// Keeps a histogram counted while its photo is still wanted: on the actor, so a `want` that let the
+    /// photo go cannot be undone by it.
+    private func counted(_ histogram: Histogram, photoID id: Int) {
+        histogramTasks[id] = nil
+        guard !isStopped, wanted.contains(where: { $0.photo.id == id }) else { return }
+        store.setHistogram(histogram, photoID: id)
+        continuation.yield()
     }
 }
 
@@ -40,10 +43,13 @@ extension LoupeLoader {
         guard !isStopped, measuredViews[id] != loupe.view, loupe.band?.region.contains(loupe.view) == true else { return }
         measuredViews[id] = loupe.view
         focusTasks[id]?.cancel()
+        // The view's pixels alone go to the task (a copy of a millisecond or two), not the band, so a band
+        // let go is not held on by a measurement.
+        guard let pixels = loupe.pixels else { return }
+        let view = loupe.view, imageSize = loupe.imageSize
         focusTasks[id] = Task.detached(priority: .utility) { [weak self] in
-            // The view is cut from the band here, off the actor.
-            guard let pixels = loupe.pixels, let score = FocusScore.measureAtFullSize(pixels), !Task.isCancelled else { return }
-            await self?.measured(LoupeFocus(photoID: id, score: score, view: loupe.view, imageSize: loupe.imageSize))
+            guard !Task.isCancelled, let score = FocusScore.measureAtFullSize(pixels), !Task.isCancelled else { return }
+            await self?.measured(LoupeFocus(photoID: id, score: score, view: view, imageSize: imageSize))
         }
     }
 

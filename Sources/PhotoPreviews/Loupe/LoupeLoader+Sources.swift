@@ -122,7 +122,7 @@ extension LoupeLoader {
             loupes[id] = nil
             ahead[id] = nil
             store.set(.ready, photoID: id)
-            countHistogram(photoID: id, source.picture)
+            if wanted.contains(where: { $0.photo.id == id && $0.histogram }) { countHistogram(photoID: id, source.picture) }
         } else {
             guard standInTasks[id]?.token == token else { return }
             standInTasks[id] = nil

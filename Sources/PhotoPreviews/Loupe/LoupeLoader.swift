@@ -126,6 +126,9 @@ public actor LoupeLoader {
         for request in requests where sources[request.photo.id]?.kind != .original {
             startOriginal(request.photo)
         }
+        for request in requests where request.histogram {
+            if let source = sources[request.photo.id], source.kind == .original { countHistogram(photoID: request.photo.id, source.picture) }
+        }
         kick()
     }
 

@@ -31,13 +31,17 @@ public struct LoupeRequest: Hashable, Sendable {
     public var box: PixelSize
     /// Whether blown highlights and crushed shadows are shown red and blue (`showingClipping`).
     public var clipping: Bool
+    /// Whether the original's histogram is wanted (`H`): only then is every pixel of it counted.
+    public var histogram: Bool
 
-    /// The view of `photo` around `centre`, fitted to `box`, with its clipping shown or not.
-    public init(photo: Photo, centre: UnitPoint, box: PixelSize, clipping: Bool = false) {
+    /// The view of `photo` around `centre`, fitted to `box`, with its clipping shown or not, and the
+    /// original's histogram wanted or not.
+    public init(photo: Photo, centre: UnitPoint, box: PixelSize, clipping: Bool = false, histogram: Bool = false) {
         self.photo = photo
         self.centre = centre
         self.box = box
         self.clipping = clipping
+        self.histogram = histogram
     }
 }
 

@@ -11,7 +11,9 @@ enum StatsMode: KeyMode {
         if key == .enter {
             guard targets.indices.contains(cursor.chosen), let term = targets[cursor.chosen].term else { return }
             // The term joins the filter: the charts narrow a search, as a timeline scrubber does.
-            let current = context.state.list.filter.text.trimmingCharacters(in: .whitespaces)
+            var current = context.state.list.filter.text.trimmingCharacters(in: .whitespaces)
+            // A quote left open would take the term into its words.
+            if current.filter({ $0 == "\"" }).count % 2 == 1 { current += "\"" }
             context.ui.overlay = nil
             return context.send(.browsing(.filterTextChanged(current.isEmpty ? term : "\(current) \(term)")))
         }

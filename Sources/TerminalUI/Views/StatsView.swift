@@ -1,4 +1,5 @@
 import PhotoBrowser
+import PhotoPickFormats
 
 /// `I`: the photos listed, in charts drawn from the catalogue alone: photos per day, month or year over
 /// the whole span (the finest step whose bars fit the width), then cameras, lenses, focal lengths, ISO,
@@ -39,7 +40,9 @@ struct StatsView: View {
         guard rect.width >= 30, rect.height >= 8 else { return layout }
         let chartWidth = rect.width - gutter - 1
         layout.step = stats.step(fitting: chartWidth)
-        layout.timeline = stats.timeline(layout.step)
+        // Years past the width (a clock once reset to 1970) leave the oldest out, so every bar shown can
+        // be chosen and none can that is not shown.
+        layout.timeline = Array(stats.timeline(layout.step).suffix(chartWidth))
         layout.barWidth = layout.timeline.isEmpty ? 1 : max(1, min(4, chartWidth / layout.timeline.count))
         let chartHeight = max(3, min(12, (rect.height - 4) * 2 / 5))
         layout.chart = Rect(x: rect.x + gutter, y: rect.y + 1, width: min(chartWidth, layout.timeline.count * layout.barWidth), height: chartHeight)
@@ -83,13 +86,13 @@ struct StatsView: View {
         // The title: what is counted, and the step of the timeline.
         let span = layout.timeline.first.map { first in " · per \(layout.step.rawValue), \(first.label) to \(layout.timeline.last!.label)" } ?? ""
         let undated = stats.undated > 0 ? " · \(stats.undated.formatted()) undated" : ""
-        canvas.draw("\(stats.summary.photos.formatted()) photo\(stats.summary.photos == 1 ? "" : "s") listed\(span)\(undated)", x: rect.x + 1, y: rect.y, style: theme.title, limit: rect.width - 2)
+        canvas.draw("\(Figures.count(stats.summary.photos, "photo")) listed\(span)\(undated)", x: rect.x + 1, y: rect.y, style: theme.title, limit: rect.width - 2)
         drawTimeline(layout, chosen: chosen, into: &canvas)
         for section in layout.sections { drawSection(section, chosen: chosen, into: &canvas) }
         // The last row: the bar chosen and what Enter does, else the keys.
         let last = rect.maxY - 1
         if let chosen, let term = chosen.term {
-            let text = "▸ \(TerminalText.sanitized(chosen.label)) · \(chosen.count.formatted()) photo\(chosen.count == 1 ? "" : "s") · enter lists them (\(TerminalText.sanitized(term)))"
+            let text = "▸ \(TerminalText.sanitized(chosen.label)) · \(Figures.count(chosen.count, "photo")) · enter lists them (\(TerminalText.sanitized(term)))"
             canvas.draw(text, x: rect.x + 1, y: last, style: theme.label, limit: rect.width - 2)
         }
         let hint = "j/k choose · enter filter · esc back"

@@ -55,24 +55,49 @@ import Testing
         let stats = state().libraryStats(timeZone: Self.utc)
         // Two each, so by name; a model that repeats its maker's first word stands alone.
         #expect(stats.cameras.map(\.label) == ["FUJIFILM X-T5", "RICOH GR III", "no camera recorded"])
-        #expect(stats.cameras.first?.term == "camera:X-T5")
-        #expect(stats.cameras.first { $0.label == "RICOH GR III" }?.term == "camera:\"RICOH GR III\"")
+        #expect(stats.cameras.first?.term == "camera=X-T5")
+        #expect(stats.cameras.first { $0.label == "RICOH GR III" }?.term == "camera=\"RICOH GR III\"")
         #expect(stats.cameras.last?.term == nil)
-        #expect(stats.lenses.first == LibraryStats.Bar(label: "XF23mmF1.4 R LM WR", count: 2, term: "lens:\"XF23mmF1.4 R LM WR\""))
+        #expect(stats.lenses.first == LibraryStats.Bar(label: "XF23mmF1.4 R LM WR", count: 2, term: "lens=\"XF23mmF1.4 R LM WR\""))
         #expect(stats.focalLengths.first { $0.count > 0 && $0.term != nil }?.label == "16–20 mm")
         #expect(stats.focalLengths.first { $0.label == "21–28 mm" }?.count == 2)
         #expect(stats.focalLengths.last == LibraryStats.Bar(label: "not recorded", count: 1, term: nil))
         // From the first range a photo is in to the last, the empty ones between kept.
         #expect(stats.isos.map(\.count) == [1, 1, 0, 0, 0, 1, 0, 1, 1] && stats.isos.last?.label == "not recorded")
         #expect(stats.focalLengths.map(\.label) == ["16–20 mm", "21–28 mm", "not recorded"])
-        #expect(stats.apertures.first == LibraryStats.Bar(label: "≤ f/1.4", count: 1, term: "f<=1.4"))
-        #expect(stats.apertures.first { $0.label == "f/11.1+" }?.count == 1)
+        #expect(stats.apertures.first == LibraryStats.Bar(label: "≤ f/1.4", count: 1, term: "f>0 f<=1.4"))
+        #expect(stats.apertures.first { $0.label == "> f/11" } == LibraryStats.Bar(label: "> f/11", count: 1, term: "f>11"))
         var filtered = state()
         for bar in stats.cameras + stats.lenses + stats.focalLengths + stats.isos + stats.apertures {
             guard let term = bar.term else { continue }
             _ = filtered.apply(.browsing(.filterTextChanged(term)))
             #expect(filtered.list.count == bar.count, "\(term) lists \(filtered.list.count), the bar says \(bar.count)")
         }
+    }
+
+    /// Figures at the ends of ranges, between them, nought (an adapted lens), and cameras whose names
+    /// hold each other's: every bar's term lists exactly its photos, in any locale's digits.
+    @Test func aBarsTermListsExactlyItsPhotosAtTheEdgesOfItsRange() {
+        let awkward = [
+            Self.photo(1, at: Self.june1, camera: "X100V", make: "FUJIFILM", lens: "XF23mmF2 R WR", iso: 200, f: 2.0, focal: 20),
+            Self.photo(2, at: Self.june1, camera: "X100VI", make: "FUJIFILM", lens: "XF23mmF2 R WR II", iso: 201, f: 2.05, focal: 20.04),
+            Self.photo(3, at: Self.june1, camera: "X100V", make: "FUJIFILM", iso: 0, f: 0, focal: 0),
+            Self.photo(4, at: Self.june1, camera: "NIKON Z 6", make: "NIKON CORPORATION", iso: 100, f: 1.45, focal: 15.5),
+            Self.photo(5, at: Self.june1, camera: "NIKON Z 6", make: "Nikon", iso: 12_800, f: 11, focal: 300.5),
+        ]
+        let state = MarkTests.state(awkward)
+        let stats = state.libraryStats(timeZone: Self.utc)
+        #expect(stats.cameras.map(\.label) == ["FUJIFILM X100V", "NIKON Z 6", "FUJIFILM X100VI"], "one bar for a model the makers spell two ways")
+        #expect(stats.focalLengths.last == LibraryStats.Bar(label: "not recorded", count: 1, term: nil), "0 mm is not recorded")
+        #expect(stats.focalLengths.first { $0.label == "16–20 mm" }?.count == 2 && stats.focalLengths.first { $0.label == "21–28 mm" }?.count == 1)
+        var filtered = state
+        for bar in stats.cameras + stats.lenses + stats.focalLengths + stats.isos + stats.apertures {
+            guard let term = bar.term else { continue }
+            _ = filtered.apply(.browsing(.filterTextChanged(term)))
+            #expect(PhotoQuery(term).problems.isEmpty && filtered.list.count == bar.count, "\(term) lists \(filtered.list.count), the bar \(bar.label) says \(bar.count)")
+        }
+        // Terms are written in digits the query reads whatever the locale.
+        #expect((stats.apertures + stats.focalLengths).compactMap(\.term).allSatisfy { !$0.contains(",") })
     }
 
     @Test func marksAreCountedOnceEachAndTheSummaryAddsUp() {

@@ -94,7 +94,8 @@ public struct PhotoQuery: Sendable, Equatable {
             guard comparison == ":" || comparison == "=" else { throw Refusal("\(field) takes a name, like \(field):\(field == "camera" ? "gr" : "zuiko")") }
             guard !value.isEmpty else { throw Refusal("\(field): needs a name, like \(field):\(field == "camera" ? "gr" : "zuiko")") }
             let folded = SearchFolding.fold(value)
-            return field == "camera" ? .camera(folded) : .lens(folded)
+            // `camera:gr` is any camera whose name holds "gr"; `camera="GR III"` that camera alone.
+            return field == "camera" ? .camera(folded, exact: comparison == "=") : .lens(folded, exact: comparison == "=")
         case "iso": return .iso(try NumberRange.read(value, comparison, field: field, example: "iso>=3200"))
         case "f": return .aperture(try NumberRange.read(value, comparison, field: field, example: "f<=2.8"))
         case "focal": return .focalLength(try NumberRange.read(value, comparison, field: field, example: "focal:50..85", unit: "mm"))

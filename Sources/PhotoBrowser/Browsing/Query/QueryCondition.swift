@@ -4,10 +4,10 @@ import Foundation
 enum QueryCondition: Sendable, Equatable {
     /// A free-text word in the filename, title, camera or lens (folded).
     case word([UInt8])
-    /// The camera's make or model contains this (folded).
-    case camera([UInt8])
-    /// The lens contains this (folded).
-    case lens([UInt8])
+    /// The camera's make or model contains this (folded), or is it, with `exact` (`camera=`).
+    case camera([UInt8], exact: Bool)
+    /// The lens contains this (folded), or is it, with `exact` (`lens=`).
+    case lens([UInt8], exact: Bool)
     case iso(ClosedRange<Double>)
     case aperture(ClosedRange<Double>)
     case focalLength(ClosedRange<Double>)

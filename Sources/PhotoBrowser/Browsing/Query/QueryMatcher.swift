@@ -60,11 +60,11 @@ struct QueryMatcher {
                 if !pooled.isEmpty { rows.formUnion(Self.scan(count, inPool)) }
                 return rows
             }
-        case .camera(let needle):
-            let ids = PoolSet(library.poolIDs { SearchFolding.fold($0).contains(needle) })
+        case .camera(let needle, let exact):
+            let ids = PoolSet(library.poolIDs { exact ? SearchFolding.fold($0) == needle : SearchFolding.fold($0).contains(needle) })
             return column(count, PoolTest(pooled: ids, first: columns.cameraMake, second: columns.cameraModel, third: nil))
-        case .lens(let needle):
-            let ids = PoolSet(library.poolIDs { SearchFolding.fold($0).contains(needle) })
+        case .lens(let needle, let exact):
+            let ids = PoolSet(library.poolIDs { exact ? SearchFolding.fold($0) == needle : SearchFolding.fold($0).contains(needle) })
             return column(count, PoolTest(pooled: ids, first: columns.lens, second: nil, third: nil))
         case .iso(let range): return column(count, NumberTest(values: columns.iso, range: range))
         case .aperture(let range): return column(count, NumberTest(values: columns.fNumber, range: range))

@@ -9,8 +9,10 @@ import PhotoPickFormats
 extension Drawing {
     /// The view of `photo` at 100% that fills `area`, one image pixel per screen pixel (per symbol
     /// sample in symbols); nil when the area is too small.
-    func loupeRequest(_ photo: Photo, centre: UnitPoint, in area: Rect, clipping: Bool = false) -> LoupeRequest? {
-        PreviewRenderer(graphics: context.graphics).box(for: area).map { LoupeRequest(photo: photo, centre: centre, box: $0, clipping: clipping) }
+    func loupeRequest(_ photo: Photo, centre: UnitPoint, in area: Rect, clipping: Bool = false, histogram: Bool = false) -> LoupeRequest? {
+        PreviewRenderer(graphics: context.graphics).box(for: area).map {
+            LoupeRequest(photo: photo, centre: centre, box: $0, clipping: clipping, histogram: histogram)
+        }
     }
 
     /// Where the loupe's view of a photo stands, for its caption: what shows, how far the original has

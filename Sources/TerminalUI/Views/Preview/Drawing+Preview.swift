@@ -18,7 +18,10 @@ extension Drawing {
         switch context.previews?.state(for: request) {
         case .loaded(let image)?:
             let drawn = context.previews?.rendering(for: request).map {
-                PreviewDrawing.place($0, of: image.size, photoID: photoID, box: request.box, in: area, graphics: context.graphics, into: &canvas)
+                // The clipping drawn on a preview is other pixels for the same photo and box: a content of its
+                // own (even, as a loupe frame's never is), so the terminal is sent them.
+                PreviewDrawing.place($0, of: image.size, photoID: photoID, box: request.box, content: request.clipping ? 2 : 0, in: area,
+                                     graphics: context.graphics, into: &canvas)
             } ?? false
             if !drawn { drawPlaceholder(pixelWidth: pixelWidth, pixelHeight: pixelHeight, in: area, into: &canvas) }
         case .failed(let error)?:

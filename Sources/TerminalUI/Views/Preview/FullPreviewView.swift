@@ -38,7 +38,8 @@ struct FullPreviewView: View {
         }
         let imageArea = Self.fullPreviewImage(in: body, histogram: histogram), caption = Rect(x: body.x, y: imageArea.maxY, width: body.width, height: 1)
         if let zoom {
-            LoupeView(context: context, photo: state.library.photo(at: index), centre: zoom.centre, area: imageArea, clipping: clipping).draw(in: &canvas)
+            LoupeView(context: context, photo: state.library.photo(at: index), centre: zoom.centre, area: imageArea, clipping: clipping, histogram: histogram)
+                .draw(in: &canvas)
         } else {
             drawPreview(photoID: photo.id, pixelWidth: photo.width, pixelHeight: photo.height, in: imageArea, clipping: clipping, into: &canvas)
         }

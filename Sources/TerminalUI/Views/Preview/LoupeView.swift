@@ -12,9 +12,11 @@ struct LoupeView: View {
     let area: Rect
     /// Whether blown highlights and crushed shadows show red and blue.
     var clipping = false
+    /// Whether the original's histogram is wanted beside it.
+    var histogram = false
 
     func draw(in canvas: inout Canvas) {
-        guard let request = loupeRequest(photo, centre: centre, in: area, clipping: clipping) else { return }
+        guard let request = loupeRequest(photo, centre: centre, in: area, clipping: clipping, histogram: histogram) else { return }
         let loupes = context.loupes
         if let frame = loupes?.frame(photoID: photo.id), frame.request.box == request.box, let rendering = frame.rendering,
            PreviewDrawing.place(rendering, of: frame.size, photoID: photo.id, box: request.box, content: frame.content, in: area,

@@ -30,7 +30,11 @@ extension Screen {
     /// The loupe views a frame shows, the active photo's first; every one centred on the same point.
     func loupeWants(_ state: BrowserState, _ ui: UIState, layout: ScreenLayout) -> [LoupeRequest] {
         guard let zoom = ui.zoom else { return [] }
-        return loupeTargets(state, ui, layout: layout).compactMap { loupeRequest($0.photo, centre: zoom.centre, in: $0.area, clipping: ui.clipping) }
+        // The original's histogram is counted for full screen's `H` (compare draws none).
+        let histogram = ui.histogram && ui.compare == nil
+        return loupeTargets(state, ui, layout: layout).compactMap {
+            loupeRequest($0.photo, centre: zoom.centre, in: $0.area, clipping: ui.clipping, histogram: histogram)
+        }
     }
 
     /// What the loupe's keys need: the active photo's view and picture, and its sharpest point from the
