@@ -15,6 +15,11 @@ enum SymbolQuality {
         /// The median over cells of the distance between a cell's mean colour as shown and the photo's
         /// over the same pixels, as RGB in 0...255 (colour: speckle in saturated areas raises it).
         let cellColourError: Double
+        /// The median over cells of each half's error, weighted by its share of the cell: the distance
+        /// between the colour a half shows and the photo's over the pixels that half covers, as RGB in
+        /// 0...255. A grey half and a magenta half standing for a purple cell have a small cell error and
+        /// a large half error: this is what the eye sees as bands of colour the photo does not have.
+        let halfColourError: Double
     }
 
     static let cellWidth = BlockElements.cellWidth, cellHeight = BlockElements.cellHeight
@@ -31,23 +36,41 @@ enum SymbolQuality {
             let b = blur(plane(photo, channel), width: width, height: height, sigmaX: 4, sigmaY: 8)
             for index in a.indices { squared += (a[index] - b[index]) * (a[index] - b[index]) }
         }
-        var errors: [Double] = []
+        var errors: [Double] = [], halfErrors: [Double] = []
         for row in 0..<cells.rows {
             for column in 0..<cells.columns {
                 var shownMean = (0.0, 0.0, 0.0), photoMean = (0.0, 0.0, 0.0)
+                // The two halves: the pixels showing the cell's first colour, and the rest.
+                var first: (Double, Double, Double)?, second = (0.0, 0.0, 0.0)
+                var halves = [(0.0, 0.0, 0.0), (0.0, 0.0, 0.0)], counts = [0, 0]
                 for y in row * cellHeight..<(row + 1) * cellHeight {
                     for x in column * cellWidth..<(column + 1) * cellWidth {
                         let index = (y * width + x) * 3
-                        shownMean = (shownMean.0 + shown[index], shownMean.1 + shown[index + 1], shownMean.2 + shown[index + 2])
+                        let pixel = (shown[index], shown[index + 1], shown[index + 2])
+                        shownMean = (shownMean.0 + pixel.0, shownMean.1 + pixel.1, shownMean.2 + pixel.2)
                         photoMean = (photoMean.0 + photo[index], photoMean.1 + photo[index + 1], photoMean.2 + photo[index + 2])
+                        if first == nil { first = pixel }
+                        let half = pixel == first! ? 0 : 1
+                        if half == 1 { second = pixel }
+                        halves[half] = (halves[half].0 + photo[index], halves[half].1 + photo[index + 1], halves[half].2 + photo[index + 2])
+                        counts[half] += 1
                     }
                 }
                 let d = (shownMean.0 - photoMean.0, shownMean.1 - photoMean.1, shownMean.2 - photoMean.2)
                 errors.append((d.0 * d.0 + d.1 * d.1 + d.2 * d.2).squareRoot() * 255 / Double(cellWidth * cellHeight))
+                var halfError = 0.0
+                for (half, colour) in [(0, first ?? second), (1, second)] where counts[half] > 0 {
+                    let n = Double(counts[half])
+                    let e = (halves[half].0 / n - colour.0, halves[half].1 / n - colour.1, halves[half].2 / n - colour.2)
+                    halfError += (e.0 * e.0 + e.1 * e.1 + e.2 * e.2).squareRoot() * 255 * n
+                }
+                halfErrors.append(halfError / Double(cellWidth * cellHeight))
             }
         }
         errors.sort()
-        return Score(ssim: ssim, blurredRMSE: (squared / Double(width * height * 3)).squareRoot(), cellColourError: errors[errors.count / 2])
+        halfErrors.sort()
+        return Score(ssim: ssim, blurredRMSE: (squared / Double(width * height * 3)).squareRoot(), cellColourError: errors[errors.count / 2],
+                     halfColourError: halfErrors[halfErrors.count / 2])
     }
 
     /// The cells as packed RGB in 0...1.

@@ -75,7 +75,7 @@ extension ISO8601 {
     }
 
     /// The date of a day counted from 1970-01-01: the inverse of `daysFromCivil`.
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoPickFormats
 
 /// Where the photos listed stand in culling, from their marks: the cull header, `ls --summary`.
 public struct CullSummary: Sendable, Equatable, Codable {
@@ -139,21 +140,13 @@ public struct LibraryStats: Sendable, Equatable {
     }
 }
 
-/// A day of the proleptic Gregorian calendar from its number (days since 1970-01-01): Howard Hinnant's
-/// `civil_from_days`, a few integer steps where a `Calendar` call per photo would be most of a chart's time.
+/// A day of the proleptic Gregorian calendar from its number (days since 1970-01-01), by the integer
+/// steps ISO 8601's dates are read with, where a `Calendar` call per photo would be most of a chart's time.
 struct CivilDate: Equatable {
     let year: Int, month: Int, day: Int
 
     init(day number: Int) {
-        let z = number + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        month = shifted < 10 ? shifted + 3 : shifted - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        (year, month, day) = ISO8601.civil(fromDays: number)
     }
 
     /// "2024-06-01".
