@@ -107,6 +107,34 @@ struct SymbolPreviewTests {
         #expect(abs(step - (luma((200, 190, 180)) - luma((40, 45, 50)))) < 25, "step \(step)")
     }
 
+    /// Halves of greys with a tint, as a dusk sky is: no half is drawn in a colour much more saturated
+    /// than its own. Chosen by the cell's mean alone, a grey half and a magenta one stood for purple.
+    @Test func in256ColoursNoHalfIsDrawnFarMoreSaturatedThanItsPixels() {
+        var generator = SplitMix(seed: 42)
+        var cells = SymbolCells(columns: 40, rows: 25, indexed: false)
+        func tinted() -> Int32 {
+            let base = Int.random(in: 30...200, using: &generator)
+            let r = base + Int.random(in: -12...12, using: &generator), g = base + Int.random(in: -12...12, using: &generator)
+            let b = base + Int.random(in: -12...12, using: &generator)
+            return Int32(r << 16 | g << 8 | b)
+        }
+        for index in cells.characters.indices {
+            cells.characters[index] = [0x2580, 0x2584, 0x258C, 0x2590][index % 4]
+            cells.foreground[index] = tinted()
+            cells.background[index] = tinted()
+        }
+        let mapped = PaletteDiffusion.quantise(cells, to: .xterm256)
+        func chroma(_ c: (Int, Int, Int)) -> Int { max(c.0, c.1, c.2) - min(c.0, c.1, c.2) }
+        func chroma(packed: Int32) -> Int { chroma((Int(packed >> 16 & 255), Int(packed >> 8 & 255), Int(packed & 255))) }
+        var worst = 0
+        for index in cells.characters.indices {
+            worst = max(worst, chroma(XtermPalette.rgb(UInt8(mapped.foreground[index]))) - chroma(packed: cells.foreground[index]))
+            worst = max(worst, chroma(XtermPalette.rgb(UInt8(mapped.background[index]))) - chroma(packed: cells.background[index]))
+        }
+        // The cube's nearest step is 40 levels; a magenta half is 135 and more.
+        #expect(worst <= 60, "a half drawn \(worst) levels of chroma over its pixels'")
+    }
+
     @Test func theNeighbourhoodSearchedHoldsTheNearestEntry() {
         var generator = SystemRandomNumberGenerator()
         let entries = PaletteDiffusion.Palette.xterm256.entries
