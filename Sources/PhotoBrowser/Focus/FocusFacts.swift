@@ -2,21 +2,21 @@ import Foundation
 
 /// A focus score the loupe took at 100% (`FocusScore.measureAtFullSize`), and where: scores at 100%
 /// are compared only when taken over the same part of pictures of one size.
-public struct FullSizeFocus: Sendable, Equatable {
+package struct FullSizeFocus: Sendable, Equatable {
     /// The part of the upright original measured, and the original's size, in pixels.
-    public struct Spot: Sendable, Hashable {
-        public var x, y, width, height, imageWidth, imageHeight: Int
+    package struct Spot: Sendable, Hashable {
+        package var x, y, width, height, imageWidth, imageHeight: Int
 
-        public init(x: Int, y: Int, width: Int, height: Int, imageWidth: Int, imageHeight: Int) {
+        package init(x: Int, y: Int, width: Int, height: Int, imageWidth: Int, imageHeight: Int) {
             (self.x, self.y, self.width, self.height, self.imageWidth, self.imageHeight) = (x, y, width, height, imageWidth, imageHeight)
         }
     }
 
     /// The score; higher is sharper, on a scale of its own.
-    public var score: Double
-    public var spot: Spot
+    package var score: Double
+    package var spot: Spot
 
-    public init(score: Double, spot: Spot) {
+    package init(score: Double, spot: Spot) {
         self.score = score
         self.spot = spot
     }
@@ -27,7 +27,7 @@ public struct FocusFacts: Sendable, Equatable {
     /// The score of its rendition (`FocusScore`); higher is sharper. Nil when only the loupe measured it.
     public var score: Double?
     /// The loupe's score at 100%, when it looked at the photo this session.
-    public var atFullSize: Double?
+    package var atFullSize: Double?
     /// 1 for the sharpest frame of its stack; nil outside a stack.
     var rank: Int?
     /// Frames in its stack, and how many of them are measured (at 100% over the same part, when
@@ -56,7 +56,7 @@ public struct FocusFacts: Sendable, Equatable {
 
     /// What the loupe's caption says of its focus at 100%: "sharp 31.2 here", and "· 2nd of 5" when it
     /// is ranked among frames measured over the same part. Nil until the loupe measured it.
-    public var loupeText: String? {
+    package var loupeText: String? {
         guard let atFullSize else { return nil }
         let here = "sharp \(Self.figure(atFullSize)) here"
         guard isRankedAtFullSize, let rank, frames > 1 else { return here }

@@ -11,7 +11,7 @@ public struct SharpestFrames: Sendable, Equatable {
     public var unmeasured = 0
     /// Bursts whose every frame the loupe measured at 100% over one part of the picture: their winner
     /// is the sharpest there, whatever the renditions' scores say.
-    public var judgedAtFullSize = 0
+    package var judgedAtFullSize = 0
 
     /// How many bursts there are in all.
     var bursts: Int { winners.count + unmeasured }

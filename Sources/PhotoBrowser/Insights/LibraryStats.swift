@@ -2,12 +2,12 @@ import Foundation
 import PhotoPickFormats
 
 /// Where the photos listed stand in culling, from their marks: the cull header, `ls --summary`.
-public struct CullSummary: Sendable, Equatable, Codable {
+package struct CullSummary: Sendable, Equatable, Codable {
     /// Photos counted, and those picked, rejected, rated (one star or more), labelled, and carrying no mark.
-    public var photos = 0, picked = 0, rejected = 0, rated = 0, labelled = 0, untouched = 0
+    package var photos = 0, picked = 0, rejected = 0, rated = 0, labelled = 0, untouched = 0
 
     /// Photos with some mark.
-    public var touched: Int { photos - untouched }
+    package var touched: Int { photos - untouched }
 }
 
 extension CullSummary {
@@ -67,32 +67,32 @@ struct MarkCounts {
 
 /// The photos of a filter in figures, from the catalogue alone: per day, camera, lens, focal length,
 /// ISO, aperture, rating, flag and label, each with the query term that filters to it.
-public struct LibraryStats: Sendable, Equatable {
+package struct LibraryStats: Sendable, Equatable {
     /// One bar: what it counts, how many, and the term that lists those photos (nil when no term can,
     /// as for photos with no camera recorded).
-    public struct Bar: Sendable, Equatable, Codable {
-        public var label: String
-        public var count: Int
-        public var term: String?
+    package struct Bar: Sendable, Equatable, Codable {
+        package var label: String
+        package var count: Int
+        package var term: String?
     }
 
     /// Photos counted, and where they stand in culling.
-    public var summary = CullSummary()
+    package var summary = CullSummary()
     /// Photos per day taken, by day number (days since 1970-01-01 in the time zone shown); photos with
     /// no capture time are `undated`.
-    public var days: [Int: Int] = [:]
-    public var undated = 0
-    public var cameras: [Bar] = [], lenses: [Bar] = [], focalLengths: [Bar] = [], isos: [Bar] = [], apertures: [Bar] = []
-    public var ratings: [Bar] = [], flags: [Bar] = [], labels: [Bar] = []
+    package var days: [Int: Int] = [:]
+    package var undated = 0
+    package var cameras: [Bar] = [], lenses: [Bar] = [], focalLengths: [Bar] = [], isos: [Bar] = [], apertures: [Bar] = []
+    package var ratings: [Bar] = [], flags: [Bar] = [], labels: [Bar] = []
 
     /// Steps a timeline is drawn in, finest first.
-    public enum Step: String, Sendable, CaseIterable, Codable {
+    package enum Step: String, Sendable, CaseIterable, Codable {
         case day, month, year
     }
 
     /// Photos per `step`, every step from the first photo's to the last's (empty ones too, so a gap in
     /// the shooting shows), oldest first, each with its `taken:` term.
-    public func timeline(_ step: Step) -> [Bar] {
+    package func timeline(_ step: Step) -> [Bar] {
         guard let first = days.keys.min(), let last = days.keys.max() else { return [] }
         func key(_ day: Int) -> Int {
             let date = CivilDate(day: day)
@@ -115,10 +115,10 @@ public struct LibraryStats: Sendable, Equatable {
     }
 
     /// "2024-06-01" for a day number.
-    public static func dayText(_ day: Int) -> String { CivilDate(day: day).text }
+    package static func dayText(_ day: Int) -> String { CivilDate(day: day).text }
 
     /// The months with photos, oldest first, each with its `taken:` term: from the counts, not the span.
-    public func months() -> [Bar] {
+    package func months() -> [Bar] {
         var counts: [Int: Int] = [:]
         for (day, count) in days {
             let date = CivilDate(day: day)
@@ -131,7 +131,7 @@ public struct LibraryStats: Sendable, Equatable {
     }
 
     /// The finest step whose timeline has at most `bars` bars (years when none does).
-    public func step(fitting bars: Int) -> Step {
+    package func step(fitting bars: Int) -> Step {
         guard let first = days.keys.min(), let last = days.keys.max() else { return .day }
         let (start, end) = (CivilDate(day: first), CivilDate(day: last))
         if last - first + 1 <= bars { return .day }

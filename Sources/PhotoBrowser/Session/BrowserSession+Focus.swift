@@ -10,7 +10,7 @@ extension BrowserSession {
     }
 
     /// Records each focus score the loupe takes at 100% as it lands, until the session stops.
-    public func measureFocus(with loupes: LoupeLoader) {
+    package func measureFocus(with loupes: LoupeLoader) {
         background { [weak self] in
             for await focus in loupes.focusScores {
                 let spot = FullSizeFocus.Spot(

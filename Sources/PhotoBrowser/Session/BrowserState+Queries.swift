@@ -16,22 +16,22 @@ extension BrowserState {
 
     /// The photos listed now in figures: per day, camera, lens, focal length, ISO, aperture and mark,
     /// from the catalogue alone; days in `timeZone`, as `taken:` reads them.
-    public func libraryStats(timeZone: TimeZone = .current) -> LibraryStats {
+    package func libraryStats(timeZone: TimeZone = .current) -> LibraryStats {
         LibraryStats(list.libraryIndices, library: library, tags: tags, timeZone: timeZone)
     }
 
     /// Where the photos listed now stand in culling: the cull header.
-    public func cullSummary() -> CullSummary {
+    package func cullSummary() -> CullSummary {
         CullSummary(list.libraryIndices, library: library, tags: tags)
     }
 
     /// Where the photos at these library indices stand in culling (`ls --summary`).
-    public func cullSummary(of indices: [Int]) -> CullSummary {
+    package func cullSummary(of indices: [Int]) -> CullSummary {
         CullSummary(indices, library: library, tags: tags)
     }
 
     /// The photos at these library indices in figures (`ls --summary`, `stats`).
-    public func libraryStats(of indices: [Int], timeZone: TimeZone = .current) -> LibraryStats {
+    package func libraryStats(of indices: [Int], timeZone: TimeZone = .current) -> LibraryStats {
         LibraryStats(indices, library: library, tags: tags, timeZone: timeZone)
     }
 

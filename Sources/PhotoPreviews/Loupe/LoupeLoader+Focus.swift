@@ -2,13 +2,15 @@ import PhotoImaging
 
 /// A focus score the loupe took of what it shows: the view of the original at 100%, measured at every
 /// pixel (`FocusScore.measureAtFullSize`), with where it was taken.
-public struct LoupeFocus: Sendable, Equatable {
-    public let photoID: Int
-    public let score: Double
+package struct LoupeFocus: Sendable, Equatable {
+    /// The photo measured.
+    package let photoID: Int
+    /// Its focus there (`FocusScore.measureAtFullSize`).
+    package let score: Double
     /// The part of the upright original measured.
-    public let view: Loupe.Region
+    package let view: Loupe.Region
     /// The upright original's size.
-    public let imageSize: PixelSize
+    package let imageSize: PixelSize
 }
 
 /// The loupe's histogram describes the original: every pixel of it counted once, in the background,

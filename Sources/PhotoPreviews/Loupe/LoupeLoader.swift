@@ -16,7 +16,7 @@ public actor LoupeLoader {
     /// Yields when a frame lands or an original's progress moves.
     public nonisolated let updates: AsyncStream<Void>
     /// The focus of each view of an original shown, measured at 100% (`LoupeFocus`).
-    public nonisolated let focusScores: AsyncStream<LoupeFocus>
+    package nonisolated let focusScores: AsyncStream<LoupeFocus>
 
     /// Renditions, shared with the previews; the largest one cached stands in without a request.
     let renditions: RenditionSource
