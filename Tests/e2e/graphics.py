@@ -289,9 +289,10 @@ def palette_rgb(index):
 
 
 # The themes' text colours (Theme.swift) that are saturated: the light theme's blues, greens and reds
-# on white, the dark theme's header blue.
+# on white, the dark theme's header blue, and the histogram's red, green and blue rows (75 the dark
+# theme's blue).
 BACKGROUNDS = [np.array(c, dtype=np.float32) / 255 for c in ((0, 0, 0), (255, 255, 255), (238, 238, 238), (38, 38, 38), (175, 215, 255))]
-INTERFACE = np.array([palette_rgb(i) for i in (22, 24, 25, 28, 78, 94, 110, 114, 117, 124, 150, 153, 160, 203, 221)], dtype=np.float32) / 255
+INTERFACE = np.array([palette_rgb(i) for i in (22, 24, 25, 28, 75, 78, 94, 110, 114, 117, 124, 150, 153, 160, 203, 221)], dtype=np.float32) / 255
 
 
 def vivid(screen):
