@@ -76,6 +76,14 @@ public struct Config: Sendable, Equatable {
                 guard case .integer(let value) = entry.value else { throw fail("expected an integer, found \(entry.value.typeName)") }
                 return value
             }
+            /// An integer or a float; `what` names it in the refusal ("expected a percentage, found a string").
+            func number(_ what: String) throws(ConfigError) -> Double {
+                switch entry.value {
+                case .integer(let value): return Double(value)
+                case .float(let value): return value
+                default: throw fail("expected \(what), found \(entry.value.typeName)")
+                }
+            }
             func path() throws(ConfigError) -> URL {
                 let value = try string()
                 guard !value.isEmpty else { throw fail("the path is empty") }
@@ -145,21 +153,11 @@ public struct Config: Sendable, Equatable {
                 }
                 graphics = mode
             case ["burst_gap"]:
-                let value: Double
-                switch entry.value {
-                case .integer(let seconds): value = Double(seconds)
-                case .float(let seconds): value = seconds
-                default: throw fail("expected a number of seconds, found \(entry.value.typeName)")
-                }
+                let value = try number("a number of seconds")
                 guard value > 0, value <= 60 else { throw fail("\(value.formatted()) is out of range; use more than 0 and at most 60 seconds") }
                 burstGap = value
             case ["clipping_warning"]:
-                let value: Double
-                switch entry.value {
-                case .integer(let percent): value = Double(percent)
-                case .float(let percent): value = percent
-                default: throw fail("expected a percentage, found \(entry.value.typeName)")
-                }
+                let value = try number("a percentage")
                 guard value >= 0, value <= 100 else { throw fail("\(value.formatted()) is out of range; use a percentage from 0 to 100, such as 1 or 0.5") }
                 clippingWarningPercent = value
             case ["cull"] where entry.value == .emptyTable, ["searches"] where entry.value == .emptyTable: break
