@@ -7,7 +7,6 @@ import PhotoPickServer
 import PhotoPreviews
 import TerminalUI
 import PhotoPickSettings
-import PhotoPickFormats
 
 /// `_server`: the embedded server for a benchmark; prints `READY <base URL> <key>` and serves until
 /// killed. With `--log-requests`, a line `REQ <method> <path>` per request; a line `ADD <n>` on its input adds `n`

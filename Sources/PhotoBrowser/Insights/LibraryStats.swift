@@ -117,17 +117,9 @@ package struct LibraryStats: Sendable, Equatable {
     /// "2024-06-01" for a day number.
     package static func dayText(_ day: Int) -> String { CivilDate(day: day).text }
 
-    /// The months with photos, oldest first, each with its `taken:` term: from the counts, not the span.
+    /// The months with photos, oldest first, each with its `taken:` term.
     package func months() -> [Bar] {
-        var counts: [Int: Int] = [:]
-        for (day, count) in days {
-            let date = CivilDate(day: day)
-            counts[date.year * 12 + date.month - 1, default: 0] += count
-        }
-        return counts.sorted { $0.key < $1.key }.map { month, count in
-            let label = String(format: "%04d-%02d", month / 12, month % 12 + 1)
-            return Bar(label: label, count: count, term: "taken:\(label)")
-        }
+        timeline(.month).filter { $0.count > 0 }
     }
 
     /// The finest step whose timeline has at most `bars` bars (years when none does).

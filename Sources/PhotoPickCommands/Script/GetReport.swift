@@ -68,7 +68,7 @@ struct GetReport {
             let left = rate > 0 ? Double(max(0, expected - received)) / rate : nil
             let line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 24 - filled) + "] "
                 + "\(finished)/\(total) · \(Figures.bytes(received)) of \(Figures.bytes(expected))"
-                + (rate > 0 ? " · \(Figures.bytes(Int64(rate)))/s · \(Self.duration(left)) left" : "")
+                + (rate > 0 ? " · \(Figures.bytes(Int64(rate)))/s · \(Figures.clock(seconds: left)) left" : "")
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
             barShown = true
         }
@@ -117,7 +117,4 @@ struct GetReport {
         output.line(String(decoding: data, as: UTF8.self))
     }
 
-    private static func duration(_ seconds: Double?) -> String {
-        Figures.clock(seconds: seconds)
-    }
 }

@@ -68,9 +68,7 @@ struct ListCommand: AsyncParsableCommand {
         let counts = state.cullSummary(of: indices)
         var output = OutputBuffer(lineByLine: false)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            output.line((try? encoder.encode(counts)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
+            output.line((try? ListedPhoto.encoder().encode(counts)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
         } else {
             output.line(StatsCommand.summaryLine(counts))
         }

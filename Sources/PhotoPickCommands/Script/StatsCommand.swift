@@ -64,15 +64,14 @@ struct StatsCommand: AsyncParsableCommand {
             months: stats.months(), cameras: stats.cameras, lenses: stats.lenses,
             focalLengths: stats.focalLengths, iso: stats.isos, aperture: stats.apertures, ratings: stats.ratings, flags: stats.flags, labels: stats.labels
         )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        // The encoder every JSON photopick writes is made by.
+        return (try? ListedPhoto.encoder().encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// The figures as text: a line per bar, its count and a bar of blocks scaled to the section's largest.
     static func text(_ stats: LibraryStats) -> [String] {
         let step = stats.step(fitting: 60)
-        var sections: [(String, [LibraryStats.Bar])] = [("Photos per \(step.rawValue)", step == .day ? stats.timeline(.day).filter { $0.count > 0 } : step == .month ? stats.months() : stats.timeline(.year))]
+        var sections: [(String, [LibraryStats.Bar])] = [("Photos per \(step.rawValue)", stats.timeline(step).filter { $0.count > 0 })]
         sections += [
             ("Cameras", stats.cameras), ("Lenses", stats.lenses), ("Focal lengths", stats.focalLengths), ("ISO", stats.isos),
             ("Aperture", stats.apertures), ("Ratings", stats.ratings), ("Flags", stats.flags), ("Labels", stats.labels),

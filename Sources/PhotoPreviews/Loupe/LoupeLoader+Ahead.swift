@@ -43,7 +43,7 @@ extension LoupeLoader {
                 guard ahead[id]?.views[next.view] == nil, let pixels = next.pixels else { continue }
                 let box = request.box, clipping = request.clipping
                 let rendering = await Task.detached {
-                    render(PreviewRequest(photoID: id, box: box, clipping: clipping), clipping ? pixels.showingClipping() : pixels, [])
+                    PreviewLoader.rendered(PreviewRequest(photoID: id, box: box, clipping: clipping), pixels, source: [], with: render)
                 }.value
                 guard let rendering, loupes[id]?.view == loupe.view, ahead[id]?.box == box, ahead[id]?.clipping == clipping else { continue }
                 ahead[id]?.views[next.view] = rendering

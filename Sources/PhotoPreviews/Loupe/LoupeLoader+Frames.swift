@@ -80,8 +80,8 @@ extension LoupeLoader {
                 guard case .jpeg(let bytes) = source.picture.pixels else { throw PreviewError.notJPEG }
                 pixels = try decoder.decodeStandIn(bytes, size: source.size, original: imageSize, view: loupe.view)
             }
-            let shown = request.clipping ? pixels.showingClipping() : pixels
-            let rendering = render?(PreviewRequest(photoID: request.photo.id, box: request.box, clipping: request.clipping), shown, [])
+            let preview = PreviewRequest(photoID: request.photo.id, box: request.box, clipping: request.clipping)
+            let rendering = PreviewLoader.rendered(preview, pixels, source: [], with: render)
             let frame = LoupeFrame(request: request, size: pixels.size, view: loupe.view, imageSize: imageSize, source: source.kind, rendering: rendering, note: source.note)
             return .success((frame, loupe))
         } catch {

@@ -14,6 +14,14 @@ public actor PreviewLoader {
     /// Makes a decoded preview ready for the screen, off the main actor: `source` is the file as fetched.
     public typealias Render = @Sendable (_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8]) -> (any PreviewRendering)?
 
+    /// Renders `image` for `request` with `render`, its clipping drawn on it when the request asks: the
+    /// one place the overlay is applied, for previews and the loupe alike. A clipped image goes without
+    /// its file, so iTerm2 is sent the pixels, not the file as fetched.
+    static func rendered(_ request: PreviewRequest, _ image: PreviewImage, source: [UInt8], with render: Render?) -> (any PreviewRendering)? {
+        guard let render else { return nil }
+        return request.clipping ? render(request, image.showingClipping(), []) : render(request, image, source)
+    }
+
     /// The decoded previews, for the views to read synchronously.
     public nonisolated let store: PreviewStore
     /// Yields after each preview lands in the store.
@@ -224,10 +232,10 @@ public actor PreviewLoader {
 
     private nonisolated func finished(_ request: PreviewRequest, _ image: PreviewImage, _ source: [UInt8], measure: Bool) -> Loaded? {
         if Task.isCancelled { return nil }
-        // The histogram of the pixels on screen (a millisecond for a side pane's); the clipping drawn on
-        // them only for the screen (so iTerm2 is sent the pixels, not the file as fetched).
-        let shown = request.clipping ? image.showingClipping() : image
-        // A few milliseconds, for the first `web` rendition of a photo decoded this session (`measured`).
-        return (.loaded(image), render?(request, shown, request.clipping ? [] : source), Histogram(image), measure ? FocusScore.measure(source, decoder: decoder) : nil)
+        // The histogram of the pixels on screen (a millisecond for a side pane's), before any clipping is
+        // drawn on them for the screen. The focus: a few milliseconds, for the first `web` rendition of a
+        // photo decoded this session (`measured`).
+        return (.loaded(image), Self.rendered(request, image, source: source, with: render), Histogram(image),
+                measure ? FocusScore.measure(source, decoder: decoder) : nil)
     }
 }

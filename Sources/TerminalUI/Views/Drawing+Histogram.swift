@@ -3,10 +3,12 @@ import PhotoImaging
 /// A histogram in cells: luminance as a block chart over the rows it is given, the three channels as a
 /// row each beneath it when there is room (coloured, or named R, G and B in monochrome), and the shares
 /// clipped at each end on the last row, shadows left and highlights right as on a camera's screen.
-extension Drawing {
-    /// Eighths of a cell, from empty to full.
-    static var blockEighths: [String] { [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"] }
+/// Eighths of a cell, from empty to full, made once: every column of a chart reads them.
+enum BlockEighths {
+    static let rising = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+}
 
+extension Drawing {
     func drawHistogram(_ histogram: Histogram, warnAbove threshold: Double, in rect: Rect, into canvas: inout Canvas, background: TerminalColor? = nil) {
         guard rect.width >= 12, rect.height >= 2 else { return }
         func on(_ style: Style) -> Style { background.map { style.on($0) } ?? style }
@@ -45,7 +47,7 @@ extension Drawing {
             if value > 0 { height = max(1, height) }
             for row in 0..<rect.height {
                 let filled = min(8, max(0, height - row * 8))
-                canvas.set(x: rect.x + column, y: rect.maxY - 1 - row, text: Self.blockEighths[filled], style: style)
+                canvas.set(x: rect.x + column, y: rect.maxY - 1 - row, text: BlockEighths.rising[filled], style: style)
             }
         }
     }

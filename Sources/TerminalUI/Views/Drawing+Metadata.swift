@@ -3,11 +3,13 @@ import PhotoBrowser
 /// Metadata rows, as the side pane and the details view draw them.
 extension Drawing {
     /// Label and value rows; long values wrap while there is room, tags show as coloured chips.
-    /// The lines `rows` take in a column `width` wide, wrapped values and chips included: drawn into a
-    /// canvas of their own, so the count is the drawing's, not a second copy of its rules.
-    func metadataLines(_ rows: [MetadataRow], width: Int, labelWidth: Int) -> Int {
-        var scratch = Canvas(width: width, height: 200)
-        return drawMetadata(rows, in: Rect(x: 0, y: 0, width: width, height: 200), labelWidth: labelWidth, into: &scratch)
+    /// The lines `rows` take in a column `width` wide, wrapped values and chips included, counted up to
+    /// `limit` (more than that is as good as any more): drawn into a canvas of their own that high, so
+    /// the count is the drawing's, not a second copy of its rules.
+    func metadataLines(_ rows: [MetadataRow], width: Int, labelWidth: Int, limit: Int) -> Int {
+        let height = max(1, limit + 1)
+        var scratch = Canvas(width: width, height: height)
+        return drawMetadata(rows, in: Rect(x: 0, y: 0, width: width, height: height), labelWidth: labelWidth, into: &scratch)
     }
 
     /// Draws the rows from the top of `rect` (less `scroll` lines); returns the lines they took.

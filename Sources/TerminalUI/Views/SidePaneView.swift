@@ -19,7 +19,7 @@ struct SidePaneView: View {
         // The histogram of the preview on screen, under it, where the metadata leaves room: with its
         // channels, else luminance alone.
         if let request = previewRequest(photoID: photo.id, in: preview), let histogram = context.previews?.histogram(for: request),
-           case let lines = metadataLines(rows, width: inner.width, labelWidth: 10),
+           case let lines = metadataLines(rows, width: inner.width, labelWidth: 10, limit: rowsArea.height),
            let height = [6, 3].first(where: { rowsArea.height - $0 - 1 >= lines }) {
             drawHistogram(histogram, warnAbove: context.clippingWarning, in: Rect(x: inner.x, y: rowsArea.y, width: inner.width, height: height), into: &canvas)
             rowsArea = Rect(x: inner.x, y: rowsArea.y + height + 1, width: inner.width, height: rowsArea.height - height - 1)

@@ -120,7 +120,7 @@ struct StatsView: View {
                 let x = chart.x + position * layout.barWidth + column
                 for row in 0..<chart.height {
                     let filled = min(8, max(0, height - row * 8))
-                    let glyph = filled == 0 && bar == chosen && row == 0 ? "▁" : Self.blockEighths[filled]
+                    let glyph = filled == 0 && bar == chosen && row == 0 ? "▁" : BlockEighths.rising[filled]
                     canvas.set(x: x, y: chart.maxY - 1 - row, text: glyph, style: style)
                 }
             }
