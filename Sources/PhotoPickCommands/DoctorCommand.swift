@@ -50,6 +50,14 @@ struct DoctorCommand: ParsableCommand {
         if isatty(STDOUT_FILENO) == 1 || isatty(STDIN_FILENO) == 1 {
             let findings = TerminalProbe(clock: .continuous).run(requested: mode, environment: environment)
             if let passthrough = findings.tmuxPassthrough { lines.append(("tmux allow-passthrough", passthrough)) }
+            if let tmux = findings.tmux {
+                let outside = [tmux.outerType, tmux.outerTerm.map { "TERM=\($0)" }].compactMap { $0 }.joined(separator: ", ")
+                let version = tmux.version ?? "version unknown"
+                lines.append(("tmux", TerminalText.sanitized(version + (outside.isEmpty ? "" : "; outside it \(outside)"))))
+                let features = tmux.features.map { $0.isEmpty ? "nothing more" : $0.sorted().joined(separator: ",") } ?? "unknown (tmux before 3.2)"
+                lines.append(("tmux passes", TerminalText.sanitized(features)))
+                lines.append(("tmux sixel", tmux.drawsSixel ? "drawn by tmux itself (its DA1 lists 4)" : "none of its own"))
+            }
             if let window = findings.window {
                 lines.append(("window", "\(window.columns)×\(window.rows) cells, \(window.width)×\(window.height) pixels (TIOCGWINSZ)"))
             }
@@ -71,6 +79,7 @@ struct DoctorCommand: ParsableCommand {
             lines.append(("mode", "\(chosen.mode.rawValue): \(chosen.reason)"))
             lines.append(("cell", chosen.cell.map { "\($0.description) pixels" } ?? "unknown"))
             lines.append(("colours", "\(chosen.depth)" + (chosen.cursesTerm.map { " (ncurses starts as \($0))" } ?? "")))
+            if let advice = chosen.advice { lines.append(("advice", advice)) }
             lines.append(("probe took", Figures.elapsed(milliseconds: Int(findings.elapsed.milliseconds))))
             if chosen.placesPixels {
                 lines.append(("link", TerminalProbe(clock: .continuous).measureLink()?.description ?? "the terminal did not answer DA1 within 10 s"))

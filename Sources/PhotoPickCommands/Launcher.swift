@@ -65,6 +65,7 @@ struct Launcher {
         let graphics = driver.graphics
         if let findings = driver.findings {
             logger.info("graphics: \(graphics.mode.rawValue) (\(graphics.reason)), colours \(graphics.depth), cell \(graphics.cell?.description ?? "unknown"), probe \(Figures.elapsed(milliseconds: Int(findings.elapsed.milliseconds)))")
+            if let advice = graphics.advice { logger.info("graphics advice: \(advice)") }
         }
         let context = ViewContext(
             theme: Theme(name: .chosen(config: config.theme, backgroundIsLight: driver.findings?.replies?.background?.isLight), depth: driver.depth), keymap: config.keymap, demo: source.isDemo,

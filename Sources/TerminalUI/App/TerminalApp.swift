@@ -71,6 +71,8 @@ public final class TerminalApp {
         self.screen = screen
         self.controller = controller
         self.logger = logger
+        // What the user could change for better graphics (a line for ~/.tmux.conf), said once the library is open.
+        lateAdvice = driver.graphics.advice
     }
 
     /// Shows `message` while `open` connects, then starts the session it returns and runs until the

@@ -18,6 +18,8 @@ public struct TerminalProbe: Sendable {
         public var replies: TerminalReplies?
         /// tmux's `allow-passthrough`, when inside tmux.
         public var tmuxPassthrough: String?
+        /// tmux and the terminal outside it as tmux describes them, when inside tmux.
+        public var tmux: GraphicsChoice.Tmux?
         /// The window in cells and pixels as the kernel has it.
         public var window: (columns: Int, rows: Int, width: Int, height: Int)?
         /// How long the probe took.
@@ -52,8 +54,10 @@ public struct TerminalProbe: Sendable {
         var tmux: GraphicsChoice.Tmux?
         var passthrough: String?
         if environment["TMUX"] != nil {
-            passthrough = Self.tmuxOption("allow-passthrough")
-            tmux = GraphicsChoice.Tmux(passthrough: passthrough == "on" || passthrough == "all")
+            let described = Self.tmuxDescription(pane: environment["TMUX_PANE"])
+            passthrough = described?.passthrough ?? Self.tmuxOption("allow-passthrough")
+            tmux = described?.tmux ?? GraphicsChoice.Tmux(passthrough: false)
+            tmux?.passthrough = ["on", "all", "1"].contains(passthrough ?? "")
         }
         var window: (columns: Int, rows: Int, width: Int, height: Int)?
         var replies: TerminalReplies?
@@ -63,6 +67,12 @@ public struct TerminalProbe: Sendable {
             var width: Int32 = 0, height: Int32 = 0, rows: Int32 = 0, columns: Int32 = 0
             if cnc_terminal_pixels(descriptor, &width, &height, &rows, &columns) == 0 {
                 window = (Int(columns), Int(rows), Int(width), Int(height))
+            }
+            // tmux 3.4 and later answers DA1 itself with 4 when it draws sixel: asked alone, before anything
+            // goes to the terminal outside, so the two answers cannot be confused.
+            if tmux != nil, term != "dumb", Self.mayDrawSixel(tmux?.version) {
+                let answer = Self.inRawMode(descriptor) { TerminalReplies.parse(exchange(descriptor, Self.deviceAttributes, deadline: .milliseconds(300)).received) }
+                tmux?.drawsSixel = answer?.sixel ?? false
             }
             // Asked unless nothing could come of it: a dumb terminal, or tmux that would swallow the queries.
             if term != "dumb", !term.isEmpty, tmux?.passthrough ?? true {
@@ -77,8 +87,38 @@ public struct TerminalProbe: Sendable {
             requested: requested, environment: environment, replies: replies, kernelCell: kernelCell, tmux: tmux,
             terminfo: Self.terminfo(term)
         )
-        return Findings(graphics: choice.graphics, replies: replies, tmuxPassthrough: passthrough, window: window,
+        return Findings(graphics: choice.graphics, replies: replies, tmuxPassthrough: passthrough, tmux: tmux, window: window,
                         elapsed: clock.elapsed() - start, requested: requested)
+    }
+
+    /// What tmux says of itself and of the terminal outside, in one call; nil when it cannot be asked.
+    static func tmuxDescription(pane: String?) -> (tmux: GraphicsChoice.Tmux, passthrough: String)? {
+        let fields = ["allow-passthrough", "version", "client_termfeatures", "client_termname", "client_termtype"]
+        let target = pane.map { ["-t", $0] } ?? []
+        guard let line = tmux(["display-message", "-p"] + target + [fields.map { "#{\($0)}" }.joined(separator: "\t")]) else { return nil }
+        return parseTmuxDescription(line)
+    }
+
+    /// The fields `tmuxDescription` asks for, tab-separated as tmux prints them (an unknown field is empty).
+    static func parseTmuxDescription(_ line: String) -> (tmux: GraphicsChoice.Tmux, passthrough: String)? {
+        let values = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard values.count == 5 else { return nil }
+        func value(_ index: Int) -> String? { values[index].isEmpty ? nil : values[index] }
+        let features = Set(values[2].split(separator: ",").map(String.init))
+        let tmux = GraphicsChoice.Tmux(
+            passthrough: ["on", "all", "1"].contains(values[0]), version: value(1),
+            // tmux before 3.2 has no client_termfeatures: unknown, not none.
+            features: value(1) == nil ? nil : features, outerTerm: value(3), outerType: value(4)
+        )
+        return (tmux, values[0])
+    }
+
+    /// Whether a tmux of this version may draw sixel: 3.4 and later, when built with it (its DA1 says).
+    static func mayDrawSixel(_ version: String?) -> Bool {
+        guard let version else { return false }
+        let digits = version.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard digits.count >= 2 else { return digits.first.map { $0 > 3 } ?? false }
+        return digits[0] > 3 || (digits[0] == 3 && digits[1] >= 4)
     }
 
     /// Which of these terminfo entries this system has (for `photopick doctor`).
@@ -151,9 +191,14 @@ public struct TerminalProbe: Sendable {
 
     /// A tmux option's value, or nil when tmux cannot be asked.
     static func tmuxOption(_ name: String) -> String? {
+        tmux(["show-options", "-gv", name])
+    }
+
+    /// What `tmux ARGUMENTS` prints, trimmed, or nil when tmux cannot be asked or fails.
+    private static func tmux(_ arguments: [String]) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "show-options", "-gv", name]
+        process.arguments = ["tmux"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -165,7 +210,8 @@ public struct TerminalProbe: Sendable {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Newlines only: an empty last field leaves a tab that counts.
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
     }
 }
 

@@ -23,13 +23,46 @@ public struct GraphicsChoice: Sendable {
         }
     }
 
-    /// tmux around photopick, when it is.
+    /// tmux around photopick, when it is, as it describes itself and the terminal outside it.
     public struct Tmux: Sendable, Equatable {
         /// `allow-passthrough` is on, so wrapped queries and images reach the terminal outside.
         public var passthrough: Bool
+        /// tmux's version (`#{version}`, such as `3.5a`); nil when tmux could not be asked.
+        public var version: String?
+        /// What tmux knows the terminal outside shows (`#{client_termfeatures}`: `RGB`, `sixel`, …); nil
+        /// when tmux could not be asked.
+        public var features: Set<String>?
+        /// TERM outside tmux (`#{client_termname}`), for the line to add to `~/.tmux.conf`.
+        public var outerTerm: String?
+        /// The terminal outside as it named itself to tmux (`#{client_termtype}`, such as `XTerm(398)`).
+        public var outerType: String?
+        /// tmux answered DA1 itself with 4: built with sixel (3.4 and later), it draws sixel images in its
+        /// panes, and clips, moves and removes them with the text.
+        public var drawsSixel: Bool
 
-        /// tmux with passthrough on or off.
-        public init(passthrough: Bool) { self.passthrough = passthrough }
+        /// tmux with passthrough on or off, and what else it said.
+        public init(passthrough: Bool, version: String? = nil, features: Set<String>? = nil, outerTerm: String? = nil,
+                    outerType: String? = nil, drawsSixel: Bool = false) {
+            self.passthrough = passthrough
+            self.version = version
+            self.features = features
+            self.outerTerm = outerTerm
+            self.outerType = outerType
+            self.drawsSixel = drawsSixel
+        }
+
+        /// Whether tmux passes 24-bit colour on; nil when it was not asked.
+        var passesRGB: Bool? { features.map { $0.contains("RGB") || $0.contains("Tc") } }
+
+        /// The `~/.tmux.conf` line that tells tmux the terminal outside has `feature`, for TERM there.
+        func configLine(adding feature: String) -> String {
+            let term = outerTerm.flatMap { $0.isEmpty ? nil : $0 } ?? "xterm*"
+            let pattern = term.hasPrefix("xterm") ? "xterm*" : term
+            return "set -as terminal-features ',\(TerminalText.sanitized(pattern)):\(feature)'"
+        }
+
+        /// "tmux 3.5a", or "tmux" when the version is not known.
+        var name: String { version.map { "tmux \(TerminalText.sanitized($0))" } ?? "tmux" }
     }
 
     /// The mode asked for.
@@ -68,6 +101,7 @@ public struct GraphicsChoice: Sendable {
         let (mode, reason) = mode(cell: cell)
         graphics.mode = mode
         graphics.reason = reason
+        graphics.advice = [colourAdvice(depth: depth), sixelAdvice(mode: mode)].compactMap { $0 }.first
         if environment["MLTERM"] != nil { graphics.cursesCancelled = ScrollFreeTerminfo.cancelledForMlterm }
         graphics.kittyPlaceholders = mode == .kitty && tmux != nil
         graphics.kittySharedMemory = mode == .kitty && tmux == nil && replies?.kittySharedMemory == true
@@ -88,17 +122,7 @@ public struct GraphicsChoice: Sendable {
         }
         let term = environment["TERM"] ?? ""
         if term == "dumb" || term == "linux" { return (.symbols, "TERM=\(term) shows no images") }
-        if let tmux {
-            guard tmux.passthrough else {
-                return (.symbols, "inside tmux with allow-passthrough off; symbols (set -g allow-passthrough on to let the probe through)")
-            }
-            // tmux neither clips, scrolls nor removes an image passed through it, and 3.3a has no sixel of
-            // its own: only kitty's Unicode placeholders (cells tmux moves like text) stay in place.
-            if let replies, replies.kittyGraphics, Self.hasPlaceholders(replies.version) {
-                return (.kitty, "inside tmux, the terminal outside (\(replies.version ?? "")) shows kitty Unicode placeholders, which tmux moves like text")
-            }
-            return (.symbols, "inside tmux, which cannot clip, scroll or remove passed-through images, and the terminal outside has no kitty Unicode placeholders; symbols")
-        }
+        if let tmux { return mode(inside: tmux, cell: cell) }
         guard let replies, replies.isComplete else { return (.symbols, "the terminal did not answer the probe; symbols") }
         guard cell != nil else { return (.symbols, "the terminal did not tell its cell size in pixels; symbols") }
         let program = (environment["TERM_PROGRAM"] ?? "").lowercased()
@@ -118,6 +142,65 @@ public struct GraphicsChoice: Sendable {
         return (.symbols, "no kitty, sixel or iTerm2 images in the replies; symbols")
     }
 
+    /// Inside tmux only images tmux keeps in place: kitty's Unicode placeholders (cells tmux moves like
+    /// text, the image passed through to the terminal outside), or sixel that tmux 3.4 and later draws
+    /// itself, as a terminal would, clipping it to the pane, scrolling it and removing it with the text.
+    /// tmux neither clips, scrolls nor removes an image passed through it, so nothing else is passed.
+    private func mode(inside tmux: Tmux, cell: PixelSize?) -> (GraphicsMode, String) {
+        let outside = replies?.version.map { " (\(TerminalText.sanitized($0)))" } ?? ""
+        if tmux.passthrough, let replies, replies.kittyGraphics, Self.hasPlaceholders(replies.version) {
+            return (.kitty, "inside tmux, the terminal outside\(outside) shows kitty Unicode placeholders, which tmux moves like text")
+        }
+        if tmux.drawsSixel, tmux.features?.contains("sixel") == true, cell != nil {
+            if let registers = replies?.sixelRegisters, registers < 256 {
+                return (.symbols, "\(tmux.name) draws sixel, but the terminal outside has only \(registers) colour registers; symbols")
+            }
+            return (.sixel, "\(tmux.name) draws sixel itself, and the terminal outside shows it: tmux clips, moves and removes the images")
+        }
+        if tmux.drawsSixel, tmux.features?.contains("sixel") == true {
+            return (.symbols, "\(tmux.name) draws sixel, but its pane has no size in pixels; symbols")
+        }
+        guard tmux.passthrough else {
+            let sixel = tmux.drawsSixel ? "; \(tmux.name) draws sixel, but does not know that the terminal outside does" : ""
+            return (.symbols, "inside tmux with allow-passthrough off\(sixel); symbols (set -g allow-passthrough on to let the probe through)")
+        }
+        if tmux.drawsSixel, replies?.sixel == true {
+            return (.symbols, "\(tmux.name) draws sixel, but does not know that the terminal outside\(outside) does; symbols")
+        }
+        let sixel = tmux.drawsSixel ? "" : ", and draws no sixel of its own (3.4 and later can, when built with it)"
+        return (.symbols, "inside \(tmux.name), which cannot clip, scroll or remove passed-through images\(sixel); the terminal outside has no kitty Unicode placeholders; symbols")
+    }
+
+    /// One line for the status line and `photopick doctor`, when tmux could pass on more than it does.
+    private func sixelAdvice(mode: GraphicsMode) -> String? {
+        guard requested == .auto, mode == .symbols, let tmux, tmux.drawsSixel, tmux.features?.contains("sixel") == false,
+              replies?.sixel == true else { return nil }
+        return "The terminal outside tmux shows sixel, and \(tmux.name) would draw it if told: add \(tmux.configLine(adding: "sixel")) to ~/.tmux.conf, then attach again"
+    }
+
+    /// When tmux passes 256 colours and the terminal outside shows 24-bit: the line that tells tmux. When
+    /// tmux passes 24-bit colour and no terminfo entry lets ncurses send it: the package that has one.
+    private func colourAdvice(depth: Theme.Depth) -> String? {
+        guard let tmux, let passesRGB = tmux.passesRGB else { return nil }
+        if passesRGB {
+            guard depth != .direct else { return nil }
+            return "\(tmux.name) passes 24-bit colour, but the terminfo entry tmux-direct is not installed (Debian: ncurses-term); 256 colours"
+        }
+        guard outsideShowsTruecolor(tmux) else { return nil }
+        let outside = tmux.outerType.map { " (\(TerminalText.sanitized($0)))" } ?? ""
+        return "\(tmux.name) passes 256 colours, though the terminal outside\(outside) shows 24-bit: add \(tmux.configLine(adding: "RGB")) to ~/.tmux.conf, then attach again"
+    }
+
+    /// Whether the terminal outside tmux shows 24-bit colour, from what it told tmux or the probe, or the
+    /// environment it started tmux with.
+    private func outsideShowsTruecolor(_ tmux: Tmux) -> Bool {
+        let colorterm = (environment["COLORTERM"] ?? "").lowercased()
+        let names = [tmux.outerType, replies?.version].compactMap { $0?.lowercased() }
+        let term = (tmux.outerTerm ?? "").lowercased()
+        return colorterm == "truecolor" || colorterm == "24bit" || term.contains("direct") || term == "xterm-kitty"
+            || names.contains { name in Self.truecolorTerminals.contains { name.hasPrefix($0) && $0 != "tmux" } }
+    }
+
     /// Whether XTVERSION names a terminal with kitty's Unicode placeholders: kitty 0.28 or later, ghostty.
     static func hasPlaceholders(_ version: String?) -> Bool {
         guard let version = version?.lowercased() else { return false }
@@ -133,10 +216,11 @@ public struct GraphicsChoice: Sendable {
         let colorterm = (environment["COLORTERM"] ?? "").lowercased()
         let version = (replies?.version ?? "").lowercased()
         let program = (environment["TERM_PROGRAM"] ?? "").lowercased()
-        let truecolor = colorterm == "truecolor" || colorterm == "24bit" || terminfo.rgb || terminfo.colors >= 1 << 24
+        // Inside tmux, what tmux passes on decides, when it says.
+        let truecolor = tmux?.passesRGB ?? (colorterm == "truecolor" || colorterm == "24bit" || terminfo.rgb || terminfo.colors >= 1 << 24
             || Self.truecolorTerminals.contains { version.hasPrefix($0) }
             || ["KITTY_WINDOW_ID", "WEZTERM_EXECUTABLE", "KONSOLE_VERSION", "MLTERM", "VTE_VERSION"].contains { environment[$0] != nil }
-            || ["iterm.app", "wezterm", "ghostty"].contains(program)
+            || ["iterm.app", "wezterm", "ghostty"].contains(program))
         let xtermFamily = term.hasPrefix("xterm")
         if truecolor {
             if terminfo.colors >= 1 << 24 { return (.direct, nil) }

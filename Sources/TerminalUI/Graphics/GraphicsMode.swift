@@ -30,6 +30,9 @@ public struct Graphics: Sendable, Equatable {
     public var cellAssumed = false
     /// Why this mode, in a few words, for `photopick doctor` and the log.
     public var reason: String
+    /// What the user could change for more (a line for `~/.tmux.conf`, a package), said once on the
+    /// status line and in `photopick doctor`; nil when nothing.
+    public var advice: String?
 
     /// Symbols at `depth`, for tests, benchmarks and terminals that are not asked.
     public static func symbols(_ depth: Theme.Depth, reason: String = "chosen") -> Graphics {
