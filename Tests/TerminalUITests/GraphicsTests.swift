@@ -97,10 +97,12 @@ struct KittyPlaceholderTests {
         let id = KittyPlaceholders.id(photoID: 3, box: placement.box, colors: .colors256)
         let first = String(decoding: layer.plan([placement], screenCleared: true, height: 30).bytes, as: UTF8.self)
         #expect(first == "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=T,f=24,s=80,v=60,i=\(id),q=2,m=0,U=1,c=10,r=4;AAAA\u{1B}\u{1B}\\\u{1B}\\")
-        // Moving it is the cells' business: nothing is sent again, nothing is repainted.
+        // Moving it is the cells' business: nothing is sent again, nothing is repainted; the log is told where it is.
         let moved = ImagePlacement(photoID: 3, box: placement.box, rect: Rect(x: 4, y: 9, width: 10, height: 4), payload: placement.payload)
-        #expect(layer.plan([moved], screenCleared: false, height: 30) == ImageLayer.Plan())
+        #expect(layer.plan([moved], screenCleared: false, height: 30) == ImageLayer.Plan(shownAgain: [moved]))
+        #expect(layer.plan([moved], screenCleared: false, height: 30) == ImageLayer.Plan(), "where it was: nothing to say")
         #expect(layer.plan([], screenCleared: true, height: 30) == ImageLayer.Plan())
+        #expect(layer.plan([moved], screenCleared: false, height: 30) == ImageLayer.Plan(shownAgain: [moved]), "back after the help: shown again")
     }
 
     @Test func loupeViewsWhoseIdsCollideAreSentAgainWhenShownAgain() throws {
@@ -190,7 +192,7 @@ struct TerminalRepliesTests {
 }
 
 struct GraphicsChoiceTests {
-    private static let installed: Set<String> = ["xterm-direct256", "xterm-direct", "xterm-256color", "mlterm-direct", "mlterm-256color"]
+    private static let installed: Set<String> = ["xterm-direct256", "xterm-direct", "xterm-256color", "mlterm-direct", "mlterm-256color", "tmux-direct"]
 
     private func choose(_ requested: GraphicsMode = .auto, env: [String: String], replies: String?, cell: PixelSize? = PixelSize(width: 8, height: 17),
                         tmux: GraphicsChoice.Tmux? = nil, colors: Int = 8, rgb: Bool = false) -> Graphics {
@@ -236,6 +238,82 @@ struct GraphicsChoiceTests {
         #expect(GraphicsChoice.hasPlaceholders("kitty(0.28.0)") && !GraphicsChoice.hasPlaceholders("kitty(0.27.1)") && GraphicsChoice.hasPlaceholders("ghostty 1.0"))
         let off = choose(env: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], replies: nil, tmux: .init(passthrough: false), colors: 256)
         #expect(off.mode == .symbols && off.reason.contains("allow-passthrough"))
+    }
+
+    private static let inTmux = ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"]
+    /// tmux 3.5a as `display -p` describes it in xterm 398, with what it passes on.
+    private static func tmux35(passthrough: Bool = false, features: String = "256,RGB,sixel,title", drawsSixel: Bool = true) -> GraphicsChoice.Tmux {
+        TerminalProbe.parseTmuxDescription("\(passthrough ? "on" : "off")\t3.5a\t\(features)\txterm\tXTerm(398)").map {
+            var tmux = $0.tmux
+            tmux.drawsSixel = drawsSixel
+            return tmux
+        }!
+    }
+
+    @Test func tmuxThatDrawsSixelAndKnowsTheTerminalDoesGetsSixelUnwrappedWithoutPassthrough() {
+        let graphics = choose(env: Self.inTmux, replies: nil, tmux: Self.tmux35(), colors: 256)
+        #expect(graphics.mode == .sixel && graphics.inTmux && graphics.reason.contains("tmux 3.5a draws sixel itself"))
+        #expect(graphics.advice == nil)
+        // Through the passthrough too: the terminal outside is asked, and tmux still draws.
+        let through = choose(env: Self.inTmux, replies: Self.xterm, tmux: Self.tmux35(passthrough: true), colors: 256)
+        #expect(through.mode == .sixel)
+        // tmux built without sixel (its DA1 lacks 4), or not knowing the terminal outside shows it: symbols.
+        #expect(choose(env: Self.inTmux, replies: nil, tmux: Self.tmux35(drawsSixel: false), colors: 256).mode == .symbols)
+        let unknowing = choose(env: Self.inTmux, replies: Self.xterm, tmux: Self.tmux35(passthrough: true, features: "256,RGB"), colors: 256)
+        #expect(unknowing.mode == .symbols && unknowing.reason.contains("does not know"))
+        #expect(unknowing.advice?.contains("set -as terminal-features ',xterm*:sixel'") == true)
+        // No pixel size for the pane (tmux's client did not tell it): tmux would draw a box of text.
+        #expect(choose(env: Self.inTmux, replies: nil, cell: nil, tmux: Self.tmux35(), colors: 256).mode == .symbols)
+        // Asked for symbols, symbols; kitty's placeholders first where the terminal outside has them.
+        #expect(choose(.symbols, env: Self.inTmux, replies: nil, tmux: Self.tmux35(), colors: 256).mode == .symbols)
+        let kitty = Self.kitty.replacingOccurrences(of: "0.26.5", with: "0.41.1")
+        #expect(choose(env: Self.inTmux, replies: kitty, tmux: Self.tmux35(passthrough: true, features: "256,RGB"), colors: 256).kittyPlaceholders)
+    }
+
+    @Test func insideTmuxColourIsWhatTmuxPassesAndTheLineToPassMoreIsSaidOnce() {
+        let installed = GraphicsChoice.Terminfo(colors: 256, rgb: false, known: ["tmux-direct"])
+        func depth(_ tmux: GraphicsChoice.Tmux, env: [String: String] = Self.inTmux, known: GraphicsChoice.Terminfo = installed) -> Graphics {
+            GraphicsChoice(requested: .auto, environment: env, replies: nil, kernelCell: PixelSize(width: 8, height: 17), tmux: tmux, terminfo: known).graphics
+        }
+        let passes = depth(Self.tmux35())
+        #expect(passes.depth == .direct && passes.cursesTerm == "tmux-direct" && passes.advice == nil)
+        // tmux without RGB, the terminal outside xterm 398: 256 colours, and the line for ~/.tmux.conf.
+        let narrow = depth(Self.tmux35(features: "256,sixel"))
+        #expect(narrow.depth == .colors256 && narrow.cursesTerm == nil)
+        #expect(narrow.advice == "tmux 3.5a passes 256 colours, though the terminal outside (XTerm(398)) shows 24-bit: add set -as terminal-features ',xterm*:RGB' to ~/.tmux.conf, then attach again")
+        // Even with COLORTERM=truecolor inherited from the terminal tmux started in: tmux decides.
+        #expect(depth(Self.tmux35(features: "256"), env: Self.inTmux.merging(["COLORTERM": "truecolor"]) { $1 }).depth == .colors256)
+        // A terminal outside that shows 256 colours only: nothing to say.
+        var plain = Self.tmux35(features: "256")
+        plain.outerType = "VT420"
+        plain.outerTerm = "screen-256color"
+        #expect(depth(plain).advice == nil)
+        // TERM outside not xterm's: the line names it.
+        var kitty = Self.tmux35(features: "256")
+        kitty.outerTerm = "xterm-kitty"
+        kitty.outerType = "kitty(0.41.1)"
+        #expect(depth(kitty).advice?.contains("',xterm*:RGB'") == true)
+        kitty.outerTerm = "foot"
+        kitty.outerType = "foot(1.20)"
+        #expect(depth(kitty).advice?.contains("',foot:RGB'") == true)
+        // tmux passes 24-bit, but no terminfo entry lets ncurses send it.
+        let missing = depth(Self.tmux35(), known: .init(colors: 256, rgb: false, known: []))
+        #expect(missing.depth == .colors256 && missing.advice?.contains("ncurses-term") == true)
+        // tmux older than 3.2 says nothing of its features: the environment decides, as before.
+        let old = GraphicsChoice.Tmux(passthrough: false)
+        #expect(depth(old, env: Self.inTmux.merging(["COLORTERM": "truecolor"]) { $1 }).depth == .direct)
+    }
+
+    @Test func tmuxDescribesItselfInOneLineAndOnlyVersionsFrom34MayDrawSixel() {
+        let described = TerminalProbe.parseTmuxDescription("off\t3.5a\t256,RGB,sixel\txterm-256color\t")
+        #expect(described?.passthrough == "off" && described?.tmux.passthrough == false && described?.tmux.version == "3.5a")
+        #expect(described?.tmux.features == ["256", "RGB", "sixel"] && described?.tmux.outerTerm == "xterm-256color" && described?.tmux.outerType == nil)
+        // tmux 3.3a prints a flag as 1 or 0.
+        #expect(TerminalProbe.parseTmuxDescription("1\t3.3a\t\t\t")?.tmux.passthrough == true)
+        #expect(TerminalProbe.parseTmuxDescription("1\t3.3a\t\t\t")?.tmux.features == [])
+        #expect(TerminalProbe.parseTmuxDescription("garbage") == nil)
+        #expect(TerminalProbe.mayDrawSixel("3.4") && TerminalProbe.mayDrawSixel("3.5a") && TerminalProbe.mayDrawSixel("next-3.6"))
+        #expect(!TerminalProbe.mayDrawSixel("3.3a") && !TerminalProbe.mayDrawSixel("2.9") && !TerminalProbe.mayDrawSixel(nil))
     }
 
     @Test func aModeAskedForIsKeptAndAssumesACellWhenNoneIsKnown() {

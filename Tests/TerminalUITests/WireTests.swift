@@ -1,3 +1,4 @@
+import PhotoPickTestSupport
 import Foundation
 @testable import PhotoBrowser
 import PhotoImaging
@@ -256,6 +257,29 @@ struct TerminalWireTests {
         let units = try Regex("(?:a{4096}|c{4096}|\u{1B}\\[c|<P3>|\\[text \\d\\])*")
         #expect(received.wholeMatch(of: units) != nil, "text inside a unit")
         for frame in 0..<5 { #expect(received.contains("[text \(frame)]")) }
+    }
+
+    @Test func textThatMustFollowItsImagesGoesOnlyOnceEveryQueuedImageIsOut() async {
+        let terminal = PipeTerminal()
+        let wire = TerminalWire(descriptor: terminal.write, roundTrip: nil, clock: .continuous) { _, _, _ in }
+        terminal.wire = wire
+        terminal.start()
+        let freed = Gate()
+        wire.whenFree { Task { await freed.open() } }
+        wire.enqueue([job(1, letter: "a", chunks: 20), job(2, letter: "b", chunks: 20)])
+        // Unread, the writer is still on photo 1: the text waits, and no unit of it is written.
+        wire.waitUntil { $0.inFlight > 0 }
+        #expect(!wire.ifIdle { TerminalDriver.writeAll(Array("[cells]".utf8), to: terminal.write) })
+        terminal.resume()
+        await freed.wait()
+        // Woken once both images are out: now it goes, after them.
+        #expect(wire.ifIdle { TerminalDriver.writeAll(Array("[cells]".utf8), to: terminal.write) })
+        terminal.waitFor("[cells]")
+        wire.stop()
+        close(terminal.write)
+        let received = terminal.received
+        let cells = received.range(of: "[cells]")!, last = received.range(of: "<P2>")!
+        #expect(last.upperBound <= cells.lowerBound, "the text came after the images it shows")
     }
 
     @Test func imageDataWaitsForTheAnswersOnceTheWindowIsFull() {

@@ -31,6 +31,9 @@ struct ImageLayer {
         var jobs: [WireJob] = []
         /// The images placed this frame, for the log.
         var placed: [ImagePlacement] = []
+        /// Placeholder images already in the terminal that this frame shows where the last did not: no
+        /// bytes go, and the log says where they are.
+        var shownAgain: [ImagePlacement] = []
 
         /// Every byte, as one write would send them.
         var bytes: [UInt8] { jobs.flatMap { $0.units.flatMap(\.bytes) } }
@@ -236,9 +239,12 @@ struct ImageLayer {
                                                         png: payload.isPNG, virtual: (placement.rect.width, placement.rect.height), tmux: inTmux)
                 plan.jobs.append(WireJob(image: key, units: units, placement: placement))
                 plan.placed.append(placement)
+            } else if shown[key] != placement.rect {
+                plan.shownAgain.append(placement)
             }
             kittyImages[key] = (id, payload.size.width * payload.size.height * 3, frameNumber)
         }
+        shown = Dictionary(placements.filter { $0.payload != nil }.map { (Key($0), $0.rect) }) { first, _ in first }
         let freed = freeOldKittyImages(keeping: Set(placements.map { Key($0) }))
         if !freed.isEmpty { plan.jobs.append(.control(inTmux ? TmuxPassthrough.wrap(freed) : freed)) }
         return plan

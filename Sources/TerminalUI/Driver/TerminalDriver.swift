@@ -53,6 +53,11 @@ public final class TerminalDriver {
     var wire: TerminalWire?
     /// Image jobs of frames whose text has not gone out yet (the wire was busy): they follow it.
     var waiting = WireQueue()
+    /// A frame's text goes after its images, not before: kitty's placeholder cells show an image only
+    /// if kitty has it when they arrive (kitty 0.41 left cells written first empty), and text behind an
+    /// image is never thrown away by tmux, whose output to a terminal that falls behind is discarded and
+    /// redrawn from the pane, passed-through images with it, unless passthrough is still on its way.
+    private var textAfterImages = false
 
     /// A driver that has not taken the terminal yet, timed by `clock`.
     public init(clock: Timekeeper) {
@@ -108,6 +113,7 @@ public final class TerminalDriver {
                             placeholders: self.graphics.kittyPlaceholders ? depth : nil, cell: graphics.cellAssumed ? nil : graphics.cell)
         if self.graphics.placesPixels {
             let logger = logger, mode = images.mode
+            textAfterImages = self.graphics.kittyPlaceholders
             // The probe's answers came after one round trip, when DA1 was answered before its deadline.
             let roundTrip = findings.replies?.isComplete == true ? findings.elapsed : nil
             wire = TerminalWire(descriptor: STDOUT_FILENO, roundTrip: roundTrip, clock: clock) { placement, stage, link in
@@ -223,6 +229,7 @@ public final class TerminalDriver {
         var plan = images.plan(canvas.images, screenCleared: last == nil, height: height, progressive: wire != nil && LinkGauge.isSlow)
         if !freeing.isEmpty { plan.jobs.insert(.control(freeing), at: 0) }
         for rect in plan.repaint { repaint(rect) }
+        for placement in plan.shownAgain { logger?.debug("\(Self.placedLine(placement, mode: images.mode)), already in the terminal") }
         let rows = last.map { canvas.changedRows(since: $0) } ?? Array(0..<canvas.height)
         if last == nil {
             pairs.releaseAll()
@@ -249,8 +256,8 @@ public final class TerminalDriver {
             }
         }
         wnoutrefresh(window)
-        if wire != nil {
-            waiting.append(plan.jobs, at: clock.elapsed())
+        if let wire {
+            if textAfterImages { wire.enqueue(plan.jobs) } else { waiting.append(plan.jobs, at: clock.elapsed()) }
             flushText()
         } else {
             doupdate()
@@ -264,10 +271,12 @@ public final class TerminalDriver {
     /// otherwise leaves both for when the unit is out, so the main actor never waits for an image.
     func flushText() {
         guard let wire else { return }
-        let wrote = wire.ifFree {
+        let output = terminalOutput
+        let write = {
             doupdate()
-            if let terminalOutput { fflush(terminalOutput) }
+            if let output { fflush(output) }
         }
+        let wrote = textAfterImages ? wire.ifIdle(write) : wire.ifFree(write)
         guard wrote else { return }
         wire.enqueue(waiting.jobs)
         waiting = WireQueue()

@@ -24,6 +24,8 @@ final class TerminalWire: @unchecked Sendable {
     /// Called once the unit being written is out, when a frame found the wire busy.
     private var onFree: @Sendable () -> Void
     private var wanted = false
+    /// A frame waits for every queued image to be out.
+    private var wantedIdle = false
     /// The last shared memory objects made, which the terminal removes once it has read them.
     private var sharedNames: [String] = []
 
@@ -72,6 +74,22 @@ final class TerminalWire: @unchecked Sendable {
         wanted = true
         state.unlock()
         return false
+    }
+
+    /// Runs `body` if no image job is queued or being written; otherwise returns false at once, and
+    /// `onFree` is called once the last is out: for text that must follow the images before it.
+    func ifIdle(_ body: () -> Void) -> Bool {
+        state.lock()
+        // Not writing, under `state`: the writer holds the wire only while it is.
+        guard !writing, queue.isEmpty, wire.try() else {
+            wantedIdle = true
+            state.unlock()
+            return false
+        }
+        state.unlock()
+        body()
+        wire.unlock()
+        return true
     }
 
     /// What is called once a unit is out, when a frame found the wire busy.
@@ -184,8 +202,9 @@ final class TerminalWire: @unchecked Sendable {
     /// unit, as the main actor takes the lock.
     private func doneWriting() {
         writing = false
-        if wanted {
+        if wanted || (wantedIdle && queue.isEmpty) {
             wanted = false
+            wantedIdle = wantedIdle && !queue.isEmpty
             onFree()
         }
     }
