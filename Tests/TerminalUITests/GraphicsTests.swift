@@ -304,6 +304,24 @@ struct GraphicsChoiceTests {
         #expect(depth(old, env: Self.inTmux.merging(["COLORTERM": "truecolor"]) { $1 }).depth == .direct)
     }
 
+    @Test func insideTmuxASixelImageFillsWholeCellsWithItsOwnEdgePixels() {
+        // 3×2 pixels, cells of 2×4: grown to 4×4, the last column and row repeated.
+        let image = PreviewImage(width: 3, height: 2, pixels: [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6])
+        let grown = PreviewRenderer.extended(image, toWholeCells: PixelSize(width: 2, height: 4))
+        #expect(grown.width == 4 && grown.height == 4)
+        let rows = (0..<4).map { row in (0..<4).map { Int(grown.pixels[(row * 4 + $0) * 3]) } }
+        #expect(rows == [[1, 2, 3, 3], [4, 5, 6, 6], [4, 5, 6, 6], [4, 5, 6, 6]])
+        #expect(PreviewRenderer.extended(grown, toWholeCells: PixelSize(width: 2, height: 4)).pixels == grown.pixels, "whole already")
+        // The box is whole cells inside tmux (no trim to six rows), so a loupe's view needs no growing.
+        var graphics = Graphics.symbols(.direct)
+        graphics.mode = .sixel
+        graphics.cell = PixelSize(width: 8, height: 17)
+        graphics.inTmux = true
+        #expect(PreviewRenderer(graphics: graphics).box(for: Rect(x: 0, y: 0, width: 95, height: 26)) == PixelSize(width: 760, height: 442))
+        graphics.inTmux = false
+        #expect(PreviewRenderer(graphics: graphics).box(for: Rect(x: 0, y: 0, width: 95, height: 26)) == PixelSize(width: 760, height: 438))
+    }
+
     @Test func tmuxDescribesItselfInOneLineAndOnlyVersionsFrom34MayDrawSixel() {
         let described = TerminalProbe.parseTmuxDescription("off\t3.5a\t256,RGB,sixel\txterm-256color\t")
         #expect(described?.passthrough == "off" && described?.tmux.passthrough == false && described?.tmux.version == "3.5a")

@@ -28,7 +28,8 @@ struct PreviewRenderer: Sendable {
                 height = min(height, limit.height)
             }
             // Sixel draws six rows at a time: a height that is not a multiple would spill into the next cell.
-            height -= height % 6
+            // tmux draws each image over whole cells itself, and a loupe's view of whole cells fills them.
+            if !graphics.inTmux { height -= height % 6 }
         }
         return width > 0 && height > 0 ? PixelSize(width: width, height: height) : nil
     }
@@ -65,6 +66,7 @@ struct PreviewRenderer: Sendable {
             }
             return EncodedImage(size: image.size, bytes: base64, isPNG: true, reduced: reduced(image, png: true))
         case .sixel:
+            let image = graphics.inTmux ? Self.extended(image, toWholeCells: graphics.layoutCell) : image
             return EncodedImage.sixel(ChafaCanvas.sixel(image, registers: 256), size: image.size, cell: graphics.cellAssumed ? nil : graphics.cell)
         case .iterm:
             // A loupe's view was never a file: it is sent as one; nor is a rendition far larger than the
@@ -73,6 +75,31 @@ struct PreviewRenderer: Sendable {
             guard let file = source.isEmpty || larger ? image.jpeg() : source else { return nil }
             return EncodedImage(size: image.size, bytes: Base64.encodeToBytes(bytes: file), reduced: reduced(image, png: false))
         }
+    }
+
+    /// `image` grown to whole cells by repeating its last column and row. tmux (3.5a) draws a sixel image
+    /// over whole cells and fills the part of the last ones the image does not cover with colour
+    /// register 0: a band of some colour of the photo's along its right and bottom edges, seen in xterm.
+    /// A few repeated pixels at the edge are not seen.
+    static func extended(_ image: PreviewImage, toWholeCells cell: PixelSize) -> PreviewImage {
+        guard cell.width > 0, cell.height > 0, image.width > 0, image.height > 0 else { return image }
+        let width = (image.width + cell.width - 1) / cell.width * cell.width
+        let height = (image.height + cell.height - 1) / cell.height * cell.height
+        guard width != image.width || height != image.height else { return image }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        image.pixels.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { target in
+                for row in 0..<height {
+                    let from = min(row, image.height - 1) * image.width * 3, to = row * width * 3
+                    for byte in 0..<(image.width * 3) { target[to + byte] = source[from + byte] }
+                    let last = from + (image.width - 1) * 3
+                    for column in image.width..<width {
+                        for channel in 0..<3 { target[to + column * 3 + channel] = source[last + channel] }
+                    }
+                }
+            }
+        }
+        return PreviewImage(width: width, height: height, pixels: pixels)
     }
 
     /// Over a slow link, a quarter of the width and height (a sixteenth of the pixels) for kitty and
