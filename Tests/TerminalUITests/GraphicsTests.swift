@@ -280,7 +280,8 @@ struct GraphicsChoiceTests {
         // tmux without RGB, the terminal outside xterm 398: 256 colours, and the line for ~/.tmux.conf.
         let narrow = depth(Self.tmux35(features: "256,sixel"))
         #expect(narrow.depth == .colors256 && narrow.cursesTerm == nil)
-        #expect(narrow.advice == "tmux 3.5a passes 256 colours, though the terminal outside (XTerm(398)) shows 24-bit: add set -as terminal-features ',xterm*:RGB' to ~/.tmux.conf, then attach again")
+        #expect(narrow.advice == "For 24-bit colour in tmux, add set -as terminal-features ',xterm*:RGB' to ~/.tmux.conf")
+        #expect(narrow.advice!.count + 12 <= 100, "the line fits a status line of 100 columns beside the position")
         // Even with COLORTERM=truecolor inherited from the terminal tmux started in: tmux decides.
         #expect(depth(Self.tmux35(features: "256"), env: Self.inTmux.merging(["COLORTERM": "truecolor"]) { $1 }).depth == .colors256)
         // A terminal outside that shows 256 colours only: nothing to say.

@@ -32,11 +32,16 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 
 import numpy as np
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Tests/e2e/debian13.sh runs this script with the terminals (and tmux) of a Debian 13 root: each is
+# started there under chroot, on this machine's X display; screenshots and keys stay on this side.
+TERMINALS_ROOT = os.environ.get("PHOTOPICK_E2E_ROOT")
+IN_ROOT = ["chroot", TERMINALS_ROOT] if TERMINALS_ROOT else []
 BINARY = os.path.join(ROOT, ".build", "debug", "photopick")
 COLUMNS, ROWS = 120, 36
 THRESHOLD = 0.12
@@ -44,6 +49,9 @@ PLACED = re.compile(r"image placed: photo (\d+), (\w+), cells (\d+)×(\d+) at (\
 CHOSEN = re.compile(r"graphics: (\w+) \((.*)\), colours (\S+), cell (?:(\d+)×(\d+)|unknown)")
 
 checks = 0
+# The demo's DNG originals are TIFF files whose first image (the full-size preview) Pillow reads whole
+# before the raw data it does not need; it says so on every read.
+warnings.filterwarnings("ignore", "Truncated File Read")
 
 
 def ok(message):
@@ -91,7 +99,7 @@ class Display:
 class Session:
     """photopick in a terminal emulator, with its own XDG folders and a debug log."""
 
-    def __init__(self, display, terminal, folder, tmux=False, wrapper=()):
+    def __init__(self, display, terminal, folder, tmux=False, wrapper=(), tmux_options=()):
         self.display, self.terminal, self.folder = display, terminal, folder
         self.environment = dict(os.environ, DISPLAY=display.name, XDG_CONFIG_HOME=f"{folder}/config",
                                 XDG_STATE_HOME=f"{folder}/state", XDG_CACHE_HOME=f"{folder}/cache",
@@ -103,15 +111,17 @@ class Session:
         typed = None
         if tmux:
             self.socket = f"pp-e2e-{os.getpid()}"
+            configuration = f"{folder}/tmux.conf"
+            with open(configuration, "w") as file:
+                # As a user's tmux.conf says it: the terminal outside shows 256 and 24-bit colour.
+                file.write("set -g status off\nset -as terminal-features 'xterm*:RGB:256'\n" + "".join(f"{line}\n" for line in tmux_options))
             script = f"{folder}/tmux.sh"
             with open(script, "w") as file:
+                # Started attached, as a person starts tmux: a session made detached (-d) has panes
+                # whose cells tmux takes as 16×32 pixels until a client of another size attaches.
                 file.write("#!/bin/sh\n"
-                           f"tmux -L {self.socket} -f /dev/null new-session -d -s e2e -x {COLUMNS} -y {ROWS} {' '.join(command)}\n"
-                           f"tmux -L {self.socket} set -g status off\n"
-                           # As a user's tmux.conf says it: the terminal outside shows 256 and 24-bit colour.
-                           f"tmux -L {self.socket} set -as terminal-features 'xterm*:RGB:256'\n"
-                           f"tmux -L {self.socket} new-window -d -t e2e:2 'exec sleep 3600'\n"
-                           f"exec tmux -L {self.socket} attach -t e2e\n")
+                           f"exec tmux -L {self.socket} -f {configuration} new-session -s e2e {' '.join(command)} "
+                           f"\\; new-window -d -t e2e:2 'exec sleep 3600'\n")
             os.chmod(script, 0o755)
             command = [script]
         else:
@@ -129,6 +139,7 @@ class Session:
                       "-o", f"initial_window_height={ROWS}c", *command],
             "mlterm": ["mlterm", "--sb=false", "-g", f"{COLUMNS}x{ROWS}+0+0", "-e", *command],
         }[terminal]
+        launch = [*IN_ROOT, *launch]
         for _ in range(3):
             self.output = open(f"{folder}/terminal.log", "w")
             self.process = subprocess.Popen(launch, env=self.environment, stdout=self.output, stderr=subprocess.STDOUT, cwd=folder)
@@ -153,9 +164,13 @@ class Session:
         run("xdotool", "mousemove", "20", "20", env=self.environment)
         run("xdotool", "type", "--delay", "5", text + "\n", env=self.environment)
 
+    def tmux_command(self, *arguments):
+        """A tmux command to the session's server (the root's tmux, when the terminals are the root's)."""
+        return run(*IN_ROOT, "tmux", "-L", self.socket, *arguments, env=self.environment)
+
     def close(self):
         if self.tmux:
-            subprocess.run(["tmux", "-L", self.socket, "kill-server"], env=self.environment, capture_output=True)
+            subprocess.run([*IN_ROOT, "tmux", "-L", self.socket, "kill-server"], env=self.environment, capture_output=True)
         self.process.terminate()
         try:
             self.process.wait(5)
@@ -716,7 +731,7 @@ def check_tmux(display, folder, data):
         if pane < 0.08:
             raise Failure(f"{label}: the preview in symbols shows little colour ({pane:.1%} coloured pixels in the pane)")
         ok(f"{label}: the preview is drawn in symbols, in colour ({pane:.0%} coloured pixels in the pane)")
-        run("tmux", "-L", session.socket, "select-window", "-t", "e2e:2", env=session.environment)
+        session.tmux_command("select-window", "-t", "e2e:2")
         time.sleep(1.5)
         screen = session.shot("2-other-window")
         saturated = vivid(screen)
@@ -724,6 +739,135 @@ def check_tmux(display, folder, data):
         if saturated.mean() > 0.0005 or left > 0.002:
             raise Failure(f"{label}: {saturated.mean():.2%} colourful pixels, {left:.1%} coloured in the pane left after switching tmux windows")
         ok(f"{label}: switching to another tmux window leaves nothing of the preview ({saturated.mean():.3%} colourful, {left:.2%} coloured in the pane)")
+    finally:
+        session.close()
+
+
+def check_tmux_pixels(display, terminal, folder, data):
+    """Real pixels inside tmux 3.4 or later: in xterm, sixel that tmux draws itself (no passthrough); in
+    kitty 0.28 or later, kitty's Unicode placeholders through tmux's passthrough. Each step finds the
+    image where the log places it and nothing stale: j, the help over it, another tmux window and back
+    (tmux redraws the image itself), a second pane beside it (the image clipped to photopick's pane,
+    none in the other), a resize, full screen and the loupe one for one; and after q, with the pane
+    kept, no image left."""
+    options = ["set -g remain-on-exit on"] + (["set -g allow-passthrough on"] if terminal == "kitty" else [])
+    session = Session(display, terminal, folder, tmux=True, tmux_options=options)
+    version = session.tmux_command("-V").strip()
+    label = f"{terminal} in {version}"
+    expected = {"xterm": ("sixel", "draws sixel itself"), "kitty": ("kitty", "placeholders")}[terminal]
+    try:
+        chosen = session.wait_for(CHOSEN, 60)
+        mode, cell = chosen[1], (int(chosen[4]), int(chosen[5]))
+        if mode != expected[0] or expected[1] not in chosen[2]:
+            raise Failure(f"{label}: chose {mode} ({chosen[2]}), expected {expected[0]} ({expected[1]})")
+        ok(f"{label}: the probe chose {mode} ({chosen[2]}), colours {chosen[3]}, cell {cell[0]}×{cell[1]}")
+        origin = terminal_origin(terminal)
+        first, screen, rmse, fx, fy = shown(session, 1, "1-start", data, cell, origin, label, seconds=60)
+        stray = colourful(screen, cell, [rect(first)])
+        photo1 = (reference(data, 1, int(first[7]), int(first[8])), fx, fy)
+        if stray > 0.001:
+            raise Failure(f"{label}: {stray:.1%} colourful pixels outside the placed image at the start")
+        ok(f"{label}: photo 1 ({first[7]}×{first[8]} px in {first[3]}×{first[4]} cells) found at {fx},{fy}, RMSE {rmse:.3f}, {found_there(screen, photo1, cell, label):.0%} of its cells")
+
+        session.keys("j")
+        second, screen, rmse, fx, fy = shown(session, 2, "2-next", data, cell, origin, label)
+        stray = colourful(screen, cell, [rect(second)])
+        left_behind = remains(screen, *photo1, cell, covered=[(fx, fy, int(second[7]), int(second[8]))])
+        if stray > 0.001 or left_behind > 0.02:
+            raise Failure(f"{label}: after j, {stray:.1%} colourful pixels outside photo 2 and {left_behind:.0%} of photo 1's uncovered cells still show it")
+        photo2 = (reference(data, 2, int(second[7]), int(second[8])), fx, fy)
+        found_there(screen, photo2, cell, f"{label}: photo 2")
+        ok(f"{label}: j shows photo 2 at {fx},{fy} (RMSE {rmse:.3f}) and nothing of photo 1 remains ({left_behind:.0%} of its uncovered cells)")
+
+        session.keys("question")
+        time.sleep(1.5)
+        screen = session.shot("3-help")
+        # The help box's columns, from its top border in tmux's copy of the pane. Sixel that tmux draws
+        # goes whole once text covers part of it; placeholder cells the box leaves show their part of
+        # the photo, as text beside the box would, so only the box itself must hold no image pixel.
+        pane = session.tmux_command("capture-pane", "-p", "-t", "e2e:0.0").splitlines()
+        top = next(line for line in pane if "Keys" in line and "┐" in line)
+        right = len(top.rstrip()) if terminal == "kitty" else COLUMNS
+        box = (0, 0, right * cell[0], ROWS * cell[1])
+        over = colourful(screen, cell, [], columns=(12, right))
+        under = remains(screen, *photo2, cell, keep=(origin[0] + box[0], origin[1] + box[1], box[2], box[3]))
+        if over > 0.002 or under > 0.02:
+            raise Failure(f"{label}: {over:.1%} colourful pixels over the help (columns 12–{right}), {under:.0%} of photo 2's cells under it still show")
+        session.keys("Escape")
+        _, screen, rmse, fx, fy = shown(session, 2, "4-back", data, cell, origin, label)
+        ok(f"{label}: ? shows the help with no image pixel over it ({over:.2%} colourful); Esc brings photo 2 back at {fx},{fy} (RMSE {rmse:.3f})")
+
+        # Another tmux window: photopick is not told, and tmux alone hides the image and shows it again.
+        session.tmux_command("select-window", "-t", "e2e:2")
+        time.sleep(1.5)
+        screen = session.shot("5-other-window")
+        hidden, kept = vivid(screen).mean(), remains(screen, *photo2, cell)
+        if hidden > 0.0005 or kept > 0.02:
+            raise Failure(f"{label}: in another tmux window {hidden:.2%} of the screen is colourful and {kept:.0%} of photo 2's cells show")
+        session.tmux_command("select-window", "-t", "e2e:0")
+        time.sleep(1.5)
+        session.screen_steady(time.monotonic() + 10)
+        screen = session.shot("6-window-back")
+        rmse, bx, by = find(screen, photo2[0], fx, fy, radius=4)
+        if rmse > THRESHOLD:
+            raise Failure(f"{label}: back in photopick's tmux window, photo 2 is not redrawn at {fx},{fy}: best RMSE {rmse:.3f} at {bx},{by}")
+        ok(f"{label}: another tmux window shows nothing of photo 2 ({hidden:.3%} colourful); back in photopick's, tmux redraws it at {bx},{by} (RMSE {rmse:.3f})")
+
+        # A pane beside photopick's: photopick lays out for its narrower pane; nothing shows in the other.
+        session.tmux_command("split-window", "-h", "-d", "-t", "e2e:0", "-l", "24", "exec sleep 3600")
+        split, screen, rmse, sx, sy = shown(session, 2, "7-split", data, cell, origin, label)
+        width = int(session.tmux_command("display", "-p", "-t", "e2e:0.0", "#{pane_width}").strip())
+        x, _, columns, _ = rect(split)
+        # Past tmux's border between the panes (drawn green on the active one).
+        beyond = colourful(screen, cell, [], rows=(0, ROWS), columns=(width + 1, COLUMNS))
+        stray = colourful(screen, cell, [rect(split)], columns=(0, width))
+        if x + columns > width or beyond > 0.001 or stray > 0.001:
+            raise Failure(f"{label}: split, photo 2 at columns {x}–{x + columns} of a {width}-column pane; {beyond:.1%} colourful in the other pane, {stray:.1%} stray in photopick's")
+        session.tmux_command("kill-pane", "-t", "e2e:0.1")
+        back, screen, rmse, fx, fy = shown(session, 2, "8-unsplit", data, cell, origin, label)
+        old = remains(screen, reference(data, 2, int(split[7]), int(split[8])), sx, sy, cell, covered=[(fx, fy, int(back[7]), int(back[8]))])
+        if old > 0.02:
+            raise Failure(f"{label}: with the other pane gone, {old:.0%} of the split layout's photo 2 still shows")
+        ok(f"{label}: a pane beside it: photo 2 placed again inside photopick's {width} columns at {sx},{sy}, nothing in the other pane; closed, it is placed again for the whole width at {fx},{fy}")
+        photo2 = (reference(data, 2, int(back[7]), int(back[8])), fx, fy)
+
+        window = session.window()
+        run("xdotool", "windowsize", window, str(96 * cell[0]), str(30 * cell[1]), env=session.environment)
+        resized, screen, rmse, fx, fy = shown(session, 2, "9-resized", data, cell, origin, label)
+        stray = colourful(screen, cell, [rect(resized)], rows=(1, 29), columns=(0, 96))
+        old = remains(screen, *photo2, cell, covered=[(fx, fy, int(resized[7]), int(resized[8]))])
+        if stray > 0.001 or old > 0.02:
+            raise Failure(f"{label}: after the resize {stray:.1%} colourful pixels outside photo 2, {old:.0%} of the old placement's cells")
+        ok(f"{label}: after a resize to 96×30 photo 2 is placed again at {fx},{fy} (RMSE {rmse:.3f}), nothing stale")
+
+        session.keys("p")
+        full, screen, rmse, fx, fy = shown(session, 2, "10-full-screen", data, cell, origin, label)
+        stray = colourful(screen, cell, [rect(full)], rows=(1, 29), columns=(0, 96))
+        if stray > 0.001:
+            raise Failure(f"{label}: full screen, {stray:.1%} colourful pixels outside the photo")
+        ok(f"{label}: p shows photo 2 full screen ({full[7]}×{full[8]} px) at {fx},{fy} (RMSE {rmse:.3f})")
+
+        session.keys("z")
+        view = loupe_shown(session, 2, label)
+        x, y, width, height = (int(view[n]) for n in range(3, 7))
+        place = placed_view(session, 2, width, height)
+        session.placements_settled(quiet=1.5)
+        screen = session.shot("11-loupe")
+        ref = original_region(data, 2, x, y, width, height)
+        rmse, lx, ly = find(screen, ref, origin[0] + int(place[5]) * cell[0], origin[1] + int(place[6]) * cell[1], radius=8)
+        if rmse > THRESHOLD:
+            raise Failure(f"{label}: the loupe's {width}×{height} of the original at {x},{y} is not on screen: best RMSE {rmse:.3f} at {lx},{ly}")
+        ok(f"{label}: z shows the original's {width}×{height} pixels at {x},{y} one for one (RMSE {rmse:.3f})")
+
+        session.keys("q")
+        time.sleep(2)
+        screen = session.shot("12-quit")
+        left = vivid(screen).mean()
+        there = float(np.sqrt(np.mean((screen[ly:ly + height, lx:lx + width] - ref) ** 2)))
+        dead = session.tmux_command("display", "-p", "-t", "e2e:0.0", "#{pane_dead}").strip()
+        if dead != "1" or left > 0.0005 or there < 0.05:
+            raise Failure(f"{label}: after q (pane dead: {dead}) {left:.2%} of the screen is colourful, the loupe's view RMSE {there:.3f} against the screen")
+        ok(f"{label}: q ends photopick and leaves no image in its pane ({left:.3%} colourful)")
     finally:
         session.close()
 
@@ -1056,8 +1200,14 @@ def check_marks(display, folder):
 
 
 def main():
-    wanted = sys.argv[1:] or ["xterm", "kitty", "kitty-elsewhere", "mlterm", "moves-xterm", "moves-kitty", "moves-mlterm", "tmux", "silent", "garbage", "marks", "compare", "loupe-kitty", "loupe-xterm", "loupe-mlterm", "loupe-compare"]
-    missing = [tool for tool in ["Xvfb", "xdpyinfo", "xterm", "kitty", "mlterm", "tmux", "import", "xdotool"] if shutil.which(tool) is None]
+    # The root's terminals are today's (Tests/e2e/debian13.sh): tmux there draws sixel and kitty has
+    # placeholders, so its cases are the terminals alone and inside tmux, and the moves.
+    today = ["xterm", "kitty", "tmux-xterm", "tmux-kitty", "moves-xterm", "moves-kitty", "loupe-xterm", "loupe-kitty"]
+    wanted = sys.argv[1:] or (today if TERMINALS_ROOT else ["xterm", "kitty", "kitty-elsewhere", "mlterm", "moves-xterm", "moves-kitty", "moves-mlterm", "tmux", "silent", "garbage", "marks", "compare", "loupe-kitty", "loupe-xterm", "loupe-mlterm", "loupe-compare"])
+    here = ["Xvfb", "xdpyinfo", "import", "xdotool"]
+    there = ["xterm", "kitty", "tmux"] + ([] if TERMINALS_ROOT else ["mlterm"])
+    missing = [tool for tool in here if shutil.which(tool) is None]
+    missing += [tool for tool in there if subprocess.run([*IN_ROOT, "sh", "-c", f"command -v {tool}"], capture_output=True).returncode != 0]
     if missing:
         print(f"graphics.py: missing {', '.join(missing)}; install them (Debian: xvfb x11-utils xterm kitty mlterm tmux imagemagick xdotool)", file=sys.stderr)
         return 2
@@ -1077,6 +1227,8 @@ def main():
             try:
                 if name == "tmux":
                     check_tmux(display, folder, data)
+                elif name.startswith("tmux-"):
+                    check_tmux_pixels(display, name.split("-", 1)[1], folder, data)
                 elif name == "marks":
                     check_marks(display, folder)
                 elif name.startswith("moves-"):

@@ -171,11 +171,12 @@ public struct GraphicsChoice: Sendable {
         return (.symbols, "inside \(tmux.name), which cannot clip, scroll or remove passed-through images\(sixel); the terminal outside has no kitty Unicode placeholders; symbols")
     }
 
-    /// One line for the status line and `photopick doctor`, when tmux could pass on more than it does.
+    /// One line for the status line and `photopick doctor`, when tmux could draw the images the terminal
+    /// outside shows and does not know it can.
     private func sixelAdvice(mode: GraphicsMode) -> String? {
         guard requested == .auto, mode == .symbols, let tmux, tmux.drawsSixel, tmux.features?.contains("sixel") == false,
               replies?.sixel == true else { return nil }
-        return "The terminal outside tmux shows sixel, and \(tmux.name) would draw it if told: add \(tmux.configLine(adding: "sixel")) to ~/.tmux.conf, then attach again"
+        return "For images in tmux, add \(tmux.configLine(adding: "sixel")) to ~/.tmux.conf"
     }
 
     /// When tmux passes 256 colours and the terminal outside shows 24-bit: the line that tells tmux. When
@@ -184,11 +185,11 @@ public struct GraphicsChoice: Sendable {
         guard let tmux, let passesRGB = tmux.passesRGB else { return nil }
         if passesRGB {
             guard depth != .direct else { return nil }
-            return "\(tmux.name) passes 24-bit colour, but the terminfo entry tmux-direct is not installed (Debian: ncurses-term); 256 colours"
+            return "For 24-bit colour in tmux, install the terminfo entry tmux-direct (Debian: ncurses-term)"
         }
         guard outsideShowsTruecolor(tmux) else { return nil }
-        let outside = tmux.outerType.map { " (\(TerminalText.sanitized($0)))" } ?? ""
-        return "\(tmux.name) passes 256 colours, though the terminal outside\(outside) shows 24-bit: add \(tmux.configLine(adding: "RGB")) to ~/.tmux.conf, then attach again"
+        // Short enough that the line to add fits a status line of 100 columns.
+        return "For 24-bit colour in tmux, add \(tmux.configLine(adding: "RGB")) to ~/.tmux.conf"
     }
 
     /// Whether the terminal outside tmux shows 24-bit colour, from what it told tmux or the probe, or the
