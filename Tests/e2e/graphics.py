@@ -434,6 +434,23 @@ def opened(session, terminal):
     return (int(chosen[4]), int(chosen[5])), terminal_origin(terminal)
 
 
+def next_photo(session, photo1, data, cell, origin, label):
+    """`j`: photo 2 is placed where the log says, and nothing of photo 1 (the reference and where it
+    was) is left outside it. Its log line, and photo 2 as (reference, x, y)."""
+    session.keys("j")
+    second, screen, rmse, fx, fy = shown(session, 2, "2-next", data, cell, origin, label)
+    stray = colourful(screen, cell, [rect(second)])
+    # Photo 2 may cover some of photo 1's cells; the rest must no longer show photo 1.
+    left_behind = remains(screen, *photo1, cell, covered=[(fx, fy, int(second[7]), int(second[8]))])
+    if stray > 0.001 or left_behind > 0.02:
+        raise Failure(f"{label}: after j, {stray:.1%} colourful pixels outside photo 2 and {left_behind:.0%} of photo 1's uncovered cells still show it")
+    photo2 = (reference(data, 2, int(second[7]), int(second[8])), fx, fy)
+    # The checks after look for photo 2 where it was: they prove something only if it is found there now.
+    found_there(screen, photo2, cell, f"{label}: photo 2")
+    ok(f"{label}: j shows photo 2 at {fx},{fy} (RMSE {rmse:.3f}) and nothing of photo 1 remains ({left_behind:.0%} of its uncovered cells)")
+    return second, photo2
+
+
 def check_terminal(display, terminal, folder, data):
     session = Session(display, terminal, folder)
     label = terminal
@@ -454,18 +471,7 @@ def check_terminal(display, terminal, folder, data):
         shown_now = found_there(screen, photo1, cell, f"{label}: photo 1")
         ok(f"{label}: photo 1 ({first[7]}×{first[8]} px in {first[3]}×{first[4]} cells) found at {fx},{fy}, RMSE {rmse:.3f}, {shown_now:.0%} of its cells")
 
-        session.keys("j")
-        second, screen, rmse, fx, fy = shown(session, 2, "2-next", data, cell, origin, label)
-        stray = colourful(screen, cell, [rect(second)])
-        # Photo 2 may cover some of photo 1's cells; the rest must no longer show photo 1.
-        covered = [(fx, fy, int(second[7]), int(second[8]))]
-        left_behind = remains(screen, *photo1, cell, covered=covered)
-        if stray > 0.001 or left_behind > 0.02:
-            raise Failure(f"{label}: after j, {stray:.1%} colourful pixels outside photo 2 and {left_behind:.0%} of photo 1's uncovered cells still show it")
-        photo2 = (reference(data, 2, int(second[7]), int(second[8])), fx, fy)
-        # The checks below look for photo 2 where it was: they prove something only if it is found there now.
-        found_there(screen, photo2, cell, f"{label}: photo 2")
-        ok(f"{label}: j shows photo 2 at {fx},{fy} (RMSE {rmse:.3f}) and nothing of photo 1 remains ({left_behind:.0%} of its uncovered cells)")
+        second, photo2 = next_photo(session, photo1, data, cell, origin, label)
 
         session.keys("question")
         time.sleep(1.5)
@@ -769,15 +775,8 @@ def check_tmux_pixels(display, terminal, folder, data):
             raise Failure(f"{label}: {stray:.1%} colourful pixels outside the placed image at the start")
         ok(f"{label}: photo 1 ({first[7]}×{first[8]} px in {first[3]}×{first[4]} cells) found at {fx},{fy}, RMSE {rmse:.3f}, {found_there(screen, photo1, cell, label):.0%} of its cells")
 
-        session.keys("j")
-        second, screen, rmse, fx, fy = shown(session, 2, "2-next", data, cell, origin, label)
-        stray = colourful(screen, cell, [rect(second)])
-        left_behind = remains(screen, *photo1, cell, covered=[(fx, fy, int(second[7]), int(second[8]))])
-        if stray > 0.001 or left_behind > 0.02:
-            raise Failure(f"{label}: after j, {stray:.1%} colourful pixels outside photo 2 and {left_behind:.0%} of photo 1's uncovered cells still show it")
-        photo2 = (reference(data, 2, int(second[7]), int(second[8])), fx, fy)
-        found_there(screen, photo2, cell, f"{label}: photo 2")
-        ok(f"{label}: j shows photo 2 at {fx},{fy} (RMSE {rmse:.3f}) and nothing of photo 1 remains ({left_behind:.0%} of its uncovered cells)")
+        second, photo2 = next_photo(session, photo1, data, cell, origin, label)
+        fx, fy = photo2[1], photo2[2]
 
         session.keys("question")
         time.sleep(1.5)
