@@ -451,6 +451,20 @@ def next_photo(session, photo1, data, cell, origin, label):
     return second, photo2
 
 
+def resized_photo(session, photo2, data, cell, origin, label, shot):
+    """The window made 96×30 cells: photo 2 (as (reference, x, y)) placed again where the log says, and
+    nothing of it where it was, nor any colour outside it or beyond the window. Photo 2 as placed now."""
+    run("xdotool", "windowsize", session.window(), str(96 * cell[0]), str(30 * cell[1]), env=session.environment)
+    resized, screen, rmse, fx, fy = shown(session, 2, shot, data, cell, origin, label)
+    stray = colourful(screen, cell, [rect(resized)], rows=(1, 29), columns=(0, 96))
+    beyond = colourful(screen, cell, [], rows=(0, ROWS), columns=(96, COLUMNS))
+    old = remains(screen, *photo2, cell, covered=[(fx, fy, int(resized[7]), int(resized[8]))])
+    if stray > 0.001 or beyond > 0.001 or old > 0.02:
+        raise Failure(f"{label}: after the resize {stray:.1%} colourful pixels outside photo 2, {beyond:.1%} beyond the window, {old:.0%} of the old placement's cells")
+    ok(f"{label}: after a resize to 96×30 photo 2 is placed again at {fx},{fy} (RMSE {rmse:.3f}), nothing stale")
+    return reference(data, 2, int(resized[7]), int(resized[8])), fx, fy
+
+
 def check_terminal(display, terminal, folder, data):
     session = Session(display, terminal, folder)
     label = terminal
@@ -503,16 +517,7 @@ def check_terminal(display, terminal, folder, data):
         _, screen, rmse, fx, fy = shown(session, 2, "6-continued", data, cell, origin, label)
         ok(f"{label}: Ctrl-Z leaves the shell with no image on it; after fg photo 2 is back at {fx},{fy} (RMSE {rmse:.3f})")
 
-        window = session.window()
-        run("xdotool", "windowsize", window, str(96 * cell[0]), str(30 * cell[1]), env=session.environment)
-        resized, screen, rmse, fx, fy = shown(session, 2, "7-resized", data, cell, origin, label)
-        stray = colourful(screen, cell, [rect(resized)], rows=(1, 29), columns=(0, 96))
-        beyond = colourful(screen, cell, [], rows=(0, ROWS), columns=(96, COLUMNS))
-        old = remains(screen, *photo2, cell, covered=[(fx, fy, int(resized[7]), int(resized[8]))])
-        if stray > 0.001 or beyond > 0.001 or old > 0.02:
-            raise Failure(f"{label}: after the resize {stray:.1%} colourful pixels outside photo 2, {beyond:.1%} beyond the window, {old:.0%} of the old placement's cells")
-        photo2 = (reference(data, 2, int(resized[7]), int(resized[8])), fx, fy)
-        ok(f"{label}: after a resize to 96×30 photo 2 is placed again at {fx},{fy} (RMSE {rmse:.3f}), nothing stale")
+        photo2 = resized_photo(session, photo2, data, cell, origin, label, "7-resized")
 
         session.keys("Tab")
         session.wait_for(PLACED, 20)
@@ -830,14 +835,7 @@ def check_tmux_pixels(display, terminal, folder, data):
         ok(f"{label}: a pane beside it: photo 2 placed again inside photopick's {width} columns at {sx},{sy}, nothing in the other pane; closed, it is placed again for the whole width at {fx},{fy}")
         photo2 = (reference(data, 2, int(back[7]), int(back[8])), fx, fy)
 
-        window = session.window()
-        run("xdotool", "windowsize", window, str(96 * cell[0]), str(30 * cell[1]), env=session.environment)
-        resized, screen, rmse, fx, fy = shown(session, 2, "9-resized", data, cell, origin, label)
-        stray = colourful(screen, cell, [rect(resized)], rows=(1, 29), columns=(0, 96))
-        old = remains(screen, *photo2, cell, covered=[(fx, fy, int(resized[7]), int(resized[8]))])
-        if stray > 0.001 or old > 0.02:
-            raise Failure(f"{label}: after the resize {stray:.1%} colourful pixels outside photo 2, {old:.0%} of the old placement's cells")
-        ok(f"{label}: after a resize to 96×30 photo 2 is placed again at {fx},{fy} (RMSE {rmse:.3f}), nothing stale")
+        resized_photo(session, photo2, data, cell, origin, label, "9-resized")
 
         session.keys("p")
         full, screen, rmse, fx, fy = shown(session, 2, "10-full-screen", data, cell, origin, label)
