@@ -268,7 +268,8 @@ public final class TerminalDriver {
     }
 
     /// Writes the frames' text if no image unit is being written, then queues their images behind it;
-    /// otherwise leaves both for when the unit is out, so the main actor never waits for an image.
+    /// otherwise leaves both for when the unit is out, so the main actor never waits for an image. With
+    /// kitty's placeholders the frame's images were queued first, and its text waits until they are out.
     func flushText() {
         guard let wire else { return }
         let output = terminalOutput
