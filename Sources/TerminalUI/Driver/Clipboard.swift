@@ -27,7 +27,7 @@ struct Clipboard: Sendable, Equatable {
         if environment["TMUX"] != nil {
             let setClipboard = tmuxOption("set-clipboard")
             if setClipboard == "on" { return Clipboard(route: .direct, caveat: nil) }
-            if let passthrough = tmuxOption("allow-passthrough"), passthrough == "on" || passthrough == "all" {
+            if GraphicsChoice.Tmux.allowsPassthrough(tmuxOption("allow-passthrough")) {
                 return Clipboard(route: .tmuxPassthrough, caveat: nil)
             }
             return Clipboard(route: .refused(

@@ -56,8 +56,7 @@ public struct TerminalProbe: Sendable {
         if environment["TMUX"] != nil {
             let described = Self.tmuxDescription(pane: environment["TMUX_PANE"])
             passthrough = described?.passthrough ?? Self.tmuxOption("allow-passthrough")
-            tmux = described?.tmux ?? GraphicsChoice.Tmux(passthrough: false)
-            tmux?.passthrough = ["on", "all", "1"].contains(passthrough ?? "")
+            tmux = described?.tmux ?? GraphicsChoice.Tmux(passthrough: GraphicsChoice.Tmux.allowsPassthrough(passthrough))
         }
         var window: (columns: Int, rows: Int, width: Int, height: Int)?
         var replies: TerminalReplies?
@@ -106,7 +105,7 @@ public struct TerminalProbe: Sendable {
         func value(_ index: Int) -> String? { values[index].isEmpty ? nil : values[index] }
         let features = Set(values[2].split(separator: ",").map(String.init))
         let tmux = GraphicsChoice.Tmux(
-            passthrough: ["on", "all", "1"].contains(values[0]), version: value(1),
+            passthrough: GraphicsChoice.Tmux.allowsPassthrough(values[0]), version: value(1),
             // tmux before 3.2 has no client_termfeatures: unknown, not none.
             features: value(1) == nil ? nil : features, outerTerm: value(3), outerType: value(4)
         )

@@ -51,6 +51,10 @@ public struct GraphicsChoice: Sendable {
             self.drawsSixel = drawsSixel
         }
 
+        /// Whether an `allow-passthrough` value lets passthrough through: `on` or `all` (3.4 and later),
+        /// `1` as `display -p` prints tmux 3.3's flag.
+        static func allowsPassthrough(_ value: String?) -> Bool { ["on", "all", "1"].contains(value ?? "") }
+
         /// Whether tmux passes 24-bit colour on; nil when it was not asked.
         var passesRGB: Bool? { features.map { $0.contains("RGB") || $0.contains("Tc") } }
 
@@ -151,14 +155,12 @@ public struct GraphicsChoice: Sendable {
         if tmux.passthrough, let replies, replies.kittyGraphics, Self.hasPlaceholders(replies.version) {
             return (.kitty, "inside tmux, the terminal outside\(outside) shows kitty Unicode placeholders, which tmux moves like text")
         }
-        if tmux.drawsSixel, tmux.features?.contains("sixel") == true, cell != nil {
+        if tmux.drawsSixel, tmux.features?.contains("sixel") == true {
+            guard cell != nil else { return (.symbols, "\(tmux.name) draws sixel, but its pane has no size in pixels; symbols") }
             if let registers = replies?.sixelRegisters, registers < 256 {
                 return (.symbols, "\(tmux.name) draws sixel, but the terminal outside has only \(registers) colour registers; symbols")
             }
             return (.sixel, "\(tmux.name) draws sixel itself, and the terminal outside shows it: tmux clips, moves and removes the images")
-        }
-        if tmux.drawsSixel, tmux.features?.contains("sixel") == true {
-            return (.symbols, "\(tmux.name) draws sixel, but its pane has no size in pixels; symbols")
         }
         guard tmux.passthrough else {
             let sixel = tmux.drawsSixel ? "; \(tmux.name) draws sixel, but does not know that the terminal outside does" : ""

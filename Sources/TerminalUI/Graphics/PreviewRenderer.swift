@@ -86,18 +86,12 @@ struct PreviewRenderer: Sendable {
         let width = (image.width + cell.width - 1) / cell.width * cell.width
         let height = (image.height + cell.height - 1) / cell.height * cell.height
         guard width != image.width || height != image.height else { return image }
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        image.pixels.withUnsafeBufferPointer { source in
-            pixels.withUnsafeMutableBufferPointer { target in
-                for row in 0..<height {
-                    let from = min(row, image.height - 1) * image.width * 3, to = row * width * 3
-                    for byte in 0..<(image.width * 3) { target[to + byte] = source[from + byte] }
-                    let last = from + (image.width - 1) * 3
-                    for column in image.width..<width {
-                        for channel in 0..<3 { target[to + column * 3 + channel] = source[last + channel] }
-                    }
-                }
-            }
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 3)
+        for row in 0..<height {
+            let from = min(row, image.height - 1) * image.width * 3, rowEnd = from + image.width * 3
+            pixels += image.pixels[from..<rowEnd]
+            for _ in image.width..<width { pixels += image.pixels[(rowEnd - 3)..<rowEnd] }
         }
         return PreviewImage(width: width, height: height, pixels: pixels)
     }
