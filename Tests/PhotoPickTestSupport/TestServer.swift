@@ -37,8 +37,35 @@ public enum TestServer {
         }
     }
 
-    /// A directory removed when the test process ends is not guaranteed; tests remove it themselves.
+    /// A fresh directory's URL (not made) inside this run's folder, `photopick-tests-PID` in the
+    /// temporary directory. The folder goes when the test process exits, and folders of runs that no
+    /// longer live (killed, or crashed) go when the next run asks for its first directory, so a test
+    /// that leaves its directory behind leaves it for one run only.
     public static func temporaryDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appending(path: "photopick-test-\(UUID().uuidString)")
+        TestRunFolder.url.appending(path: UUID().uuidString)
     }
+}
+
+private enum TestRunFolder {
+    static let prefix = "photopick-tests-"
+
+    /// Made once a run: older runs' folders swept, this one's made and set to go at exit.
+    static let url: URL = {
+        let files = FileManager.default
+        let parent = files.temporaryDirectory
+        for name in (try? files.contentsOfDirectory(atPath: parent.path)) ?? [] where name.hasPrefix(prefix) {
+            // kill(pid, 0) fails with ESRCH only when no such process lives.
+            if let pid = pid_t(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH {
+                try? files.removeItem(at: parent.appending(path: name))
+            }
+        }
+        let folder = parent.appending(path: "\(prefix)\(getpid())")
+        try? files.createDirectory(at: folder, withIntermediateDirectories: true)
+        atexit {
+            try? FileManager.default.removeItem(
+                at: FileManager.default.temporaryDirectory.appending(path: "\(TestRunFolder.prefix)\(getpid())")
+            )
+        }
+        return folder
+    }()
 }
