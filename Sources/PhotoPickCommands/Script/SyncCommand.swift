@@ -15,7 +15,7 @@ struct SyncCommand: AsyncParsableCommand {
             that no longer match (or that a new --template places elsewhere) are removed with their sidecars, but only \
             while their bytes are as written (SHA-256); any other file, and one changed since, is never touched, and a \
             changed one is named on stderr. --dry-run prints the plan: one 'get PATH', 'delete PATH' or 'keep PATH' \
-            (ours, but changed) line each. Exit codes are get's.
+            (ours, but changed) line each. Exit codes are as for get.
             """
     )
 
