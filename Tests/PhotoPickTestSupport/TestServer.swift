@@ -61,11 +61,7 @@ private enum TestRunFolder {
         }
         let folder = parent.appending(path: "\(prefix)\(getpid())")
         try? files.createDirectory(at: folder, withIntermediateDirectories: true)
-        atexit {
-            try? FileManager.default.removeItem(
-                at: FileManager.default.temporaryDirectory.appending(path: "\(TestRunFolder.prefix)\(getpid())")
-            )
-        }
+        atexit { try? FileManager.default.removeItem(at: TestRunFolder.url) }
         return folder
     }()
 }
