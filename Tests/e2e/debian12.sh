@@ -14,6 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 checkout=$(pwd)
+source Tests/e2e/debootstrap.sh
 shopt -s nullglob
 debs=(dist/photopick_*_"$(dpkg --print-architecture)".deb)
 tarballs=(dist/photopick-*-linux-"$(uname -m)".tar.gz)
@@ -27,18 +28,8 @@ deb=${debs[0]} tarball=${tarballs[0]} sums=${sumfiles[0]}
 
 if [ "${1:-}" != --inside ]; then
   [ "$(id -u)" -eq 0 ] || { echo "debian12.sh: needs root (debootstrap, chroot and mounts); run it as root or with sudo" >&2; exit 2; }
-  command -v debootstrap >/dev/null || { echo "debian12.sh: debootstrap is missing; apt-get install debootstrap" >&2; exit 2; }
   base=${PHOTOPICK_DEBIAN12:-/var/cache/photopick-ci/debian12}
-  if [ ! -x "$base/usr/bin/apt-get" ]; then
-    started=$(date +%s)
-    echo "debian12.sh: making a minimal Debian 12 root in $base (about a minute)"
-    mkdir -p "$(dirname "$base")"
-    rm -rf --one-file-system "$base.new"
-    debootstrap --variant=minbase bookworm "$base.new" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$base.log" 2>&1 \
-      || { tail -20 "$base.log" >&2; echo "debian12.sh: debootstrap failed; its log is $base.log" >&2; exit 1; }
-    mv "$base.new" "$base"
-    echo "debian12.sh: root made in $(($(date +%s) - started)) s"
-  fi
+  debootstrap_root debian12.sh "$base" bookworm
   exec unshare --mount --propagation private "$checkout/Tests/e2e/debian12.sh" --inside "$base"
 fi
 base=$2

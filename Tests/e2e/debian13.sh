@@ -12,29 +12,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 checkout=$(pwd)
+source Tests/e2e/debootstrap.sh
 root=${PHOTOPICK_DEBIAN13:-/var/cache/photopick-ci/debian13}
 binary=$checkout/.build/debug/photopick
 
 if [ "${1:-}" != --inside ]; then
   [ "$(id -u)" -eq 0 ] || { echo "debian13.sh: needs root (debootstrap, chroot and mounts); run it as root or with sudo" >&2; exit 2; }
-  command -v debootstrap >/dev/null || { echo "debian13.sh: debootstrap is missing; apt-get install debootstrap" >&2; exit 2; }
   [ -x "$binary" ] || { echo "debian13.sh: $binary is not built; run swift build first" >&2; exit 2; }
   # What the terminals need: GLX through libglvnd and mesa's software renderer for kitty, fonts, and
   # ncurses-term for tmux-direct (24-bit colour inside tmux). The list is stamped in the root, so a
   # changed list makes it again.
   packages=kitty,xterm,tmux,ncurses-term,fonts-dejavu-core,libgl1,libglx-mesa0,libgl1-mesa-dri,libegl1
-  if [ "$(cat "$root/.photopick-packages" 2>/dev/null)" != "$packages" ]; then
-    started=$(date +%s)
-    echo "debian13.sh: making the Debian 13 root in $root (about a minute)"
-    rm -rf "$root.new"
-    mkdir -p "$(dirname "$root")"
-    debootstrap --variant=minbase --include="$packages" trixie "$root.new" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$root.log" 2>&1 \
-      || { tail -20 "$root.log" >&2; echo "debian13.sh: debootstrap failed; its log is $root.log" >&2; exit 1; }
-    echo "$packages" >"$root.new/.photopick-packages"
-    rm -rf "$root"
-    mv "$root.new" "$root"
-    echo "debian13.sh: root made in $(($(date +%s) - started)) s"
-  fi
+  debootstrap_root debian13.sh "$root" trixie "$packages"
   # The libraries photopick links that the root has no version of, copied anew each run (the build
   # may have changed); glibc's and the compiler runtime's are the root's own, newer and compatible.
   libraries=$root/opt/photopick-host-libraries
