@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import PhotoBrowser
+import PhotoImaging
 import PhotoPickConfig
 import PhotoPickKit
+import PhotoPickServer
 import TerminalUI
 import PhotoPickSettings
 import PhotoPickFormats
@@ -133,6 +135,7 @@ struct DoctorCommand: ParsableCommand {
         if let reason = Self.unwritable(downloads) {
             problems.append("the download folder \(downloads.path) \(reason); set download_dir in the config to a folder you can write, or pass --download-dir")
         }
+        problems += [OriginalDecoder.missingHEICDecoder].compactMap { $0 } + DemoImage.missingEncoders
         return problems
     }
 

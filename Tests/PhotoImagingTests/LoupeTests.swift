@@ -75,6 +75,19 @@ struct LoupeTests {
         }
     }
 
+    /// For a picture whose decode costs by its area (a HEIC grid's tiles) the view alone is decoded first,
+    /// then the band around it as the band ahead; a pan inside that band is a copy.
+    @Test func viewFirstDecodesTheViewThenTheBandAroundItAhead() {
+        var loupe = Loupe(imageSize: PixelSize(width: 4032, height: 3024), viewport: PixelSize(width: 1920, height: 1080), centre: (0.5, 0.5))
+        let view = loupe.view
+        #expect(loupe.regionToDecode(viewFirst: true) == view)
+        let reach = loupe.regionToDecode(viewFirst: false)
+        #expect(reach != view && reach.map { $0.contains(view) } == true)
+        loupe.decoded(PreviewImage(width: view.width, height: view.height, pixels: [UInt8](repeating: 9, count: view.width * view.height * 3)), x: view.x, y: view.y)
+        #expect(loupe.regionToDecode(viewFirst: true) == nil && loupe.pixels != nil)
+        #expect(loupe.bandAhead == reach, "the band around the view follows, in the background")
+    }
+
     /// The band for a 4K screen on a 24 MP picture would be 90% of it (65 MB of RGB) with margins of a
     /// third: past `bandBudget` they narrow, never below the view itself.
     @Test func onALargeScreenTheBandStaysInsideItsBudget() {

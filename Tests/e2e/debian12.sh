@@ -2,11 +2,12 @@
 # The packages on a machine without Swift: a minimal Debian 12 root (debootstrap --variant=minbase
 # bookworm, made once and kept in $PHOTOPICK_DEBIAN12, by default /var/cache/photopick-ci/debian12),
 # copied afresh for each run so nothing of a run before is in it. In the copy, with /proc and /dev/pts
-# mounted: `apt-get install ./photopick_*.deb`, then photopick --version, doctor, serve with ls --json
-# against it, and the browser in tmux until its first frame shows the demo library and q ends it with
-# the terminal restored; then the .deb removed with the libraries it pulled in, the libraries the
-# README names for the tarball installed, and the tarball unpacked and installed under a PREFIX, and
-# the same again. Run Resources/package.sh first (it leaves one version in dist/). Needs root,
+# mounted and bookworm-backports in apt's sources (libheif 1.19), as README.md's Install section says:
+# `apt-get install -t bookworm-backports ./photopick_*.deb`, then photopick --version, doctor, serve
+# with ls --json and a HEIC original's get against it, and the browser in tmux until its first frame
+# shows the demo library and q ends it with the terminal restored; then the .deb removed with the
+# libraries it pulled in, the libraries the README names for the tarball installed, and the tarball
+# unpacked and installed under a PREFIX, and the same again. Run Resources/package.sh first (it leaves one version in dist/). Needs root,
 # debootstrap and Debian's mirror. The mounts live in a private namespace of this script's and go with
 # it; the root's copy is removed without crossing into them.
 #
@@ -52,6 +53,8 @@ cleanup() {
 trap cleanup EXIT
 cp -a "$base/." "$root/"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+# libheif 1.19 comes from bookworm-backports, which README.md's Install section has a user add first.
+echo 'deb http://deb.debian.org/debian bookworm-backports main' >"$root/etc/apt/sources.list.d/bookworm-backports.list"
 mount --bind /proc "$root/proc"
 mount --rbind /dev "$root/dev"
 cp "$deb" "$tarball" "$sums" "$root/tmp/"
@@ -71,8 +74,8 @@ apt=(apt-get -q -o Acquire::Retries=5)
 said=$(inside "${apt[@]}" update 2>&1) && ! grep -q '^[WE]:' <<<"$said" || fail "apt-get update in the root: $said"
 said=$(inside env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends tmux man-db bash-completion 2>&1) \
   || fail "apt-get install of tmux, man-db and bash-completion: $(tail -5 <<<"$said")"
-installed=$(inside env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y "/tmp/$(basename "$deb")" 2>&1) || fail "apt-get install of the .deb: $installed"
-ok "apt-get install ./$(basename "$deb") in a minimal Debian 12 root: $(grep -o '[0-9]* newly installed' <<<"$installed")"
+installed=$(inside env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -t bookworm-backports "/tmp/$(basename "$deb")" 2>&1) || fail "apt-get install of the .deb: $installed"
+ok "apt-get install -t bookworm-backports ./$(basename "$deb") in a minimal Debian 12 root: $(grep -o '[0-9]* newly installed' <<<"$installed"), libheif $(inside dpkg-query -W -f '${Version}' libheif1)"
 # dpkg makes md5sums itself for a package that ships none, so the package's own are looked for.
 dpkg-deb --info "$deb" md5sums >/dev/null 2>&1 || fail "the .deb carries no md5sums"
 verified=$(inside dpkg --verify photopick 2>&1) && [ -z "$verified" ] || fail "dpkg --verify photopick: $verified"
@@ -105,15 +108,22 @@ check() {
     sleep 0.1
   done
   [ -n "$url" ] || fail "$how: serve did not say where it listens in 30 s: $(cat "$root/tmp/serve.log")"
-  local listed
+  local listed heic fetched
   listed=$(inside env PHOTOPICK_API_KEY=pp_test_debian12 "$binary" ls --json --api-url "$url" 2>&1) || fail "$how: ls --json against $url: $listed"
+  # A HEIC original: made by the server with libheif's x265 plugin as a phone's grid of tiles, then
+  # fetched and verified by get, which decodes it whole with the libde265 plugin.
+  heic=$(python3 -c 'import json, sys; print(next(p["id"] for p in json.load(sys.stdin) if p["mimeType"] == "image/heic"))' <<<"$listed") \
+    || fail "$how: serve --photos 200 lists no HEIC"
+  fetched=$(inside env PHOTOPICK_API_KEY=pp_test_debian12 "$binary" get --ids "$heic" --to "/tmp/heic-$checks" --api-url "$url" 2>&1) \
+    || fail "$how: get of HEIC photo $heic: $fetched"
+  ls "$root/tmp/heic-$checks/"*.HEIC >/dev/null 2>&1 || fail "$how: get of HEIC photo $heic wrote no .HEIC: $fetched"
   kill "$pid" 2>/dev/null || fail "$how: serve was gone before ls ended: $(cat "$root/tmp/serve.log")"
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
   ! kill -0 "$pid" 2>/dev/null || fail "$how: serve did not stop on SIGTERM within 5 s"
   local count
   count=$(grep -o '"id":' <<<"$listed" | wc -l)
   [ "$count" -eq 200 ] || fail "$how: ls --json against serve --photos 200 listed $count photos"
-  ok "$how: photopick serve --photos 200, and ls --json against it lists 200 photos"
+  ok "$how: photopick serve --photos 200, and ls --json against it lists 200 photos; get fetches and verifies a HEIC original ($(basename "$root/tmp/heic-$checks/"*.HEIC))"
   inside rm -rf /root/.local/share/photopick /root/.local/state/photopick
   # The pane's line settings before and after, and tmux's own view of the modes photopick sets.
   inside tmux -f /dev/null new-session -d -s t -x 120 -y 40 \
@@ -160,14 +170,15 @@ said=$(inside env DEBIAN_FRONTEND=noninteractive "${apt[@]}" autoremove --purge 
 name=$(basename "$tarball" .tar.gz)
 inside tar -C /tmp -xzf "/tmp/$name.tar.gz"
 said=$(inside env PREFIX=/opt/photopick "/tmp/$name/install.sh" 2>&1) && fail "install.sh succeeded with the libraries gone: $said"
-grep -q "libraries photopick needs are missing: .*libheif" <<<"$said" && grep -q "^on Debian 12: sudo apt-get install .*libheif1" <<<"$said" \
+grep -q "libraries photopick needs are missing: .*libheif" <<<"$said" && grep -q "^on Debian 12, .*: sudo apt-get install -t bookworm-backports .*libheif1" <<<"$said" \
   || fail "install.sh without the libraries did not name them and the packages: $said"
 ok "install.sh with the libraries missing names them and the packages to install: $(grep -o 'missing:.*' <<<"$said" | cut -c1-60)…"
-listed=$(awk '/^## Install/ { on = 1 } /^## Quick start/ { on = 0 } on' README.md | tr '\n' ' ' | grep -o 'apt-get install lib[^`]*' | head -1)
+listed=$(awk '/^## Install/ { on = 1 } /^## Quick start/ { on = 0 } on' README.md | tr '\n' ' ' | grep -o 'apt-get install -t bookworm-backports lib[^`]*' | head -1)
 [ -n "$listed" ] || fail "README.md's Install section has no apt-get install line for the tarball's libraries"
-said=$(inside env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends ${listed#apt-get install } 2>&1) \
+packages=${listed#apt-get install -t bookworm-backports }
+said=$(inside env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends -t bookworm-backports $packages 2>&1) \
   || fail "README.md's $listed: $(tail -3 <<<"$said")"
 said=$(inside env PREFIX=/opt/photopick "/tmp/$name/install.sh" 2>&1) || fail "install.sh after README.md's libraries: $said"
-ok "the tarball installed with PREFIX=/opt/photopick after only README.md's $(wc -w <<<"${listed#apt-get install }") libraries"
+ok "the tarball installed with PREFIX=/opt/photopick after only README.md's $(wc -w <<<"$packages") packages"
 check /opt/photopick/bin/photopick "tarball"
 echo "# all $checks package checks passed in $(($(date +%s) - started)) s"

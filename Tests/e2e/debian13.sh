@@ -22,7 +22,8 @@ if [ "${1:-}" != --inside ]; then
   # What the terminals need: GLX through libglvnd and mesa's software renderer for kitty, fonts, and
   # ncurses-term for tmux-direct (24-bit colour inside tmux). The list is stamped in the root, so a
   # changed list makes it again.
-  packages=kitty,xterm,tmux,ncurses-term,fonts-dejavu-core,libgl1,libglx-mesa0,libgl1-mesa-dri,libegl1
+  # libheif 1.19 with its codec plugins, which the root's own libheif loads from the root's own path.
+  packages=kitty,xterm,tmux,ncurses-term,fonts-dejavu-core,libgl1,libglx-mesa0,libgl1-mesa-dri,libegl1,libheif1,libheif-plugin-libde265,libheif-plugin-x265,libheif-plugin-aomenc
   debootstrap_root debian13.sh "$root" trixie "$packages"
   # The libraries photopick links that the root has no version of, copied anew each run (the build
   # may have changed); glibc's and the compiler runtime's are the root's own, newer and compatible.

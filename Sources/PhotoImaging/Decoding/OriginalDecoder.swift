@@ -1,6 +1,5 @@
 import CAVIF
 import Foundation
-import CHeif
 import CLibRaw
 import CPNG
 import CTIFF
@@ -30,7 +29,12 @@ public struct OriginalDecoder: Sendable {
         case .jpeg: return OriginalPicture(pixels: .jpeg(bytes), format: .jpeg, size: try jpeg.header(bytes).uprightSize)
         case .png: return decodedPicture(try png(bytes), .png)
         case .webp: return decodedPicture(try webp(bytes), .webp)
-        case .heic: return decodedPicture(try heif(bytes, format), format)
+        case .heic:
+            // A grid (as phones write HEIC) is read a tile at a time as the loupe needs it; one picture whole.
+            if let tiles = try HEIFTiles.open(bytes, format: format, pixelLimit: pixelLimit) {
+                return OriginalPicture(pixels: .tiles(tiles), format: format, size: tiles.size)
+            }
+            return decodedPicture(try heif(bytes, format), format)
         case .avif: return decodedPicture(try avif(bytes), format)
         case .raw:
             guard let picture = try raw(bytes) else { throw .damaged(format: "RAW", reason: "LibRaw does not read it") }
@@ -64,7 +68,8 @@ public struct OriginalDecoder: Sendable {
         case .tiff:
             // A TIFF-shaped RAW is checked as a RAW; a plain TIFF (LibRaw does not take it) decoded.
             if try verifyRaw(bytes) == false { _ = try tiff(bytes) }
-        case .png, .webp, .heic, .avif: _ = try prepare(bytes)
+        case .heic: _ = try heif(bytes, format)  // every tile of a grid, which `prepare` leaves for the loupe
+        case .png, .webp, .avif: _ = try prepare(bytes)
         }
         return format
     }
@@ -151,37 +156,6 @@ public struct OriginalDecoder: Sendable {
         case -3: throw .outOfMemory
         default: throw .damaged(format: "AVIF", reason: Self.text(message))
         }
-    }
-
-    private func heif(_ bytes: [UInt8], _ format: OriginalFormat) throws(PreviewError) -> PreviewImage {
-        guard let context = heif_context_alloc() else { throw .outOfMemory }
-        defer { heif_context_free(context) }
-        // libheif refuses larger images itself; the primary image is then checked against the limit.
-        heif_context_set_maximum_image_size_limit(context, 65_535)
-        var error = bytes.withUnsafeBufferPointer { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
-        guard error.code == heif_error_Ok else { throw .damaged(format: format.name, reason: Self.text(error.message)) }
-        var handle: OpaquePointer?
-        error = heif_context_get_primary_image_handle(context, &handle)
-        guard error.code == heif_error_Ok, let handle else { throw .damaged(format: format.name, reason: Self.text(error.message)) }
-        defer { heif_image_handle_release(handle) }
-        try check(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
-        var image: OpaquePointer?
-        // The image's own transformations (rotation, mirroring, crop) applied by libheif: never turned again by Exif.
-        error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
-        guard error.code == heif_error_Ok, let image else { throw .damaged(format: format.name, reason: Self.text(error.message)) }
-        defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved)), height = Int(heif_image_get_height(image, heif_channel_interleaved))
-        var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
-            throw .damaged(format: format.name, reason: "it holds no picture")
-        }
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        pixels.withUnsafeMutableBufferPointer { target in
-            for row in 0..<height {
-                target.baseAddress!.advanced(by: row * width * 3).update(from: plane.advanced(by: row * Int(stride)), count: width * 3)
-            }
-        }
-        return PreviewImage(width: width, height: height, pixels: pixels)
     }
 
     /// The largest strip or tile, decoded, of a TIFF read a region at a time: 4 MB, a 24 MP frame's
@@ -343,7 +317,7 @@ public struct OriginalDecoder: Sendable {
         [1, 2, 4, 3, 5, 8, 6, 7][flip & 7]
     }
 
-    private func check(_ width: Int, _ height: Int) throws(PreviewError) {
+    func check(_ width: Int, _ height: Int) throws(PreviewError) {
         guard width > 0, height > 0 else { throw .damaged(format: "image", reason: "it has no size") }
         guard width.multipliedReportingOverflow(by: height).partialValue <= pixelLimit, width <= 1 << 20, height <= 1 << 20 else {
             throw .tooLarge(width: width, height: height)
@@ -355,7 +329,7 @@ public struct OriginalDecoder: Sendable {
         String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func text(_ message: UnsafePointer<CChar>?) -> String {
+    static func text(_ message: UnsafePointer<CChar>?) -> String {
         message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
     }
 }

@@ -82,9 +82,14 @@ public struct Loupe: Sendable, Equatable {
     }
 
     /// What to decode next: nil while the band holds the view.
-    public var regionToDecode: Region? {
+    public var regionToDecode: Region? { regionToDecode(viewFirst: false) }
+
+    /// What to decode next: nil while the band holds the view; with `viewFirst` (a picture whose decode
+    /// costs by its area, as a HEIC grid's tiles do), the view alone, so it waits for its own pixels only
+    /// and the band around it follows as `bandAhead`.
+    public func regionToDecode(viewFirst: Bool) -> Region? {
         if let band, band.region.contains(view) { return nil }
-        return reach
+        return viewFirst ? view : reach
     }
 
     /// What to decode ahead while nothing else is asked: a band centred on the view, when a pan by a

@@ -1,8 +1,19 @@
+import CHeif
+
 /// The demo library's picture generator, for benchmarks and tests that need realistic images of any size.
 public enum DemoImage {
     /// A baseline JPEG of the procedural scene for `seed`, at `width` x `height` and `quality`.
     public static func jpeg(seed: Int64, width: Int, height: Int, quality: Int = 90) throws -> [UInt8] {
         try JPEGEncoder.encode(SceneDesign(seed: seed), width: width, height: height, quality: quality)
+    }
+
+    /// What libheif lacks to make the demo library's HEIC and AVIF originals, each with its fix: its
+    /// encoders are plugins, packaged apart on Debian.
+    public static var missingEncoders: [String] {
+        [(heif_compression_HEVC, "HEIC", "x265"), (heif_compression_AV1, "AVIF", "aomenc")].compactMap { format, name, plugin in
+            OriginalEncoder.heifReady && heif_have_encoder_for_format(format) != 0 ? nil
+                : "libheif has no \(name) encoder, so the demo library's \(name) originals cannot be made; install libheif-plugin-\(plugin)"
+        }
     }
 
     /// An original as the demo library makes them: `kind` is `jpeg`, `heic`, `dng` or `png`, at

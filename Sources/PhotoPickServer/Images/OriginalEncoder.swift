@@ -145,7 +145,8 @@ enum OriginalEncoder {
         [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
     }
 
-    /// A HEIC through libheif's x265 encoder at its fastest preset, or an AVIF through its AV1 encoder
+    /// A HEIC through libheif's x265 encoder at its fastest preset (a grid of `heicTile` tiles past one
+    /// tile, as phones write it), or an AVIF through its AV1 encoder
     /// (aom) at its fastest speed, lowering the quality until the file fits; the rest is a `free` box at
     /// the end, which every ISOBMFF reader skips.
     static func heif(_ pixels: [UInt8], width: Int, height: Int, av1: Bool = false, exactLength length: Int) throws -> [UInt8] {
@@ -164,13 +165,20 @@ enum OriginalEncoder {
         }
     }
 
+    /// The side of a HEIC's tiles: phones store a photo as a grid of 512 × 512 HEVC pictures (an iPhone's
+    /// 12 MP frame is 8 × 6 of them), which a reader can decode a tile at a time.
+    static let heicTile = 512
+
+    /// libheif's plugins (x265 and aom among them) loaded once, before the first encode.
+    static let heifReady: Bool = heif_init(nil).code == heif_error_Ok
+
     static func heif(_ pixels: [UInt8], width: Int, height: Int, quality: Int, av1: Bool = false) throws -> [UInt8] {
         func check(_ error: heif_error, _ what: String) throws {
             guard error.code != heif_error_Ok else { return }
             let message = error.message.map { String(cString: $0) } ?? "code \(error.code.rawValue)"
             throw Failure(description: "\(av1 ? "AVIF" : "HEIC") encoding failed at \(what): \(message)")
         }
-        guard let context = heif_context_alloc() else { throw Failure(description: "libheif: no context") }
+        guard heifReady, let context = heif_context_alloc() else { throw Failure(description: "libheif: no context") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
         if av1 {
@@ -185,22 +193,51 @@ enum OriginalEncoder {
         } else {
             try check(heif_encoder_set_parameter(encoder, "preset", "ultrafast"), "x265's preset")
         }
-        var image: OpaquePointer?
-        try check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image), "the image")
-        defer { heif_image_release(image) }
-        try check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8), "the plane")
-        var stride: Int32 = 0
-        guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
-            throw Failure(description: "libheif: no plane")
-        }
-        pixels.withUnsafeBufferPointer { source in
-            for row in 0..<height {
-                (plane + row * Int(stride)).update(from: source.baseAddress! + row * width * 3, count: width * 3)
+        /// The picture's part from (`x`, `y`) of `tileWidth` × `tileHeight`, its last row and column repeated past its edges.
+        func picture(x: Int, y: Int, tileWidth: Int, tileHeight: Int) throws -> OpaquePointer {
+            var image: OpaquePointer?
+            try check(heif_image_create(Int32(tileWidth), Int32(tileHeight), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image), "the image")
+            guard let image else { throw Failure(description: "libheif: no image") }
+            var stride: Int32 = 0
+            guard heif_image_add_plane(image, heif_channel_interleaved, Int32(tileWidth), Int32(tileHeight), 8).code == heif_error_Ok,
+                  let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
+                heif_image_release(image)
+                throw Failure(description: "libheif: no plane")
             }
+            pixels.withUnsafeBufferPointer { source in
+                for row in 0..<tileHeight {
+                    let target = plane + row * Int(stride), from = source.baseAddress! + (min(y + row, height - 1) * width + x) * 3
+                    let inside = min(tileWidth, width - x)
+                    target.update(from: from, count: inside * 3)
+                    for column in inside..<tileWidth { (target + column * 3).update(from: from + (inside - 1) * 3, count: 3) }
+                }
+            }
+            return image
         }
-        var handle: OpaquePointer?
-        try check(heif_context_encode_image(context, image, encoder, nil, &handle), "encoding")
-        heif_image_handle_release(handle)
+        if av1 || (width <= Self.heicTile && height <= Self.heicTile) {
+            let image = try picture(x: 0, y: 0, tileWidth: width, tileHeight: height)
+            defer { heif_image_release(image) }
+            var handle: OpaquePointer?
+            try check(heif_context_encode_image(context, image, encoder, nil, &handle), "encoding")
+            heif_image_handle_release(handle)
+        } else {
+            let tile = Self.heicTile
+            let columns = (width + tile - 1) / tile, rows = (height + tile - 1) / tile
+            var grid: OpaquePointer?
+            // libheif 1.19.7 reads the options without checking for none: its defaults, given.
+            let options = heif_encoding_options_alloc()
+            defer { heif_encoding_options_free(options) }
+            try check(heif_context_add_grid_image(context, UInt32(width), UInt32(height), UInt32(columns), UInt32(rows), options, &grid), "the grid")
+            defer { heif_image_handle_release(grid) }
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    let image = try picture(x: column * tile, y: row * tile, tileWidth: tile, tileHeight: tile)
+                    defer { heif_image_release(image) }
+                    try check(heif_context_add_image_tile(context, grid, UInt32(column), UInt32(row), image, encoder), "tile \(column),\(row)")
+                }
+            }
+            heif_context_set_primary_image(context, grid)
+        }
         let path = FileManager.default.temporaryDirectory.appending(path: "photopick-heif-\(UUID().uuidString).\(av1 ? "avif" : "heic")").path
         defer { unlink(path) }
         try check(heif_context_write_to_file(context, path), "writing")

@@ -70,7 +70,7 @@ extension LoupeLoader {
             let imageSize = loupe.imageSize
             let pixels: PreviewImage
             if source.kind == .original {
-                if let region = loupe.regionToDecode {
+                if let region = loupe.regionToDecode(viewFirst: source.picture.decodesViewFirst) {
                     let band = try source.picture.region(x: region.x, y: region.y, width: region.width, height: region.height, decoder: decoder)
                     loupe.decoded(band.image, x: band.originX, y: band.originY)
                 }

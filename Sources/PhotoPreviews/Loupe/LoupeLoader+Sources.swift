@@ -36,11 +36,11 @@ extension LoupeLoader {
                     case .fetched(let fetched)?: bytes = fetched
                     case nil: return
                     }
-                    // A picture decoded whole takes a few hundred milliseconds at 24 MP (HEIC, PNG, a
-                    // demosaic): a cached rendition stands in meanwhile, as while fetching.
-                    if Self.isDecodedWhole(bytes) { await self?.startStandIn(photoID: id) }
+                    // A picture decoded whole takes a few hundred milliseconds at 24 MP (a HEIC of one
+                    // picture, PNG, a demosaic): a cached rendition stands in meanwhile, as while fetching.
+                    if OriginalDecoder.decodesWhole(bytes) { await self?.startStandIn(photoID: id) }
                     // Whatever the service says the type is, the bytes decide: a JPEG's header is read, a
-                    // RAW's preview found, a HEIC decoded whole, off the actor.
+                    // RAW's preview found, a HEIC grid's layout read or one picture decoded whole, off the actor.
                     let picture = try decoder.prepare(bytes)
                     await self?.arrived(Source(picture: picture, kind: .original), photoID: id, token: token)
                 } catch let error as PreviewError {
@@ -52,15 +52,6 @@ extension LoupeLoader {
                 }
             }
         })
-    }
-
-    /// Whether an original's format is decoded whole before its first view, rather than a band at a
-    /// time as a JPEG or a TIFF is (a RAW may be: its preview can be too small, and then it is demosaicked).
-    static func isDecodedWhole(_ bytes: [UInt8]) -> Bool {
-        switch OriginalFormat.sniff(bytes) {
-        case .jpeg?, .tiff?, nil: false
-        case .png?, .webp?, .heic?, .avif?, .raw?: true
-        }
     }
 
     /// The largest rendition cached, else `a4` fetched; only while no original is here.
