@@ -62,6 +62,9 @@ shlibdeps=$(cd "$work/source" && dpkg-shlibdeps -O "$work/photopick" 2>"$work/sh
   { cat "$work/shlibdeps.err" >&2; echo "package: dpkg-shlibdeps failed (above)" >&2; exit 1; }
 depends=$(sed -n 's/^shlibs:Depends=//p' <<<"$shlibdeps")
 [ -n "$depends" ] || { cat "$work/shlibdeps.err" >&2; echo "package: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# libheif's codecs are plugins it loads, which no linker sees: its libde265 decoder is libheif1's own
+# dependency, and the demo library's HEIC and AVIF originals are made with its x265 and aom encoders.
+depends="$depends, libheif-plugin-x265, libheif-plugin-aomenc"
 # The same as package names alone, for the tarball's install.sh to name when a library is missing.
 needed=$(sed 's/ ([^)]*)//g; s/,//g' <<<"$depends")
 
@@ -116,7 +119,14 @@ done
 missing=$(ldd "$PREFIX/bin/photopick" 2>/dev/null | awk '/not found/ { printf " %s", $1 }')
 if [ -n "$missing" ]; then
   echo "installed in $PREFIX, but these libraries photopick needs are missing:$missing" >&2
-  echo "on Debian 12: sudo apt-get install @NEEDED@" >&2
+  echo "on Debian 12, with bookworm-backports in apt's sources (libheif 1.19): sudo apt-get install -t bookworm-backports @NEEDED@" >&2
+  exit 1
+fi
+# libheif's codecs are plugins, loaded at run time: photopick names any it cannot find.
+plugins=$("$PREFIX/bin/photopick" doctor 2>/dev/null | sed -n 's/^missing: \(libheif .*\)/\1/p')
+if [ -n "$plugins" ]; then
+  echo "installed in $PREFIX, but $plugins" >&2
+  echo "on Debian 12, with bookworm-backports in apt's sources (libheif 1.19): sudo apt-get install -t bookworm-backports @NEEDED@" >&2
   exit 1
 fi
 echo "installed $("$PREFIX/bin/photopick" --version) in $PREFIX"
