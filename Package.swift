@@ -71,11 +71,12 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off"])],
             linkerSettings: [.linkedLibrary("m")]
         ),
-        // libpng for kitty's compressed transmission (f=100), behind a C boundary for its longjmp errors.
+        // libpng for kitty's compressed transmission (f=100) and PNG originals, behind a C boundary for its
+        // longjmp errors; libdeflate inflates an 8-bit RGB original's rows for the loupe.
         .target(
             name: "CPNG",
             cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
         // Extended attributes, whose header Glibc's module map leaves out.
         .target(name: "CFileAttributes"),
@@ -242,7 +243,7 @@ let package = Package(
             swiftSettings: optimisedInDebug
         ),
         .testTarget(name: "CJPEGTests", dependencies: ["CJPEG", "CSceneRender"], swiftSettings: optimisedInDebug),
-        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport", "CHeif", "CAVIF", "CTIFF", "CWebP"], swiftSettings: optimisedInDebug),
+        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoImaging", "PhotoPickTestSupport", "CHeif", "CAVIF", "CPNG", "CTIFF", "CWebP"], swiftSettings: optimisedInDebug),
         .testTarget(name: "PhotoPickFormatsTests", dependencies: ["PhotoPickFormats"], swiftSettings: optimisedInDebug),
         .testTarget(
             name: "PhotoPreviewsTests",

@@ -33,6 +33,11 @@ static void append(png_structp png, png_bytep data, png_size_t count) {
 static void flush(png_structp png) { (void)png; }
 
 int cpng_encode_rgb(const uint8_t *rgb, int width, int height, int level, uint8_t **out, size_t *length) {
+    return cpng_encode_rgb_with(rgb, width, height, level, PNG_ALL_FILTERS, 0, out, length);
+}
+
+int cpng_encode_rgb_with(const uint8_t *rgb, int width, int height, int level, int filters, int interlaced, uint8_t **out,
+                         size_t *length) {
     if (width <= 0 || height <= 0) return -1;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     if (!png) return -1;
@@ -58,12 +63,15 @@ int cpng_encode_rgb(const uint8_t *rgb, int width, int height, int level, uint8_
     if (!buffer->bytes) buffer->capacity = 0;
     png_set_write_fn(png, buffer, append, flush);
     png_set_compression_level(png, level);
-    png_set_filter(png, 0, PNG_ALL_FILTERS);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_filter(png, 0, filters);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
+                 interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
-    for (int row = 0; row < height; row++) {
-        png_write_row(png, (png_const_bytep)(rgb + (size_t)row * (size_t)width * 3));
+    // Adam7's seven passes each read every row.
+    for (int pass = png_set_interlace_handling(png); pass > 0; pass--) {
+        for (int row = 0; row < height; row++) {
+            png_write_row(png, (png_const_bytep)(rgb + (size_t)row * (size_t)width * 3));
+        }
     }
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);

@@ -51,6 +51,7 @@ struct OriginalsBenchmark: AsyncParsableCommand {
         let out = scratch.appending(path: "out").path
         let jpeg = try write("a.jpg", try DemoImage.original(kind: "jpeg", seed: 11, width: width, height: height))
         let heic = try write("a.heic", try DemoImage.original(kind: "heic", seed: 11, width: width, height: height))
+        let single = try write("b.heic", try DemoImage.heicWithoutGrid(seed: 11, width: width, height: height))
         let dng = try write("a.dng", try DemoImage.original(kind: "dng", seed: 11, width: width, height: height))
         let raw = try write("b.dng", try DemoImage.original(kind: "dng", seed: 11, width: width, height: height, previewScale: 0.25))
         let png = try write("a.png", try DemoImage.original(kind: "png", seed: 11, width: width, height: height))
@@ -59,7 +60,11 @@ struct OriginalsBenchmark: AsyncParsableCommand {
         let avif = try write("a.avif", try DemoImage.original(kind: "avif", seed: 11, width: width, height: height))
         let cases = [
             Case(name: "JPEG", file: jpeg, tool: "djpeg", toolName: "djpeg to PPM", arguments: ["-outfile", out + ".ppm", jpeg.path], budget: 150),
-            Case(name: "HEIC", file: heic, tool: "heif-convert", toolName: "heif-convert to Y4M", arguments: ["--quiet", heic.path, out + ".y4m"], budget: 150),
+            Case(name: "HEIC, a grid of 512-pixel tiles as phones write it", file: heic, tool: "heif-convert", toolName: "heif-convert to Y4M",
+                 arguments: ["--quiet", heic.path, out + ".y4m"], budget: 150),
+            // One HEVC picture cannot be decoded in parts: its figure is said beside heif-convert's.
+            Case(name: "HEIC, one picture (no grid)", file: single, tool: "heif-convert", toolName: "heif-convert to Y4M",
+                 arguments: ["--quiet", single.path, out + ".y4m"], budget: nil),
             Case(name: "DNG, embedded preview", file: dng, tool: "sh", toolName: "exiftool -b -PreviewImage",
                  arguments: ["-c", "exiftool -b -PreviewImage \"$1\" > \"$2\"", "sh", dng.path, out + ".jpg"], budget: 150),
             Case(name: "DNG, 50% demosaic", file: raw, tool: "dcraw_emu", toolName: "dcraw_emu -h (half-size demosaic)", arguments: ["-h", raw.path], budget: nil),

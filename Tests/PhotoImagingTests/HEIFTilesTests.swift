@@ -111,7 +111,7 @@ struct HEIFTilesTests {
         let whole = try Self.whole(bytes)
         #expect(whole.size == (angle % 2 == 1 ? PixelSize(width: 450, height: 700) : PixelSize(width: 700, height: 450)))
         let picture = try OriginalDecoder().prepare(bytes)
-        guard case .tiles(let tiles) = picture.pixels else { Issue.record("decoded whole"); return }
+        guard case .regions(let reader) = picture.pixels, let tiles = reader as? HEIFTiles else { Issue.record("decoded whole"); return }
         #expect(picture.size == whole.size && picture.decodesViewFirst)
         #expect(!OriginalDecoder.decodesWhole(bytes))
         let (w, h) = (whole.width, whole.height)
@@ -145,7 +145,7 @@ struct HEIFTilesTests {
     /// A view costs only the tiles under it, and a view over tiles decoded before costs none.
     @Test func aViewDecodesOnlyTheTilesUnderItOnce() throws {
         let picture = try OriginalDecoder().prepare(Self.grid(Self.picture, tile: 128))
-        guard case .tiles(let tiles) = picture.pixels else { Issue.record("decoded whole"); return }
+        guard case .regions(let reader) = picture.pixels, let tiles = reader as? HEIFTiles else { Issue.record("decoded whole"); return }
         #expect(tiles.grid.columns == 6 && tiles.grid.rows == 4)
         _ = try picture.region(x: 130, y: 10, width: 100, height: 100, decoder: PreviewDecoder())
         #expect(tiles.tilesDecoded == 1)

@@ -9,7 +9,7 @@ import Synchronization
 /// picture's rotation and mirroring (`irot`, `imir`) applied here, as for a TIFF's orientation: libheif
 /// 1.19.7 misplaces a turned grid's tiles (an assertion ends the process). A grid it would crop (`clap`)
 /// is decoded whole instead.
-public final class HEIFTiles: Sendable {
+public final class HEIFTiles: RegionReader {
     /// The file, read again by each worker's own libheif context.
     private let bytes: [UInt8]
     /// The file's format, for messages.
@@ -102,7 +102,7 @@ public final class HEIFTiles: Sendable {
     /// The pixels of the upright rectangle from (`x0`, `y0`) to (`x1`, `y1`), which must lie inside the
     /// picture: the stored tiles under it decoded (those not decoded before), cut, pasted together and
     /// stood upright.
-    func region(x0: Int, y0: Int, x1: Int, y1: Int) throws(PreviewError) -> PreviewImage {
+    public func region(x0: Int, y0: Int, x1: Int, y1: Int) throws(PreviewError) -> PreviewImage {
         let rectangle = OriginalPicture.stored(x: x0, y: y0, width: x1 - x0, height: y1 - y0, in: stored, orientation: orientation)
         let (left, top, right, bottom) = (rectangle.x, rectangle.y, rectangle.x + rectangle.width, rectangle.y + rectangle.height)
         let needed = (top / tileHeight...(bottom - 1) / tileHeight).flatMap { row in (left / tileWidth...(right - 1) / tileWidth).map { row * columns + $0 } }

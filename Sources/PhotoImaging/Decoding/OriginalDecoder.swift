@@ -27,12 +27,15 @@ public struct OriginalDecoder: Sendable {
         guard let format = OriginalFormat.sniff(bytes) else { throw .unsupported }
         switch format {
         case .jpeg: return OriginalPicture(pixels: .jpeg(bytes), format: .jpeg, size: try jpeg.header(bytes).uprightSize)
-        case .png: return decodedPicture(try png(bytes), .png)
+        case .png:
+            // An 8-bit RGB PNG inflated now and unfiltered as far down as the loupe looks; others whole.
+            if let rows = try PNGRows.open(bytes, pixelLimit: pixelLimit) { return OriginalPicture(pixels: .regions(rows), format: .png, size: rows.size) }
+            return decodedPicture(try png(bytes), .png)
         case .webp: return decodedPicture(try webp(bytes), .webp)
         case .heic:
             // A grid (as phones write HEIC) is read a tile at a time as the loupe needs it; one picture whole.
             if let tiles = try HEIFTiles.open(bytes, format: format, pixelLimit: pixelLimit) {
-                return OriginalPicture(pixels: .tiles(tiles), format: format, size: tiles.size)
+                return OriginalPicture(pixels: .regions(tiles), format: format, size: tiles.size)
             }
             return decodedPicture(try heif(bytes, format), format)
         case .avif: return decodedPicture(try avif(bytes), format)
@@ -69,7 +72,8 @@ public struct OriginalDecoder: Sendable {
             // A TIFF-shaped RAW is checked as a RAW; a plain TIFF (LibRaw does not take it) decoded.
             if try verifyRaw(bytes) == false { _ = try tiff(bytes) }
         case .heic: _ = try heif(bytes, format)  // every tile of a grid, which `prepare` leaves for the loupe
-        case .png, .webp, .avif: _ = try prepare(bytes)
+        case .png: _ = try png(bytes)  // libpng reads every row, where `prepare` leaves them for the loupe
+        case .webp, .avif: _ = try prepare(bytes)
         }
         return format
     }
@@ -325,7 +329,7 @@ public struct OriginalDecoder: Sendable {
     }
 
     /// A library's message as one line: libheif's end in a newline.
-    private static func text(_ message: [CChar]) -> String {
+    static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

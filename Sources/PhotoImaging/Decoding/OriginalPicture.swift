@@ -2,17 +2,18 @@ import CJPEG
 
 /// An original made ready for the loupe and the focus score: JPEG bytes decoded a band at a time (a
 /// JPEG, or a RAW's embedded preview standing upright as stored), a TIFF of 8-bit RGB decoded a region
-/// at a time (only its strips or tiles under the loupe), a HEIC grid a tile at a time (its tiles kept
-/// once decoded), or pixels decoded whole once (a HEIC of one picture, AVIF, PNG, WebP, a TIFF of
-/// another layout, a RAW's demosaic or a preview that had to be turned), kept while the photo is.
+/// at a time (only its strips or tiles under the loupe), a HEIC grid or an 8-bit RGB PNG by a reader of
+/// its own (tiles decoded, rows inflated and unfiltered, kept once done), or pixels decoded whole once
+/// (a HEIC of one picture, AVIF, another PNG, WebP, a TIFF of another layout, a RAW's demosaic or a
+/// preview that had to be turned), kept while the photo is.
 public struct OriginalPicture: Sendable {
     /// Where the pixels come from.
     public enum Pixels: Sendable {
         case jpeg([UInt8])
         /// A TIFF's bytes, its first image's size as stored and its orientation tag (1...8).
         case tiff([UInt8], stored: PixelSize, orientation: Int)
-        /// A HEIC stored as a grid of tiles, upright as libheif turns it.
-        case tiles(HEIFTiles)
+        /// A HEIC grid (`HEIFTiles`) or an 8-bit RGB PNG (`PNGRows`), read by its own reader.
+        case regions(any RegionReader)
         case decoded(PreviewImage)
     }
 
@@ -34,10 +35,10 @@ public struct OriginalPicture: Sendable {
         self.note = note
     }
 
-    /// Whether a region costs by its area alone (a HEIC grid's tiles), so the loupe decodes its view
-    /// before the band around it.
+    /// Whether a region costs by what it covers (a HEIC grid's tiles, a PNG's rows down to its bottom),
+    /// so the loupe decodes its view before the band around it.
     public var decodesViewFirst: Bool {
-        if case .tiles = pixels { true } else { false }
+        if case .regions = pixels { true } else { false }
     }
 
     /// The pixels of `region` of the upright picture at full size, clipped to it; `origin` is where the
@@ -53,9 +54,9 @@ public struct OriginalPicture: Sendable {
             let rectangle = Self.stored(x: x0, y: y0, width: x1 - x0, height: y1 - y0, in: stored, orientation: orientation)
             let region = try OriginalDecoder.tiffRegion(bytes, x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height)
             return (region.oriented(exif: orientation), x0, y0)
-        case .tiles(let tiles):
+        case .regions(let reader):
             let (x0, y0, x1, y1) = Self.clip(x: x, y: y, width: width, height: height, to: size)
-            return (try tiles.region(x0: x0, y0: y0, x1: x1, y1: y1), x0, y0)
+            return (try reader.region(x0: x0, y0: y0, x1: x1, y1: y1), x0, y0)
         case .decoded(let image):
             let (x0, y0, x1, y1) = Self.clip(x: x, y: y, width: width, height: height, to: image.size)
             return (image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), x0, y0)
@@ -89,18 +90,18 @@ public struct OriginalPicture: Sendable {
     public func fitting(_ box: PixelSize, decoder: PreviewDecoder) throws(PreviewError) -> PreviewImage {
         switch pixels {
         case .jpeg(let bytes): return try decoder.decode(bytes, fitting: box).image
-        case .tiff, .tiles: return Self.fit(try region(x: 0, y: 0, width: size.width, height: size.height, decoder: decoder).image, in: box)
+        case .tiff, .regions: return Self.fit(try region(x: 0, y: 0, width: size.width, height: size.height, decoder: decoder).image, in: box)
         case .decoded(let image): return Self.fit(image, in: box)
         }
     }
 
     /// The histogram of every pixel of the original: a JPEG decoded whole once (its bands would each be
-    /// decoded from the top), a TIFF or a HEIC grid read a band of rows at a time, a decoded picture as it is.
+    /// decoded from the top), a TIFF, a HEIC grid or a PNG read a band of rows at a time, a decoded picture as it is.
     public func histogram(decoder: PreviewDecoder) throws(PreviewError) -> Histogram {
         switch pixels {
         case .jpeg(let bytes):
             return Histogram(try decoder.decode(bytes, fitting: size).image)
-        case .tiff, .tiles:
+        case .tiff, .regions:
             var histogram = Histogram()
             let rows = max(1, 4_000_000 / max(1, size.width))
             for y in stride(from: 0, to: size.height, by: rows) {

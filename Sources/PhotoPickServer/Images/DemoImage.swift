@@ -16,6 +16,12 @@ public enum DemoImage {
         }
     }
 
+    /// A HEIC of the scene for `seed` as one HEVC picture, not the grid of tiles phones (and the demo
+    /// library) write: what a reader must decode whole.
+    public static func heicWithoutGrid(seed: Int64, width: Int, height: Int) throws -> [UInt8] {
+        try OriginalEncoder.heif(try JPEGEncoder.render(SceneDesign(seed: seed), width: width, height: height), width: width, height: height, quality: 50, grid: false)
+    }
+
     /// An original as the demo library makes them: `kind` is `jpeg`, `heic`, `dng` or `png`, at
     /// `width` x `height` and the weight the library would give it; a DNG's embedded preview is
     /// `previewScale` of its size (the demo's are full size; a smaller one makes the loupe demosaic).

@@ -172,7 +172,7 @@ enum OriginalEncoder {
     /// libheif's plugins (x265 and aom among them) loaded once, before the first encode.
     static let heifReady: Bool = heif_init(nil).code == heif_error_Ok
 
-    static func heif(_ pixels: [UInt8], width: Int, height: Int, quality: Int, av1: Bool = false) throws -> [UInt8] {
+    static func heif(_ pixels: [UInt8], width: Int, height: Int, quality: Int, av1: Bool = false, grid: Bool = true) throws -> [UInt8] {
         func check(_ error: heif_error, _ what: String) throws {
             guard error.code != heif_error_Ok else { return }
             let message = error.message.map { String(cString: $0) } ?? "code \(error.code.rawValue)"
@@ -214,7 +214,7 @@ enum OriginalEncoder {
             }
             return image
         }
-        if av1 || (width <= Self.heicTile && height <= Self.heicTile) {
+        if av1 || !grid || (width <= Self.heicTile && height <= Self.heicTile) {
             let image = try picture(x: 0, y: 0, tileWidth: width, tileHeight: height)
             defer { heif_image_release(image) }
             var handle: OpaquePointer?
