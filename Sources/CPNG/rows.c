@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 // The common PNG a photographer exports (8-bit RGB, not interlaced), read for the loupe in two steps:
 // its IDAT stream inflated whole by libdeflate (about four times zlib's speed, which libpng cannot use),
@@ -50,7 +49,7 @@ static int walk(const uint8_t *data, size_t length, int check_crc, int *width, i
         }
         int idat = memcmp(type, "IDAT", 4) == 0;
         if (check_crc && (idat || memcmp(type, "IHDR", 4) == 0)) {
-            uLong crc = crc32(0L, type, size + 4);
+            uint32_t crc = libdeflate_crc32(0, type, size + 4);
             if (crc != be32(data + position + 8 + size)) {
                 snprintf(message, message_capacity, "%.4s chunk CRC error", (const char *)type);
                 return -1;
@@ -130,10 +129,15 @@ int cpng_rows_open(const uint8_t *data, size_t length, uint64_t max_pixels, cpng
     return 0;
 }
 
+// The predictor without branches, which the compiler turns into conditional moves: a photo's Paeth rows
+// mispredict the specification's if-else chain often (a third more time at 24 MP).
 static inline uint8_t paeth(int a, int b, int c) {
-    int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
-    return (uint8_t)(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+    int p = b - c, q = a - c;
+    int pa = abs(p), pb = abs(q), pc = abs(p + q);
+    int b_or_c = pc < pb ? c : b;
+    return (uint8_t)(pb < pa || pc < pa ? b_or_c : a);
 }
+
 
 // Undoes row `y`'s filter in place, the row above already undone. Returns 0, or -1 for an unknown filter.
 static int unfilter(cpng_rows *rows, int y) {

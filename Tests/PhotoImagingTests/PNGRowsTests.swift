@@ -1,4 +1,5 @@
 import CPNG
+import CWebP
 import Foundation
 import PhotoImaging
 import PhotoPickTestSupport
@@ -50,6 +51,39 @@ struct PNGRowsTests {
             #expect(region.image == whole.cropped(x: x, y: y, width: width, height: height), "filters \(filters), \(x),\(y) \(width)×\(height)")
         }
         #expect(rows.rowsUnfiltered == h)
+    }
+
+    /// A WebP is read a region at a time with libwebp's cropping, which starts at an even column and row:
+    /// every region, at odd corners too, is exactly that of the picture decoded whole, lossless or lossy
+    /// (whose chroma is upsampled from the rows beside a crop's edge).
+    @Test(arguments: [true, false])
+    func aWebPRegionAtAnyCornerIsThatOfThePictureDecodedWhole(lossless: Bool) throws {
+        let bytes = lossless ? OriginalDecoderTests.webp(Self.picture) : Self.lossyWebP(Self.picture)
+        let picture = try OriginalDecoder().prepare(bytes)
+        guard case .regions(let reader) = picture.pixels, reader is WebPRegions else { Issue.record("decoded whole"); return }
+        #expect(!OriginalDecoder.decodesWhole(bytes) && picture.decodesViewFirst)
+        // libwebp's own decode of the whole picture, without cropping.
+        var width: Int32 = 0, height: Int32 = 0
+        let decoded = try #require(bytes.withUnsafeBufferPointer { WebPDecodeRGB($0.baseAddress, $0.count, &width, &height) })
+        defer { WebPFree(decoded) }
+        let whole = PreviewImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: decoded, count: Int(width * height * 3))))
+        let (w, h) = (Self.picture.width, Self.picture.height)
+        for (x, y, width, height) in [(5, 3, 17, 11), (0, 0, 1, 1), (w - 9, 41, 9, 4), (101, 0, 200, 121), (33, 77, 100, 51), (0, 0, w, h)] {
+            let region = try picture.region(x: x, y: y, width: width, height: height, decoder: PreviewDecoder())
+            #expect(region.originX == x && region.originY == y)
+            #expect(region.image == whole.cropped(x: x, y: y, width: width, height: height), "\(x),\(y) \(width)×\(height)")
+        }
+        if lossless { #expect(whole == Self.picture) }
+    }
+
+    /// `image` through libwebp at quality 80, as the demo library's WebP originals are.
+    static func lossyWebP(_ image: PreviewImage) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        let length = image.pixels.withUnsafeBufferPointer {
+            WebPEncodeRGB($0.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 3), 80, &output)
+        }
+        defer { WebPFree(output) }
+        return Array(UnsafeBufferPointer(start: output, count: length))
     }
 
     /// A view unfilters the rows down to its bottom, and no further.

@@ -77,14 +77,14 @@ extension OriginalDecoder {
     }
 
     /// Whether the original in `bytes` is decoded whole before its first view, rather than a band, a
-    /// region, a tile or rows at a time as a JPEG, a TIFF, a HEIC grid or an 8-bit RGB PNG is (a RAW may
+    /// region, a tile or rows at a time as a JPEG, a TIFF, a WebP, a HEIC grid or an 8-bit RGB PNG is (a RAW may
     /// be: its preview can be too small, and then it is demosaicked).
     public static func decodesWhole(_ bytes: [UInt8]) -> Bool {
         switch OriginalFormat.sniff(bytes) {
-        case .jpeg?, .tiff?, nil: false
+        case .jpeg?, .tiff?, .webp?, nil: false
         case .heic?: (try? HEIFTiles.open(bytes, format: .heic, pixelLimit: Int.max)) == nil
         case .png?: !PNGRows.takes(bytes)
-        case .webp?, .avif?, .raw?: true
+        case .avif?, .raw?: true
         }
     }
 }

@@ -31,7 +31,9 @@ public struct OriginalDecoder: Sendable {
             // An 8-bit RGB PNG inflated now and unfiltered as far down as the loupe looks; others whole.
             if let rows = try PNGRows.open(bytes, pixelLimit: pixelLimit) { return OriginalPicture(pixels: .regions(rows), format: .png, size: rows.size) }
             return decodedPicture(try png(bytes), .png)
-        case .webp: return decodedPicture(try webp(bytes), .webp)
+        case .webp:
+            let regions = try WebPRegions.open(bytes, pixelLimit: pixelLimit)
+            return OriginalPicture(pixels: .regions(regions), format: .webp, size: regions.size)
         case .heic:
             // A grid (as phones write HEIC) is read a tile at a time as the loupe needs it; one picture whole.
             if let tiles = try HEIFTiles.open(bytes, format: format, pixelLimit: pixelLimit) {
@@ -73,7 +75,8 @@ public struct OriginalDecoder: Sendable {
             if try verifyRaw(bytes) == false { _ = try tiff(bytes) }
         case .heic: _ = try heif(bytes, format)  // every tile of a grid, which `prepare` leaves for the loupe
         case .png: _ = try png(bytes)  // libpng reads every row, where `prepare` leaves them for the loupe
-        case .webp, .avif: _ = try prepare(bytes)
+        case .webp: _ = try webp(bytes)  // decoded whole, where `prepare` reads only the header
+        case .avif: _ = try prepare(bytes)
         }
         return format
     }

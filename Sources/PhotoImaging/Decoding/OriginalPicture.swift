@@ -2,17 +2,17 @@ import CJPEG
 
 /// An original made ready for the loupe and the focus score: JPEG bytes decoded a band at a time (a
 /// JPEG, or a RAW's embedded preview standing upright as stored), a TIFF of 8-bit RGB decoded a region
-/// at a time (only its strips or tiles under the loupe), a HEIC grid or an 8-bit RGB PNG by a reader of
-/// its own (tiles decoded, rows inflated and unfiltered, kept once done), or pixels decoded whole once
-/// (a HEIC of one picture, AVIF, another PNG, WebP, a TIFF of another layout, a RAW's demosaic or a
-/// preview that had to be turned), kept while the photo is.
+/// at a time (only its strips or tiles under the loupe), a HEIC grid, an 8-bit RGB PNG or a WebP by a
+/// reader of its own (tiles decoded, rows inflated and unfiltered, macroblock rows down to the view), or
+/// pixels decoded whole once (a HEIC of one picture, AVIF, another PNG, a TIFF of another layout, a
+/// RAW's demosaic or a preview that had to be turned), kept while the photo is.
 public struct OriginalPicture: Sendable {
     /// Where the pixels come from.
     public enum Pixels: Sendable {
         case jpeg([UInt8])
         /// A TIFF's bytes, its first image's size as stored and its orientation tag (1...8).
         case tiff([UInt8], stored: PixelSize, orientation: Int)
-        /// A HEIC grid (`HEIFTiles`) or an 8-bit RGB PNG (`PNGRows`), read by its own reader.
+        /// A HEIC grid (`HEIFTiles`), an 8-bit RGB PNG (`PNGRows`) or a WebP (`WebPRegions`), read by its own reader.
         case regions(any RegionReader)
         case decoded(PreviewImage)
     }

@@ -1,5 +1,6 @@
 /// An original read a region at a time by a reader of its own, which keeps its work (decoded tiles,
-/// inflated rows) for the photo's next view: a HEIC grid (`HEIFTiles`), an 8-bit RGB PNG (`PNGRows`).
+/// inflated rows) for the photo's next view: a HEIC grid (`HEIFTiles`), an 8-bit RGB PNG (`PNGRows`), a
+/// WebP (`WebPRegions`, which keeps nothing: the loupe keeps its band).
 public protocol RegionReader: AnyObject, Sendable {
     /// The upright picture's size.
     var size: PixelSize { get }
