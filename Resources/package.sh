@@ -123,7 +123,7 @@ if [ -n "$missing" ]; then
   exit 1
 fi
 # libheif's codecs are plugins, loaded at run time: photopick names any it cannot find.
-plugins=$("$PREFIX/bin/photopick" doctor 2>/dev/null | sed -n 's/^missing: \(libheif .*\)/\1/p')
+plugins=$("$PREFIX/bin/photopick" doctor </dev/null 2>/dev/null | sed -n 's/^missing: \(libheif .*\)/\1/p')
 if [ -n "$plugins" ]; then
   echo "installed in $PREFIX, but $plugins" >&2
   echo "on Debian 12, with bookworm-backports in apt's sources (libheif 1.19): sudo apt-get install -t bookworm-backports @NEEDED@" >&2

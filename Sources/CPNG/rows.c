@@ -56,7 +56,8 @@ static int walk(const uint8_t *data, size_t length, int check_crc, int *width, i
             }
         }
         if (idat) total += size;
-        // A gamma other than sRGB's is libpng's to convert.
+        // A gamma other than sRGB's is libpng's to convert, a transparent colour (tRNS) its to compose.
+        if (memcmp(type, "tRNS", 4) == 0) taken = 0;
         if (memcmp(type, "gAMA", 4) == 0 && (size != 4 || be32(data + position + 8) < 45000 || be32(data + position + 8) > 45910)) taken = 0;
         position += 12 + (size_t)size;
         if (memcmp(type, "IEND", 4) == 0) {
@@ -114,11 +115,11 @@ int cpng_rows_open(const uint8_t *data, size_t length, uint64_t max_pixels, cpng
     libdeflate_free_decompressor(inflater);
     free(stream);
     if (result != LIBDEFLATE_SUCCESS || inflated != size) {
-        snprintf(message, message_capacity, result == LIBDEFLATE_SUCCESS || result == LIBDEFLATE_SHORT_OUTPUT
-                 ? "its image data is shorter than its rows" : "its image data does not inflate");
+        // libpng decides: it takes some streams libdeflate will not (data after the stream's end), and
+        // names what is wrong with the rest.
         free(raw);
         free(rows);
-        return -1;
+        return 1;
     }
     pthread_mutex_init(&rows->lock, NULL);
     rows->width = *width;

@@ -251,8 +251,8 @@ struct OriginalDecoderTests {
 
     /// An AVIF written by libavif (aom, fastest), stored turned `angle` quarter turns anticlockwise
     /// (`irot`, applied first) and mirrored (`imir`: 0 top to bottom, 1 left to right).
-    static func avif(_ picture: PreviewImage, angle: Int, mirror: Int?) -> [UInt8] {
-        let image = avifImageCreate(UInt32(picture.width), UInt32(picture.height), 8, AVIF_PIXEL_FORMAT_YUV444)!
+    static func avif(_ picture: PreviewImage, angle: Int, mirror: Int?, subsampled: Bool = false) -> [UInt8] {
+        let image = avifImageCreate(UInt32(picture.width), UInt32(picture.height), 8, subsampled ? AVIF_PIXEL_FORMAT_YUV420 : AVIF_PIXEL_FORMAT_YUV444)!
         defer { avifImageDestroy(image) }
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
@@ -309,5 +309,19 @@ struct OriginalDecoderTests {
         let (w, h) = (picture.size.width, picture.size.height)
         let shown = [(w / 4, h / 4), (3 * w / 4, h / 4), (w / 4, 3 * h / 4), (3 * w / 4, 3 * h / 4)].map { Self.colour(image, $0.0, $0.1) }
         #expect(shown == Self.shownColours(angle: angle, mirror: mirror), "irot \(angle), imir \(mirror.map(String.init) ?? "none")")
+    }
+
+    /// An AVIF is decoded once and each view turned into RGB alone: every region, at odd corners (4:2:0's
+    /// chroma sits on even ones) and in each turn, is exactly that part of the whole picture.
+    @Test(arguments: [(0, nil), (1, nil), (3, 1), (2, 0)] as [(Int, Int?)])
+    func anAVIFRegionIsThatPartOfTheWholePicture(angle: Int, mirror: Int?) throws {
+        let picture = try OriginalDecoder().prepare(Self.avif(Self.noise(width: 97, height: 61), angle: angle, mirror: mirror, subsampled: true))
+        guard case .regions(let reader) = picture.pixels, reader is AVIFPicture else { Issue.record("decoded whole"); return }
+        let (w, h) = (picture.size.width, picture.size.height)
+        let whole = try picture.region(x: 0, y: 0, width: w, height: h, decoder: PreviewDecoder()).image
+        for (x, y, width, height) in [(5, 3, 17, 11), (w - 9, h - 4, 9, 4), (1, 20, 30, 1), (0, 7, w, 13), (3, 0, 1, h)] {
+            let region = try picture.region(x: x, y: y, width: width, height: height, decoder: PreviewDecoder())
+            #expect(region.image == whole.cropped(x: x, y: y, width: width, height: height), "irot \(angle), \(x),\(y) \(width)×\(height)")
+        }
     }
 }

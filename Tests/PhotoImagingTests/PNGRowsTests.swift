@@ -123,7 +123,8 @@ struct PNGRowsTests {
         }
         #expect(throws: PreviewError.self) { try OriginalDecoder().verify(damaged) }
         var crc = try Self.png(Self.picture, filters: 0x08)
-        crc[crc.count - 20] ^= 0x55
+        // The IDAT's CRC is the 4 bytes before IEND's 12: only it is wrong.
+        crc[crc.count - 13] ^= 0x55
         #expect(throws: PreviewError.self) { try OriginalDecoder().prepare(crc) }
     }
 

@@ -109,10 +109,11 @@ check() {
   done
   [ -n "$url" ] || fail "$how: serve did not say where it listens in 30 s: $(cat "$root/tmp/serve.log")"
   local listed heic fetched
-  listed=$(inside env PHOTOPICK_API_KEY=pp_test_debian12 "$binary" ls --json --api-url "$url" 2>&1) || fail "$how: ls --json against $url: $listed"
+  listed=$(inside env PHOTOPICK_API_KEY=pp_test_debian12 "$binary" ls --json --api-url "$url" 2>"$root/tmp/ls.err") \
+    || fail "$how: ls --json against $url: $listed $(cat "$root/tmp/ls.err")"
   # A HEIC original: made by the server with libheif's x265 plugin as a phone's grid of tiles, then
   # fetched and verified by get, which decodes it whole with the libde265 plugin.
-  heic=$(python3 -c 'import json, sys; print(next(p["id"] for p in json.load(sys.stdin) if p["mimeType"] == "image/heic"))' <<<"$listed") \
+  heic=$(python3 -c 'import json, sys; print(next(p["id"] for p in json.load(sys.stdin) if p.get("mimeType") == "image/heic" and p["filename"].endswith(".HEIC")))' <<<"$listed") \
     || fail "$how: serve --photos 200 lists no HEIC"
   fetched=$(inside env PHOTOPICK_API_KEY=pp_test_debian12 "$binary" get --ids "$heic" --to "/tmp/heic-$checks" --api-url "$url" 2>&1) \
     || fail "$how: get of HEIC photo $heic: $fetched"

@@ -31,13 +31,14 @@ int cpng_decode_rgb(const uint8_t *data, size_t length, uint64_t max_pixels, uin
 // libdeflate when opened, its rows' filters undone in place as far down as a region asks.
 typedef struct cpng_rows cpng_rows;
 
-// Whether the PNG is one cpng_rows reads (8-bit RGB, not interlaced, sRGB's gamma or none), from its
-// chunks' headers alone.
+// Whether the PNG is one cpng_rows reads (8-bit RGB, not interlaced, sRGB's gamma or none, no tRNS), from
+// its chunks' headers alone.
 int cpng_rows_eligible(const uint8_t *data, size_t length);
 
-// Opens the PNG: 0 and *out set; 1 when it is not one cpng_rows reads (decode it with cpng_decode_rgb); -1
-// for a damaged file (the reason in `message`: a CRC, a chunk past the end, data that does not inflate to
-// its rows); -2 when it declares more than max_pixels pixels; -3 when memory runs out.
+// Opens the PNG: 0 and *out set; 1 when it is not one cpng_rows reads, or its data does not inflate to its
+// rows at once (decode it with cpng_decode_rgb, which names what is wrong); -1 for damaged chunks (the
+// reason in `message`: a CRC, a chunk past the end); -2 when it declares more than max_pixels pixels; -3
+// when memory runs out.
 int cpng_rows_open(const uint8_t *data, size_t length, uint64_t max_pixels, cpng_rows **out, int *width, int *height,
                    char *message, size_t message_capacity);
 

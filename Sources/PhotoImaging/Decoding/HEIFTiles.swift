@@ -25,14 +25,17 @@ public final class HEIFTiles: RegionReader {
     /// How many tiles have been decoded, counted for tests of what a view costs.
     private let decodes = Atomic<Int>(0)
 
-    /// The grid of the primary image in `bytes`, nil when it is one picture (no grid), a grid of one, or
-    /// one libheif crops. Every tile must be an HEVC picture: libheif 1.19.7 dereferences a missing one.
+    /// The grid of the primary image in `bytes`, nil when it is one picture (no grid), a grid of one, one
+    /// libheif crops, one with an alpha image (libheif decodes the alpha's tiles alongside, unchecked) or
+    /// one of other than HEVC tiles: those are decoded whole, where libheif checks every tile. A tile that
+    /// is missing is damage: libheif 1.19.7 would dereference it.
     static func open(_ bytes: [UInt8], format: OriginalFormat, pixelLimit: Int) throws(PreviewError) -> HEIFTiles? {
         try OriginalDecoder.withPrimaryHEIF(bytes, format: format, pixelLimit: pixelLimit) { (context, handle) throws(PreviewError) -> HEIFTiles? in
             var tiling = heif_image_tiling()
             let error = heif_image_handle_get_image_tiling(handle, 0, &tiling)
             guard error.code == heif_error_Ok else { throw OriginalDecoder.damaged(format, error) }
-            guard tiling.num_columns * tiling.num_rows > 1, let orientation = Self.orientation(context, heif_image_handle_get_item_id(handle)) else { return nil }
+            guard tiling.num_columns * tiling.num_rows > 1, heif_image_handle_has_alpha_channel(handle) == 0,
+                  let orientation = Self.orientation(context, heif_image_handle_get_item_id(handle)) else { return nil }
             guard tiling.tile_width > 0, tiling.tile_height > 0, tiling.image_width > 0, tiling.image_height > 0,
                   Int(tiling.tile_width) * Int(tiling.num_columns) >= Int(tiling.image_width),
                   Int(tiling.tile_height) * Int(tiling.num_rows) >= Int(tiling.image_height) else {
@@ -42,9 +45,10 @@ public final class HEIFTiles: RegionReader {
                 for column in 0..<tiling.num_columns {
                     var id: heif_item_id = 0
                     let found = heif_image_handle_get_grid_image_tile_id(handle, 0, column, row, &id)
-                    guard found.code == heif_error_Ok, id != 0, heif_item_get_item_type(context, id) == Self.hevc else {
-                        throw .damaged(format: format.name, reason: "tile \(column),\(row) of its grid is not an HEVC picture")
+                    guard found.code == heif_error_Ok, id != 0, heif_item_get_item_type(context, id) != 0 else {
+                        throw .damaged(format: format.name, reason: "tile \(column),\(row) of its grid is missing")
                     }
+                    guard heif_item_get_item_type(context, id) == Self.hevc else { return nil }
                 }
             }
             let picture = HEIFTiles(bytes: bytes, format: format, tiling: tiling, orientation: orientation)
@@ -162,6 +166,11 @@ public final class HEIFTiles: RegionReader {
         }
         guard error.code == heif_error_Ok, let image else { throw OriginalDecoder.damaged(format, error) }
         defer { heif_image_release(image) }
-        return try OriginalDecoder.pixels(of: image, format: format)
+        let tile = try OriginalDecoder.pixels(of: image, format: format)
+        // libheif's whole decode refuses a grid whose tiles differ in size; a region would show holes.
+        guard tile.width == tileWidth, tile.height == tileHeight else {
+            throw .damaged(format: format.name, reason: "tile \(column),\(row) is \(tile.width)×\(tile.height), not \(tileWidth)×\(tileHeight) as the grid's first")
+        }
+        return tile
     }
 }

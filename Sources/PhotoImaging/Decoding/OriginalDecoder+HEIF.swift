@@ -44,9 +44,11 @@ extension OriginalDecoder {
         }
     }
 
-    /// libheif's decoding options for `body`, with `strict_decoding`: by default a grid's damaged or
-    /// missing tiles are left blank, and such a file must be refused, not shown with holes (nor pass
-    /// `get`'s check); `asStored` for a tile read without the picture's rotation and mirroring.
+    /// libheif's decoding options for `body`, with `strict_decoding`: from libheif 1.21 a grid's damaged
+    /// or missing tiles are left blank unless it is set, and such a file must be refused, not shown with
+    /// holes (nor pass `get`'s check); 1.19 refuses them either way, and strictly also refuses an HEVC
+    /// stream with colour codes it does not know. `asStored` for a tile read without the picture's
+    /// rotation and mirroring.
     static func withStrictOptions<Result>(asStored: Bool = false, _ body: (UnsafeMutablePointer<heif_decoding_options>) throws(PreviewError) -> Result) throws(PreviewError) -> Result {
         guard let options = heif_decoding_options_alloc() else { throw .outOfMemory }
         defer { heif_decoding_options_free(options) }

@@ -40,7 +40,9 @@ public struct OriginalDecoder: Sendable {
                 return OriginalPicture(pixels: .regions(tiles), format: format, size: tiles.size)
             }
             return decodedPicture(try heif(bytes, format), format)
-        case .avif: return decodedPicture(try avif(bytes), format)
+        case .avif:
+            let picture = try AVIFPicture.open(bytes, pixelLimit: pixelLimit)
+            return OriginalPicture(pixels: .regions(picture), format: format, size: picture.size)
         case .raw:
             guard let picture = try raw(bytes) else { throw .damaged(format: "RAW", reason: "LibRaw does not read it") }
             return picture
@@ -142,27 +144,6 @@ public struct OriginalDecoder: Sendable {
         }
         guard !pixels.isEmpty else { throw .damaged(format: "WebP", reason: "its data does not decode") }
         return PreviewImage(width: Int(width), height: Int(height), pixels: pixels)
-    }
-
-    /// AVIF through libavif and dav1d, a third of libheif's time here (libheif decodes AV1 with libaom).
-    private func avif(_ bytes: [UInt8]) throws(PreviewError) -> PreviewImage {
-        var output: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0, height: Int32 = 0, orientation: Int32 = 1
-        var message = [CChar](repeating: 0, count: 200)
-        let threads = Int32(min(ProcessInfo.processInfo.activeProcessorCount, 8))
-        let status = bytes.withUnsafeBufferPointer {
-            cavif_decode_rgb($0.baseAddress, $0.count, UInt64(pixelLimit), threads, &output, &width, &height, &orientation, &message, message.count)
-        }
-        switch status {
-        case 0:
-            guard let output else { throw .outOfMemory }
-            defer { free(output) }
-            let pixels = Array(UnsafeBufferPointer(start: output, count: Int(width) * Int(height) * 3))
-            return PreviewImage(width: Int(width), height: Int(height), pixels: pixels).oriented(exif: Int(orientation))
-        case -2: throw .tooLarge(width: Int(width), height: Int(height))
-        case -3: throw .outOfMemory
-        default: throw .damaged(format: "AVIF", reason: Self.text(message))
-        }
     }
 
     /// The largest strip or tile, decoded, of a TIFF read a region at a time: 4 MB, a 24 MP frame's

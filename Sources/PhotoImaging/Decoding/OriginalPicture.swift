@@ -96,12 +96,15 @@ public struct OriginalPicture: Sendable {
     }
 
     /// The histogram of every pixel of the original: a JPEG decoded whole once (its bands would each be
-    /// decoded from the top), a TIFF, a HEIC grid or a PNG read a band of rows at a time, a decoded picture as it is.
+    /// decoded from the top), a TIFF read a band of rows at a time, a region reader's picture in one region, a decoded picture as it is.
     public func histogram(decoder: PreviewDecoder) throws(PreviewError) -> Histogram {
         switch pixels {
         case .jpeg(let bytes):
             return Histogram(try decoder.decode(bytes, fitting: size).image)
-        case .tiff, .regions:
+        case .regions:
+            // Once whole: a WebP's regions are each decoded from the top.
+            return Histogram(try region(x: 0, y: 0, width: size.width, height: size.height, decoder: decoder).image)
+        case .tiff:
             var histogram = Histogram()
             let rows = max(1, 4_000_000 / max(1, size.width))
             for y in stride(from: 0, to: size.height, by: rows) {
