@@ -113,7 +113,7 @@ struct HEIFTilesTests {
         let picture = try OriginalDecoder().prepare(bytes)
         guard case .regions(let reader) = picture.pixels, let tiles = reader as? HEIFTiles else { Issue.record("decoded whole"); return }
         #expect(picture.size == whole.size && picture.decodesViewFirst)
-        #expect(!OriginalDecoder.decodesWhole(bytes))
+        #expect(!OriginalDecoder.standsInFirst(bytes))
         let (w, h) = (whole.width, whole.height)
         for (x, y, width, height) in [(0, 0, w, h), (5, 3, 17, 11), (w - 9, h - 4, 9, 4), (250, 250, 12, 12), (1, 20, 300, 1), (0, 255, w, 3)] {
             let region = try picture.region(x: x, y: y, width: width, height: height, decoder: PreviewDecoder())
@@ -160,7 +160,7 @@ struct HEIFTilesTests {
         let bytes = Self.grid(Self.picture, tile: 256)
         #expect(throws: PreviewError.tooLarge(width: 700, height: 450)) { try OriginalDecoder(pixelLimit: 300_000).prepare(bytes) }
         let single = OriginalDecoderTests.heif(OriginalDecoderTests.quadrants, format: heif_compression_HEVC)
-        #expect(OriginalDecoder.decodesWhole(single))
+        #expect(OriginalDecoder.standsInFirst(single))
         guard case .decoded = try OriginalDecoder().prepare(single).pixels else { Issue.record("one picture read by tiles"); return }
     }
 

@@ -42,7 +42,7 @@ struct PNGRowsTests {
         #expect(whole == Self.picture, "PNG is lossless")
         let picture = try OriginalDecoder().prepare(bytes)
         guard case .regions(let reader) = picture.pixels, let rows = reader as? PNGRows else { Issue.record("decoded whole"); return }
-        #expect(picture.decodesViewFirst && !OriginalDecoder.decodesWhole(bytes))
+        #expect(picture.decodesViewFirst && !OriginalDecoder.standsInFirst(bytes))
         #expect(rows.rowsUnfiltered == 0, "nothing unfiltered before a view asks")
         let (w, h) = (whole.width, whole.height)
         for (x, y, width, height) in [(5, 3, 17, 11), (0, 0, 1, 1), (w - 9, 40, 9, 4), (100, 0, 201, 120), (0, 150, w, 53), (0, 0, w, h)] {
@@ -61,7 +61,7 @@ struct PNGRowsTests {
         let bytes = lossless ? OriginalDecoderTests.webp(Self.picture) : Self.lossyWebP(Self.picture)
         let picture = try OriginalDecoder().prepare(bytes)
         guard case .regions(let reader) = picture.pixels, reader is WebPRegions else { Issue.record("decoded whole"); return }
-        #expect(!OriginalDecoder.decodesWhole(bytes) && picture.decodesViewFirst)
+        #expect(!OriginalDecoder.standsInFirst(bytes) && picture.decodesViewFirst)
         // libwebp's own decode of the whole picture, without cropping.
         var width: Int32 = 0, height: Int32 = 0
         let decoded = try #require(bytes.withUnsafeBufferPointer { WebPDecodeRGB($0.baseAddress, $0.count, &width, &height) })
@@ -86,6 +86,16 @@ struct PNGRowsTests {
         return Array(UnsafeBufferPointer(start: output, count: length))
     }
 
+    /// A rendition stands in for an 8-bit RGB PNG past 12 MP, whose stream takes 100 ms and more to
+    /// inflate, and not for one under; the header alone decides.
+    @Test func aLargePNGHasARenditionStandInFirst() throws {
+        var bytes = try Self.png(Self.picture, filters: 0x08)
+        #expect(!OriginalDecoder.standsInFirst(bytes))
+        // IHDR's width made 60,000: 60,000 × 203 is 12.2 MP (the CRC is not read for this).
+        bytes[16...19] = [0, 0, 0xEA, 0x60]
+        #expect(OriginalDecoder.standsInFirst(bytes))
+    }
+
     /// A view unfilters the rows down to its bottom, and no further.
     @Test func aViewUnfiltersOnlyTheRowsDownToItsBottom() throws {
         let picture = try OriginalDecoder().prepare(try Self.png(Self.picture, filters: 0xF8))
@@ -99,7 +109,7 @@ struct PNGRowsTests {
     /// Interlaced (and 16-bit, grey, palette, alpha, another gamma) PNGs are libpng's, decoded whole.
     @Test func anInterlacedPNGIsLibpngsWhole() throws {
         let bytes = try Self.png(Self.picture, filters: 0xF8, interlaced: true)
-        #expect(OriginalDecoder.decodesWhole(bytes))
+        #expect(OriginalDecoder.standsInFirst(bytes))
         guard case .decoded(let image) = try OriginalDecoder().prepare(bytes).pixels else { Issue.record("read by rows"); return }
         #expect(image == Self.picture)
     }

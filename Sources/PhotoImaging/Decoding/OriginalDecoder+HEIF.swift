@@ -78,14 +78,15 @@ extension OriginalDecoder {
         .damaged(format: format.name, reason: text(error.message))
     }
 
-    /// Whether the original in `bytes` is decoded whole before its first view, rather than a band, a
-    /// region, a tile or rows at a time as a JPEG, a TIFF, a WebP, a HEIC grid or an 8-bit RGB PNG is (a RAW may
-    /// be: its preview can be too small, and then it is demosaicked).
-    public static func decodesWhole(_ bytes: [UInt8]) -> Bool {
+    /// Whether a rendition should stand in while the original in `bytes` is made ready: its first view
+    /// waits for a whole decode (a HEIC of one picture, an AVIF's frame, a RAW's demosaic when its preview
+    /// is too small, a PNG of another kind) or, for an 8-bit RGB PNG past 12 MP, for its one stream to
+    /// inflate (100 ms and more). A JPEG, a TIFF, a WebP and a HEIC grid show their first view as soon.
+    public static func standsInFirst(_ bytes: [UInt8]) -> Bool {
         switch OriginalFormat.sniff(bytes) {
         case .jpeg?, .tiff?, .webp?, nil: false
         case .heic?: (try? HEIFTiles.open(bytes, format: .heic, pixelLimit: Int.max)) == nil
-        case .png?: !PNGRows.takes(bytes)
+        case .png?: !PNGRows.takes(bytes) || PNGRows.pixels(bytes) > 12_000_000
         case .avif?, .raw?: true
         }
     }

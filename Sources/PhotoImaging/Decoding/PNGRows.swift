@@ -22,6 +22,13 @@ public final class PNGRows: RegionReader {
         bytes.withUnsafeBufferPointer { cpng_rows_eligible($0.baseAddress, $0.count) } == 1
     }
 
+    /// The pixels a PNG's header declares (0 without one).
+    static func pixels(_ bytes: [UInt8]) -> Int {
+        guard bytes.count >= 24 else { return 0 }
+        let word = { (at: Int) in Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        return word(16) * word(20)
+    }
+
     /// The PNG in `bytes`, inflated; nil when it is a kind libpng reads whole (16-bit, grey, palette,
     /// alpha, interlaced, another gamma).
     static func open(_ bytes: [UInt8], pixelLimit: Int) throws(PreviewError) -> PNGRows? {

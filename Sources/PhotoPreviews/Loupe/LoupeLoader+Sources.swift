@@ -37,8 +37,8 @@ extension LoupeLoader {
                     case nil: return
                     }
                     // A picture decoded whole takes a few hundred milliseconds at 24 MP (a HEIC of one
-                    // picture, PNG, a demosaic): a cached rendition stands in meanwhile, as while fetching.
-                    if OriginalDecoder.decodesWhole(bytes) { await self?.startStandIn(photoID: id) }
+                    // picture, a large PNG, a demosaic): a cached rendition stands in meanwhile, as while fetching.
+                    if OriginalDecoder.standsInFirst(bytes) { await self?.startStandIn(photoID: id) }
                     // Whatever the service says the type is, the bytes decide: a JPEG's header is read, a
                     // RAW's preview found, a HEIC grid's layout read or one picture decoded whole, off the actor.
                     let picture = try decoder.prepare(bytes)
