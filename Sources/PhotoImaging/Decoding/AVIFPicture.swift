@@ -32,9 +32,7 @@ public final class AVIFPicture: RegionReader {
         case 0:
             guard let pointer else { throw .outOfMemory }
             return AVIFPicture(Reader(pointer), stored: PixelSize(width: Int(width), height: Int(height)), orientation: Int(orientation))
-        case -2: throw .tooLarge(width: Int(width), height: Int(height))
-        case -3: throw .outOfMemory
-        default: throw .damaged(format: "AVIF", reason: OriginalDecoder.text(message))
+        default: throw OriginalDecoder.failure(status, width: width, height: height, format: "AVIF", message: message)
         }
     }
 
@@ -57,8 +55,7 @@ public final class AVIFPicture: RegionReader {
         }
         switch status {
         case 0: return PreviewImage(width: rectangle.width, height: rectangle.height, pixels: pixels).oriented(exif: orientation)
-        case -3: throw .outOfMemory
-        default: throw .damaged(format: "AVIF", reason: OriginalDecoder.text(message))
+        default: throw OriginalDecoder.failure(status, width: 0, height: 0, format: "AVIF", message: message)
         }
     }
 }

@@ -117,9 +117,7 @@ public struct OriginalDecoder: Sendable {
             guard let output else { throw .outOfMemory }
             defer { free(output) }
             return PreviewImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: output, count: Int(width) * Int(height) * 3)))
-        case -2: throw .tooLarge(width: Int(width), height: Int(height))
-        case -3: throw .outOfMemory
-        default: throw .damaged(format: "PNG", reason: Self.text(message))
+        default: throw Self.failure(status, width: width, height: height, format: "PNG", message: message)
         }
     }
 
@@ -313,6 +311,16 @@ public struct OriginalDecoder: Sendable {
     }
 
     /// A library's message as one line: libheif's end in a newline.
+    /// The error a C decoder's status stands for, shared by CPNG's and CAVIF's: -2 more pixels than the
+    /// limit (`width` × `height`), -3 out of memory, any other a damaged file of `format` (`message` why).
+    static func failure(_ status: Int32, width: Int32, height: Int32, format: String, message: [CChar]) -> PreviewError {
+        switch status {
+        case -2: .tooLarge(width: Int(width), height: Int(height))
+        case -3: .outOfMemory
+        default: .damaged(format: format, reason: text(message))
+        }
+    }
+
     static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -43,9 +43,7 @@ public final class PNGRows: RegionReader {
             guard let pointer else { throw .outOfMemory }
             return PNGRows(Reader(pointer), size: PixelSize(width: Int(width), height: Int(height)))
         case 1: return nil
-        case -2: throw .tooLarge(width: Int(width), height: Int(height))
-        case -3: throw .outOfMemory
-        default: throw .damaged(format: "PNG", reason: OriginalDecoder.text(message))
+        default: throw OriginalDecoder.failure(status, width: width, height: height, format: "PNG", message: message)
         }
     }
 
