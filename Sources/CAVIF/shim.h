@@ -6,14 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// The EXIF orientation that stands up an image stored with HEIF's rotation (`irot`: `angle` quarter
-/// turns anticlockwise, applied first) and mirror (`imir`: `mode` 0 swaps top and bottom, 1 left and
-/// right; -1 when there is none).
-static inline int cavif_exif_orientation(int angle, int mode) {
-    static const int table[4][3] = { { 1, 4, 2 }, { 8, 5, 7 }, { 3, 2, 4 }, { 6, 7, 5 } };
-    return table[angle & 3][mode < 0 ? 0 : (mode & 1) + 1];
-}
-
 /// An AVIF decoded by dav1d and kept as its YUV planes (half the bytes of RGB at 4:2:0), turned into RGB
 /// a region at a time: a view's conversion, not the whole picture's, comes before the loupe's first view.
 typedef struct {
@@ -22,11 +14,13 @@ typedef struct {
 } cavif_picture;
 
 /// Parses and decodes the AVIF in `data` (which need not outlive the call): 0 and `*out` set, with the
-/// clean aperture's `width` × `height` as stored and the EXIF `orientation` that stands it up; -1
+/// clean aperture's `width` × `height` as stored, its `irot` (`angle` quarter turns anticlockwise, 0 when
+/// none) and `imir` (`mirror` 0 top and bottom exchanged, 1 left and right, -1 when none), which libavif
+/// applies in that order and leaves to its caller; -1
 /// (damaged: `message` says why), -2 (more than `pixel_limit` pixels) or -3 (out of memory).
 static inline int cavif_open(const uint8_t *data, size_t length, uint64_t pixel_limit, int threads, cavif_picture **out,
-                             int *width, int *height, int *orientation, char *message, size_t message_length) {
-    *out = NULL; *width = 0; *height = 0; *orientation = 1;
+                             int *width, int *height, int *angle, int *mirror, char *message, size_t message_length) {
+    *out = NULL; *width = 0; *height = 0; *angle = 0; *mirror = -1;
     avifDecoder *decoder = avifDecoderCreate();
     cavif_picture *picture = calloc(1, sizeof(cavif_picture));
     if (decoder == NULL || picture == NULL) {
@@ -69,8 +63,8 @@ static inline int cavif_open(const uint8_t *data, size_t length, uint64_t pixel_
     picture->crop = crop;
     *width = (int)crop.width;
     *height = (int)crop.height;
-    *orientation = cavif_exif_orientation(image->transformFlags & AVIF_TRANSFORM_IROT ? image->irot.angle : 0,
-                                          image->transformFlags & AVIF_TRANSFORM_IMIR ? image->imir.mode : -1);
+    *angle = image->transformFlags & AVIF_TRANSFORM_IROT ? image->irot.angle & 3 : 0;
+    *mirror = image->transformFlags & AVIF_TRANSFORM_IMIR ? image->imir.mode & 1 : -1;
     *out = picture;
     return 0;
 }

@@ -22,16 +22,17 @@ public final class AVIFPicture: RegionReader {
     /// The AVIF in `bytes`, decoded, its size checked against `pixelLimit` before any pixel is.
     static func open(_ bytes: [UInt8], pixelLimit: Int) throws(PreviewError) -> AVIFPicture {
         var pointer: UnsafeMutablePointer<cavif_picture>?
-        var width: Int32 = 0, height: Int32 = 0, orientation: Int32 = 1
+        var width: Int32 = 0, height: Int32 = 0, angle: Int32 = 0, mirror: Int32 = -1
         var message = [CChar](repeating: 0, count: 200)
         let threads = Int32(min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let status = bytes.withUnsafeBufferPointer {
-            cavif_open($0.baseAddress, $0.count, UInt64(pixelLimit), threads, &pointer, &width, &height, &orientation, &message, message.count)
+            cavif_open($0.baseAddress, $0.count, UInt64(pixelLimit), threads, &pointer, &width, &height, &angle, &mirror, &message, message.count)
         }
         switch status {
         case 0:
             guard let pointer else { throw .outOfMemory }
-            return AVIFPicture(Reader(pointer), stored: PixelSize(width: Int(width), height: Int(height)), orientation: Int(orientation))
+            let transforms: [HEIFTransform] = [.rotation(quarterTurnsAnticlockwise: Int(angle))] + (mirror < 0 ? [] : [.mirror(topToBottom: mirror == 0)])
+            return AVIFPicture(Reader(pointer), stored: PixelSize(width: Int(width), height: Int(height)), orientation: HEIFTransform.exifOrientation(transforms))
         default: throw OriginalDecoder.failure(status, width: width, height: height, format: "AVIF", message: message)
         }
     }
@@ -40,7 +41,7 @@ public final class AVIFPicture: RegionReader {
         self.reader = reader
         self.stored = stored
         self.orientation = orientation
-        size = orientation >= 5 ? PixelSize(width: stored.height, height: stored.width) : stored
+        size = stored.upright(exif: orientation)
     }
 
     /// The stored rectangle under the upright one turned into RGB, then stood upright.

@@ -45,10 +45,9 @@ public final class HEIFTiles: RegionReader {
                 for column in 0..<tiling.num_columns {
                     var id: heif_item_id = 0
                     let found = heif_image_handle_get_grid_image_tile_id(handle, 0, column, row, &id)
-                    guard found.code == heif_error_Ok, id != 0, heif_item_get_item_type(context, id) != 0 else {
-                        throw .damaged(format: format.name, reason: "tile \(column),\(row) of its grid is missing")
-                    }
-                    guard heif_item_get_item_type(context, id) == Self.hevc else { return nil }
+                    let type = found.code == heif_error_Ok && id != 0 ? heif_item_get_item_type(context, id) : 0
+                    guard type != 0 else { throw .damaged(format: format.name, reason: "tile \(column),\(row) of its grid is missing") }
+                    guard type == Self.hevc else { return nil }
                 }
             }
             let picture = HEIFTiles(bytes: bytes, format: format, tiling: tiling, orientation: orientation)
@@ -67,22 +66,18 @@ public final class HEIFTiles: RegionReader {
         let count = heif_item_get_transformation_properties(context, id, nil, 0)
         var properties = [heif_property_id](repeating: 0, count: Int(max(0, count)))
         _ = heif_item_get_transformation_properties(context, id, &properties, count)
-        // The picture shown is the stored one turned `clockwise` quarter turns, then flipped left to right when `flipped`.
-        var clockwise = 0, flipped = false
+        var transforms: [HEIFTransform] = []
         for property in properties {
             switch heif_item_get_property_type(context, id, property) {
             case heif_item_property_type_transform_rotation:
-                let turns = (4 - Int(heif_item_get_property_transform_rotation_ccw(context, id, property)) / 90 % 4) % 4
-                clockwise += flipped ? 4 - turns : turns
+                transforms.append(.rotation(quarterTurnsAnticlockwise: Int(heif_item_get_property_transform_rotation_ccw(context, id, property)) / 90))
             case heif_item_property_type_transform_mirror:
-                // Top to bottom is left to right after a half turn.
-                if heif_item_get_property_transform_mirror(context, id, property) == heif_transform_mirror_direction_vertical { clockwise += 2 }
-                flipped.toggle()
+                transforms.append(.mirror(topToBottom: heif_item_get_property_transform_mirror(context, id, property) == heif_transform_mirror_direction_vertical))
             default:
                 return nil
             }
         }
-        return flipped ? [2, 5, 4, 7][clockwise % 4] : [1, 6, 3, 8][clockwise % 4]
+        return HEIFTransform.exifOrientation(transforms)
     }
 
     private init(bytes: [UInt8], format: OriginalFormat, tiling: heif_image_tiling, orientation: Int) {
@@ -94,7 +89,7 @@ public final class HEIFTiles: RegionReader {
         tileWidth = Int(tiling.tile_width)
         tileHeight = Int(tiling.tile_height)
         stored = PixelSize(width: Int(tiling.image_width), height: Int(tiling.image_height))
-        size = orientation >= 5 ? PixelSize(width: stored.height, height: stored.width) : stored
+        size = stored.upright(exif: orientation)
     }
 
     /// Tiles decoded since this picture was opened.

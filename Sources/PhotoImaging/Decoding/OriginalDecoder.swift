@@ -1,9 +1,7 @@
-import CAVIF
 import Foundation
 import CLibRaw
 import CPNG
 import CTIFF
-import CWebP
 
 /// Reads an original of any kind photopick knows into an `OriginalPicture`, through the library of
 /// each format's field: libjpeg (CJPEG) for JPEG, LibRaw for camera RAW, libheif for HEIC, libavif
@@ -77,7 +75,10 @@ public struct OriginalDecoder: Sendable {
             if try verifyRaw(bytes) == false { _ = try tiff(bytes) }
         case .heic: _ = try heif(bytes, format)  // every tile of a grid, which `prepare` leaves for the loupe
         case .png: _ = try png(bytes)  // libpng reads every row, where `prepare` leaves them for the loupe
-        case .webp: _ = try webp(bytes)  // decoded whole, where `prepare` reads only the header
+        case .webp:
+            // Decoded whole, where `prepare` reads only the header.
+            let picture = try WebPRegions.open(bytes, pixelLimit: pixelLimit)
+            _ = try picture.region(x0: 0, y0: 0, x1: picture.size.width, y1: picture.size.height)
         case .avif: _ = try prepare(bytes)
         }
         return format
@@ -121,29 +122,6 @@ public struct OriginalDecoder: Sendable {
         }
     }
 
-    private func webp(_ bytes: [UInt8]) throws(PreviewError) -> PreviewImage {
-        var width: Int32 = 0, height: Int32 = 0
-        guard bytes.withUnsafeBufferPointer({ WebPGetInfo($0.baseAddress, $0.count, &width, &height) }) != 0 else {
-            throw .damaged(format: "WebP", reason: "libwebp does not read its header")
-        }
-        try check(Int(width), Int(height))
-        // libwebp's own thread for the in-loop filter: a sixth less time on two cores.
-        var config = WebPDecoderConfig()
-        guard WebPInitDecoderConfig(&config) != 0 else { throw .outOfMemory }
-        config.options.use_threads = 1
-        config.output.colorspace = MODE_RGB
-        config.output.is_external_memory = 1
-        let pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 3) { buffer, count in
-            config.output.u.RGBA.rgba = buffer.baseAddress
-            config.output.u.RGBA.stride = width * 3
-            config.output.u.RGBA.size = buffer.count
-            let status = bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
-            count = status == VP8_STATUS_OK ? buffer.count : 0
-        }
-        guard !pixels.isEmpty else { throw .damaged(format: "WebP", reason: "its data does not decode") }
-        return PreviewImage(width: Int(width), height: Int(height), pixels: pixels)
-    }
-
     /// The largest strip or tile, decoded, of a TIFF read a region at a time: 4 MB, a 24 MP frame's
     /// strips of 64 rows or tiles of 1024 × 1024.
     package static let largestPieceReadByRegions = 4 << 20
@@ -179,8 +157,7 @@ public struct OriginalDecoder: Sendable {
                 return decodedPicture(try Self.decodeWhole(tiff, width, height), .tiff)
             }
             let stored = PixelSize(width: Int(width), height: Int(height))
-            let upright = orientation >= 5 ? PixelSize(width: stored.height, height: stored.width) : stored
-            return OriginalPicture(pixels: .tiff(bytes, stored: stored, orientation: Int(orientation)), format: .tiff, size: upright)
+            return OriginalPicture(pixels: .tiff(bytes, stored: stored, orientation: Int(orientation)), format: .tiff, size: stored.upright(exif: Int(orientation)))
         }
     }
 

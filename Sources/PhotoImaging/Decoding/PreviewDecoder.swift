@@ -13,7 +13,7 @@ public struct PreviewDecodeInfo: Hashable, Sendable {
 
     /// The size once stood upright.
     public var uprightSize: PixelSize {
-        orientation >= 5 ? PixelSize(width: sourceSize.height, height: sourceSize.width) : sourceSize
+        sourceSize.upright(exif: orientation)
     }
 }
 

@@ -11,6 +11,12 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The size of a picture stored this size once stood upright by EXIF `orientation` (1...8): 5 to 8
+    /// turn it a quarter.
+    public func upright(exif orientation: Int) -> PixelSize {
+        orientation >= 5 ? PixelSize(width: height, height: width) : self
+    }
+
     /// `width×height`, such as `1024×768`.
     public var description: String { "\(width)×\(height)" }
 }
